@@ -1,0 +1,82 @@
+"""The contract between the translation engine and everything that uses it.
+
+Document adapters, the CLI and the TUI only ever talk to a :class:`Translator`; the ONNX
+engine implements it, and so do the fakes the tests use. A document is translated **in
+order** through a :class:`DocumentSession`, which owns the recurrent memory of that one
+document, so the caller decides the sentence order and can save/restore the memory
+(``--resume`` after Ctrl-C, or the TUI re-running the loop from an edited sentence).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@dataclass
+class SentenceAttention:
+    """Attention maps of one sentence, averaged over nothing: shape (heads, rows, cols).
+
+    - ``src_update`` / ``tgt_update``: Update Attention written by this sentence,
+      memory slots (rows) attending over its source / target tokens (cols) -- what the
+      sentence wrote into the memory (Feng et al. 2022, Fig. 6).
+    - ``src_output`` / ``tgt_output``: Output Attention read by this sentence, its
+      source / target tokens (rows) attending over the memory slots (cols) -- what it read
+      back from the memory written by the sentences before it (Fig. 7).
+    A side without memory has ``None``.
+    """
+
+    src_update: np.ndarray | None = None
+    tgt_update: np.ndarray | None = None
+    src_output: np.ndarray | None = None
+    tgt_output: np.ndarray | None = None
+
+
+@dataclass
+class SentenceResult:
+    source: str
+    translation: str
+    src_tokens: list[str] = field(default_factory=list)
+    tgt_tokens: list[str] = field(default_factory=list)
+    score: float = 0.0
+    attention: SentenceAttention | None = None
+
+
+# The memory of a document between two sentences: side name ("src"/"tgt") -> array
+# (layers, slots, d_model). Plain numpy so it can be saved with np.savez for --resume.
+MemoryState = dict[str, np.ndarray]
+
+
+@runtime_checkable
+class DocumentSession(Protocol):
+    """Translates one document sentence by sentence, carrying its memory."""
+
+    def translate(self, sentence: str) -> SentenceResult: ...
+
+    @property
+    def memory(self) -> MemoryState: ...
+
+
+@runtime_checkable
+class Translator(Protocol):
+    src_lang: str
+    tgt_lang: str
+    # The longest source a single call may take, in model tokens; callers split longer
+    # "sentences" (no punctuation for pages) at word boundaries to fit -- never drop text.
+    max_source_tokens: int
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def new_document(self, memory: MemoryState | None = None) -> DocumentSession:
+        """A session with a fresh memory, or one resumed from a saved ``memory``."""
+        ...
+
+
+def translate_sentences(translator: Translator, sentences: Iterable[str]) -> Iterator[SentenceResult]:
+    """Translate one document's sentences in order through one memory session."""
+    session = translator.new_document()
+    for sentence in sentences:
+        yield session.translate(sentence)
