@@ -1,0 +1,70 @@
+"""Checkpoints: one ``.pt`` file holding a plain dict (nanoGPT style).
+
+Keys: ``model`` (state dict), ``config`` (ModelConfig as dict), ``spm`` (the SentencePiece
+model's bytes, so a checkpoint is self-contained), ``src_lang``/``tgt_lang``, ``stage``,
+``step``, ``metrics`` (last dev scores), and for resuming: ``optimizer``, ``scheduler``,
+``data_state``, ``rng``, ``args``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from training.model import MemoryTransformer, ModelConfig
+
+
+class CheckpointError(Exception):
+    """A checkpoint that is missing or not one of ours (one clear line for the user)."""
+
+
+@dataclass
+class LoadedModel:
+    model: MemoryTransformer
+    config: ModelConfig
+    spm_bytes: bytes
+    src_lang: str
+    tgt_lang: str
+    raw: dict[str, Any]
+
+
+def save_checkpoint(path: Path, payload: dict[str, Any]) -> None:
+    """Write atomically (temp file + rename): a crash mid-save never leaves a broken checkpoint."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    os.close(fd)
+    try:
+        torch.save(payload, tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def read_checkpoint(path: str | Path) -> dict[str, Any]:
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"{path}: no such checkpoint")
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=False)
+    except Exception as e:  # torch raises many types for a bad file
+        raise CheckpointError(f"{path}: not a readable checkpoint ({type(e).__name__})") from None
+    if not isinstance(ckpt, dict) or not {"model", "config"} <= ckpt.keys():
+        raise CheckpointError(f"{path}: not a doctrans checkpoint (no model/config)")
+    return ckpt
+
+
+def load_model(path: str | Path) -> LoadedModel:
+    """The model of a checkpoint, in eval mode on the CPU."""
+    ckpt = read_checkpoint(path)
+    cfg = ModelConfig.from_dict(ckpt["config"])
+    model = MemoryTransformer(cfg)
+    model.load_state_dict(ckpt["model"])
+    model.eval()
+    return LoadedModel(model, cfg, ckpt.get("spm", b""), ckpt.get("src_lang", "src"),
+                       ckpt.get("tgt_lang", "tgt"), ckpt)

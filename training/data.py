@@ -1,0 +1,250 @@
+"""Document corpora: reading the JSONL format, tokenizing once, and batching.
+
+Corpus files hold one document per line (optionally xz-compressed)::
+
+    {"id": "tvsub-100", "zh": ["你没问题的", ...], "en": ["You'll be great.", ...]}
+
+Reading streams line by line and reports a malformed line by file, line number and what is
+wrong. Training tokenizes a corpus once into flat numpy arrays (:class:`TokenizedCorpus`), so
+every epoch's order is a pure function of (seed, epoch): batches are reproducible and a
+resumed run continues at exactly the batch where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import lzma
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+
+class DataError(Exception):
+    """A corpus problem the user can fix; the message is one line naming file and line."""
+
+
+@dataclass
+class Document:
+    id: str
+    src: list[str]
+    tgt: list[str]
+
+
+def _open_text(path: Path):
+    if path.suffix == ".xz":
+        return lzma.open(path, "rt", encoding="utf-8")
+    return path.open("r", encoding="utf-8")
+
+
+def read_documents(path: str | Path, src: str, tgt: str) -> Iterator[Document]:
+    """Stream documents from a JSONL(.xz) corpus in direction ``src`` -> ``tgt``."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"{path}: no such corpus file")
+    try:
+        with _open_text(path) as f:
+            for lineno, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                yield _parse_line(path, lineno, line, src, tgt)
+    except (lzma.LZMAError, EOFError) as e:
+        raise DataError(f"{path}: not a readable xz file ({e})") from None
+    except UnicodeDecodeError as e:
+        raise DataError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+def _parse_line(path: Path, lineno: int, line: str, src: str, tgt: str) -> Document:
+    where = f"{path}:{lineno}"
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise DataError(f"{where}: invalid JSON ({e.msg} at column {e.colno})") from None
+    if not isinstance(obj, dict):
+        raise DataError(f"{where}: expected a JSON object per line, got {type(obj).__name__}")
+    for lang in (src, tgt):
+        if lang not in obj:
+            langs = sorted(k for k, v in obj.items() if isinstance(v, list))
+            raise DataError(f"{where}: no {lang!r} side (languages here: {', '.join(langs) or 'none'})")
+        value = obj[lang]
+        if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+            raise DataError(f"{where}: {lang!r} must be a list of strings")
+    if len(obj[src]) != len(obj[tgt]):
+        raise DataError(f"{where}: {src!r} has {len(obj[src])} sentences but {tgt!r} has {len(obj[tgt])}")
+    return Document(str(obj.get("id", f"line-{lineno}")), obj[src], obj[tgt])
+
+
+# ---------------------------------------------------------------------------------------
+# Tokenized corpus
+# ---------------------------------------------------------------------------------------
+
+@dataclass
+class TokenizedCorpus:
+    """All sentence pairs of a corpus as token ids, documents kept in order.
+
+    ``src_tokens``/``tgt_tokens``: flat int32 arrays; ``src_offsets``/``tgt_offsets``: where
+    each sentence starts (length n+1); ``doc_offsets``: first sentence of each document (+ end).
+    Sentences carry no BOS/EOS: batching adds them.
+    """
+
+    src_tokens: np.ndarray
+    src_offsets: np.ndarray
+    tgt_tokens: np.ndarray
+    tgt_offsets: np.ndarray
+    doc_offsets: np.ndarray
+    doc_ids: list[str]
+
+    @property
+    def n_sentences(self) -> int:
+        return len(self.src_offsets) - 1
+
+    @property
+    def n_documents(self) -> int:
+        return len(self.doc_offsets) - 1
+
+    def src(self, i: int) -> np.ndarray:
+        return self.src_tokens[self.src_offsets[i]:self.src_offsets[i + 1]]
+
+    def tgt(self, i: int) -> np.ndarray:
+        return self.tgt_tokens[self.tgt_offsets[i]:self.tgt_offsets[i + 1]]
+
+    def lengths(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.diff(self.src_offsets), np.diff(self.tgt_offsets)
+
+    def save(self, path: Path) -> None:
+        np.savez(path, src_tokens=self.src_tokens, src_offsets=self.src_offsets,
+                 tgt_tokens=self.tgt_tokens, tgt_offsets=self.tgt_offsets,
+                 doc_offsets=self.doc_offsets, doc_ids=np.array(self.doc_ids))
+
+    @classmethod
+    def load(cls, path: Path) -> TokenizedCorpus:
+        z = np.load(path)
+        return cls(z["src_tokens"], z["src_offsets"], z["tgt_tokens"], z["tgt_offsets"],
+                   z["doc_offsets"], [str(x) for x in z["doc_ids"]])
+
+
+def tokenize_corpus(path: str | Path, src: str, tgt: str, encode, max_tokens: int,
+                    max_docs: int | None = None) -> TokenizedCorpus:
+    """Tokenize a corpus with ``encode(list[str]) -> list[list[int]]``; sentences are cut to
+    ``max_tokens`` so they fit the model's position table (BOS/EOS included)."""
+    srcs: list[list[int]] = []
+    tgts: list[list[int]] = []
+    doc_offsets, doc_ids = [0], []
+    for n, doc in enumerate(read_documents(path, src, tgt)):
+        if max_docs is not None and n >= max_docs:
+            break
+        srcs += [s[: max_tokens - 1] for s in encode(doc.src)]  # room for EOS
+        tgts += [t[: max_tokens - 1] for t in encode(doc.tgt)]
+        doc_offsets.append(len(srcs))
+        doc_ids.append(doc.id)
+    if len(doc_ids) == 0:
+        raise DataError(f"{path}: no documents")
+
+    def flat(seqs: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+        offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum([len(s) for s in seqs])
+        tokens = np.fromiter((t for s in seqs for t in s), dtype=np.int32, count=int(offsets[-1]))
+        return tokens, offsets
+
+    st, so = flat(srcs)
+    tt, to = flat(tgts)
+    return TokenizedCorpus(st, so, tt, to, np.array(doc_offsets, dtype=np.int64), doc_ids)
+
+
+# ---------------------------------------------------------------------------------------
+# Batches
+# ---------------------------------------------------------------------------------------
+
+@dataclass
+class Batch:
+    src: np.ndarray  # (B, S)  source + EOS, padded
+    tgt_in: np.ndarray  # (B, T)  BOS + target, padded
+    tgt_out: np.ndarray  # (B, T)  target + EOS, padded
+    # Document streams only: rows whose document starts at this step (memory reset to M_0),
+    # and rows that carry no sentence at this step (stream exhausted).
+    reset: np.ndarray | None = None
+    active: np.ndarray | None = None
+
+    @property
+    def n_tokens(self) -> int:
+        return int((self.tgt_out != 0).sum())
+
+
+def collate(corpus: TokenizedCorpus, idx: list[int | None], pad: int, bos: int, eos: int) -> Batch:
+    """Pad sentence pairs ``idx`` into a batch; ``None`` gives an all-padding row."""
+    srcs = [np.append(corpus.src(i), eos) if i is not None else np.array([], np.int32) for i in idx]
+    tgts = [corpus.tgt(i) if i is not None else None for i in idx]
+    S = max(1, max(len(s) for s in srcs))
+    T = max(1, max((len(t) + 1 for t in tgts if t is not None), default=1))
+    src = np.full((len(idx), S), pad, np.int64)
+    tin = np.full((len(idx), T), pad, np.int64)
+    tout = np.full((len(idx), T), pad, np.int64)
+    for r, (s, t) in enumerate(zip(srcs, tgts, strict=True)):
+        src[r, : len(s)] = s
+        if t is not None:
+            tin[r, : len(t) + 1] = np.concatenate([[bos], t])
+            tout[r, : len(t) + 1] = np.concatenate([t, [eos]])
+    return Batch(src, tin, tout)
+
+
+def sentence_batches(corpus: TokenizedCorpus, max_tokens: int, seed: int, epoch: int,
+                     pool: int = 100) -> list[list[int]]:
+    """One epoch of shuffled, token-bucketed batches of sentence indices (stage 1).
+
+    Sentences are shuffled, then sorted by length inside pools of ``pool`` batches so a batch
+    holds similar lengths (little padding), then the batches are shuffled. A batch holds at most
+    ``max_tokens`` padded tokens on its longer side. Pure function of (seed, epoch).
+    """
+    rng = np.random.default_rng([seed, epoch])
+    ls, lt = corpus.lengths()
+    length = np.maximum(ls, lt) + 1
+    order = rng.permutation(corpus.n_sentences)
+    batches: list[list[int]] = []
+    approx = max(1, max_tokens // max(1, int(np.median(length))))
+    chunk = approx * pool
+    for start in range(0, len(order), chunk):
+        part = order[start:start + chunk]
+        part = part[np.argsort(length[part], kind="stable")]
+        batch: list[int] = []
+        longest = 0
+        for i in part:
+            longest_if = max(longest, int(length[i]))
+            if batch and longest_if * (len(batch) + 1) > max_tokens:
+                batches.append(batch)
+                batch, longest_if = [], int(length[i])
+            batch.append(int(i))
+            longest = longest_if
+        if batch:
+            batches.append(batch)
+    return [batches[i] for i in rng.permutation(len(batches))]
+
+
+def document_streams(corpus: TokenizedCorpus, rows: int, seed: int, epoch: int
+                     ) -> Iterator[tuple[list[int | None], np.ndarray]]:
+    """One epoch of document streams (stage 2): yields (sentence index per row, reset mask).
+
+    Each row reads whole documents in order, one sentence per step; when a row's document ends
+    it takes the next document of the (shuffled) queue and its ``reset`` flag is set, so the
+    trainer restarts that row's memory from M_0. Rows with no documents left yield ``None``.
+    Pure function of (seed, epoch), so a resumed run skips ahead by replaying indices only.
+    """
+    rng = np.random.default_rng([seed, epoch, 2])
+    queue = list(rng.permutation(corpus.n_documents))
+    pos: list[int | None] = [None] * rows
+    end: list[int] = [0] * rows
+    while True:
+        reset = np.zeros(rows, dtype=bool)
+        for r in range(rows):
+            if pos[r] is None or pos[r] >= end[r]:
+                pos[r] = None
+                while queue:
+                    d = int(queue.pop(0))
+                    a, b = int(corpus.doc_offsets[d]), int(corpus.doc_offsets[d + 1])
+                    if b > a:
+                        pos[r], end[r], reset[r] = a, b, True
+                        break
+        if all(p is None for p in pos):
+            return
+        yield list(pos), reset
+        pos = [p + 1 if p is not None else None for p in pos]
