@@ -1,0 +1,275 @@
+"""Word .docx, rewritten in place on a copy of the original package.
+
+Every paragraph (``w:p``) of the main document, headers and footers (all of them: default, first
+and even variants are separate parts), footnotes, endnotes and comments becomes one block --
+including paragraphs in tables (nested too) and text boxes. Only the text of ``w:t`` elements
+changes; the output zip copies every other part unchanged, and the text-bearing parts keep their
+XML structure (runs, properties, fields, bookmarks, hyperlinks with their r:id targets, drawings).
+
+Inside a paragraph:
+- the text of all runs is one block, so a sentence spread over bold/italic runs is translated as
+  one sentence; each run then gets the slice of the target text that
+  :meth:`TranslatedBlock.project` maps its source range to (proportional mapping per sentence,
+  snapped to word boundaries -- see there for why);
+- tabs and line breaks are kept as elements; in the block text they are ``\\t``/``\\n``, which
+  the segmenter treats as hard boundaries, so the text on each side is translated separately and
+  the break stays between them;
+- field results (page numbers, dates, cross references) are kept verbatim, except the visible
+  text of HYPERLINK fields; drawings, footnote references and symbols stay where they are;
+- text boxes written twice (``mc:Choice`` and its ``mc:Fallback`` copy) are translated once and
+  the translation copied into the fallback, so old Word versions show it too.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from doctrans.documents.base import Block, Document, Run, TranslatedBlock
+from doctrans.errors import DocumentError
+
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+_CT = "{http://schemas.openxmlformats.org/package/2006/content-types}"
+
+# Content types of the parts that hold translatable text, and the block kind of their paragraphs.
+_PART_KINDS = {
+    "document.main+xml": "paragraph",
+    "header+xml": "header",
+    "footer+xml": "footer",
+    "footnotes+xml": "footnote",
+    "endnotes+xml": "endnote",
+    "comments+xml": "comment",
+}
+# Part order = reading order for the memory: the body first, then notes, then page furniture.
+_PART_ORDER = ["paragraph", "footnote", "endnote", "comment", "header", "footer"]
+_SKIP = {W + "pPr", W + "rPr", W + "txbxContent", MC + "Fallback", W + "instrText", W + "delText"}
+_HEADING = re.compile(r"^(?:heading|berschrift|titre)\s*(\d)$", re.IGNORECASE)
+
+
+@dataclass
+class _ParaRef:
+    part: str
+    para: etree._Element
+    texts: list[etree._Element]  # the w:t elements, in order, matching block.runs
+
+
+@dataclass
+class _Package:
+    parts: dict[str, etree._ElementTree]  # parsed text-bearing parts
+    fallbacks: list[tuple[str, etree._Element, etree._Element]]  # (part, choice, fallback)
+
+
+def _open_zip(path: Path) -> zipfile.ZipFile:
+    with open(path, "rb") as f:
+        head = f.read(8)
+    if head.startswith(b"\xd0\xcf\x11\xe0"):
+        raise DocumentError(f"{path}: this is an old binary Word .doc (or encrypted), not .docx; "
+                            "save it as .docx first")
+    if not head.startswith(b"PK"):
+        raise DocumentError(f"{path}: not a .docx file (not a zip package)")
+    try:
+        zf = zipfile.ZipFile(path)
+        bad = zf.testzip()
+    except (zipfile.BadZipFile, OSError, EOFError) as e:
+        raise DocumentError(f"{path}: damaged or truncated .docx ({e})") from None
+    if bad is not None:
+        raise DocumentError(f"{path}: damaged .docx (part {bad} is corrupt)")
+    return zf
+
+
+def _text_parts(path: Path, zf: zipfile.ZipFile) -> list[tuple[str, str]]:
+    """(part name, block kind) of the text-bearing parts, from [Content_Types].xml."""
+    try:
+        ct = etree.fromstring(zf.read("[Content_Types].xml"))
+    except KeyError:
+        raise DocumentError(f"{path}: a zip file but not a Word document (no [Content_Types].xml)") from None
+    except etree.XMLSyntaxError as e:
+        raise DocumentError(f"{path}: damaged .docx ({e})") from None
+    found = []
+    for over in ct.iter(_CT + "Override"):
+        ctype = over.get("ContentType", "")
+        for suffix, kind in _PART_KINDS.items():
+            if ctype.endswith("wordprocessingml." + suffix):
+                found.append((over.get("PartName", "").lstrip("/"), kind))
+    if not any(k == "paragraph" for _, k in found):
+        raise DocumentError(f"{path}: a zip file but not a Word document (no main document part)")
+    names = set(zf.namelist())
+    found = [(n, k) for n, k in found if n in names]
+    return sorted(found, key=lambda nk: (_PART_ORDER.index(nk[1]), _natural(nk[0])))
+
+
+def _natural(name: str) -> tuple:
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name))
+
+
+def _paragraph_items(para: etree._Element) -> tuple[str, list[Run], list[etree._Element]]:
+    """Block text, runs (w:t spans) and the w:t elements of one paragraph."""
+    text: list[str] = []
+    runs: list[Run] = []
+    elems: list[etree._Element] = []
+    pos = 0
+    fields: list[dict] = []  # complex field stack: {"instr": str, "result": bool}
+
+    def walk(el: etree._Element) -> None:
+        nonlocal pos
+        for child in el:
+            tag = child.tag
+            if not isinstance(tag, str) or tag in _SKIP or tag == W + "p":
+                if tag == W + "instrText" and fields:
+                    fields[-1]["instr"] += child.text or ""
+                continue
+            if tag == W + "fldChar":
+                kind = child.get(W + "fldCharType")
+                if kind == "begin":
+                    fields.append({"instr": "", "result": False})
+                elif kind == "separate" and fields:
+                    fields[-1]["result"] = True
+                elif kind == "end" and fields:
+                    fields.pop()
+                continue
+            if tag == W + "fldSimple":
+                if (child.get(W + "instr") or "").strip().upper().startswith("HYPERLINK"):
+                    walk(child)
+                continue  # other simple fields: result kept verbatim
+            if tag == W + "t":
+                in_result = any(f["result"] and not f["instr"].strip().upper().startswith("HYPERLINK")
+                                for f in fields)
+                if not in_result:
+                    t = child.text or ""
+                    runs.append(Run(pos, pos + len(t), len(elems)))
+                    elems.append(child)
+                    text.append(t)
+                    pos += len(t)
+                continue
+            if tag == W + "tab" or tag in (W + "br", W + "cr"):
+                text.append("\t" if tag == W + "tab" else "\n")
+                pos += 1
+                continue
+            walk(child)
+
+    walk(para)
+    return "".join(text), runs, elems
+
+
+def _kind(para: etree._Element, part_kind: str) -> tuple[str, int]:
+    if part_kind != "paragraph":
+        return part_kind, 0
+    for anc in para.iterancestors():
+        if anc.tag == W + "txbxContent":
+            return "textbox", 0
+        if anc.tag == W + "tc":
+            return "table_cell", 0
+    ppr = para.find(W + "pPr")
+    if ppr is not None:
+        style = ppr.find(W + "pStyle")
+        name = style.get(W + "val", "") if style is not None else ""
+        m = _HEADING.match(name.replace("Ü", "").replace("ü", ""))
+        if m:
+            return "heading", int(m.group(1))
+        if name.lower() in ("title", "subtitle"):
+            return "heading", 1 if name.lower() == "title" else 2
+        numpr = ppr.find(W + "numPr")
+        if numpr is not None or name.lower().startswith("list"):
+            ilvl = numpr.find(W + "ilvl") if numpr is not None else None
+            return "list_item", int(ilvl.get(W + "val", "0")) if ilvl is not None else 0
+    return "paragraph", 0
+
+
+def _in_fallback(para: etree._Element) -> bool:
+    return any(a.tag == MC + "Fallback" for a in para.iterancestors())
+
+
+class DocxAdapter:
+    name = "docx"
+    suffixes = (".docx", ".docm")
+
+    def read(self, path: Path) -> Document:
+        with _open_zip(path) as zf:
+            parts: dict[str, etree._ElementTree] = {}
+            blocks: list[Block] = []
+            fallbacks = []
+            parser = etree.XMLParser(resolve_entities=False, huge_tree=True, remove_blank_text=False)
+            for name, part_kind in _text_parts(path, zf):
+                try:
+                    tree = etree.ElementTree(etree.fromstring(zf.read(name), parser))
+                except etree.XMLSyntaxError as e:
+                    raise DocumentError(f"{path}: damaged .docx, part {name} is not valid XML ({e})") from None
+                parts[name] = tree
+                for para in tree.iter(W + "p"):
+                    if _in_fallback(para):
+                        continue
+                    text, runs, elems = _paragraph_items(para)
+                    if not text.strip():
+                        continue
+                    kind, level = _kind(para, part_kind)
+                    blocks.append(Block(kind, text, runs, level=level, ref=_ParaRef(name, para, elems)))
+                for alt in tree.iter(MC + "AlternateContent"):
+                    choice, fallback = alt.find(MC + "Choice"), alt.find(MC + "Fallback")
+                    if choice is not None and fallback is not None:
+                        fallbacks.append((name, choice, fallback))
+        size = sum(len(b.text) for b in blocks)
+        return Document(path=path, format=self.name, _blocks=lambda: iter(blocks), size_hint=size,
+                        state=_Package(parts, fallbacks))
+
+    def write(self, document: Document, translated: Iterable[TranslatedBlock], out_path: Path) -> None:
+        pkg: _Package = document.state
+        changed: set[str] = set()
+        for tb in translated:
+            ref: _ParaRef = tb.block.ref
+            _apply(tb, ref.texts)
+            changed.add(ref.part)
+        for part, choice, fallback in pkg.fallbacks:
+            if part in changed:
+                _copy_fallback(choice, fallback)
+        with zipfile.ZipFile(document.path) as zin, zipfile.ZipFile(out_path, "w") as zout:
+            for info in zin.infolist():
+                if info.filename in changed:
+                    data = etree.tostring(pkg.parts[info.filename], xml_declaration=True,
+                                          encoding="UTF-8", standalone=True)
+                else:
+                    data = zin.read(info.filename)
+                # The original ZipInfo keeps name, date, order and compression of every part.
+                zout.writestr(info, data)
+
+
+def _apply(tb: TranslatedBlock, elems: list[etree._Element]) -> None:
+    """Give each w:t the slice of the target text its source range maps to."""
+    runs = tb.block.runs
+    if not runs:
+        return
+    # Project every run boundary once; adjacent runs share an offset, so they share its image and
+    # the target is covered without gaps or overlaps (a tab/break between runs stays uncovered).
+    offsets = sorted({o for r in runs for o in (r.start, r.end)})
+    image = dict(zip(offsets, tb.project(offsets), strict=True))
+    for run, elem in zip(runs, elems, strict=True):
+        _set_text(elem, tb.text[image[run.start] : image[run.end]])
+
+
+def _set_text(elem: etree._Element, text: str) -> None:
+    elem.text = text
+    if text != text.strip():
+        elem.set(XML_SPACE, "preserve")
+
+
+def _copy_fallback(choice: etree._Element, fallback: etree._Element) -> None:
+    """Copy translated text box paragraphs from mc:Choice into the mc:Fallback duplicate."""
+    src = [p for p in choice.iter(W + "p")]
+    dst = [p for p in fallback.iter(W + "p")]
+    if len(src) != len(dst):
+        return
+    for sp, dp in zip(src, dst, strict=True):
+        s_elems, d_elems = _paragraph_items(sp)[2], _paragraph_items(dp)[2]
+        if len(s_elems) == len(d_elems):
+            for s, d in zip(s_elems, d_elems, strict=True):
+                _set_text(d, s.text or "")
+        elif d_elems:
+            _set_text(d_elems[0], "".join(s.text or "" for s in s_elems))
+            for d in d_elems[1:]:
+                _set_text(d, "")

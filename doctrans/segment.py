@@ -1,0 +1,248 @@
+"""Sentence splitting with character offsets, and fitting long sentences to the model's budget.
+
+Every function here returns ``(start, end)`` offsets into the text it was given, never copies,
+so a writer can put each translation back exactly where its source was: the text *between*
+segments (whitespace, or nothing in CJK) is kept by the caller, and no character of the input is
+ever dropped -- the segments plus the gaps between them always rebuild the input.
+
+Rules (en, de, zh; other languages get the en rules without the abbreviation list):
+- CJK terminators (。！？ and the full-width ！？) end a sentence wherever they stand, no space needed;
+  closing quotes/brackets right after them stay with the sentence.
+- ``. ! ? …`` (and ``...``) end a sentence only when followed by whitespace and then something that
+  can start a sentence (upper-case letter, digit, opening quote/bracket, CJK); a lower-case next
+  word means an abbreviation or an ellipsis inside the sentence ("etc. and", "wait... what").
+- a period after a known abbreviation ("Dr.", "z.B.", "e.g."), a single initial ("J. Smith") or,
+  in German, an ordinal number ("am 3. Mai") does not end a sentence.
+- decimals ("3.14"), versions and URLs never split: a period must be followed by whitespace.
+- a line break or tab always ends a segment: in documents they are layout (a manual line break,
+  a tab stop between fields), and a writer keeps them in place between the translated pieces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+Span = tuple[int, int]
+
+def _words(s: str) -> frozenset[str]:
+    return frozenset(s.split())
+
+
+_ABBREVIATIONS: dict[str, frozenset[str]] = {
+    "en": _words(
+        "mr mrs ms dr prof sr jr st mt vs etc e.g i.e cf fig figs no nos vol pp p ed eds approx dept est "
+        "inc ltd co corp jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k a.m p.m ph.d al gen "
+        "col lt sgt capt rev hon"
+    ),
+    "de": _words(
+        "z.b bzw usw u.a d.h dr prof nr ca vgl s abs ggf evtl hr fr str tel inkl exkl zzgl ca bzgl "
+        "u.ä o.ä s.o s.u z.t i.d.r u.u d.i jh jahrh mio mrd dt engl franz allg bspw etc ff "
+        "jan feb mär apr jun jul aug sep sept okt nov dez"
+    ),
+}
+_GERMAN_MONTHS = _words("januar februar märz april mai juni juli august september oktober november dezember")
+
+_CJK_TERMINATORS = "。！？｡"
+_CLOSERS = "\"'”’»)]}」』）》〕】›"
+_OPENERS = "\"'“‘„«([{「『（《〔【‹¿¡"
+# A sentence terminator candidate: CJK terminators (no space needed) or western ones.
+# German closes quotes with “ and ‘ (which open them in English): right after a terminator they close.
+_CANDIDATE = re.compile(r"([。！？｡]+|\.{3,}|…+|[.!?]+)([" + re.escape(_CLOSERS + "“‘") + r"]*)")
+_HARD_BREAK = re.compile(r"[\n\t\r\v\f\u2028\u2029]+")
+
+
+def is_cjk(ch: str) -> bool:
+    """True for Han, kana, Hangul and CJK punctuation: scripts written without spaces."""
+    o = ord(ch)
+    return (
+        0x3000 <= o <= 0x30FF  # CJK punctuation, kana
+        or 0x3400 <= o <= 0x4DBF
+        or 0x4E00 <= o <= 0x9FFF
+        or 0xAC00 <= o <= 0xD7AF  # Hangul
+        or 0xF900 <= o <= 0xFAFF
+        or 0xFF00 <= o <= 0xFFEF  # full-width forms
+        or 0x20000 <= o <= 0x2FA1F
+    )
+
+
+def _strip_span(text: str, start: int, end: int) -> Span | None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return (start, end) if start < end else None
+
+
+def _word_before(text: str, pos: int) -> str:
+    """The token ending right before ``pos`` (dots inside kept: "z.B", "e.g")."""
+    i = pos
+    while i > 0 and not text[i - 1].isspace() and text[i - 1] not in _OPENERS:
+        i -= 1
+    return text[i:pos]
+
+
+def _is_boundary(text: str, lang: str, mark_start: int, mark: str, after: int, limit: int) -> bool:
+    """Whether the terminator ``mark`` at ``mark_start`` (its closers end at ``after``) ends a
+    sentence; ``limit`` is the end of the current line (a hard break ends it anyway)."""
+    if mark[0] in _CJK_TERMINATORS:
+        return True
+    if after >= limit:
+        return True
+    if not text[after].isspace():
+        return False  # "3.14", "example.com", "a.b.c": no split without whitespace
+    nxt = after
+    while nxt < limit and text[nxt].isspace():
+        nxt += 1
+    if nxt >= limit:
+        return True
+    first = text[nxt]
+    if not (first.isupper() or first.isdigit() or first in _OPENERS or is_cjk(first) or first in "-–—•*"):
+        return False  # lower-case continuation: abbreviation or ellipsis inside a sentence
+    if mark != ".":
+        return True  # "!", "?", "...", "?!" followed by a capital
+    word = _word_before(text, mark_start)
+    bare = word.lower().strip(_CLOSERS + _OPENERS)
+    abbreviations = _ABBREVIATIONS.get(lang, _ABBREVIATIONS["en"])
+    if bare in abbreviations:
+        return False
+    if len(bare) == 1 and bare.isalpha() and word[:1].isupper():
+        return False  # an initial: "J. Smith"
+    if "." in bare and all(len(p) <= 2 for p in bare.split(".")) and bare.replace(".", "").isalpha():
+        return False  # dotted abbreviations not in the list: "U.S.A.", "o.B."
+    if lang == "de" and bare.isdigit():
+        # German ordinals: "am 3. Mai", "der 2. Weltkrieg"; a month or a capitalised noun follows.
+        next_word = re.match(r"\w+", text[nxt:])
+        if next_word and next_word.group(0).lower() in _GERMAN_MONTHS:
+            return False
+    return True
+
+
+def split_sentences(text: str, lang: str = "en") -> list[Span]:
+    """Sentence spans of ``text``, in order, each stripped of surrounding whitespace.
+
+    Empty or whitespace-only text gives ``[]``. The gaps between spans hold only whitespace.
+    """
+    lang = (lang or "en").split("-")[0].lower()
+    spans: list[Span] = []
+    # Line breaks and tabs are hard boundaries (layout), so split on them first.
+    chunk_start = 0
+    for brk in [*_HARD_BREAK.finditer(text), None]:
+        chunk_end = brk.start() if brk else len(text)
+        start = chunk_start
+        for m in _CANDIDATE.finditer(text, chunk_start, chunk_end):
+            after = m.end()
+            if _is_boundary(text, lang, m.start(), m.group(1), after, chunk_end):
+                span = _strip_span(text, start, after)
+                if span:
+                    spans.append(span)
+                start = after
+        span = _strip_span(text, start, chunk_end)
+        if span:
+            spans.append(span)
+        if brk:
+            chunk_start = brk.end()
+    return spans
+
+
+# Where a too-long sentence may be cut, best first: after clause punctuation, then between words.
+_CLAUSE_END = re.compile(r"[,;:，；：、)\]]+(?=\s)|[，；：、]")
+
+
+def _candidate_cuts(text: str, start: int, end: int) -> list[int]:
+    """Positions in (start, end) where a piece may end: after each word, or between CJK chars."""
+    cuts = []
+    for i in range(start + 1, end):
+        prev, cur = text[i - 1], text[i]
+        if (cur.isspace() and not prev.isspace()) or is_cjk(prev) or is_cjk(cur):
+            cuts.append(i)
+    return cuts
+
+
+def fit_to_budget(
+    text: str,
+    span: Span,
+    count_tokens: Callable[[str], int],
+    max_tokens: int,
+) -> list[Span]:
+    """Cut the sentence ``text[span]`` into pieces of at most ``max_tokens`` tokens.
+
+    Pieces are cut at a clause mark (comma, semicolon...) when one lies in the second half of the
+    longest piece that fits, else at the last word boundary that fits, and only as a last resort
+    inside a word (a 5,000-character token). Pieces cover the whole span: nothing is dropped.
+    """
+    start, end = span
+    if max_tokens <= 0 or count_tokens(text[start:end]) <= max_tokens:
+        return [span]
+    pieces: list[Span] = []
+    while start < end:
+        if count_tokens(text[start:end]) <= max_tokens:
+            pieces.append((start, end))
+            break
+        cuts = _candidate_cuts(text, start, end)
+        best = _longest_fitting(text, start, cuts, count_tokens, max_tokens)
+        if best is None:
+            # Not even one word fits: cut inside the word, by characters.
+            best = _longest_fitting(text, start, list(range(start + 1, end)), count_tokens, max_tokens)
+            best = best if best is not None else start + 1
+        else:
+            clause = [m.end() for m in _CLAUSE_END.finditer(text, start, best)]
+            if clause and clause[-1] - start >= (best - start) // 2:
+                best = clause[-1]
+        piece = _strip_span(text, start, best)
+        if piece:
+            pieces.append(piece)
+        start = best
+        while start < end and text[start].isspace():
+            start += 1
+    return pieces
+
+
+def _longest_fitting(
+    text: str, start: int, cuts: list[int], count_tokens: Callable[[str], int], max_tokens: int
+) -> int | None:
+    """The last cut c with count_tokens(text[start:c]) <= max_tokens (binary search: counts are
+    monotone in the prefix length for any sane tokenizer), or None when even the first is too long."""
+    lo, hi, best = 0, len(cuts) - 1, None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if count_tokens(text[start : cuts[mid]]) <= max_tokens:
+            best, lo = cuts[mid], mid + 1
+        else:
+            hi = mid - 1
+    return best
+
+
+def segment_block(
+    text: str,
+    lang: str,
+    count_tokens: Callable[[str], int] | None = None,
+    max_tokens: int = 0,
+) -> list[Span]:
+    """Sentences of a block, each cut further to fit the model's budget when a counter is given."""
+    spans = split_sentences(text, lang)
+    if count_tokens is None or max_tokens <= 0:
+        return spans
+    out: list[Span] = []
+    for span in spans:
+        out.extend(fit_to_budget(text, span, count_tokens, max_tokens))
+    return out
+
+
+def join_gap(gap: str, tgt_lang: str, left: str, right: str) -> str:
+    """The text to put between two translated segments whose source gap was ``gap``.
+
+    Layout (line breaks, tabs) is kept as is. A plain space between sentences disappears when the
+    target writes without spaces (zh, ja) and both neighbours are CJK, and appears when a CJK source
+    ("。" then the next sentence, no gap) is translated into a spaced language.
+    """
+    if gap and not gap.isspace():
+        return gap
+    if _HARD_BREAK.search(gap):
+        return gap
+    cjk_target = tgt_lang.split("-")[0].lower() in {"zh", "ja"}
+    if cjk_target and left and right and is_cjk(left[-1]) and is_cjk(right[0]):
+        return ""
+    if not gap and left and right and not (is_cjk(left[-1]) or is_cjk(right[0])):
+        return " "
+    return gap
