@@ -218,14 +218,19 @@ class DecoderLayer(nn.Module):
         return x, h, (k, v), w
 
 
+# A large finite value rather than -inf: a row that is all padding (a document stream with no
+# sentence at this step) then gives a harmless uniform attention instead of NaNs that would
+# poison the gradients through the softmax backward.
+MASKED = -1e9
+
+
 def pad_bias(ids: Tensor, pad_id: int) -> Tensor:
     """(B, T) ids -> (B, 1, 1, T) additive mask hiding padding."""
-    return torch.zeros(ids.shape, dtype=torch.float32, device=ids.device).masked_fill(
-        ids == pad_id, float("-inf"))[:, None, None, :]
+    return (ids == pad_id).to(torch.float32)[:, None, None, :] * MASKED
 
 
 def causal_bias(t: int, device: torch.device) -> Tensor:
-    return torch.full((t, t), float("-inf"), device=device).triu(1)[None, None]
+    return torch.full((t, t), MASKED, device=device).triu(1)[None, None]
 
 
 class MemoryTransformer(nn.Module):

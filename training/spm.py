@@ -48,7 +48,11 @@ def collect_sentences(corpora: Iterable[tuple[Path, str, str]], max_sentences: i
 
 def train_spm(sentences: list[str], out_prefix: Path, vocab_size: int,
               character_coverage: float = 0.9995, model_type: str = "unigram") -> Path:
-    """Train on ``sentences``; writes ``out_prefix.model`` / ``.vocab`` and returns the model path."""
+    """Train on ``sentences``; writes ``out_prefix.model`` / ``.vocab`` and returns the model path.
+
+    The vocabulary holds 256 byte pieces (byte fallback) besides the learned ones, so it must
+    be larger than about 300.
+    """
     out_prefix.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt", delete=False) as f:
         f.write("\n".join(s.replace("\n", " ") for s in sentences))
@@ -62,6 +66,8 @@ def train_spm(sentences: list[str], out_prefix: Path, vocab_size: int,
             user_defined_symbols=USER_SYMBOLS, split_digits=True, normalization_rule_name="nmt_nfkc",
             hard_vocab_limit=False, num_threads=2, minloglevel=2,
         )
+    except RuntimeError as e:  # SentencePiece reports bad settings as RuntimeError('INTERNAL: ...')
+        raise DataError(f"SentencePiece training failed: {str(e).splitlines()[0]}") from None
     finally:
         Path(text_path).unlink(missing_ok=True)
     return out_prefix.with_suffix(".model")

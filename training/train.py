@@ -1,0 +1,538 @@
+"""Train the memory Transformer, in two stages (Feng et al. 2022, §3.4 and §5).
+
+Stage 1, sentence-level (memory off), shuffled pairs in token-bucketed batches::
+
+    python -m training.train --stage sentence --config small --src zh --tgt en \\
+        --data ../shared/data/tvsub-zh-en/train.jsonl.xz --dev ../shared/data/tvsub-zh-en/dev.jsonl.xz \\
+        --spm runs/spm/zh_en.model --out runs/zh_en_s1
+
+Stage 2, document-level, initialised from stage 1 (only the memory parameters are new)::
+
+    python -m training.train --stage document --init runs/zh_en_s1/best.pt ... --out runs/zh_en_s2
+
+Stage 2 batches are document streams: row r of step t holds sentence t of the document that
+row is reading. The memory written by sentence t-1 is read by sentence t; gradients reach the
+current and the previous sentence only (the memory is detached before that). Because an
+optimizer step in between would invalidate the previous sentence's graph, the previous
+sentence's memory-layer states are recomputed at every step from its saved input memory: one
+extra forward pass, in exchange for exact resumption at any step. Gradients are accumulated
+over a window sampled from [1, --window] steps (the paper's "group optimization").
+
+Runs on one CPU for tests, on a GPU with bf16/fp16 autocast, or on several GPUs with
+``torchrun --nproc_per_node=N -m training.train ...``: each rank trains on its own share of
+the batches and the gradients are averaged with an all-reduce before every optimizer step
+(data parallelism done by hand rather than with the DDP wrapper, because a stage-2 step runs
+the model's parts several times before one backward, which the wrapper's hooks do not allow).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import random
+import sys
+import time
+from contextlib import nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.distributed as dist
+
+from training import spm as spm_lib
+from training.checkpoint import CheckpointError, read_checkpoint, save_checkpoint
+from training.data import (
+    Batch,
+    DataError,
+    TokenizedCorpus,
+    collate,
+    document_streams,
+    sentence_batches,
+    tokenize_corpus,
+)
+from training.model import CONFIGS, MemoryTransformer, ModelConfig, label_smoothed_loss, make_config
+
+
+class TrainError(Exception):
+    """A usage problem reported as one line."""
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description="Train the doctrans memory Transformer.",
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--stage", choices=["sentence", "document"], required=True)
+    p.add_argument("--data", required=True, nargs="+",
+                   help="training corpora; PATH or PATH:WEIGHT (integer up-sampling factor)")
+    p.add_argument("--dev", nargs="*", default=[], help="dev corpora for evaluation / early stopping")
+    p.add_argument("--src", required=True)
+    p.add_argument("--tgt", required=True)
+    p.add_argument("--out", required=True, type=Path, help="run directory (checkpoints, log)")
+    p.add_argument("--spm", type=Path, help="SentencePiece model; trained into --out if omitted")
+    p.add_argument("--vocab-size", type=int, default=8000, help="when training the SentencePiece model")
+    p.add_argument("--config", default="small", choices=sorted(CONFIGS))
+    p.add_argument("--mem-side", default="both", choices=["none", "src", "tgt", "both"],
+                   help="document stage: which sides carry memory")
+    p.add_argument("--mem-layers", type=int, nargs="+", default=[-1], help="layers with memory (-1 = top)")
+    p.add_argument("--mem-slots", type=int, default=16)
+    p.add_argument("--dropout", type=float)
+    p.add_argument("--init", type=Path, help="start from this checkpoint's weights (stage 2: a stage-1 model)")
+    p.add_argument("--resume", action="store_true", help="continue from OUT/last.pt exactly")
+    p.add_argument("--max-docs", type=int, help="use only the first N documents of each corpus")
+    # Optimisation
+    p.add_argument("--max-tokens", type=int, default=4096, help="sentence stage: target tokens per batch")
+    p.add_argument("--rows", type=int, default=32, help="document stage: document streams per batch")
+    p.add_argument("--window", type=int, default=4,
+                   help="document stage: accumulate gradients over a random 1..WINDOW steps")
+    p.add_argument("--accum", type=int, default=1, help="sentence stage: batches per optimizer step")
+    p.add_argument("--lr", type=float, default=7e-4, help="peak LR (document stage: pre-trained params)")
+    p.add_argument("--lr-new", type=float, default=3e-4, help="document stage: LR of the new memory params")
+    p.add_argument("--schedule", choices=["inv_sqrt", "cosine"], default="inv_sqrt")
+    p.add_argument("--warmup", type=int, default=1000)
+    p.add_argument("--max-steps", type=int, default=10000, help="optimizer steps")
+    p.add_argument("--weight-decay", type=float, default=0.0)
+    p.add_argument("--label-smoothing", type=float, default=0.1)
+    p.add_argument("--clip", type=float, default=1.0)
+    p.add_argument("--amp", choices=["none", "bf16", "fp16"], default="bf16", help="autocast on GPU only")
+    # Bookkeeping
+    p.add_argument("--eval-every", type=int, default=500)
+    p.add_argument("--save-every", type=int, default=500)
+    p.add_argument("--patience", type=int, default=5, help="stop after N evaluations without improvement")
+    p.add_argument("--log-every", type=int, default=50)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--threads", type=int, help="torch CPU threads")
+    p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    p.add_argument("--quiet", action="store_true")
+    return p.parse_args(argv)
+
+
+# ---------------------------------------------------------------------------------------
+# Set-up helpers
+# ---------------------------------------------------------------------------------------
+
+def parse_corpus_arg(arg: str) -> tuple[Path, int]:
+    path, _, weight = arg.rpartition(":") if arg.rsplit(":", 1)[-1].isdigit() else (arg, "", "1")
+    return Path(path), int(weight)
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def prepare_tokenizer(args: argparse.Namespace) -> tuple[Any, bytes]:
+    if args.spm is None:
+        path = args.out / "spm.model"
+        if not path.exists():
+            sents = spm_lib.collect_sentences([(parse_corpus_arg(d)[0], args.src, args.tgt) for d in args.data],
+                                              2_000_000, args.seed)
+            spm_lib.train_spm(sents, args.out / "spm", args.vocab_size)
+        args.spm = path
+    sp = spm_lib.load(args.spm)
+    return sp, args.spm.read_bytes()
+
+
+def load_corpus(args, sp, spm_hash: str, arg: str, max_len: int) -> TokenizedCorpus:
+    """Tokenize once and cache next to the run (keyed by file, direction and tokenizer)."""
+    path, weight = parse_corpus_arg(arg)
+    key = sha256_bytes(f"{path.resolve()}|{path.stat().st_mtime if path.exists() else 0}|{args.src}|"
+                       f"{args.tgt}|{spm_hash}|{max_len}|{args.max_docs}".encode())
+    cache = args.out / "cache" / f"{path.name}.{key}.npz"
+    if cache.exists():
+        corpus = TokenizedCorpus.load(cache)
+    else:
+        corpus = tokenize_corpus(path, args.src, args.tgt, lambda xs: sp.encode(xs), max_len, args.max_docs)
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        corpus.save(cache)
+    return repeat_corpus(corpus, weight)
+
+
+def repeat_corpus(c: TokenizedCorpus, times: int) -> TokenizedCorpus:
+    return c if times == 1 else concat_corpora([c] * times)
+
+
+def concat_corpora(parts: list[TokenizedCorpus]) -> TokenizedCorpus:
+    if len(parts) == 1:
+        return parts[0]
+
+    def cat(tok: str, off: str) -> tuple[np.ndarray, np.ndarray]:
+        tokens = np.concatenate([getattr(p, tok) for p in parts])
+        shifts = np.cumsum([0] + [len(getattr(p, tok)) for p in parts[:-1]])
+        offsets = np.concatenate([getattr(parts[0], off)[:1]] +
+                                 [getattr(p, off)[1:] + s for p, s in zip(parts, shifts, strict=True)])
+        return tokens, offsets
+
+    st, so = cat("src_tokens", "src_offsets")
+    tt, to = cat("tgt_tokens", "tgt_offsets")
+    sent_shift = np.cumsum([0] + [p.n_sentences for p in parts[:-1]])
+    docs = np.concatenate([parts[0].doc_offsets[:1]] +
+                          [p.doc_offsets[1:] + s for p, s in zip(parts, sent_shift, strict=True)])
+    return TokenizedCorpus(st, so, tt, to, docs, [i for p in parts for i in p.doc_ids])
+
+
+def lr_lambda(schedule: str, warmup: int, max_steps: int):
+    def f(step: int) -> float:
+        step = max(step, 1)
+        if step < warmup:
+            return step / warmup
+        if schedule == "inv_sqrt":
+            return math.sqrt(warmup / step) if warmup > 0 else 1.0
+        progress = (step - warmup) / max(1, max_steps - warmup)
+        return 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+    return f
+
+
+def rng_state() -> dict[str, Any]:
+    return {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state(),
+            "cuda": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None}
+
+
+def set_rng_state(state: dict[str, Any]) -> None:
+    random.setstate(state["python"])
+    np.random.set_state(state["numpy"])
+    torch.set_rng_state(state["torch"])
+    if state.get("cuda") and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(state["cuda"])
+
+
+def to_tensors(b: Batch, device: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    return (torch.from_numpy(b.src).to(device), torch.from_numpy(b.tgt_in).to(device),
+            torch.from_numpy(b.tgt_out).to(device))
+
+
+# ---------------------------------------------------------------------------------------
+# The trainer
+# ---------------------------------------------------------------------------------------
+
+@dataclass
+class DataPosition:
+    """Where training is in the data: enough to regenerate the exact next batch."""
+    epoch: int = 0
+    index: int = 0  # batches (sentence stage) / stream steps (document stage) consumed in the epoch
+
+
+class Trainer:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.rank, self.world = (dist.get_rank(), dist.get_world_size()) if dist.is_initialized() else (0, 1)
+        self.device = args.device if self.world == 1 or args.device == "cpu" else f"cuda:{self.rank}"
+        self.main = self.rank == 0
+        args.out.mkdir(parents=True, exist_ok=True)
+        self.sp, self.spm_bytes = prepare_tokenizer(args)
+        resume_ckpt = self._resume_checkpoint()
+        init_ckpt = read_checkpoint(args.init) if args.init and not resume_ckpt else None
+        self.cfg = self._model_config(resume_ckpt, init_ckpt)
+        torch.manual_seed(args.seed)
+        self.model = MemoryTransformer(self.cfg).to(self.device)
+        self.new_params: set[str] = set(self.model.memory_parameter_names())
+        if init_ckpt is not None:
+            self._load_init(init_ckpt)
+        spm_hash = sha256_bytes(self.spm_bytes)
+        self.train = concat_corpora([load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len) for d in args.data])
+        self.devs = {Path(d).name: load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len) for d in args.dev}
+        self.from_init = init_ckpt is not None or bool((resume_ckpt or {}).get("from_init", False))
+        self.optimizer = self._optimizer(self.from_init)
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(
+            self.optimizer, lr_lambda(args.schedule, args.warmup, args.max_steps))
+        self.step = 0
+        self.pos = DataPosition()
+        self.best, self.bad_evals = float("inf"), 0
+        self.window_rng = np.random.default_rng([args.seed, 7])
+        self.prev: dict[str, Any] | None = None  # document stage: previous step's inputs + memory
+        self.log_f = (args.out / "log.jsonl").open("a") if self.main else None
+        if resume_ckpt:
+            self._restore(resume_ckpt)
+        use_amp = "cuda" in self.device and args.amp != "none"
+        dtype = torch.bfloat16 if args.amp == "bf16" else torch.float16
+        self.autocast = (lambda: torch.autocast("cuda", dtype=dtype)) if use_amp else nullcontext
+        self.scaler = torch.amp.GradScaler("cuda", enabled=use_amp and args.amp == "fp16")
+
+    # -- set-up ---------------------------------------------------------------------------
+    def _resume_checkpoint(self) -> dict | None:
+        path = self.args.out / "last.pt"
+        if not self.args.resume:
+            return None
+        if not path.exists():
+            raise TrainError(f"--resume: no {path} to resume from")
+        return read_checkpoint(path)
+
+    def _model_config(self, resume_ckpt, init_ckpt):
+        a = self.args
+        if resume_ckpt is not None:
+            return ModelConfig.from_dict(resume_ckpt["config"])
+        over: dict[str, Any] = dict(vocab_size=len(self.sp), mem_slots=a.mem_slots,
+                                    mem_side=a.mem_side if a.stage == "document" else "none",
+                                    mem_enc_layers=a.mem_layers, mem_dec_layers=a.mem_layers)
+        if a.dropout is not None:
+            over["dropout"] = a.dropout
+        if init_ckpt is not None:  # the architecture comes from the initialising checkpoint
+            base = dict(init_ckpt["config"])
+            keep = ("mem_side", "mem_slots", "mem_enc_layers", "mem_dec_layers", "dropout")
+            base.update({k: over[k] for k in keep if k in over})
+            if base["vocab_size"] != len(self.sp):
+                raise TrainError(f"--init {a.init}: vocabulary of {base['vocab_size']} pieces, "
+                                 f"but --spm has {len(self.sp)}")
+            return ModelConfig.from_dict(base)
+        return make_config(a.config, **over)
+
+    def _load_init(self, ckpt: dict) -> None:
+        """Load every weight of the initialising model; only memory parameters may be missing."""
+        missing, unexpected = self.model.load_state_dict(ckpt["model"], strict=False)
+        not_memory = [k for k in missing if ".memory." not in k]
+        if not_memory or unexpected:
+            raise TrainError(f"--init {self.args.init}: incompatible weights "
+                             f"(missing {not_memory[:3]}, unexpected {unexpected[:3]})")
+        self.new_params = set(missing)
+
+    def _optimizer(self, from_init: bool) -> torch.optim.Optimizer:
+        a = self.args
+        named = list(self.model.named_parameters())
+        if from_init and a.stage == "document":
+            groups = [{"params": [p for n, p in named if n not in self.new_params], "lr": a.lr, "name": "pretrained"},
+                      {"params": [p for n, p in named if n in self.new_params], "lr": a.lr_new, "name": "new"}]
+        else:
+            groups = [{"params": [p for _, p in named], "lr": a.lr, "name": "all"}]
+        groups = [g for g in groups if g["params"]]
+        return torch.optim.AdamW(groups, betas=(0.9, 0.98), eps=1e-9, weight_decay=a.weight_decay)
+
+    # -- checkpoints ----------------------------------------------------------------------
+    def payload(self, metrics: dict | None = None) -> dict[str, Any]:
+        prev = None
+        if self.prev is not None:
+            prev = {"idx": self.prev["idx"], "memory": {k: v.cpu() for k, v in self.prev["memory"].items()}}
+        return {
+            "model": self.model.state_dict(), "config": self.cfg.to_dict(), "spm": self.spm_bytes,
+            "src_lang": self.args.src, "tgt_lang": self.args.tgt, "stage": self.args.stage,
+            "step": self.step, "metrics": metrics or {}, "from_init": self.from_init,
+            "optimizer": self.optimizer.state_dict(), "scheduler": self.scheduler.state_dict(),
+            "data_state": {"epoch": self.pos.epoch, "index": self.pos.index, "prev": prev,
+                           "window_rng": self.window_rng.bit_generator.state,
+                           "best": self.best, "bad_evals": self.bad_evals},
+            "rng": rng_state(), "args": {k: str(v) for k, v in vars(self.args).items()},
+        }
+
+    def _restore(self, ckpt: dict) -> None:
+        self.model.load_state_dict(ckpt["model"])
+        self.optimizer.load_state_dict(ckpt["optimizer"])
+        self.scheduler.load_state_dict(ckpt["scheduler"])
+        ds = ckpt["data_state"]
+        self.step, self.pos = ckpt["step"], DataPosition(ds["epoch"], ds["index"])
+        self.best, self.bad_evals = ds["best"], ds["bad_evals"]
+        self.window_rng.bit_generator.state = ds["window_rng"]
+        if ds["prev"] is not None:
+            self.prev = {"idx": ds["prev"]["idx"],
+                         "memory": {k: v.to(self.device) for k, v in ds["prev"]["memory"].items()}}
+        set_rng_state(ckpt["rng"])
+
+    def save(self, name: str, metrics: dict | None = None) -> None:
+        if self.main:
+            save_checkpoint(self.args.out / name, self.payload(metrics))
+
+    def log(self, record: dict) -> None:
+        if not self.main:
+            return
+        record = {"step": self.step, "time": round(time.time(), 1), **record}
+        self.log_f.write(json.dumps(record) + "\n")
+        self.log_f.flush()
+        if not self.args.quiet:
+            print(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in record.items()
+                           if k != "time"), flush=True)
+
+    # -- one forward ----------------------------------------------------------------------
+    def loss(self, src, tgt_in, tgt_out, memory=None):
+        """Summed token loss of one batch, reading ``memory`` if given."""
+        with self.autocast():
+            enc, _, _ = self.model.encode(src, memory.get("src") if memory else None)
+            logits, _, _, _ = self.model.decode(tgt_in, self.model.cross_kv(enc), src,
+                                                memory.get("tgt") if memory else None)
+        return label_smoothed_loss(logits, tgt_out, self.cfg.pad_id, self.args.label_smoothing, reduce=False)
+
+    def next_memory(self, prev_idx: list[int | None], prev_mem: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        """Memory after the previous step's sentences, recomputed with gradients (see module doc)."""
+        b = collate(self.train, prev_idx, self.cfg.pad_id, self.cfg.bos_id, self.cfg.eos_id)
+        src, tgt_in, _ = to_tensors(b, self.device)
+        mem = {k: v.detach() for k, v in prev_mem.items()}  # the detach boundary
+        with self.autocast():
+            enc, src_states, _ = self.model.encode(src, mem.get("src"))
+            _, tgt_states, _, _ = self.model.decode(tgt_in, self.model.cross_kv(enc), src, mem.get("tgt"))
+            new = {}
+            if "src" in mem:
+                new["src"] = self.model.update_memory("src", mem["src"], src_states, src)[0]
+            if "tgt" in mem:
+                new["tgt"] = self.model.update_memory("tgt", mem["tgt"], tgt_states, tgt_in)[0]
+        return {k: v.float() for k, v in new.items()}
+
+    # -- training -------------------------------------------------------------------------
+    def batches(self):
+        """Endless (batch payload) iterator from the current data position, this rank's share."""
+        a = self.args
+        while True:
+            if a.stage == "sentence":
+                epoch = sentence_batches(self.train, a.max_tokens, a.seed, self.pos.epoch)
+                for i in range(self.pos.index, len(epoch)):
+                    self.pos.index = i + 1
+                    if i % self.world == self.rank:
+                        yield epoch[i], None
+            else:
+                streams = document_streams(self.train, a.rows * self.world, a.seed, self.pos.epoch)
+                for i, (idx, reset) in enumerate(streams):
+                    if i < self.pos.index:
+                        continue
+                    self.pos.index = i + 1
+                    share = slice(self.rank * a.rows, (self.rank + 1) * a.rows)
+                    yield idx[share], reset[share]
+            self.pos = DataPosition(self.pos.epoch + 1, 0)
+            self.prev = None
+
+    def micro_step(self, idx: list[int | None], reset: np.ndarray | None) -> tuple[float, int]:
+        """Forward + backward of one batch (one stream step in stage 2); returns (loss sum, tokens)."""
+        b = collate(self.train, idx, self.cfg.pad_id, self.cfg.bos_id, self.cfg.eos_id)
+        src, tgt_in, tgt_out = to_tensors(b, self.device)
+        memory = None
+        if self.cfg.sides and self.args.stage == "document":
+            init = self.model.init_memory(len(idx))
+            memory = init
+            if self.prev is not None:
+                carried = self.next_memory(self.prev["idx"], self.prev["memory"])
+                keep = torch.from_numpy(~reset).to(self.device)[:, None, None, None]
+                memory = {k: torch.where(keep, carried[k], init[k]) for k in init}
+            self.prev = {"idx": idx, "memory": {k: v.detach() for k, v in memory.items()}}
+        loss = self.loss(src, tgt_in, tgt_out, memory)
+        n = b.n_tokens
+        self.scaler.scale(loss / max(1, n)).backward()
+        return loss.item(), n
+
+    def optimizer_step(self) -> float:
+        if self.world > 1:
+            for p in self.model.parameters():
+                if p.grad is not None:
+                    dist.all_reduce(p.grad)
+                    p.grad /= self.world
+        self.scaler.unscale_(self.optimizer)
+        norm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.args.clip)
+        self.scaler.step(self.optimizer)
+        self.scaler.update()
+        self.optimizer.zero_grad(set_to_none=True)
+        self.scheduler.step()
+        self.step += 1
+        return float(norm)
+
+    def run(self) -> dict[str, float]:
+        a = self.args
+        self.model.train()
+        data = self.batches()
+        t0, tokens, loss_sum, last = time.time(), 0, 0.0, {}
+        while self.step < a.max_steps:
+            accum = a.accum if a.stage == "sentence" else int(self.window_rng.integers(1, a.window + 1))
+            # Each micro-step's gradient is normalised by its own token count, so a window of k
+            # steps weighs them equally; dividing by k keeps the step size independent of k.
+            step_loss, step_tokens = 0.0, 0
+            for _ in range(accum):
+                idx, reset = next(data)
+                loss, n = self.micro_step(idx, reset)
+                step_loss, step_tokens = step_loss + loss, step_tokens + n
+            for p in self.model.parameters():
+                if p.grad is not None:
+                    p.grad /= accum
+            gnorm = self.optimizer_step()
+            loss_sum, tokens = loss_sum + step_loss, tokens + step_tokens
+            if self.step % a.log_every == 0 or self.step == a.max_steps:
+                dt = time.time() - t0
+                self.log({"loss": loss_sum / max(1, tokens), "lr": self.scheduler.get_last_lr()[0],
+                          "gnorm": gnorm, "tok_per_s": round(tokens / max(dt, 1e-9) * self.world),
+                          "epoch": self.pos.epoch})
+                t0, tokens, loss_sum = time.time(), 0, 0.0
+            if self.devs and (self.step % a.eval_every == 0 or self.step == a.max_steps):
+                last = self.evaluate()
+                self.log({"eval": last})
+                score = last["dev_loss"]
+                if score < self.best - 1e-4:
+                    self.best, self.bad_evals = score, 0
+                    self.save("best.pt", last)
+                else:
+                    self.bad_evals += 1
+                if self.bad_evals >= a.patience:
+                    self.log({"early_stop": f"no dev improvement in {a.patience} evaluations"})
+                    self.save("last.pt", last)
+                    break
+            if self.step % a.save_every == 0 or self.step == a.max_steps:
+                self.save("last.pt", last)
+        if not self.devs:
+            self.save("best.pt", last)
+        return last
+
+    @torch.no_grad()
+    def evaluate(self) -> dict[str, float]:
+        """Teacher-forced dev loss (per target token); documents in order with the memory loop."""
+        self.model.eval()
+        rng = rng_state()  # evaluation must not change the training RNG stream
+        total, tokens = 0.0, 0
+        for corpus in self.devs.values():
+            t, n = dev_loss(self.model, corpus, self.args.stage == "document", self.device)
+            total, tokens = total + t, tokens + n
+        set_rng_state(rng)
+        self.model.train()
+        return {"dev_loss": total / max(1, tokens), "dev_ppl": math.exp(min(20.0, total / max(1, tokens)))}
+
+
+@torch.no_grad()
+def dev_loss(model: MemoryTransformer, corpus: TokenizedCorpus, with_memory: bool, device: str,
+             rows: int = 64) -> tuple[float, int]:
+    """Summed cross-entropy (no smoothing) and target tokens over a corpus, documents in order."""
+    cfg = model.cfg
+    total, tokens = 0.0, 0
+    for d0 in range(0, corpus.n_documents, rows):
+        docs = list(range(d0, min(corpus.n_documents, d0 + rows)))
+        starts = [int(corpus.doc_offsets[d]) for d in docs]
+        lengths = [int(corpus.doc_offsets[d + 1]) - s for d, s in zip(docs, starts, strict=True)]
+        memory = model.init_memory(len(docs)) if with_memory and cfg.sides else None
+        for t in range(max(lengths)):
+            idx = [s + t if t < n else None for s, n in zip(starts, lengths, strict=True)]
+            b = collate(corpus, idx, cfg.pad_id, cfg.bos_id, cfg.eos_id)
+            src, tgt_in, tgt_out = to_tensors(b, device)
+            logits, memory = model(src, tgt_in, memory)
+            total += label_smoothed_loss(logits, tgt_out, cfg.pad_id, 0.0, reduce=False).item()
+            tokens += b.n_tokens
+    return total, tokens
+
+
+def setup_distributed(args: argparse.Namespace) -> None:
+    if int(os.environ.get("WORLD_SIZE", "1")) > 1 and not dist.is_initialized():
+        backend = "nccl" if args.device.startswith("cuda") else "gloo"
+        dist.init_process_group(backend)
+        if backend == "nccl":
+            torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    try:
+        setup_distributed(args)
+        trainer = Trainer(args)
+        if trainer.main and not args.quiet:
+            n = sum(p.numel() for p in trainer.model.parameters())
+            print(f"stage={args.stage} params={n / 1e6:.2f}M train={trainer.train.n_documents} docs/"
+                  f"{trainer.train.n_sentences} sents device={trainer.device} world={trainer.world} "
+                  f"resume_step={trainer.step}", flush=True)
+        metrics = trainer.run()
+    except (DataError, TrainError, CheckpointError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except FileNotFoundError as e:
+        print(f"error: {e.filename}: no such file", file=sys.stderr)
+        return 2
+    finally:
+        if dist.is_initialized():
+            dist.destroy_process_group()
+    if trainer.main and not args.quiet:
+        print(f"done: step={trainer.step} {json.dumps(metrics)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
