@@ -277,7 +277,7 @@ class PdfAdapter:
                     or gap < 0  # moved up: next column
                     or gap > 1.6 * max(prev.size, ln.size)
                     or (abs(ln.x0 - prev.x0) > 3 * prev.size and abs(ln.x0 - min(x.x0 for x in cur)) > prev.size)
-                    or (prev.text.endswith(_TERMINAL) and (prev.x1 - prev.x0) < 0.75 * width and len(cur) > 1)
+                    or (prev.text.endswith(_TERMINAL) and (prev.x1 - prev.x0) < 0.6 * width and len(cur) > 1)
                 )
                 if new:
                     flush()

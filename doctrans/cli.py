@@ -1,0 +1,225 @@
+"""The ``doctrans`` command line (Typer). Thin: parse, open the model, run the job, report.
+
+Other commands (``export``, ``models``, ``tui``) are added to the same :data:`app`; wrap them in
+:func:`handle_errors` (or ``with user_errors():``) so every error a user can cause ends as one
+``error: ...`` line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from doctrans.engine.interface import Translator
+from doctrans.errors import UserError
+
+app = typer.Typer(
+    name="doctrans",
+    help="Offline document translation with a recurrent-memory Transformer.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_USER_ERROR = 2
+EXIT_BUG = 1
+EXIT_INTERRUPTED = 130
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@app.callback()
+def main() -> None:
+    """doctrans: translate txt, docx and pdf documents offline."""
+
+
+def error_line(message: str) -> None:
+    """Print one ``error: ...`` line on stderr (newlines folded: one error, one line)."""
+    text = " ".join(str(message).split())
+    sys.stderr.write(f"error: {text}\n")
+    sys.stderr.flush()
+
+
+def _known_errors() -> tuple[type[BaseException], ...]:
+    from doctrans.engine import BundleError
+
+    return (UserError, BundleError)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn known exceptions into one error line + exit code; unknown ones into one line too
+    (``DOCTRANS_DEBUG=1`` re-raises them with the traceback, for bug reports)."""
+    from doctrans.translate_job import Interrupted
+
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except Interrupted as e:
+        error_line(str(e))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except KeyboardInterrupt:
+        error_line("interrupted")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except _known_errors() as e:
+        error_line(str(e))
+        raise typer.Exit(EXIT_USER_ERROR) from None
+    except Exception as e:
+        if os.environ.get("DOCTRANS_DEBUG"):
+            raise
+        error_line(f"unexpected {type(e).__name__}: {e} (this is a bug; rerun with DOCTRANS_DEBUG=1 "
+                   "for the traceback)")
+        raise typer.Exit(EXIT_BUG) from None
+
+
+def handle_errors(fn: F) -> F:
+    """Decorator form of :func:`user_errors` for Typer commands (keeps the signature)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with user_errors():
+            return fn(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def open_translator(model: Path | None, src: str | None, tgt: str | None) -> Translator:
+    """Load the model bundle (``--model`` or the installed default for the language pair).
+
+    The seam tests monkeypatch to run the CLI with a fake engine. The engine is imported only
+    here, so ``doctrans --help`` and input errors never pay for ONNX Runtime.
+    """
+    from doctrans.models_registry import default_bundle
+
+    bundle = model if model is not None else default_bundle(src, tgt)
+    if bundle is None:
+        pair = f" for {src or '?'}->{tgt or '?'}" if (src or tgt) else ""
+        raise UserError(f"no default model is installed yet{pair}; pass --model BUNDLE, a directory "
+                        "written by `doctrans export` (model.json, spm.model, *.onnx)")
+    if not Path(bundle).is_dir():
+        raise UserError(f"{bundle}: model bundle not found (expected a directory with model.json)")
+    from doctrans.engine import load_translator
+
+    try:
+        return load_translator(Path(bundle))
+    except ImportError as e:
+        raise UserError(f"the ONNX engine cannot be loaded ({e})") from None
+
+
+def check_languages(translator: Translator, src: str | None, tgt: str | None) -> None:
+    pair = f"{translator.src_lang}->{translator.tgt_lang}"
+    if src and src != translator.src_lang:
+        raise UserError(f"--src {src} does not match the model, which translates {pair}")
+    if tgt and tgt != translator.tgt_lang:
+        raise UserError(f"--tgt {tgt} does not match the model, which translates {pair}")
+
+
+def plan_outputs(inputs: list[Path], output: Path) -> list[tuple[Path, Path]]:
+    """Pair each input with its output path; several inputs (or an existing directory, or a
+    path ending in a separator) mean an output directory, created if needed."""
+    from doctrans.documents import adapter_for
+
+    as_dir = len(inputs) > 1 or output.is_dir() or str(output).endswith((os.sep, "/"))
+    pairs = []
+    for src in inputs:
+        if not src.exists():
+            raise UserError(f"{src}: no such file")
+        adapter_for(src)  # unsupported suffix: fail before loading the model
+        dst = output / src.name if as_dir else output
+        adapter_for(dst)
+        if dst.exists() and dst.resolve() == src.resolve():
+            raise UserError(f"{dst}: the output must not be the input file (it is never overwritten)")
+        pairs.append((src, dst))
+    names = [dst for _, dst in pairs]
+    if len(set(names)) != len(names):
+        raise UserError("two inputs have the same file name; they would overwrite each other's output")
+    if as_dir:
+        if output.exists() and not output.is_dir():
+            raise UserError(f"{output}: several inputs need an output directory, but this is a file")
+        output.mkdir(parents=True, exist_ok=True)
+    return pairs
+
+
+@app.command()
+@handle_errors
+def translate(
+    inputs: Annotated[list[Path], typer.Argument(metavar="INPUT...", help="txt, md, docx or pdf files")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="output file, or directory for several inputs")],
+    model: Annotated[Path | None, typer.Option("--model", "-m", help="model bundle directory")] = None,
+    src: Annotated[str | None, typer.Option("--src", help="source language, checked against the model")] = None,
+    tgt: Annotated[str | None, typer.Option("--tgt", help="target language, checked against the model")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="continue from the progress file of an "
+                                         "interrupted run")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+) -> None:
+    """Translate documents; the output format follows the output suffix (pdf -> docx works)."""
+    from rich.console import Console
+
+    from doctrans.translate_job import Interrupted, translate_file
+
+    pairs = plan_outputs(inputs, output)
+    translator = open_translator(model, src, tgt)
+    check_languages(translator, src, tgt)
+    console = Console(stderr=True)
+    show = console.is_terminal and not quiet
+    failures = 0
+    for src_path, dst in pairs:
+        try:
+            with _progress(console, src_path.name, show) as (on_start, on_progress):
+                result = translate_file(src_path, dst, translator, resume=resume, src_lang=src,
+                                        on_start=on_start, on_progress=on_progress)
+        except Interrupted:
+            raise
+        except UserError as e:
+            if len(pairs) == 1:
+                raise
+            error_line(str(e))  # several inputs: report this one, go on with the others
+            failures += 1
+            continue
+        resumed = result.sentences - result.translated
+        note = f", {resumed} resumed" if resumed else ""
+        typer.echo(f"{src_path} -> {result.output} ({result.sentences} sentences{note})")
+    if failures:
+        raise typer.Exit(EXIT_USER_ERROR)
+
+
+@contextmanager
+def _progress(console: Any, name: str, show: bool) -> Iterator[tuple[Any, Any]]:
+    """A rich progress bar per document: characters done (the total is known up front, unlike
+    sentences of a streamed file), sentences, tokens/s and ETA. Silent when not a terminal."""
+    if not show:
+        yield None, None
+        return
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(),
+        TextColumn("{task.fields[sentences]} sentences"), TextColumn("{task.fields[tps]:.0f} tok/s"),
+        TimeRemainingColumn(), console=console, transient=False,
+    )
+    task = progress.add_task(name, total=None, sentences=0, tps=0.0)
+    t0 = time.perf_counter()
+
+    def on_start(document: Any) -> None:
+        progress.update(task, total=max(1, document.size_hint))
+
+    def on_progress(chars: int, sentences: int, tokens: int) -> None:
+        elapsed = max(1e-6, time.perf_counter() - t0)
+        progress.update(task, completed=chars, sentences=sentences, tps=tokens / elapsed)
+
+    with progress:
+        yield on_start, on_progress
