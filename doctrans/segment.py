@@ -132,6 +132,10 @@ def split_sentences(text: str, lang: str = "en") -> list[Span]:
         start = chunk_start
         for m in _CANDIDATE.finditer(text, chunk_start, chunk_end):
             after = m.end()
+            if m.group(1)[0] in _CJK_TERMINATORS and m.group(2):
+                # After 。！？ a “ or ‘ opens the next sentence (only German closes quotes with them).
+                closers = re.match(r"[^“‘]*", m.group(2))
+                after = m.start(2) + (closers.end() if closers else 0)
             if _is_boundary(text, lang, m.start(), m.group(1), after, chunk_end):
                 span = _strip_span(text, start, after)
                 if span:

@@ -42,7 +42,7 @@ def _notes_part(doc: docx.document.Document, kind: str, text: str) -> None:
         f'<w:{tag} w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r>'
         f'</w:p></w:{tag}>'
         f'<w:{tag} w:id="1"><w:p><w:r><w:{tag}Ref/></w:r><w:r><w:t xml:space="preserve"> {text} </w:t>'
-        f'</w:r><w:r><w:rPr><w:b/></w:rPr><w:t>Bold note end.</w:t></w:r></w:p></w:{tag}>'
+        f'</w:r><w:r><w:rPr><w:b/></w:rPr><w:t>Bold {tag} end.</w:t></w:r></w:p></w:{tag}>'
         f"</w:{kind}>"
     ).encode()
     ct = f"application/vnd.openxmlformats-officedocument.wordprocessingml.{kind}+xml"

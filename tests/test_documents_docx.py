@@ -1,0 +1,118 @@
+"""docx in place: every text element translated once, everything else unchanged."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import docx
+import pytest
+from lxml import etree
+
+from doctrans.documents import read_document
+from doctrans.segment import segment_block
+from doctrans.translate_job import translate_file
+from tests.fakes import FakeTranslator
+from tests.test_documents_builders import make_docx
+
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+TEXT_PARTS = {"word/document.xml", "word/footnotes.xml", "word/endnotes.xml", "word/comments.xml"}
+
+
+def _is_text_part(name: str) -> bool:
+    return name in TEXT_PARTS or (name.startswith(("word/header", "word/footer")) and name.endswith(".xml"))
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_docx(tmp_path_factory.mktemp("docx") / "report.docx")
+
+
+def _expected_sentences(path: Path, tr: FakeTranslator) -> list[str]:
+    out = []
+    for b in read_document(path).blocks():
+        out += [b.text[s:e] for s, e in segment_block(b.text, "en", tr.count_tokens, tr.max_source_tokens)]
+    return out
+
+
+def test_every_text_element_translated_once_and_package_unchanged(source: Path, tmp_path: Path) -> None:
+    tr = FakeTranslator()
+    out = tmp_path / "out.docx"
+    translate_file(source, out, tr)
+    assert sorted(tr.calls) == sorted(_expected_sentences(source, tr))
+    assert len(tr.calls) == len(set(tr.calls))  # nothing sent twice (the fallback text box included)
+    # Expected content reached the engine as whole sentences, across bold/italic runs.
+    for s in ["This is very important and quite subtle text.", "After the break.", "Nested cell text.",
+              "Default header text.", "First page header.", "Even page header.", "Even footer.",
+              "A footnote with text.", "An endnote here.", "Please check this claim.", "Text box content.",
+              "这是中文。", "第二句话。", "Shape text once.", "Read more: our web site", "John Smith"]:
+        assert s in tr.calls, s
+    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(out) as zout:
+        assert zin.namelist() == zout.namelist()
+        for name in zin.namelist():
+            a, b = zin.read(name), zout.read(name)
+            if not _is_text_part(name):
+                assert a == b, f"{name} changed"
+                continue
+            ta, tb = etree.fromstring(a), etree.fromstring(b)
+            ea, eb = list(ta.iter()), list(tb.iter())
+            assert [e.tag for e in ea] == [e.tag for e in eb], name
+            for x, y in zip(ea, eb, strict=True):
+                if x.tag == W + "t":
+                    # Upper-casing keeps lengths, so each run gets exactly its own words back.
+                    assert y.text == (x.text or "").upper(), (name, x.text, y.text)
+                else:
+                    assert dict(x.attrib) == dict(y.attrib), (name, x.tag)
+                    assert x.text == y.text
+
+
+def test_structure_survives_in_python_docx(source: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.docx"
+    translate_file(source, out, FakeTranslator())
+    a, b = docx.Document(str(source)), docx.Document(str(out))
+    assert [p.style.name for p in a.paragraphs] == [p.style.name for p in b.paragraphs]
+    assert len(a.tables) == len(b.tables) and len(b.tables[0].cell(1, 1).tables) == 1
+    assert b.tables[0].cell(1, 1).tables[0].cell(0, 0).text == "NESTED CELL TEXT."
+    assert len(b.inline_shapes) == len(a.inline_shapes) == 1
+    runs = b.paragraphs[1].runs
+    assert [(r.text, r.bold, r.italic) for r in runs[:4]] == [
+        ("THIS IS ", None, None), ("VERY IMPORTANT", True, None), (" AND ", None, None),
+        ("QUITE SUBTLE", None, True)]
+    section = b.sections[0]
+    assert section.different_first_page_header_footer
+    assert section.first_page_header.paragraphs[0].text == "FIRST PAGE HEADER."
+    assert section.even_page_footer.paragraphs[0].text == "EVEN FOOTER."
+    rels = [r for r in b.part.rels.values() if r.is_external]
+    assert [r.target_ref for r in rels] == ["https://example.com/report"]
+    # Field results are kept verbatim, text around them is translated.
+    xml = b.element.xml
+    assert 'w:instr=" PAGE "' in xml and ">7<" in xml and "FOR THE SUMMARY." in xml
+
+
+def test_formatting_follows_words_when_length_changes(source: Path, tmp_path: Path) -> None:
+    """A translation of another length: runs share the target text in order, nothing lost."""
+    tr = FakeTranslator(fn=lambda s: "<" + " ".join(w[::-1] for w in s.split()) + ">")
+    out = tmp_path / "out.docx"
+    translate_file(source, out, tr)
+    para = docx.Document(str(out)).paragraphs[1]
+    joined = "".join(r.text for r in para.runs)
+    assert joined.startswith("<sihT si yrev tnatropmi dna etiuq eltbus .txet> <dnoceS ecnetnes .ereh>")
+    assert joined.endswith("<retfA eht .kaerb>")
+    # Each formatted run got a non-empty share, at word boundaries (the boundary was between words).
+    bold = [r.text for r in para.runs if r.bold]
+    italic = [r.text for r in para.runs if r.italic]
+    assert bold == [" yrev tnatropmi"] and italic == ["etiuq eltbus "]
+
+
+def test_text_parts_are_only_changed_where_text_is(source: Path, tmp_path: Path) -> None:
+    """Identity translation: every part of the package comes back with identical content."""
+    out = tmp_path / "same.docx"
+    translate_file(source, out, FakeTranslator(fn=lambda s: s))
+    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(out) as zout:
+        for name in zin.namelist():
+            if not _is_text_part(name):
+                assert zin.read(name) == zout.read(name)
+            else:
+                ta = etree.tostring(etree.fromstring(zin.read(name)), method="c14n")
+                tb = etree.tostring(etree.fromstring(zout.read(name)), method="c14n")
+                assert ta == tb, name

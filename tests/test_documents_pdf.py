@@ -1,0 +1,81 @@
+"""PDF: paragraphs rebuilt, furniture detected, translated PDF/docx/txt written and readable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import docx
+import pytest
+from pypdf import PdfReader
+
+from doctrans.documents import read_document
+from doctrans.translate_job import translate_file
+from tests.fakes import FakeTranslator
+from tests.test_documents_builders import make_pdf
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_pdf(tmp_path_factory.mktemp("pdf") / "review.pdf")
+
+
+def test_paragraphs_columns_hyphenation_and_furniture(source: Path) -> None:
+    blocks = list(read_document(source).blocks())
+    body = [(b.kind, b.page, b.text) for b in blocks if b.kind not in ("header", "footer")]
+    assert body[0] == ("heading", 0, "Introduction")
+    # Joined across line breaks, "contin-" + "ues" de-hyphenated, one block per paragraph.
+    assert body[1] == ("paragraph", 0, "The first paragraph starts here and it continues on the next "
+                       "line without a break. It has two sentences in total.")
+    assert body[2][2] == "A second paragraph follows after a gap. It is short."
+    texts = [t for _, _, t in body]
+    # Two columns: the left column is read entirely before the right one.
+    left = next(i for i, t in enumerate(texts) if t.startswith("Left column"))
+    right = next(i for i, t in enumerate(texts) if t.startswith("Right column"))
+    assert left < right and "Left ends now." in texts[left] and "Right ends now." in texts[right]
+    assert ("heading", 2, "Summary") in body and "他来了。她走了！我们都很好。" in texts
+    # The repeated header and the page-number footer are not body text; they come once each.
+    assert not any("ACME" in t or t.startswith("Page ") for t in texts)
+    furniture = [(b.kind, b.text) for b in blocks if b.kind in ("header", "footer")]
+    assert furniture == [("header", "ACME Quarterly Review"), ("footer", "Page 1")]
+
+
+def test_translated_pdf_keeps_pages_and_order(source: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.pdf"
+    tr = FakeTranslator()
+    translate_file(source, out, tr)
+    reader = PdfReader(out)
+    assert len(reader.pages) == 3
+    pages = [p.extract_text() for p in reader.pages]
+    assert "INTRODUCTION" in pages[0] and "CONTINUES ON THE NEXT" in pages[0]
+    assert pages[0].index("INTRODUCTION") < pages[0].index("A SECOND PARAGRAPH")
+    assert pages[1].index("LEFT COLUMN") < pages[1].index("RIGHT COLUMN")
+    assert "他来了。" in pages[2] and pages[2].index("SUMMARY") < pages[2].index("THE LAST WORDS")
+    # Header translated once, drawn on every page; the page-number footer renumbered per page.
+    assert tr.calls.count("ACME Quarterly Review") == 1
+    for no, text in enumerate(pages, 1):
+        assert "ACME QUARTERLY REVIEW" in text and f"PAGE {no}" in text
+
+
+def test_cjk_target_uses_a_cjk_font(source: Path, tmp_path: Path) -> None:
+    out = tmp_path / "zh.pdf"
+    translate_file(source, out, FakeTranslator(fn=lambda s: "译文：" + s, tgt_lang="zh"))
+    text = PdfReader(out).pages[0].extract_text()
+    assert "译文：Introduction" in text
+    fonts = {str(f.get_object()["/BaseFont"]) for p in PdfReader(out).pages
+             for f in p["/Resources"]["/Font"].values()}
+    assert any("STSong" in f for f in fonts), fonts
+
+
+@pytest.mark.parametrize("suffix", [".docx", ".txt"])
+def test_pdf_to_other_formats(source: Path, tmp_path: Path, suffix: str) -> None:
+    out = tmp_path / ("out" + suffix)
+    translate_file(source, out, FakeTranslator())
+    if suffix == ".docx":
+        d = docx.Document(str(out))
+        heads = [p.text for p in d.paragraphs if p.style.name.startswith("Heading")]
+        assert heads == ["INTRODUCTION", "TWO COLUMNS", "SUMMARY"]
+        assert d.sections[0].header.paragraphs[-1].text == "ACME QUARTERLY REVIEW"
+    else:
+        text = out.read_text(encoding="utf-8")
+        assert text.index("INTRODUCTION") < text.index("TWO COLUMNS") < text.index("SUMMARY")
+        assert "\f" in text  # page breaks kept as form feeds

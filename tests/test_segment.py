@@ -1,0 +1,78 @@
+"""Sentence splitting with offsets (en, de, zh) and fitting long sentences to the budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans.segment import fit_to_budget, join_gap, segment_block, split_sentences
+
+
+def sents(text: str, lang: str = "en") -> list[str]:
+    spans = split_sentences(text, lang)
+    # Offsets point back into the text, and only whitespace lies between/around segments.
+    covered = "".join(text[a:b] for a, b in spans)
+    assert covered.replace(" ", "") == "".join(text.split()).replace(" ", "")
+    return [text[a:b] for a, b in spans]
+
+
+@pytest.mark.parametrize(("text", "lang", "expected"), [
+    ("Dr. Smith paid $3.14 for it. Then he left.", "en", ["Dr. Smith paid $3.14 for it.", "Then he left."]),
+    ("We met e.g. Mr. Brown at 5 p.m. yesterday. Fine.", "en",
+     ["We met e.g. Mr. Brown at 5 p.m. yesterday.", "Fine."]),
+    ("Wait... what? Yes!! Go on.", "en", ["Wait... what?", "Yes!!", "Go on."]),
+    ('"Stop!" he said. "Why?" She left.', "en", ['"Stop!" he said.', '"Why?"', "She left."]),
+    ("It costs 1.5 million (approx. 2 bn). See www.example.com. Done.", "en",
+     ["It costs 1.5 million (approx. 2 bn).", "See www.example.com.", "Done."]),
+    ("J. R. R. Tolkien wrote it. The U.S.A. agreed.", "en", ["J. R. R. Tolkien wrote it.", "The U.S.A. agreed."]),
+    ("Er kam am 3. Mai, z.B. um 9 Uhr. Das ist gut.", "de", ["Er kam am 3. Mai, z.B. um 9 Uhr.", "Das ist gut."]),
+    ("Er sagte: „Nein.“ Dann ging er. Vgl. S. 4 bzw. Nr. 5.", "de",
+     ["Er sagte: „Nein.“", "Dann ging er.", "Vgl. S. 4 bzw. Nr. 5."]),
+    ("他来了。她走了！真的吗？“是的。”好的", "zh", ["他来了。", "她走了！", "真的吗？", "“是的。”", "好的"]),
+    ("价格是3.5元。Then English. 再见……他走了。", "zh", ["价格是3.5元。", "Then English.", "再见……他走了。"]),
+    ("Line one\nline two\tcell. Next.", "en", ["Line one", "line two", "cell.", "Next."]),
+    ("   ", "en", []),
+])
+def test_split(text: str, lang: str, expected: list[str]) -> None:
+    assert sents(text, lang) == expected
+
+
+def test_offsets_are_exact() -> None:
+    text = "  One here.  Two there!\n\nThree?  "
+    spans = split_sentences(text)
+    assert spans == [(2, 11), (13, 23), (25, 31)]
+
+
+def test_long_sentence_without_punctuation_is_cut_at_words_never_dropped() -> None:
+    words = [f"w{i}" for i in range(1000)]
+    text = " ".join(words)  # ~5,000 characters, no punctuation
+    assert len(text) > 4800
+    pieces = fit_to_budget(text, (0, len(text)), lambda s: len(s.split()), 64)
+    assert all(len(text[a:b].split()) <= 64 for a, b in pieces)
+    assert " ".join(text[a:b] for a, b in pieces).split() == words  # every word, in order
+    assert all(text[a - 1] == " " for a, _ in pieces[1:])  # cut between words
+
+
+def test_long_sentence_prefers_clause_marks_and_handles_giant_words_and_cjk() -> None:
+    text = "alpha beta gamma, delta epsilon zeta eta theta iota"
+    pieces = fit_to_budget(text, (0, len(text)), lambda s: len(s.split()), 5)
+    assert text[pieces[0][0]:pieces[0][1]] == "alpha beta gamma,"
+    blob = "x" * 5000  # one "word" longer than the budget: cut inside it, nothing lost
+    pieces = fit_to_budget(blob, (0, 5000), lambda s: len(s) // 100 + 1, 10)
+    assert "".join(blob[a:b] for a, b in pieces) == blob and len(pieces) > 1
+    zh = "我们" * 300
+    pieces = fit_to_budget(zh, (0, len(zh)), len, 64)
+    assert "".join(zh[a:b] for a, b in pieces) == zh and max(b - a for a, b in pieces) <= 64
+
+
+def test_segment_block_applies_budget_per_sentence() -> None:
+    text = "Short one. Word " + "word " * 200 + "end."
+    spans = segment_block(text, "en", lambda s: len(s.split()), 50)
+    assert text[spans[0][0]:spans[0][1]] == "Short one."
+    assert sum(len(text[a:b].split()) for a, b in spans) == len(text.split())
+
+
+def test_join_gap() -> None:
+    assert join_gap(" ", "zh", "他来了。", "她走了") == ""
+    assert join_gap("", "en", "He came.", "She left.") == " "
+    assert join_gap("\t", "en", "a", "b") == "\t"
+    assert join_gap("  ", "de", "Ja.", "Nein.") == "  "
