@@ -67,6 +67,11 @@ def _not_docx_zip(path: Path) -> None:
         z.writestr("hello.txt", "not a word document")
 
 
+def _corrupt(data: bytes) -> bytes:
+    """Header and end marker intact, the objects in between replaced by garbage."""
+    return data[:400] + b"garbage" * 50 + data[-600:]
+
+
 BAD_INPUTS = {
     "empty.txt": (lambda p: p.write_bytes(b""), "empty"),
     "whitespace.txt": (lambda p: p.write_text("  \n\n \t\n"), "empty"),
@@ -78,6 +83,8 @@ BAD_INPUTS = {
     "scan.pdf": (_image_only_pdf, "no text layer"),
     "cut.docx": (lambda p: p.write_bytes(make_docx(p.with_name("full.docx")).read_bytes()[:3000]),
                  "truncated"),
+    "corrupt.pdf": (lambda p: p.write_bytes(_corrupt(make_pdf(p.with_name("full.pdf")).read_bytes())),
+                    "damaged PDF"),
     "cut.pdf": (lambda p: p.write_bytes(make_pdf(p.with_name("full.pdf")).read_bytes()[:2000]),
                 "truncated"),
 }

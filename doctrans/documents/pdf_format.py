@@ -21,6 +21,7 @@ its box).
 
 from __future__ import annotations
 
+import logging
 import re
 import statistics
 from collections import Counter
@@ -65,6 +66,8 @@ class PdfLayout:
 
 
 def _open(path: Path):  # -> pypdf.PdfReader
+    # pypdf logs recoverable damage as warnings; the user gets one clear line (or a result) instead.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
