@@ -1,0 +1,34 @@
+"""Translation engines behind one interface (see :mod:`doctrans.engine.interface`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from doctrans.engine.errors import BundleError
+from doctrans.engine.interface import (
+    DocumentSession,
+    MemoryState,
+    SentenceAttention,
+    SentenceResult,
+    Translator,
+)
+
+
+def load_translator(bundle_dir: Path, **options: Any) -> Translator:
+    """Open a model bundle with ONNX Runtime. Options: beam_size, length_penalty, max_length,
+    return_attention, providers."""
+    from doctrans.engine.onnx_engine import OnnxTranslator
+
+    return OnnxTranslator.load(Path(bundle_dir), **options)
+
+
+__all__ = [
+    "BundleError",
+    "DocumentSession",
+    "MemoryState",
+    "SentenceAttention",
+    "SentenceResult",
+    "Translator",
+    "load_translator",
+]

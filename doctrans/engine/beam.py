@@ -1,0 +1,117 @@
+"""Beam search in numpy (greedy = beam 1), step for step the same as ``training.search``.
+
+Per batch row K beams. At each step the candidates are ``beam score + log_softmax(logits)``
+over K x V (only beam 0 at step 0, the others start at -inf); take the top 2K; walk them in
+rank order: an EOS among the first K ranks finishes a hypothesis with the normalized score
+``logprob / gen_len ** length_penalty`` (gen_len counts the EOS), the other candidates fill
+the K live beams. A row is done when K hypotheses have finished, or at its length limit,
+where the live beams are finished as they are. The best normalized hypothesis wins.
+
+Keeping the same order of operations (float32 sums, top-2K, the same tie rule of the first
+maximum) is what makes the engine's translations token-identical to the PyTorch reference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+
+class StepDecoder(Protocol):
+    """The decoder the search drives: one step for all B*K rows, and a cache reorder."""
+
+    def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
+        """tokens (B*K, 1) int64 at position t -> logits (B*K, V)."""
+        ...
+
+    def reorder(self, origin: np.ndarray) -> None:
+        """New row i continues old row origin[i] (reorder the KV cache)."""
+        ...
+
+
+@dataclass
+class Hypothesis:
+    tokens: list[int]  # without BOS/EOS
+    score: float  # normalized log-probability
+
+
+def max_new_tokens(src_len: int, model_max_len: int) -> int:
+    """Generation limit for a source of src_len tokens (EOS counted), as in training.search."""
+    return min(model_max_len - 1, 2 * src_len + 10)
+
+
+def log_softmax(x: np.ndarray) -> np.ndarray:
+    x = x.astype(np.float32, copy=False)
+    m = x.max(axis=-1, keepdims=True)
+    z = x - m
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+def _topk(row: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k largest values, largest first; equal values by lower index first."""
+    k = min(k, row.shape[0])
+    part = np.argpartition(-row, k - 1)[:k]
+    return part[np.lexsort((part, -row[part]))]
+
+
+def beam_search(decoder: StepDecoder, batch: int, beam: int, limits: list[int], bos_id: int, eos_id: int,
+                length_penalty: float = 1.0) -> list[Hypothesis]:
+    """Best hypothesis per batch row. ``limits[b]``: max generated tokens of row b."""
+    B, K = batch, beam
+    neg_inf = np.float32(-np.inf)
+    scores = np.full((B, K), neg_inf, dtype=np.float32)
+    scores[:, 0] = 0.0  # all beams start identical: expand only the first
+    seqs: list[list[list[int]]] = [[[] for _ in range(K)] for _ in range(B)]
+    finished: list[list[tuple[float, list[int]]]] = [[] for _ in range(B)]
+    done = [False] * B
+    last = np.full((B * K, 1), bos_id, dtype=np.int64)
+    for t in range(max(limits)):
+        lp = log_softmax(decoder.step(last, t)).reshape(B, K, -1)
+        V = lp.shape[-1]
+        cand = (scores[:, :, None] + lp).reshape(B, K * V)
+        origin = np.arange(B * K)
+        new_scores = scores.copy()
+        tokens = np.full(B * K, eos_id, dtype=np.int64)
+        for b in range(B):
+            if done[b]:
+                continue
+            live = 0
+            top = _topk(cand[b], 2 * K)
+            for rank, i in enumerate(top.tolist()):
+                v = float(cand[b, i])
+                k, tok = divmod(i, V)
+                if v == -np.inf:
+                    break
+                if tok == eos_id:
+                    if rank < K:
+                        finished[b].append((v / (t + 1) ** length_penalty, seqs[b][k]))
+                    continue
+                if live < K:
+                    origin[b * K + live] = b * K + k
+                    tokens[b * K + live] = tok
+                    new_scores[b, live] = v
+                    live += 1
+            seqs[b] = [seqs[b][origin[b * K + j] - b * K] + [int(tokens[b * K + j])] for j in range(live)] + \
+                [[] for _ in range(K - live)]
+            new_scores[b, live:] = neg_inf
+            if len(finished[b]) >= K:
+                done[b] = True
+            elif t + 1 >= limits[b]:
+                finished[b] += [(float(new_scores[b, j]) / (t + 1) ** length_penalty, seqs[b][j])
+                                for j in range(live)]
+                done[b] = True
+        if all(done):
+            break
+        scores = new_scores
+        decoder.reorder(origin)
+        last = tokens[:, None]
+    out = []
+    for f in finished:
+        if not f:
+            out.append(Hypothesis([], 0.0))
+            continue
+        best = max(f, key=lambda x: x[0])  # first maximum, like the reference
+        out.append(Hypothesis(best[1], best[0]))
+    return out

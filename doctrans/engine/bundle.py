@@ -1,0 +1,188 @@
+"""Model bundle layout and ``model.json`` validation (no ONNX Runtime needed here).
+
+A bundle is a directory written by ``export.bundle.export_checkpoint``::
+
+    model.json  spm.model  memory_init.npz  encoder.onnx  decoder.onnx  decoder_full.onnx
+    [memory_update.onnx]   (absent for a sentence-level model: no memory side)
+
+Every check raises :class:`BundleError` with one line naming the bundle and what is wrong, so
+the CLI can print it as is.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from doctrans.engine.errors import BundleError
+
+FORMAT_VERSION = 1
+SIDES = ("src", "tgt")
+GRAPH_FILES = {
+    "encoder": "encoder.onnx",
+    "decoder": "decoder.onnx",
+    "decoder_full": "decoder_full.onnx",
+    "memory_update": "memory_update.onnx",
+}
+SPM_FILE = "spm.model"
+MEMORY_INIT_FILE = "memory_init.npz"
+MODEL_JSON = "model.json"
+
+
+@dataclass
+class BundleInfo:
+    """The parsed, checked ``model.json`` of one bundle."""
+
+    path: Path
+    src_lang: str
+    tgt_lang: str
+    vocab_size: int
+    d_model: int
+    n_heads: int
+    enc_layers: int
+    dec_layers: int
+    max_len: int
+    pad_id: int
+    bos_id: int
+    eos_id: int
+    unk_id: int
+    mem_sides: tuple[str, ...]
+    mem_slots: int
+    mem_layers: dict[str, list[int]]
+    quantization: str | None
+    raw: dict[str, Any] = field(repr=False)
+
+    @property
+    def d_head(self) -> int:
+        return self.d_model // self.n_heads
+
+    @property
+    def max_source_tokens(self) -> int:
+        return self.max_len - 1  # + EOS = the position table's length
+
+    def file(self, name: str) -> Path:
+        return self.path / GRAPH_FILES.get(name, name)
+
+    def graph_names(self) -> list[str]:
+        return [g for g in GRAPH_FILES if g != "memory_update" or self.mem_sides]
+
+
+def _get(d: dict, key: str, kind: type | tuple[type, ...], where: str, path: Path) -> Any:
+    if key not in d:
+        raise BundleError(f"{path}: model.json has no {where}{key!r}")
+    v = d[key]
+    if not isinstance(v, kind) or (isinstance(v, bool) and kind is int):
+        raise BundleError(f"{path}: model.json {where}{key!r} has the wrong type ({type(v).__name__})")
+    return v
+
+
+def read_bundle(path: str | Path) -> BundleInfo:
+    """Check a bundle directory (files present, model.json well-formed and compatible)."""
+    path = Path(path)
+    if not path.exists():
+        raise BundleError(f"{path}: model bundle not found (export one with `doctrans export CHECKPOINT.pt -o DIR`)")
+    if not path.is_dir():
+        raise BundleError(f"{path}: a model bundle is a directory, this is a file")
+    mj = path / MODEL_JSON
+    if not mj.is_file():
+        raise BundleError(f"{path}: not a model bundle (no {MODEL_JSON})")
+    try:
+        raw = json.loads(mj.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise BundleError(f"{path}: {MODEL_JSON} is not valid JSON ({e})") from None
+    if not isinstance(raw, dict):
+        raise BundleError(f"{path}: {MODEL_JSON} is not a JSON object")
+    version = raw.get("format_version")
+    if version != FORMAT_VERSION:
+        raise BundleError(f"{path}: bundle format version {version!r} is not supported by this doctrans "
+                          f"(expects {FORMAT_VERSION}); re-export the checkpoint with this version")
+    m = _get(raw, "model", dict, "", path)
+    mem = _get(raw, "memory", dict, "", path)
+    sp = _get(raw, "special_ids", dict, "", path)
+    sides = tuple(_get(mem, "sides", list, "memory.", path))
+    if any(s not in SIDES for s in sides):
+        raise BundleError(f"{path}: model.json memory.sides {list(sides)} must be a subset of {list(SIDES)}")
+    layers = _get(mem, "layers", dict, "memory.", path)
+    info = BundleInfo(
+        path=path,
+        src_lang=_get(raw, "src_lang", str, "", path),
+        tgt_lang=_get(raw, "tgt_lang", str, "", path),
+        vocab_size=_get(m, "vocab_size", int, "model.", path),
+        d_model=_get(m, "d_model", int, "model.", path),
+        n_heads=_get(m, "n_heads", int, "model.", path),
+        enc_layers=_get(m, "enc_layers", int, "model.", path),
+        dec_layers=_get(m, "dec_layers", int, "model.", path),
+        max_len=_get(m, "max_len", int, "model.", path),
+        pad_id=_get(sp, "pad", int, "special_ids.", path),
+        bos_id=_get(sp, "bos", int, "special_ids.", path),
+        eos_id=_get(sp, "eos", int, "special_ids.", path),
+        unk_id=_get(sp, "unk", int, "special_ids.", path),
+        mem_sides=sides,
+        mem_slots=_get(mem, "slots", int, "memory.", path),
+        mem_layers={s: list(layers.get(s, [])) for s in sides},
+        quantization=raw.get("quantization"),
+        raw=raw,
+    )
+    if info.d_model % info.n_heads:
+        raise BundleError(f"{path}: model.json d_model {info.d_model} is not divisible by n_heads {info.n_heads}")
+    for s in sides:
+        if not info.mem_layers[s]:
+            raise BundleError(f"{path}: model.json memory side {s!r} lists no layers")
+    for name in [*info.graph_names(), SPM_FILE, MEMORY_INIT_FILE]:
+        if not info.file(name).is_file():
+            raise BundleError(f"{path}: incomplete bundle, {GRAPH_FILES.get(name, name)} is missing")
+    return info
+
+
+def load_memory_init(info: BundleInfo) -> dict[str, np.ndarray]:
+    """M_0 of each memory side, (layers, slots, d_model) float32, shape-checked."""
+    try:
+        with np.load(info.file(MEMORY_INIT_FILE), allow_pickle=False) as z:
+            init = {k: np.asarray(z[k], dtype=np.float32) for k in z.files}
+    except (OSError, ValueError) as e:
+        raise BundleError(f"{info.path}: {MEMORY_INIT_FILE} is unreadable ({e})") from None
+    for s in info.mem_sides:
+        want = (len(info.mem_layers[s]), info.mem_slots, info.d_model)
+        if s not in init:
+            raise BundleError(f"{info.path}: {MEMORY_INIT_FILE} has no initial memory for side {s!r}")
+        if init[s].shape != want:
+            raise BundleError(f"{info.path}: {MEMORY_INIT_FILE} side {s!r} has shape {init[s].shape}, "
+                              f"model.json says {want}")
+    return {s: init[s] for s in info.mem_sides}
+
+
+def check_graph_inputs(info: BundleInfo, graph: str, inputs: dict[str, list[Any]]) -> None:
+    """Compare the static dims of a graph's inputs with model.json (catches mixed-up bundles).
+
+    ``inputs``: input name -> shape as ONNX Runtime reports it (ints for static dims, strings
+    for dynamic ones).
+    """
+    want: dict[str, dict[int, int]] = {
+        "mem_src": {1: len(info.mem_layers.get("src", [])), 2: info.mem_slots, 3: info.d_model},
+        "mem_tgt": {1: len(info.mem_layers.get("tgt", [])), 2: info.mem_slots, 3: info.d_model},
+        "h_src": {1: len(info.mem_layers.get("src", [])), 3: info.d_model},
+        "h_tgt": {1: len(info.mem_layers.get("tgt", [])), 3: info.d_model},
+    }
+    for kv in ("cross_k", "cross_v", "past_k", "past_v"):
+        want[kv] = {0: info.dec_layers, 2: info.n_heads, 4: info.d_head}
+    for name, dims in want.items():
+        if name not in inputs:
+            continue
+        shape = inputs[name]
+        for axis, n in dims.items():
+            if axis < len(shape) and isinstance(shape[axis], int) and shape[axis] != n:
+                raise BundleError(f"{info.path}: {GRAPH_FILES[graph]} input {name!r} has shape {shape}, "
+                                  f"model.json implies {n} at axis {axis}")
+    needs = {"encoder": ["src_ids"] + (["mem_src"] if "src" in info.mem_sides else []),
+             "decoder": ["tokens", "step", "src_ids", "cross_k", "cross_v", "past_k", "past_v"]
+             + (["mem_tgt"] if "tgt" in info.mem_sides else []),
+             "decoder_full": ["tgt_ids", "src_ids", "cross_k", "cross_v"]
+             + (["mem_tgt"] if "tgt" in info.mem_sides else []),
+             "memory_update": [n for s in info.mem_sides for n in (f"mem_{s}", f"h_{s}", f"{s}_ids")]}[graph]
+    if sorted(needs) != sorted(inputs):
+        raise BundleError(f"{info.path}: {GRAPH_FILES[graph]} takes inputs {sorted(inputs)}, "
+                          f"model.json's memory sides {list(info.mem_sides)} need {sorted(needs)}")

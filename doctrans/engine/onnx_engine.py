@@ -1,0 +1,249 @@
+"""The ONNX Runtime engine: a model bundle + the document memory loop, no PyTorch.
+
+Per sentence (``DocumentSession.translate``)::
+
+    encoder(src_ids, M_src)          -> cross K/V, h_src, output attention (source)
+    beam search over decoder(step)   -> best hypothesis (beams batched, KV cache reordered)
+    decoder_full([BOS] + hyp, M_tgt) -> h_tgt, output attention (target)
+    memory_update(M, h, ids)         -> M_src', M_tgt', update attention
+
+The target memory is written only after the sentence is finished, from the teacher-forced
+states of the chosen hypothesis -- exactly as ``training.search.translate_documents`` does,
+which is the reference the export checks this engine against.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+
+from doctrans.engine.beam import Hypothesis, beam_search, max_new_tokens
+from doctrans.engine.bundle import (
+    SPM_FILE,
+    BundleInfo,
+    check_graph_inputs,
+    load_memory_init,
+    read_bundle,
+)
+from doctrans.engine.errors import BundleError
+from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
+from doctrans.engine.tokenizer import Tokenizer
+
+
+def default_providers() -> list[str]:
+    """CUDA when onnxruntime-gpu sees a GPU, always with the CPU as fallback."""
+    available = ort.get_available_providers()
+    return (["CUDAExecutionProvider"] if "CUDAExecutionProvider" in available else []) + ["CPUExecutionProvider"]
+
+
+def session_options(threads: int | None = None) -> ort.SessionOptions:
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # One request at a time, each op parallel inside: the graphs are a chain, so inter-op
+    # parallelism buys nothing and its threads would compete with the intra-op pool.
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    so.inter_op_num_threads = 1
+    so.intra_op_num_threads = threads if threads is not None else 0  # 0 = ORT picks (physical cores)
+    so.log_severity_level = 3  # errors only: the CUDA fallback warnings are not the user's business
+    return so
+
+
+@dataclass
+class _Options:
+    beam_size: int = 5
+    length_penalty: float = 1.0
+    max_length: int | None = None
+    return_attention: bool = False
+
+    def override(self, **kw: Any) -> _Options:
+        return _Options(**{**self.__dict__, **{k: v for k, v in kw.items() if v is not None}})
+
+
+class _Decoder:
+    """Drives decoder.onnx for the beam search: holds the cross K/V and the growing KV cache."""
+
+    def __init__(self, sess: ort.InferenceSession, info: BundleInfo, src: np.ndarray, cross_k: np.ndarray,
+                 cross_v: np.ndarray, mem_tgt: np.ndarray | None):
+        n = src.shape[0]
+        empty = np.zeros((info.dec_layers, n, info.n_heads, 0, info.d_head), dtype=np.float32)
+        self.sess = sess
+        self.feed: dict[str, np.ndarray] = {"src_ids": src, "cross_k": cross_k, "cross_v": cross_v,
+                                            "past_k": empty, "past_v": empty}
+        if mem_tgt is not None:
+            self.feed["mem_tgt"] = mem_tgt
+        self.identity = np.arange(n)
+
+    def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
+        self.feed["tokens"] = tokens
+        self.feed["step"] = np.array(t, dtype=np.int64)
+        logits, self.feed["past_k"], self.feed["past_v"] = self.sess.run(None, self.feed)
+        return logits
+
+    def reorder(self, origin: np.ndarray) -> None:
+        if np.array_equal(origin, self.identity):  # greedy, or beams that kept their places
+            return
+        self.feed["past_k"] = np.take(self.feed["past_k"], origin, axis=1)
+        self.feed["past_v"] = np.take(self.feed["past_v"], origin, axis=1)
+
+
+class OnnxTranslator:
+    """A :class:`~doctrans.engine.interface.Translator` over an exported model bundle."""
+
+    def __init__(self, info: BundleInfo, sessions: dict[str, ort.InferenceSession], tokenizer: Tokenizer,
+                 memory_init: dict[str, np.ndarray], options: _Options):
+        self.info = info
+        self.sessions = sessions
+        self.tokenizer = tokenizer
+        self.memory_init = memory_init
+        self.options = options
+        self.src_lang = info.src_lang
+        self.tgt_lang = info.tgt_lang
+        self.max_source_tokens = info.max_source_tokens
+
+    @classmethod
+    def load(cls, bundle_dir: str | Path, beam_size: int = 5, length_penalty: float = 1.0,
+             max_length: int | None = None, return_attention: bool = False,
+             providers: list[str] | None = None, threads: int | None = None) -> OnnxTranslator:
+        """Open and check a bundle. ``max_length`` caps generated tokens per sentence (the model's
+        own limit ``min(max_len - 1, 2 * src_len + 10)`` always applies); ``threads``: ORT
+        intra-op threads (default: ORT's choice, the physical cores)."""
+        if beam_size < 1:
+            raise ValueError(f"beam_size must be >= 1, got {beam_size}")
+        info = read_bundle(bundle_dir)
+        so = session_options(threads if threads is not None else env_threads())
+        providers = providers or default_providers()
+        sessions = {}
+        for name in info.graph_names():
+            try:
+                sess = ort.InferenceSession(str(info.file(name)), so, providers=providers)
+            except Exception as e:  # ORT raises its own exception types for a broken file
+                raise BundleError(f"{info.file(name)}: ONNX Runtime cannot load it "
+                                  f"({str(e).splitlines()[0][:200]})") from None
+            check_graph_inputs(info, name, {i.name: list(i.shape) for i in sess.get_inputs()})
+            sessions[name] = sess
+        tokenizer = Tokenizer(info.path / SPM_FILE, info.vocab_size)
+        return cls(info, sessions, tokenizer, load_memory_init(info),
+                   _Options(beam_size, length_penalty, max_length, return_attention))
+
+    # -- Translator protocol ----------------------------------------------------------------
+    def count_tokens(self, text: str) -> int:
+        return len(self.tokenizer.encode(text))
+
+    def new_document(self, memory: MemoryState | None = None, **options: Any) -> OnnxDocumentSession:
+        """A session with M_0, or resumed from ``memory`` (as returned by ``session.memory``).
+        ``options`` override the translator's beam_size / length_penalty / max_length /
+        return_attention for this document."""
+        return OnnxDocumentSession(self, memory, self.options.override(**options))
+
+    # -- CTranslate2-like convenience ---------------------------------------------------------
+    def translate_document(self, sentences: list[str], *, beam_size: int | None = None,
+                           length_penalty: float | None = None, max_length: int | None = None,
+                           return_attention: bool | None = None,
+                           memory: MemoryState | None = None) -> list[SentenceResult]:
+        """Translate one document's sentences in order through one memory (options as in load)."""
+        session = self.new_document(memory, beam_size=beam_size, length_penalty=length_penalty,
+                                    max_length=max_length, return_attention=return_attention)
+        return [session.translate(s) for s in sentences]
+
+    @property
+    def providers(self) -> list[str]:
+        return self.sessions["encoder"].get_providers()
+
+
+class OnnxDocumentSession:
+    """One document: translates sentences in order and carries its memory (batch of one)."""
+
+    def __init__(self, tr: OnnxTranslator, memory: MemoryState | None, options: _Options):
+        self.tr = tr
+        self.options = options
+        info = tr.info
+        mem = tr.memory_init if memory is None else memory
+        self._mem: dict[str, np.ndarray] = {}
+        for side in info.mem_sides:
+            if side not in mem:
+                raise ValueError(f"memory to resume from has no {side!r} side (has {sorted(mem)})")
+            m = np.asarray(mem[side], dtype=np.float32)
+            if m.shape != tr.memory_init[side].shape:
+                raise ValueError(f"memory side {side!r} has shape {m.shape}, this model's is "
+                                 f"{tr.memory_init[side].shape}")
+            self._mem[side] = m[None].copy()  # (1, layers, slots, d)
+
+    @property
+    def memory(self) -> MemoryState:
+        return {side: m[0].copy() for side, m in self._mem.items()}
+
+    def translate(self, sentence: str) -> SentenceResult:
+        tr, info, opt = self.tr, self.tr.info, self.options
+        ids = [*tr.tokenizer.encode(sentence)[: info.max_source_tokens], info.eos_id]
+        src = np.asarray([ids], dtype=np.int64)
+        hyp, extras = self.translate_ids(src, opt)
+        tgt_in = [info.bos_id, *hyp.tokens]
+        attention = None
+        if opt.return_attention:
+            attention = SentenceAttention(
+                src_update=extras.get("src_update_attn"), tgt_update=extras.get("tgt_update_attn"),
+                src_output=extras.get("src_output_attn"), tgt_output=extras.get("tgt_output_attn"))
+        # Token lists match the attention axes one to one: the source with its EOS, the target
+        # input with its BOS (the positions the memory reads and writes).
+        return SentenceResult(source=sentence, translation=tr.tokenizer.decode(hyp.tokens),
+                              src_tokens=tr.tokenizer.pieces(ids), tgt_tokens=tr.tokenizer.pieces(tgt_in),
+                              score=hyp.score, attention=attention)
+
+    def translate_ids(self, src: np.ndarray, opt: _Options | None = None) -> tuple[Hypothesis, dict[str, np.ndarray]]:
+        """One sentence as ids (1, T) with EOS -> best hypothesis; updates the memory.
+
+        Returns also the attention maps of the top memory layer, (heads, rows, cols) each.
+        """
+        tr, info = self.tr, self.tr.info
+        opt = opt or self.options
+        s = tr.sessions
+        extras: dict[str, np.ndarray] = {}
+        enc_feed = {"src_ids": src}
+        if "src" in self._mem:
+            enc_feed["mem_src"] = self._mem["src"]
+        enc = dict(zip([o.name for o in s["encoder"].get_outputs()], s["encoder"].run(None, enc_feed), strict=True))
+        if "src_output_attn" in enc:
+            extras["src_output_attn"] = enc["src_output_attn"][0, -1]
+
+        K = opt.beam_size
+        limit = max_new_tokens(src.shape[1], info.max_len)
+        if opt.max_length is not None:
+            limit = max(1, min(limit, opt.max_length))
+        mem_tgt = self._mem.get("tgt")
+        dec = _Decoder(s["decoder"], info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
+                       np.repeat(enc["cross_v"], K, axis=1), None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0))
+        hyp = beam_search(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty)[0]
+
+        if not self._mem:
+            return hyp, extras
+        tgt = np.asarray([[info.bos_id, *hyp.tokens]], dtype=np.int64)
+        full_feed = {"tgt_ids": tgt, "src_ids": src, "cross_k": enc["cross_k"], "cross_v": enc["cross_v"]}
+        if mem_tgt is not None:
+            full_feed["mem_tgt"] = mem_tgt
+        full = dict(zip([o.name for o in s["decoder_full"].get_outputs()], s["decoder_full"].run(None, full_feed),
+                        strict=True))
+        if "tgt_output_attn" in full:
+            extras["tgt_output_attn"] = full["tgt_output_attn"][0, -1]
+
+        upd_feed: dict[str, np.ndarray] = {}
+        if "src" in self._mem:
+            upd_feed.update(mem_src=self._mem["src"], h_src=enc["h_src"], src_ids=src)
+        if "tgt" in self._mem:
+            upd_feed.update(mem_tgt=self._mem["tgt"], h_tgt=full["h_tgt"], tgt_ids=tgt)
+        upd = dict(zip([o.name for o in s["memory_update"].get_outputs()], s["memory_update"].run(None, upd_feed),
+                       strict=True))
+        for side in self._mem:
+            self._mem[side] = upd[f"mem_{side}_next"]
+            extras[f"{side}_update_attn"] = upd[f"{side}_update_attn"][0, -1]
+        return hyp, extras
+
+
+def env_threads() -> int | None:
+    """DOCTRANS_THREADS, if set: lets a user cap ORT's threads without a CLI flag."""
+    v = os.environ.get("DOCTRANS_THREADS")
+    return int(v) if v and v.isdigit() else None

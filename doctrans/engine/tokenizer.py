@@ -1,0 +1,31 @@
+"""SentencePiece tokenization for the engine (ids without specials; the engine adds EOS/BOS)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sentencepiece as spm
+
+from doctrans.engine.errors import BundleError
+
+
+class Tokenizer:
+    def __init__(self, path: Path, vocab_size: int):
+        try:
+            self.sp = spm.SentencePieceProcessor(model_file=str(path))
+        except (OSError, RuntimeError) as e:
+            raise BundleError(f"{path}: not a SentencePiece model ({str(e).splitlines()[0]})") from None
+        # The exported embedding has vocab_size rows; a different spm model would index past it
+        # or silently mean different words.
+        if len(self.sp) > vocab_size:
+            raise BundleError(f"{path}: SentencePiece model has {len(self.sp)} pieces, "
+                              f"the model's vocabulary only {vocab_size}")
+
+    def encode(self, text: str) -> list[int]:
+        return list(self.sp.encode(text))
+
+    def decode(self, ids: list[int]) -> str:
+        return self.sp.decode(ids)
+
+    def pieces(self, ids: list[int]) -> list[str]:
+        return [self.sp.id_to_piece(i) for i in ids]
