@@ -8,7 +8,7 @@
   documents (G-Transformer, Bao et al. 2021, appendix A).
 
 References that are Moses-tokenized and partly lower-cased (the TVsub dev set: ``it 's``,
-``okay , this``) are detected, and then the hypotheses are Moses-tokenized the same way
+``don 't``, ``okay , this``) are detected, and then the hypotheses are Moses-tokenized the same way
 (sacremoses) and both sides are scored case-insensitively with sacreBLEU's ``none``
 tokenizer; the printed line says so. Chinese targets use sacreBLEU's ``zh`` tokenizer.
 """
@@ -32,7 +32,7 @@ from training.data import DataError, read_documents
 from training.search import translate_documents
 
 # Tokens a Moses tokenizer leaves in English text: split clitics and spaced punctuation.
-_MOSES_MARKS = re.compile(r"\s(?:'s|n't|'re|'m|'ll|'ve|'d)\b|\s[,.!?;:](?:\s|$)")
+_MOSES_MARKS = re.compile(r"\s'(?:s|t|re|m|ll|ve|d)\b|\sn't\b|\s[,.!?;:](?:\s|$)")
 
 
 def references_look_tokenized(refs: list[str]) -> bool:

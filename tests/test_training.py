@@ -1,0 +1,213 @@
+"""The memory Transformer and its training pipeline (issue: foundation)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sentencepiece as spm
+import torch
+
+from tests.synthetic import pronoun_accuracy, write_corpus
+from training import evaluate as evaluate_mod
+from training import train as train_mod
+from training.checkpoint import load_model, read_checkpoint
+from training.model import MemoryTransformer, make_config
+from training.search import translate_documents
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def train(tmp: Path, name: str, *extra: str, data: Path, dev: Path | None = None) -> Path:
+    out = tmp / name
+    argv = ["--src", "xx", "--tgt", "yy", "--data", str(data), "--out", str(out), "--config", "tiny",
+            "--vocab-size", "320", "--rows", "16", "--lr", "3e-3", "--warmup", "50", "--log-every", "100",
+            "--seed", "3", "--quiet", *extra]
+    if dev is not None:
+        argv += ["--dev", str(dev), "--eval-every", "100"]
+    assert train_mod.main(argv) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def corpora(tmp_path_factory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("syn")
+    return {"train": write_corpus(d / "train.jsonl", 600, seed=1),
+            "dev": write_corpus(d / "dev.jsonl", 40, seed=2), "dir": d}
+
+
+@pytest.fixture(scope="module")
+def memory_run(corpora) -> Path:
+    torch.set_num_threads(1)
+    return train(corpora["dir"], "mem", "--stage", "document", "--window", "1", "--max-steps", "300",
+                 data=corpora["train"], dev=corpora["dev"])
+
+
+def translate_dev(ckpt: Path, dev: Path) -> tuple[list[list[str]], list[list[str]]]:
+    loaded = load_model(ckpt)
+    sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
+    docs = [json.loads(line) for line in dev.read_text().splitlines()]
+    res = translate_documents(loaded.model, [[sp.encode(s) for s in d["xx"]] for d in docs], beam=1)
+    return [d["yy"] for d in docs], [[sp.decode(h) for h in r.hypotheses] for r in res]
+
+
+def test_memory_carries_context_a_sentence_model_cannot(memory_run, corpora):
+    """The pronoun (he/she) is decided only by a name in an earlier sentence: chance is 50%."""
+    baseline = train(corpora["dir"], "nomem", "--stage", "document", "--mem-side", "none", "--window", "1",
+                     "--max-steps", "300", data=corpora["train"], dev=corpora["dev"])
+    acc_mem, n = pronoun_accuracy(*translate_dev(memory_run / "best.pt", corpora["dev"]))
+    acc_base, _ = pronoun_accuracy(*translate_dev(baseline / "best.pt", corpora["dev"]))
+    assert n > 50
+    assert acc_mem >= 0.9, f"memory model pronoun accuracy {acc_mem:.2f}"
+    assert acc_base <= 0.6, f"sentence model pronoun accuracy {acc_base:.2f} (should be near chance)"
+
+
+def test_memory_off_is_the_sentence_model_with_the_same_weights():
+    cfg = make_config("tiny", vocab_size=50)
+    mem_model = MemoryTransformer(cfg).eval()
+    plain = MemoryTransformer(make_config("tiny", vocab_size=50, mem_side="none")).eval()
+    missing, unexpected = plain.load_state_dict(mem_model.state_dict(), strict=False)
+    assert not missing and set(unexpected) == set(mem_model.memory_parameter_names())
+    src, tgt = torch.randint(4, 50, (2, 6)), torch.randint(4, 50, (2, 5))
+    assert torch.allclose(mem_model(src, tgt, None)[0], plain(src, tgt, None)[0], atol=1e-6)
+    # ...and with memory on, the output differs (the memory is actually read).
+    assert not torch.allclose(mem_model(src, tgt, mem_model.init_memory(2))[0], plain(src, tgt, None)[0])
+
+
+def test_incremental_decoding_matches_teacher_forcing():
+    model = MemoryTransformer(make_config("tiny", vocab_size=50)).eval()
+    src, tgt = torch.randint(4, 50, (2, 7)), torch.randint(4, 50, (2, 6))
+    mem = model.init_memory(2)
+    enc, _, _ = model.encode(src, mem["src"])
+    kv = model.cross_kv(enc)
+    full, *_ = model.decode(tgt, kv, src, mem["tgt"])
+    past, steps = None, []
+    for i in range(tgt.shape[1]):
+        logits, _, past, _ = model.decode(tgt[:, i:i + 1], kv, src, mem["tgt"], past=past, start=i)
+        steps.append(logits)
+    assert torch.allclose(torch.cat(steps, 1), full, atol=1e-4)
+
+
+def make_trainer(tmp: Path, data: Path, *extra: str) -> train_mod.Trainer:
+    args = train_mod.parse_args(["--stage", "document", "--src", "xx", "--tgt", "yy", "--data", str(data),
+                                 "--out", str(tmp), "--config", "tiny", "--vocab-size", "320", "--rows", "4",
+                                 "--quiet", *extra])
+    return train_mod.Trainer(args)
+
+
+def test_gradients_reach_memory_and_stop_at_the_detach_boundary(corpora, tmp_path):
+    tr = make_trainer(tmp_path, corpora["train"])
+    data = tr.batches()
+    idx, reset = next(data)
+    tr.micro_step(idx, reset)
+    params = dict(tr.model.named_parameters())
+    # The first sentence reads the learned initial memory M_0, so M_0 learns from it; the
+    # update attention has had no loss to learn from yet.
+    assert all(params[n].grad.abs().sum() > 0 for n in params if n.endswith(".memory.init"))
+    assert all(params[n].grad is None or params[n].grad.abs().sum() == 0 for n in params if ".memory.write." in n)
+    tr.optimizer.zero_grad(set_to_none=True)
+    idx, reset = next(data)
+    # Make the memory that entered the previous sentence a leaf that would collect gradients.
+    tr.prev["memory"] = {k: v.clone().requires_grad_(True) for k, v in tr.prev["memory"].items()}
+    leaves = dict(tr.prev["memory"])
+    tr.micro_step(idx, reset)
+    # The loss of sentence t reached the update that sentence t-1 wrote (update attention,
+    # memory FFN, output attention)...
+    grads = {n: p.grad for n, p in tr.model.named_parameters() if ".memory." in n and not n.endswith(".init")}
+    assert all(g is not None and g.abs().sum() > 0 for g in grads.values()), \
+        [n for n, g in grads.items() if g is None or g.abs().sum() == 0]
+    # ...but nothing flowed back past it into the memory that came before.
+    assert all(leaf.grad is None for leaf in leaves.values())
+
+
+def test_stage2_init_loads_every_stage1_weight_and_only_memory_is_new(corpora, tmp_path):
+    s1 = train(tmp_path, "s1", "--stage", "sentence", "--max-steps", "3", "--max-tokens", "256",
+               data=corpora["train"])
+    stage1 = read_checkpoint(s1 / "best.pt")["model"]
+    tr = make_trainer(tmp_path / "s2", corpora["train"], "--init", str(s1 / "best.pt"), "--spm",
+                      str(s1 / "spm.model"), "--lr", "6e-5", "--lr-new", "3e-4")
+    state = tr.model.state_dict()
+    for k, v in stage1.items():
+        assert torch.equal(state[k], v), k
+    assert tr.new_params == set(tr.model.memory_parameter_names())
+    assert set(state) - set(stage1) == {k for k in state if ".memory." in k}
+    lrs = {g["name"]: g["lr"] for g in tr.optimizer.param_groups}
+    assert lrs == pytest.approx({"pretrained": 6e-5 * 1 / 1000, "new": 3e-4 / 1000})  # warm-up step 0->1
+
+
+@pytest.mark.parametrize("stage", ["sentence", "document"])
+def test_resume_continues_exactly(corpora, tmp_path, stage):
+    common = ["--stage", stage, "--dropout", "0.1", "--log-every", "3", "--window", "3", "--max-tokens", "300",
+              "--save-every", "1000",
+              "--dev", str(corpora["dev"]), "--eval-every", "4"]
+    straight = train(tmp_path, "straight", *common, "--max-steps", "12", data=corpora["train"])
+    train(tmp_path, "split", *common, "--max-steps", "6", data=corpora["train"])
+    split = train(tmp_path, "split", *common, "--max-steps", "12", "--resume", data=corpora["train"])
+    a, b = read_checkpoint(straight / "last.pt"), read_checkpoint(split / "last.pt")
+    assert a["step"] == b["step"] == 12
+    for k in a["model"]:
+        assert torch.allclose(a["model"][k], b["model"][k], atol=1e-5), k
+    loss = [[r["loss"] for r in map(json.loads, (d / "log.jsonl").read_text().splitlines()) if "loss" in r]
+            for d in (straight, split)]
+    assert loss[0][-1] == pytest.approx(loss[1][-1], rel=1e-4)
+    assert a["metrics"]["dev_loss"] == pytest.approx(b["metrics"]["dev_loss"], rel=1e-4)
+
+
+def test_evaluate_prints_sbleu_dbleu_with_signature(memory_run, corpora, tmp_path, capsys):
+    hyp = tmp_path / "dev.hyp"
+    assert evaluate_mod.main([str(memory_run / "best.pt"), "--data", str(corpora["dev"]), "--src", "xx",
+                              "--tgt", "yy", "--beam", "5", "--out", str(hyp)]) == 0
+    line = capsys.readouterr().out
+    assert "s-BLEU" in line and "d-BLEU" in line and "nrefs:1" in line
+    # Sentences of 3-4 words have almost no 4-grams, so s-BLEU says little here; d-BLEU does.
+    d_bleu = float(line.split("d-BLEU")[1].split()[0])
+    assert d_bleu > 80  # the task is learnt; beam 5 must not break it
+    docs = hyp.read_text().strip().split("\n\n")
+    assert len(docs) == 40
+
+
+def test_tokenized_references_are_detected_and_scored_consistently():
+    refs = [["it 's fine , ok .", "i don 't know ."]]  # as in the TVsub dev references
+    hyps = [["It's fine, ok.", "I don't know."]]
+    assert evaluate_mod.references_look_tokenized(refs[0])
+    s, d, _, how = evaluate_mod.score(hyps, refs, "en")
+    assert s == pytest.approx(100.0) and d == pytest.approx(100.0)
+    assert "Moses" in how
+    assert not evaluate_mod.references_look_tokenized(["It's fine, ok.", "Hello there."])
+
+
+BAD_LINES = {
+    "json": ('{"xx": ["a"], "yy": ["b"]}\n{"xx": [\n', ".jsonl:2: invalid JSON"),
+    "lengths": ('{"xx": ["a", "b"], "yy": ["c"]}\n', "'xx' has 2 sentences but 'yy' has 1"),
+    "language": ('{"de": ["a"], "en": ["b"]}\n', "no 'xx' side (languages here: de, en)"),
+    "type": ('{"xx": "a", "yy": ["b"]}\n', "'xx' must be a list of strings"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_LINES))
+def test_malformed_corpus_gives_one_clear_line(tmp_path, capsys, case):
+    text, expected = BAD_LINES[case]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(text)
+    code = train_mod.main(["--stage", "sentence", "--src", "xx", "--tgt", "yy", "--data", str(bad), "--spm",
+                           str(tmp_path / "missing.model"), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error:")
+    assert "missing.model" in err  # the tokenizer is checked first...
+    spm_dir = tmp_path / "o"
+    code = train_mod.main(["--stage", "sentence", "--src", "xx", "--tgt", "yy", "--data", str(bad), "--out",
+                           str(spm_dir), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and expected in err and "bad.jsonl" in err
+
+
+def test_missing_files_from_the_command_line_no_traceback(tmp_path):
+    for cmd in (["training.train", "--stage", "sentence", "--src", "a", "--tgt", "b", "--data", "nope.jsonl",
+                 "--out", str(tmp_path)],
+                ["training.evaluate", str(tmp_path / "nope.pt"), "--data", "x", "--src", "a", "--tgt", "b"]):
+        r = subprocess.run([sys.executable, "-m", *cmd], capture_output=True, text=True, cwd=ROOT)
+        assert r.returncode == 2, r.stderr
+        assert "Traceback" not in r.stderr and r.stderr.count("\n") == 1 and "nope" in r.stderr
