@@ -223,3 +223,40 @@ def _progress(console: Any, name: str, show: bool) -> Iterator[tuple[Any, Any]]:
 
     with progress:
         yield on_start, on_progress
+
+
+@app.command()
+@handle_errors
+def export(
+    checkpoint: Annotated[Path, typer.Argument(help="a training checkpoint (.pt)")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="bundle directory to write")],
+    quantize: Annotated[str | None, typer.Option("--quantize", help="int8: dynamically quantized bundle")] = None,
+) -> None:
+    """Export a checkpoint to a verified ONNX model bundle (needs the `train` extra: torch)."""
+    try:
+        from export.bundle import export_checkpoint
+    except ImportError as e:
+        raise UserError(f"export needs PyTorch and onnx: pip install 'doctrans[train]' ({e})") from None
+    export_checkpoint(checkpoint, output, quantize, log=lambda msg: typer.echo(msg, err=True))
+    typer.echo(f"wrote {output}")
+
+
+@app.command()
+@handle_errors
+def models() -> None:
+    """List the installed model bundles (languages, size, dev scores)."""
+    import json
+
+    from doctrans.models_registry import list_bundles
+
+    bundles = list_bundles()
+    if not bundles:
+        typer.echo("no model bundles installed (see `doctrans export`, or set DOCTRANS_MODELS)")
+        return
+    for info in bundles:
+        meta = json.loads((info.path / "model.json").read_text(encoding="utf-8"))
+        size = sum(f.stat().st_size for f in info.path.iterdir() if f.is_file())
+        scores = meta.get("scores") or {}
+        shown = ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in scores.items())
+        typer.echo(f"{info.src_lang}->{info.tgt_lang}  {size / 1e6:6.1f} MB  {info.path}" +
+                   (f"  [{shown}]" if shown else ""))
