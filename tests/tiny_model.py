@@ -9,9 +9,15 @@ memory weights are not just their initialisation.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import random
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import torch
 
 from training.checkpoint import save_checkpoint
@@ -37,9 +43,19 @@ def sentences(n: int = 6, seed: int = 123) -> list[str]:
     return [s for s, _ in synthetic_corpus(n, seed)]
 
 
-def build_checkpoint(out: Path, *, steps: int = 150, mem_side: str = "both", config: str = "tiny",
-                     seed: int = 0, **overrides) -> Path:
+def build_checkpoint(out: Path, *, steps: int = 80, streams: int = 8, lr: float = 5e-3, mem_side: str = "both",
+                     config: str = "tiny", seed: int = 0, **overrides) -> Path:
     """Train SentencePiece and a model briefly; write ``out`` (a checkpoint like train.py's)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # tiny matrices: one thread is faster than two fighting over a shared CPU
+    try:
+        return _build(out, steps, streams, lr, mem_side, config, seed, overrides)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _build(out: Path, steps: int, streams: int, lr: float, mem_side: str, config: str, seed: int,
+           overrides: dict) -> Path:
     torch.manual_seed(seed)
     pairs = synthetic_corpus(400, seed)
     spm_path = train_spm([s for p in pairs for s in p], out.parent / f"{out.stem}_spm", vocab_size=320)
@@ -48,14 +64,14 @@ def build_checkpoint(out: Path, *, steps: int = 150, mem_side: str = "both", con
     sp = spm.SentencePieceProcessor(model_file=str(spm_path))
     cfg = make_config(config, vocab_size=len(sp), mem_side=mem_side, **overrides)
     model = MemoryTransformer(cfg)
-    opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
     enc = [([*sp.encode(s), cfg.eos_id], [cfg.bos_id, *sp.encode(t)], [*sp.encode(t), cfg.eos_id]) for s, t in pairs]
 
     def pad(rows: list[list[int]]) -> torch.Tensor:
         w = max(len(r) for r in rows)
         return torch.tensor([r + [cfg.pad_id] * (w - len(r)) for r in rows])
 
-    streams, per_doc = 16, 3  # 16 document streams of 3 sentences per step
+    per_doc = 3  # document streams of 3 sentences per step
     model.train()
     for step in range(steps):
         rng = random.Random(step)
@@ -74,5 +90,46 @@ def build_checkpoint(out: Path, *, steps: int = 150, mem_side: str = "both", con
     model.eval()
     save_checkpoint(out, {"model": model.state_dict(), "config": cfg.to_dict(), "spm": spm_path.read_bytes(),
                           "src_lang": "en", "tgt_lang": "xx", "stage": "doc", "step": steps,
-                          "metrics": {"dev_loss": float(loss) / per_doc}})
+                          "metrics": {"train_loss": float(loss.detach()) / per_doc}})
     return out
+
+
+_tmp: Path | None = None
+
+
+def _workdir() -> Path:
+    """One temp dir per test run for the shared artefacts (removed at exit)."""
+    global _tmp
+    if _tmp is None:
+        _tmp = Path(tempfile.mkdtemp(prefix="doctrans-tiny-"))
+        atexit.register(shutil.rmtree, _tmp, True)
+    return _tmp
+
+
+@functools.cache
+def shared_checkpoint() -> Path:
+    """The trained tiny checkpoint, built once per test run and shared by test modules."""
+    return build_checkpoint(_workdir() / "tiny.pt")
+
+
+@functools.cache
+def shared_bundle() -> Path:
+    """The fp32 bundle exported (and verified) from :func:`shared_checkpoint`."""
+    from export.bundle import export_checkpoint  # keep importing this module cheap
+
+    out = _workdir() / "bundle"
+    export_checkpoint(shared_checkpoint(), out, sentences=sentences())
+    return out
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_torch_thread() -> Iterator[None]:
+    """Run PyTorch on one thread in the export/engine tests (import this fixture to use it).
+
+    The tiny model's matrices are too small to split, and on a shared 2-core runner two torch
+    threads spin against the other processes: the PyTorch reference search ran 20x slower.
+    """
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)

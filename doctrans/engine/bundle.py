@@ -161,6 +161,16 @@ def check_graph_inputs(info: BundleInfo, graph: str, inputs: dict[str, list[Any]
     ``inputs``: input name -> shape as ONNX Runtime reports it (ints for static dims, strings
     for dynamic ones).
     """
+    # Names first: a side's inputs missing or extra means another memory configuration.
+    needs = {"encoder": ["src_ids"] + (["mem_src"] if "src" in info.mem_sides else []),
+             "decoder": ["tokens", "step", "src_ids", "cross_k", "cross_v", "past_k", "past_v"]
+             + (["mem_tgt"] if "tgt" in info.mem_sides else []),
+             "decoder_full": ["tgt_ids", "src_ids", "cross_k", "cross_v"]
+             + (["mem_tgt"] if "tgt" in info.mem_sides else []),
+             "memory_update": [n for s in info.mem_sides for n in (f"mem_{s}", f"h_{s}", f"{s}_ids")]}[graph]
+    if sorted(needs) != sorted(inputs):
+        raise BundleError(f"{info.path}: {GRAPH_FILES[graph]} takes inputs {sorted(inputs)}, "
+                          f"model.json's memory sides {list(info.mem_sides)} need {sorted(needs)}")
     want: dict[str, dict[int, int]] = {
         "mem_src": {1: len(info.mem_layers.get("src", [])), 2: info.mem_slots, 3: info.d_model},
         "mem_tgt": {1: len(info.mem_layers.get("tgt", [])), 2: info.mem_slots, 3: info.d_model},
@@ -177,12 +187,3 @@ def check_graph_inputs(info: BundleInfo, graph: str, inputs: dict[str, list[Any]
             if axis < len(shape) and isinstance(shape[axis], int) and shape[axis] != n:
                 raise BundleError(f"{info.path}: {GRAPH_FILES[graph]} input {name!r} has shape {shape}, "
                                   f"model.json implies {n} at axis {axis}")
-    needs = {"encoder": ["src_ids"] + (["mem_src"] if "src" in info.mem_sides else []),
-             "decoder": ["tokens", "step", "src_ids", "cross_k", "cross_v", "past_k", "past_v"]
-             + (["mem_tgt"] if "tgt" in info.mem_sides else []),
-             "decoder_full": ["tgt_ids", "src_ids", "cross_k", "cross_v"]
-             + (["mem_tgt"] if "tgt" in info.mem_sides else []),
-             "memory_update": [n for s in info.mem_sides for n in (f"mem_{s}", f"h_{s}", f"{s}_ids")]}[graph]
-    if sorted(needs) != sorted(inputs):
-        raise BundleError(f"{info.path}: {GRAPH_FILES[graph]} takes inputs {sorted(inputs)}, "
-                          f"model.json's memory sides {list(info.mem_sides)} need {sorted(needs)}")
