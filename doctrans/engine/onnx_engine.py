@@ -194,10 +194,35 @@ class OnnxDocumentSession:
                               src_tokens=tr.tokenizer.pieces(ids), tgt_tokens=tr.tokenizer.pieces(tgt_in),
                               score=hyp.score, attention=attention)
 
-    def translate_ids(self, src: np.ndarray, opt: _Options | None = None) -> tuple[Hypothesis, dict[str, np.ndarray]]:
+    def force(self, sentence: str, translation: str) -> SentenceResult:
+        """Take ``translation`` as this sentence's translation and update the memory from it.
+
+        For a person's edit (the TUI): no beam search; the target memory is written from the
+        teacher-forced states of the *given* tokens (decoder_full + memory_update), exactly as
+        if the model had produced them, so later sentences read the edited translation.
+        ``score`` is the model's normalized log-probability of the given translation.
+        """
+        tr, info, opt = self.tr, self.tr.info, self.options
+        ids = [*tr.tokenizer.encode(sentence)[: info.max_source_tokens], info.eos_id]
+        # BOS + tokens must fit the target position table, like a generated hypothesis.
+        forced = tr.tokenizer.encode(translation)[: info.max_len - 1]
+        hyp, extras = self.translate_ids(np.asarray([ids], dtype=np.int64), opt, forced=forced)
+        attention = None
+        if opt.return_attention:
+            attention = SentenceAttention(
+                src_update=extras.get("src_update_attn"), tgt_update=extras.get("tgt_update_attn"),
+                src_output=extras.get("src_output_attn"), tgt_output=extras.get("tgt_output_attn"))
+        return SentenceResult(source=sentence, translation=translation, src_tokens=tr.tokenizer.pieces(ids),
+                              tgt_tokens=tr.tokenizer.pieces([info.bos_id, *hyp.tokens]), score=hyp.score,
+                              attention=attention)
+
+    def translate_ids(self, src: np.ndarray, opt: _Options | None = None,
+                      forced: list[int] | None = None) -> tuple[Hypothesis, dict[str, np.ndarray]]:
         """One sentence as ids (1, T) with EOS -> best hypothesis; updates the memory.
 
-        Returns also the attention maps of the top memory layer, (heads, rows, cols) each.
+        ``forced`` (target ids without BOS/EOS) replaces the beam search: the hypothesis is
+        those tokens, scored by decoder_full. Returns also the attention maps of the top memory
+        layer, (heads, rows, cols) each.
         """
         tr, info = self.tr, self.tr.info
         opt = opt or self.options
@@ -210,16 +235,20 @@ class OnnxDocumentSession:
         if "src_output_attn" in enc:
             extras["src_output_attn"] = enc["src_output_attn"][0, -1]
 
-        K = opt.beam_size
-        limit = max_new_tokens(src.shape[1], info.max_len)
-        if opt.max_length is not None:
-            limit = max(1, min(limit, opt.max_length))
         mem_tgt = self._mem.get("tgt")
-        dec = _Decoder(s["decoder"], info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
-                       np.repeat(enc["cross_v"], K, axis=1), None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0))
-        hyp = beam_search(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty)[0]
+        if forced is not None:
+            hyp = Hypothesis(list(forced), 0.0)  # scored below, from decoder_full's logits
+        else:
+            K = opt.beam_size
+            limit = max_new_tokens(src.shape[1], info.max_len)
+            if opt.max_length is not None:
+                limit = max(1, min(limit, opt.max_length))
+            dec = _Decoder(s["decoder"], info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
+                           np.repeat(enc["cross_v"], K, axis=1),
+                           None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0))
+            hyp = beam_search(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty)[0]
 
-        if not self._mem:
+        if not self._mem and forced is None:
             return hyp, extras
         tgt = np.asarray([[info.bos_id, *hyp.tokens]], dtype=np.int64)
         full_feed = {"tgt_ids": tgt, "src_ids": src, "cross_k": enc["cross_k"], "cross_v": enc["cross_v"]}
@@ -229,6 +258,10 @@ class OnnxDocumentSession:
                         strict=True))
         if "tgt_output_attn" in full:
             extras["tgt_output_attn"] = full["tgt_output_attn"][0, -1]
+        if forced is not None:
+            hyp.score = _forced_score(full["logits"][0], [*hyp.tokens, info.eos_id], opt.length_penalty)
+        if not self._mem:
+            return hyp, extras
 
         upd_feed: dict[str, np.ndarray] = {}
         if "src" in self._mem:
@@ -241,6 +274,16 @@ class OnnxDocumentSession:
             self._mem[side] = upd[f"mem_{side}_next"]
             extras[f"{side}_update_attn"] = upd[f"{side}_update_attn"][0, -1]
         return hyp, extras
+
+
+def _forced_score(logits: np.ndarray, targets: list[int], length_penalty: float) -> float:
+    """Normalized log-probability of ``targets`` under teacher-forced ``logits`` (T, V), with the
+    beam search's normalization (``logprob / len ** length_penalty``, EOS counted)."""
+    x = logits.astype(np.float64)
+    logp = x - x.max(-1, keepdims=True)
+    logp -= np.log(np.exp(logp).sum(-1, keepdims=True))
+    total = float(logp[np.arange(len(targets)), targets].sum())
+    return total / len(targets) ** length_penalty
 
 
 def env_threads() -> int | None:
