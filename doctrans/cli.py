@@ -260,3 +260,26 @@ def models() -> None:
         shown = ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in scores.items())
         typer.echo(f"{info.src_lang}->{info.tgt_lang}  {size / 1e6:6.1f} MB  {info.path}" +
                    (f"  [{shown}]" if shown else ""))
+
+
+@app.command()
+@handle_errors
+def tui(
+    file: Annotated[Path | None, typer.Argument(metavar="[FILE]", help="txt, md, docx or pdf file (a file picker opens "
+                                                "without one)")] = None,
+    model: Annotated[Path | None, typer.Option("--model", "-m", help="model bundle directory")] = None,
+    src: Annotated[str | None, typer.Option("--src", help="source language, checked against the model")] = None,
+    tgt: Annotated[str | None, typer.Option("--tgt", help="target language, checked against the model")] = None,
+) -> None:
+    """Translate a document interactively and inspect what the memory wrote and read."""
+    if file is not None:
+        from doctrans.documents import adapter_for
+
+        if not file.exists():
+            raise UserError(f"{file}: no such file")
+        adapter_for(file)  # unsupported suffix: fail before loading the model
+    translator = open_translator(model, src, tgt)
+    check_languages(translator, src, tgt)
+    from doctrans.tui import run_tui
+
+    run_tui(translator, file)

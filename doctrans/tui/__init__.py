@@ -1,0 +1,17 @@
+"""The Textual TUI (``doctrans tui``): translate a document and inspect the memory's attention."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from doctrans.engine.interface import Translator
+
+
+def run_tui(translator: Translator, path: Path | None = None) -> None:
+    """Run the app in this terminal until the user quits."""
+    from doctrans.tui.app import DoctransApp  # Textual is imported only when the TUI runs
+
+    DoctransApp(translator, path).run()
+
+
+__all__ = ["run_tui"]

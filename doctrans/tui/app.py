@@ -1,0 +1,349 @@
+"""The doctrans Textual application: translate a document and inspect its memory.
+
+Threading: the memory loop runs in a thread worker (ONNX Runtime releases the GIL, so the UI
+stays responsive); each finished sentence is handed to the UI thread with ``call_from_thread``
+and applied there, so :class:`DocumentState` is only ever modified on the UI thread. Every run
+has an id; a cancelled or superseded run (an edit restarts the loop) may still finish the
+sentence it was in, and that late result is dropped by its stale id.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Footer, Header, OptionList, ProgressBar, Static
+from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from doctrans.engine.interface import Translator
+from doctrans.errors import UserError
+from doctrans.tui.screens import EditScreen, HelpScreen, MemoryViewer, OpenScreen, QuitScreen, SaveScreen
+from doctrans.tui.state import DocumentState, Step
+from doctrans.tui.widgets import sentence_row
+
+
+class DoctransApp(App[None]):
+    TITLE = "doctrans"
+    CSS = """
+    #sentences { height: 1fr; border: none; }
+    #sentences > .option-list--option-highlighted { text-style: none; }
+    #statusbar { height: 1; background: $panel; }
+    #status { width: 1fr; padding: 0 1; }
+    #progress { width: 32; }
+    #empty { height: 1fr; content-align: center middle; color: $text-muted; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("v", "viewer", "Memory", show=False),
+        Binding("e", "edit", "Edit"),
+        Binding("s", "save", "Save"),
+        Binding("t", "translate", "Translate"),
+        Binding("c", "cancel", "Cancel"),
+        Binding("r", "restart", "Restart", show=False),
+        Binding("o", "open", "Open", show=False),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, translator: Translator, path: Path | None = None, *,
+                 clock: Callable[[], float] = time.perf_counter, autostart: bool = True) -> None:
+        super().__init__()
+        self.translator = translator
+        self.path = Path(path) if path is not None else None
+        self.state: DocumentState | None = None
+        self.clock = clock  # injectable: the snapshot tests need a deterministic tokens/s
+        self.autostart = autostart
+        self._run_id = 0
+        self._running_at: int | None = None  # sentence the current run is translating
+        self._run_tokens = 0
+        self._run_t0 = 0.0
+        self._tps = 0.0
+        self._message = ""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("No document open. Press o to open one.", id="empty")
+        yield OptionList(id="sentences")
+        with Horizontal(id="statusbar"):
+            yield Static(id="status")
+            yield ProgressBar(id="progress", show_eta=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#sentences").display = False
+        self.sub_title = f"{self.translator.src_lang} \u2192 {self.translator.tgt_lang}"
+        if self.path is not None:
+            self.load(self.path)
+        else:
+            self.action_open()
+
+    # -- documents ----------------------------------------------------------------------------
+    def load(self, path: Path) -> bool:
+        try:
+            state = DocumentState.open(path, self.translator)
+        except UserError as e:  # DocumentError is one: a clear line, the app stays usable
+            self.notify(str(e), title="Cannot open", severity="error", timeout=8)
+            return False
+        self.cancel_run()
+        self.state = state
+        self.path = Path(path)
+        self.title = f"doctrans \u2014 {self.path.name}"
+        self.query_one("#empty").display = False
+        options = self.query_one("#sentences", OptionList)
+        options.display = True
+        options.clear_options()
+        options.add_options([Option(self._row(s.index), id=f"s{s.index}") for s in state.sentences])
+        options.highlighted = 0
+        options.focus()
+        self.query_one("#progress", ProgressBar).update(total=len(state.sentences), progress=0)
+        self._message = ""
+        self.update_status()
+        if self.autostart:
+            self.start_run(0)
+        return True
+
+    def _row(self, i: int) -> Text | object:
+        state = self.state
+        assert state is not None
+        s = state.sentences[i]
+        first = state.block_sentences[s.block][0] == i
+        return sentence_row(s, state.blocks[s.block], first, running=self._running_at == i)
+
+    def refresh_rows(self, indices: range | list[int]) -> None:
+        options = self.query_one("#sentences", OptionList)
+        for i in indices:
+            options.replace_option_prompt(f"s{i}", self._row(i))
+
+    def selected(self) -> int | None:
+        options = self.query_one("#sentences", OptionList)
+        if self.state is None or options.highlighted is None:
+            return None
+        option = options.get_option_at_index(options.highlighted)
+        return int(option.id[1:]) if option.id else None
+
+    def highlight_sentence(self, i: int) -> None:
+        options = self.query_one("#sentences", OptionList)
+        options.highlighted = options.get_option_index(f"s{i}")
+
+    # -- the memory loop ----------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._running_at is not None
+
+    def start_run(self, start: int) -> None:
+        """(Re)start the loop at sentence ``start``, from the memory that sentence was read with."""
+        state = self.state
+        assert state is not None
+        self._run_id += 1
+        state.mark_stale_from(start)
+        self._running_at = start
+        self._run_tokens, self._run_t0, self._tps = 0, self.clock(), 0.0
+        self._message = ""
+        self.refresh_rows(range(start, len(state.sentences)))
+        self.update_status()
+        self.run_worker(partial(self._memory_loop, self._run_id, start), name="translate", group="translate",
+                        thread=True, exclusive=True, exit_on_error=False)
+
+    def _memory_loop(self, run_id: int, start: int) -> None:
+        """Worker thread: run the memory loop, hand each sentence to the UI thread."""
+        worker = get_current_worker()
+        state = self.state
+        assert state is not None
+
+        def cancelled() -> bool:
+            return worker.is_cancelled or run_id != self._run_id
+
+        for step in state.run(self.translator, start, cancelled):
+            if cancelled():
+                return
+            self.call_from_thread(self._on_step, run_id, step)
+        if not cancelled():
+            self.call_from_thread(self._on_run_end, run_id)
+
+    def _on_step(self, run_id: int, step: Step) -> None:
+        state = self.state
+        if run_id != self._run_id or state is None:
+            return
+        state.apply(step)
+        self._run_tokens += len(step.result.src_tokens) or self.translator.count_tokens(step.result.source)
+        self._tps = self._run_tokens / max(1e-6, self.clock() - self._run_t0)
+        nxt = step.index + 1
+        self._running_at = nxt if nxt < len(state.sentences) else None
+        self.refresh_rows([i for i in (step.index, nxt) if i < len(state.sentences)])
+        self.update_status()
+        viewer = self.screen if isinstance(self.screen, MemoryViewer) else None
+        if viewer is not None and viewer.index in (step.index, step.index - 1):
+            viewer.refresh_maps()
+
+    def _on_run_end(self, run_id: int) -> None:
+        if run_id != self._run_id:
+            return
+        self._running_at = None
+        self._message = "done"
+        self.update_status()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "translate" and event.state is WorkerState.ERROR:
+            self._running_at = None
+            self._message = "failed"
+            self.update_status()
+            error = event.worker.error
+            self.notify(f"{type(error).__name__}: {error}", title="Translation failed", severity="error",
+                        timeout=10)
+
+    def cancel_run(self) -> None:
+        self._run_id += 1  # the worker sees a new id and stops after its current sentence
+        self.workers.cancel_group(self, "translate")
+        if self._running_at is not None and self.state is not None:
+            was = self._running_at
+            self._running_at = None
+            self.refresh_rows([was])
+
+    def update_status(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        done = sum(1 for s in state.sentences if s.done)
+        n = len(state.sentences)
+        edits = sum(1 for s in state.sentences if s.edited)
+        parts = [f"{done}/{n} sentences"]
+        if self.running:
+            parts.append(f"{self._tps:.0f} tok/s")
+            parts.append("translating")
+        elif self._message:
+            parts.append(self._message)
+        if edits:
+            parts.append(f"{edits} edited")
+        if state.dirty:
+            parts.append("unsaved")
+        elif state.saved_to is not None:
+            parts.append(f"saved to {state.saved_to.name}")
+        self.query_one("#status", Static).update(" \u00b7 ".join(parts))
+        self.query_one("#progress", ProgressBar).update(total=n, progress=done)
+
+    # -- actions ------------------------------------------------------------------------------
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_viewer()
+
+    def action_viewer(self) -> None:
+        i = self.selected()
+        if i is None:
+            return
+        self.push_screen(MemoryViewer(i))
+
+    def action_edit(self) -> None:
+        i = self.selected()
+        state = self.state
+        if i is None or state is None:
+            return
+        s = state.sentences[i]
+        if s.translation is None:
+            self.notify("This sentence is not translated yet.", severity="warning")
+            return
+        later = len(state.sentences) - i - 1
+        self.push_screen(EditScreen(i, s.source, s.translation, later), partial(self._edited, i))
+
+    def _edited(self, i: int, text: str | None) -> None:
+        state = self.state
+        if text is None or state is None:
+            return
+        before = state.sentences[i].translation
+        state.edit(i, text)
+        if state.sentences[i].translation == before and not state.sentences[i].edited:
+            return
+        # Later sentences read the memory this one writes: re-run the loop from the earliest
+        # sentence that is out of date (an edit before a run's position moves the run back).
+        start = i if self._running_at is None else min(i, self._running_at)
+        later = len(state.sentences) - i - 1
+        self.notify(f"Sentence {i + 1} edited. Re-running the memory loop from sentence {start + 1}: "
+                    f"{later} later sentence{'s' if later != 1 else ''} read this memory and may change.",
+                    title="Memory loop re-runs", timeout=6)
+        self.start_run(start)
+
+    def action_translate(self) -> None:
+        state = self.state
+        if state is None or self.running:
+            return
+        start = state.first_pending()
+        if start is None:
+            self.notify("Everything is translated. Press r to translate it all again.")
+            return
+        self.start_run(start)
+
+    def action_restart(self) -> None:
+        if self.state is not None:
+            self.cancel_run()
+            self.start_run(0)
+
+    def action_cancel(self) -> None:
+        if self.running:
+            self.cancel_run()
+            self._message = "cancelled (t continues)"
+            self.update_status()
+
+    def action_save(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        self.push_screen(SaveScreen(state.saved_to or state.default_output()), self._save_to)
+
+    def _save_to(self, path: Path | None, then: Callable[[], None] | None = None) -> None:
+        state = self.state
+        if path is None or state is None:
+            return
+        try:
+            out = state.save(path)
+        except UserError as e:
+            self.notify(str(e), title="Not saved", severity="error", timeout=8)
+            return
+        except OSError as e:
+            self.notify(f"{path}: {e.strerror or e}", title="Not saved", severity="error", timeout=8)
+            return
+        self.notify(f"Saved to {out}")
+        self.update_status()
+        if then is not None:
+            then()
+
+    def action_open(self) -> None:
+        start = self.path.parent if self.path is not None else Path.cwd()
+        self.push_screen(OpenScreen(start), self._opened)
+
+    def _opened(self, path: Path | None) -> None:
+        if path is None:
+            return
+        if self.state is not None and self.state.dirty:
+            self.notify(f"Unsaved changes to {self.state.path.name} were discarded.", severity="warning")
+        self.load(path)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        state = self.state
+        if state is None or not state.dirty:
+            self.cancel_run()
+            self.exit()
+            return
+        what = "unsaved translations" if not any(s.edited for s in state.sentences) else "unsaved edits"
+        self.push_screen(QuitScreen(f"{state.path.name} has {what}."), self._quit_choice)
+
+    def _quit_choice(self, choice: str | None) -> None:
+        state = self.state
+        if choice == "quit":
+            self.cancel_run()
+            self.exit()
+        elif choice == "save" and state is not None:
+            self._save_to(state.saved_to or state.default_output(), then=self._exit_now)
+
+    def _exit_now(self) -> None:
+        self.cancel_run()
+        self.exit()

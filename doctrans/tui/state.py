@@ -1,0 +1,233 @@
+"""The TUI's document model, without Textual: sentences, their translations, the memory loop.
+
+Kept apart from the widgets so the loop and the save path are plain code the tests can call, and
+so the TUI segments, assembles and writes exactly like the CLI (``translate_job``): the same
+``segment_block`` spans, the same ``assemble`` of translated segments back into their block, the
+same writers from ``writer_for``.
+
+Re-running the loop after an edit: each sentence keeps the memory it was translated *with*
+(``memory_before``), so the loop can restart at any sentence from that saved memory
+(``translator.new_document(memory=...)``) instead of from the start of the document. An edited
+sentence is fed to the engine as a forced translation (``session.force``), so the memory later
+sentences read holds the person's words, not the model's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from doctrans.documents import read_document, writer_for
+from doctrans.documents.base import Block, Document, TranslatedBlock
+from doctrans.engine.interface import DocumentSession, MemoryState, SentenceResult, Translator
+from doctrans.errors import DocumentError, UserError
+from doctrans.segment import segment_block
+from doctrans.translate_job import assemble, check_paths, detect_language
+
+# Same cleaning as the CLI job: characters a model may emit that cannot go into XML or would
+# break the layout of the block they are put back into.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def clean_translation(text: str) -> str:
+    return _CONTROL.sub(" ", text).replace("\n", " ").strip()
+
+
+@dataclass
+class Sentence:
+    index: int
+    block: int  # index into DocumentState.blocks
+    span: tuple[int, int]  # offsets into the block text
+    source: str
+    translation: str | None = None  # what will be saved: the model's output or the person's edit
+    result: SentenceResult | None = None  # the engine's output (tokens, attention) for this sentence
+    memory_before: MemoryState | None = None  # the memory this sentence was translated with
+    edited: bool = False  # the translation is a person's; re-runs keep it (forced)
+    stale: bool = False  # an earlier sentence changed; this translation will be redone
+
+    @property
+    def done(self) -> bool:
+        return self.translation is not None and not self.stale
+
+
+@dataclass
+class Step:
+    """One finished sentence of a run, handed from the worker thread to the UI thread."""
+
+    index: int
+    result: SentenceResult
+    memory_before: MemoryState | None
+    memory_after: MemoryState
+    forced: bool
+
+
+def open_session(translator: Translator, memory: MemoryState | None) -> DocumentSession:
+    """A session that returns attention maps when the engine can (the ONNX engine takes
+    ``return_attention`` per document; the Translator protocol itself does not know it)."""
+    params = inspect.signature(translator.new_document).parameters
+    takes_options = "return_attention" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    if takes_options:
+        return translator.new_document(memory=memory, return_attention=True)  # type: ignore[call-arg]
+    return translator.new_document(memory=memory)
+
+
+def can_force(session: DocumentSession) -> bool:
+    return callable(getattr(session, "force", None))
+
+
+@dataclass
+class DocumentState:
+    path: Path
+    document: Document
+    blocks: list[Block]
+    sentences: list[Sentence]
+    src_lang: str
+    tgt_lang: str
+    dirty: bool = False  # translations or edits not saved yet
+    saved_to: Path | None = None
+    block_sentences: list[list[int]] = field(default_factory=list)  # block -> its sentence indices
+
+    @classmethod
+    def open(cls, path: Path, translator: Translator) -> DocumentState:
+        """Read and segment a document (raises DocumentError/UserError with a clear message)."""
+        path = Path(path)
+        if not path.exists():
+            raise UserError(f"{path}: no such file")
+        if path.is_dir():
+            raise UserError(f"{path}: is a directory, not a document")
+        document = read_document(path)
+        lang = detect_language(document) or translator.src_lang
+        blocks = list(document.blocks())
+        sentences: list[Sentence] = []
+        per_block: list[list[int]] = []
+        for b, block in enumerate(blocks):
+            ids = []
+            for s, e in segment_block(block.text, lang, translator.count_tokens, translator.max_source_tokens):
+                ids.append(len(sentences))
+                sentences.append(Sentence(len(sentences), b, (s, e), block.text[s:e]))
+            per_block.append(ids)
+        if not sentences:
+            raise DocumentError(f"{path}: the document has no text to translate")
+        return cls(path, document, blocks, sentences, lang, translator.tgt_lang, block_sentences=per_block)
+
+    # -- queries ------------------------------------------------------------------------------
+    def first_pending(self) -> int | None:
+        """The first sentence without a current translation (where a run continues)."""
+        return next((s.index for s in self.sentences if not s.done), None)
+
+    @property
+    def complete(self) -> bool:
+        return self.first_pending() is None
+
+    def next_with_result(self, i: int) -> Sentence | None:
+        """The sentence after ``i`` if it has been translated in this memory (its output
+        attention read the memory ``i`` wrote)."""
+        if i + 1 < len(self.sentences):
+            nxt = self.sentences[i + 1]
+            if nxt.result is not None and not nxt.stale:
+                return nxt
+        return None
+
+    def default_output(self) -> Path:
+        """``report.docx`` -> ``report.de.docx`` next to it: same format, never the input."""
+        return self.path.with_name(f"{self.path.stem}.{self.tgt_lang}{self.path.suffix}")
+
+    # -- the memory loop ----------------------------------------------------------------------
+    def run(self, translator: Translator, start: int, cancelled: Callable[[], bool]) -> Iterator[Step]:
+        """Translate sentences ``start``.. in order through one memory session; yields each.
+
+        Runs in a worker thread: it only *reads* the state (sources, edits, the memory before
+        ``start``); the UI thread applies each :class:`Step` with :meth:`apply`. Edited sentences
+        are forced, when the engine can, so the memory carries the person's translation.
+        """
+        session = open_session(translator, self.sentences[start].memory_before if start else None)
+        forcing = can_force(session)
+        for s in self.sentences[start:]:
+            if cancelled():
+                return
+            before = session.memory
+            forced = s.edited and s.translation is not None and forcing
+            result = (session.force(s.source, s.translation)  # type: ignore[attr-defined]
+                      if forced else session.translate(s.source))
+            yield Step(s.index, result, before, session.memory, forced)
+
+    def mark_stale_from(self, start: int) -> None:
+        """Sentences from ``start`` on will be redone by a run (an edited one keeps its text, but
+        its memory and attention are redone too)."""
+        for s in self.sentences[start:]:
+            if s.translation is not None:
+                s.stale = True
+
+    def apply(self, step: Step) -> None:
+        s = self.sentences[step.index]
+        s.result = step.result
+        s.memory_before = step.memory_before
+        # The next sentence will be (re)translated with this memory: a run cancelled here
+        # continues from it, not from the memory of an older run.
+        if step.index + 1 < len(self.sentences):
+            self.sentences[step.index + 1].memory_before = step.memory_after
+        if not s.edited:
+            s.translation = clean_translation(step.result.translation)
+        s.stale = False
+        self.dirty = True
+
+    def edit(self, index: int, text: str) -> None:
+        """A person's translation of sentence ``index``; the loop must be re-run from here."""
+        s = self.sentences[index]
+        text = clean_translation(text)
+        if text == s.translation and s.edited:
+            return
+        s.translation = text
+        s.edited = True
+        self.dirty = True
+
+    # -- saving -------------------------------------------------------------------------------
+    def translated_blocks(self, document: Document) -> Iterator[TranslatedBlock]:
+        for b, block in enumerate(document.blocks()):
+            if b >= len(self.blocks) or block.text != self.blocks[b].text:
+                raise UserError(f"{self.path}: the file changed on disk since it was opened; reopen it")
+            ids = self.block_sentences[b]
+            spans = [self.sentences[i].span for i in ids]
+            targets = [self.sentences[i].translation or "" for i in ids]
+            yield assemble(block, spans, targets, self.tgt_lang)
+
+    def save(self, output: Path) -> Path:
+        """Write the translation through the CLI's writers: temp file in the target directory,
+        then rename, so a failed save never leaves a half-written file."""
+        output = Path(output)
+        pending = self.first_pending()
+        if pending is not None:
+            raise UserError(f"sentence {pending + 1} is not translated yet; wait for the translation "
+                            "to finish (or press t to continue it) before saving")
+        check_paths(self.path, output)
+        # A fresh read: writers such as docx rewrite the parsed package in place, so a second
+        # save must not start from the first save's modified copy.
+        document = read_document(self.path)
+        write = writer_for(document, output)
+        fd, tmp_name = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.", suffix=".tmp")
+        os.close(fd)
+        tmp = Path(tmp_name)
+        try:
+            write(document, self.translated_blocks(document), tmp)
+            _chmod_like_new_file(tmp)
+            os.replace(tmp, output)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+        self.dirty = False
+        self.saved_to = output
+        return output
+
+
+def _chmod_like_new_file(path: Path) -> None:
+    """mkstemp creates 0600 files; the output gets the permissions a plain open() gives."""
+    umask = os.umask(0)
+    os.umask(umask)
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o666 & ~umask)
