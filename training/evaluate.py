@@ -27,9 +27,9 @@ import sacrebleu
 import sentencepiece as spm
 import torch
 
-from training.checkpoint import CheckpointError, load_model
+from training.approaches import load_model, translate_documents  # any --approach; the memory model's own for it
+from training.checkpoint import CheckpointError
 from training.data import DataError, read_documents
-from training.search import translate_documents
 
 # Tokens a Moses tokenizer leaves in English text: split clitics and spaced punctuation.
 _MOSES_MARKS = re.compile(r"\s'(?:s|t|re|m|ll|ve|d)\b|\sn't\b|\s[,.!?;:](?:\s|$)")

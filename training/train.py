@@ -66,6 +66,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description="Train the doctrans memory Transformer.",
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--stage", choices=["sentence", "document"], required=True)
+    p.add_argument("--approach", choices=["memory", "gtransformer", "cache"], default="memory",
+                   help="document-level model: recurrent memory (model.py), G-Transformer (gtransformer.py) "
+                        "or context caching/shortening (context_cache.py); see training/approaches.py")
     p.add_argument("--data", required=True, nargs="+",
                    help="training corpora; PATH or PATH:WEIGHT (integer up-sampling factor)")
     p.add_argument("--dev", nargs="*", default=[], help="dev corpora for evaluation / early stopping")
@@ -80,6 +83,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--mem-layers", type=int, nargs="+", default=[-1], help="layers with memory (-1 = top)")
     p.add_argument("--mem-slots", type=int, default=16)
     p.add_argument("--dropout", type=float)
+    # G-Transformer (--approach gtransformer)
+    p.add_argument("--global-layers", type=int, default=2, help="top layers with combined group+global attention")
+    p.add_argument("--word-dropout", type=float, default=0.1, help="replace input words by <unk> (training)")
+    p.add_argument("--instance-tokens", type=int, default=512, help="source tokens per document instance")
+    # Context caching and shortening (--approach cache)
+    p.add_argument("--context-size", type=int, default=3, help="previous sentences read as context (k)")
+    p.add_argument("--shorten", default="none",
+                   choices=["none", "sentence", "mean", "max", "linear", "grouping", "selecting"])
+    p.add_argument("--pool-size", type=int, default=4, help="pooling window for mean/max/linear")
+    p.add_argument("--groups", type=int, default=9, help="groups of latent grouping/selecting")
+    p.add_argument("--context-gate", action=argparse.BooleanOptionalAction, default=True,
+                   help="sigmoid gate on the decoder's context attention")
     p.add_argument("--init", type=Path, help="start from this checkpoint's weights (stage 2: a stage-1 model)")
     p.add_argument("--resume", action="store_true", help="continue from OUT/last.pt exactly")
     p.add_argument("--max-docs", type=int, help="use only the first N documents of each corpus")
@@ -226,7 +241,7 @@ class Trainer:
         init_ckpt = read_checkpoint(args.init) if args.init and not resume_ckpt else None
         self.cfg = self._model_config(resume_ckpt, init_ckpt)
         torch.manual_seed(args.seed)
-        self.model = MemoryTransformer(self.cfg).to(self.device)
+        self.model = self.build_model(self.cfg).to(self.device)
         self.new_params: set[str] = set(self.model.memory_parameter_names())
         if init_ckpt is not None:
             self._load_init(init_ckpt)
@@ -251,6 +266,10 @@ class Trainer:
         self.scaler = torch.amp.GradScaler("cuda", enabled=use_amp and args.amp == "fp16")
 
     # -- set-up ---------------------------------------------------------------------------
+    def build_model(self, cfg: ModelConfig) -> torch.nn.Module:
+        """The model to train; other approaches override this (training/approaches.py)."""
+        return MemoryTransformer(cfg)
+
     def _resume_checkpoint(self) -> dict | None:
         path = self.args.out / "last.pt"
         if not self.args.resume:
@@ -471,11 +490,15 @@ class Trainer:
         rng = rng_state()  # evaluation must not change the training RNG stream
         total, tokens = 0.0, 0
         for corpus in self.devs.values():
-            t, n = dev_loss(self.model, corpus, self.args.stage == "document", self.device)
+            t, n = self.corpus_dev_loss(corpus)
             total, tokens = total + t, tokens + n
         set_rng_state(rng)
         self.model.train()
         return {"dev_loss": total / max(1, tokens), "dev_ppl": math.exp(min(20.0, total / max(1, tokens)))}
+
+    def corpus_dev_loss(self, corpus: TokenizedCorpus) -> tuple[float, int]:
+        """(summed loss, target tokens) of one dev corpus; other approaches override this."""
+        return dev_loss(self.model, corpus, self.args.stage == "document", self.device)
 
 
 @torch.no_grad()
@@ -513,7 +536,9 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(args.threads)
     try:
         setup_distributed(args)
-        trainer = Trainer(args)
+        from training.approaches import trainer_class  # imported here: it builds on this module
+
+        trainer = trainer_class(args.approach)(args)
         if trainer.main and not args.quiet:
             n = sum(p.numel() for p in trainer.model.parameters())
             print(f"stage={args.stage} params={n / 1e6:.2f}M train={trainer.train.n_documents} docs/"

@@ -1,0 +1,201 @@
+"""The document-level approaches side by side, selected by ``--approach``: a small registry.
+
+- ``memory``: the recurrent memory Transformer (``training/model.py``) and its own Trainer.
+- ``gtransformer``: G-Transformer (``training/gtransformer.py``): batches of document instances.
+- ``cache``: context caching with sequence shortening (``training/context_cache.py``): the same
+  document streams (or sentence batches), each sentence reading its k previous sentences.
+
+The other approaches reuse everything of the memory model's pipeline: SentencePiece, the
+tokenized corpus, ``Trainer`` (two learning rates for new vs pre-trained parameters when
+initialised with ``--init`` from a stage-1 sentence model, warm-up, clipping, the random
+accumulation window of "group optimization", exact resume, early stopping on dev loss,
+checkpoints) and ``training.evaluate`` (s-BLEU/d-BLEU). Only what differs is overridden here:
+the model, its config, how a batch becomes a loss, and the dev loss.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from training import context_cache, gtransformer
+from training import search as memory_search
+from training.checkpoint import LoadedModel, read_checkpoint
+from training.checkpoint import load_model as load_memory_model
+from training.data import TokenizedCorpus, collate
+from training.model import MemoryTransformer, ModelConfig, label_smoothed_loss
+from training.search import DocumentTranslation
+from training.train import DataPosition, Trainer, TrainError, to_tensors
+
+# -- shared ----------------------------------------------------------------------------------
+
+
+class ApproachTrainer(Trainer):
+    """Trainer of a model that is the sentence-level model plus new parts (not the memory)."""
+
+    config_class: type[ModelConfig] = ModelConfig
+
+    def approach_overrides(self) -> dict:
+        raise NotImplementedError
+
+    def _model_config(self, resume_ckpt, init_ckpt):
+        if self.args.stage != "document":
+            raise TrainError(f"--approach {self.args.approach} is a document stage; stage 1 is the "
+                             "sentence-level model (--approach memory --stage sentence)")
+        if resume_ckpt is not None:
+            return self.config_class.from_dict(resume_ckpt["config"])
+        base = super()._model_config(None, init_ckpt).to_dict()  # sizes, vocabulary, dropout
+        return self.config_class.from_dict({**base, "mem_side": "none", **self.approach_overrides()})
+
+    def _load_init(self, ckpt: dict) -> None:
+        """Every weight of the sentence-level model is copied; only the approach's new parts may be missing."""
+        missing, unexpected = self.model.load_state_dict(ckpt["model"], strict=False)
+        new = set(self.model.new_parameter_names())
+        not_new = [k for k in missing if k not in new]
+        if not_new or unexpected:
+            raise TrainError(f"--init {self.args.init}: incompatible weights "
+                             f"(missing {not_new[:3]}, unexpected {unexpected[:3]})")
+        self.new_params = set(missing)
+
+    def backward(self, logits: torch.Tensor, tgt_out: torch.Tensor) -> tuple[float, int]:
+        loss = label_smoothed_loss(logits, tgt_out, self.cfg.pad_id, self.args.label_smoothing, reduce=False)
+        n = int((tgt_out != self.cfg.pad_id).sum())
+        self.scaler.scale(loss / max(1, n)).backward()
+        return loss.item(), n
+
+
+# -- G-Transformer ---------------------------------------------------------------------------
+
+
+class GTransformerTrainer(ApproachTrainer):
+    config_class = gtransformer.GTConfig
+
+    def approach_overrides(self) -> dict:
+        a = self.args
+        return dict(global_layers=a.global_layers, word_dropout=a.word_dropout, doc_max_len=a.instance_tokens)
+
+    def build_model(self, cfg):
+        return gtransformer.GTransformer(cfg)
+
+    def batches(self):
+        """Endless batches of ``--rows`` document instances (this rank's share) from the data position."""
+        a = self.args
+        while True:
+            epoch = gtransformer.instance_batches(self.train, self.cfg.doc_max_len, a.rows * self.world,
+                                                  a.seed, self.pos.epoch)
+            for i in range(self.pos.index, len(epoch)):
+                self.pos.index = i + 1
+                share = epoch[i][self.rank * a.rows:(self.rank + 1) * a.rows]
+                if len(epoch[i]) >= self.world and share:  # a tail too small to share is skipped
+                    yield share, None
+            self.pos = DataPosition(self.pos.epoch + 1, 0)
+
+    def collate(self, corpus: TokenizedCorpus, instances: list[list[int]]):
+        c = self.cfg
+        return to_tensors(gtransformer.collate_instances(corpus, instances, c.pad_id, c.bos_id, c.eos_id, c.max_len),
+                          self.device)
+
+    def micro_step(self, idx, reset):
+        src, tgt_in, tgt_out = self.collate(self.train, idx)
+        with self.autocast():
+            logits = self.model(src, tgt_in)
+        return self.backward(logits, tgt_out)
+
+    @torch.no_grad()
+    def corpus_dev_loss(self, corpus: TokenizedCorpus, rows: int = 16) -> tuple[float, int]:
+        inst = gtransformer.corpus_instances(corpus, self.cfg.doc_max_len)
+        total, tokens = 0.0, 0
+        for s in range(0, len(inst), rows):
+            src, tgt_in, tgt_out = self.collate(corpus, inst[s:s + rows])
+            logits = self.model(src, tgt_in)
+            total += label_smoothed_loss(logits, tgt_out, self.cfg.pad_id, 0.0, reduce=False).item()
+            tokens += int((tgt_out != self.cfg.pad_id).sum())
+        return total, tokens
+
+
+# -- context caching / shortening ------------------------------------------------------------
+
+
+def context_sources(corpus: TokenizedCorpus, idx: list[int | None], k: int, pad: int, bos: int, eos: int,
+                    device: str) -> list[torch.Tensor]:
+    """For sentences ``idx``: the source ids of the sentence 1..k back in the same document
+    (all-padding rows where there is none); stops at the first distance no row has."""
+    starts = [None if i is None else int(corpus.doc_offsets[np.searchsorted(corpus.doc_offsets, i, "right") - 1])
+              for i in idx]
+    out = []
+    for j in range(1, k + 1):
+        back = [None if i is None or i - j < s else i - j for i, s in zip(idx, starts, strict=True)]
+        if all(b is None for b in back):
+            break
+        out.append(torch.from_numpy(collate(corpus, back, pad, bos, eos).src).to(device))
+    return out
+
+
+class CacheTrainer(ApproachTrainer):
+    config_class = context_cache.CacheConfig
+
+    def approach_overrides(self) -> dict:
+        a = self.args
+        return dict(context_size=a.context_size, shorten=a.shorten, pool_size=a.pool_size, n_groups=a.groups,
+                    context_gate=a.context_gate)
+
+    def build_model(self, cfg):
+        return context_cache.CacheTransformer(cfg)
+
+    def forward(self, corpus: TokenizedCorpus, idx: list[int | None]):
+        c = self.cfg
+        src, tgt_in, tgt_out = to_tensors(collate(corpus, idx, c.pad_id, c.bos_id, c.eos_id), self.device)
+        ctx = context_sources(corpus, idx, c.context_size, c.pad_id, c.bos_id, c.eos_id, self.device)
+        with self.autocast():
+            return self.model(src, tgt_in, ctx), tgt_out
+
+    def micro_step(self, idx, reset):
+        return self.backward(*self.forward(self.train, idx))
+
+    @torch.no_grad()
+    def corpus_dev_loss(self, corpus: TokenizedCorpus, rows: int = 64) -> tuple[float, int]:
+        total, tokens = 0.0, 0
+        for s in range(0, corpus.n_sentences, rows):
+            logits, tgt_out = self.forward(corpus, list(range(s, min(corpus.n_sentences, s + rows))))
+            total += label_smoothed_loss(logits, tgt_out, self.cfg.pad_id, 0.0, reduce=False).item()
+            tokens += int((tgt_out != self.cfg.pad_id).sum())
+        return total, tokens
+
+
+# -- registry --------------------------------------------------------------------------------
+
+TRAINERS: dict[str, type[Trainer]] = {"memory": Trainer, "gtransformer": GTransformerTrainer, "cache": CacheTrainer}
+MODELS = {"gtransformer": (gtransformer.GTConfig, gtransformer.GTransformer),
+          "cache": (context_cache.CacheConfig, context_cache.CacheTransformer)}
+
+
+def trainer_class(approach: str) -> type[Trainer]:
+    return TRAINERS[approach]
+
+
+def load_model(path: str | Path) -> LoadedModel:
+    """A checkpoint of any approach, in eval mode on the CPU (the memory model's loader for its own)."""
+    ckpt = read_checkpoint(path)
+    approach = ckpt["config"].get("approach", "memory")
+    if approach == "memory":
+        return load_memory_model(path)
+    config_class, model_class = MODELS[approach]
+    cfg = config_class.from_dict(ckpt["config"])
+    model = model_class(cfg)
+    model.load_state_dict(ckpt["model"])
+    model.eval()
+    return LoadedModel(model, cfg, ckpt.get("spm", b""), ckpt.get("src_lang", "src"), ckpt.get("tgt_lang", "tgt"),
+                       ckpt)
+
+
+def translate_documents(model: torch.nn.Module, documents: list[list[list[int]]], beam: int = 5,
+                        length_penalty: float = 1.0) -> list[DocumentTranslation]:
+    """Translate documents (source sentences as ids) with whichever approach ``model`` is."""
+    if isinstance(model, gtransformer.GTransformer):
+        return gtransformer.translate_documents(model, documents, beam, length_penalty)
+    if isinstance(model, context_cache.CacheTransformer):
+        return context_cache.translate_documents(model, documents, beam, length_penalty)
+    assert isinstance(model, MemoryTransformer)
+    return memory_search.translate_documents(model, documents, beam=beam, length_penalty=length_penalty)
