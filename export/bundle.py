@@ -80,9 +80,9 @@ class ExportReport:
         lines += [f"  {n:<20} {b / 1e6:8.2f} MB" for n, b in sorted(self.files.items())]
         worst = max(self.graph_diffs.items(), key=lambda kv: kv[1])
         lines.append(f"  graphs vs PyTorch, random inputs: max |Δ| {worst[1]:.2e} ({worst[0]})")
+        beam = f"; beam {self.beam} identical {self.beam_identical}/{self.sentences}" if self.beam > 1 else ""
         lines.append(f"  {self.sentences}-sentence document: greedy identical={self.greedy_identical}, "
-                     f"max |Δ| logits {self.doc_logit_diff:.2e}, memory {self.doc_memory_diff:.2e}; "
-                     f"beam {self.beam} identical {self.beam_identical}/{self.sentences}")
+                     f"max |Δ| logits {self.doc_logit_diff:.2e}, memory {self.doc_memory_diff:.2e}{beam}")
         if self.int8:
             q = self.int8
             lines.append(f"  int8: {q['bytes'] / 1e6:.2f} MB vs fp32 {q['fp32_bytes'] / 1e6:.2f} MB; "
