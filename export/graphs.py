@@ -10,6 +10,10 @@ Per-layer lists become stacked tensors, because ONNX inputs/outputs are flat ten
   weights ``(B, mem_layers, heads, rows, cols)``.
 
 A side without memory simply has no memory inputs/outputs (``graph_io`` lists what exists).
+
+The one-step decoder returns no attention weights: the viewer wants the output attention of the
+*chosen* hypothesis, which decoder_full gives in one pass after the search, so the hot loop does
+not copy out K x heads x slots weights it would throw away for every pruned beam.
 """
 
 from __future__ import annotations
