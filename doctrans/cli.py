@@ -265,7 +265,7 @@ def models() -> None:
 @app.command()
 @handle_errors
 def tui(
-    file: Annotated[Path | None, typer.Argument(metavar="[FILE]", help="txt, md, docx or pdf file (a file picker opens "
+    file: Annotated[Path | None, typer.Argument(metavar="FILE", help="txt, md, docx or pdf file (a file picker opens "
                                                 "without one)")] = None,
     model: Annotated[Path | None, typer.Option("--model", "-m", help="model bundle directory")] = None,
     src: Annotated[str | None, typer.Option("--src", help="source language, checked against the model")] = None,

@@ -3,17 +3,21 @@ written into the memory as if the model had produced it)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from doctrans.engine import load_translator
-from tests.tiny_model import sentences, shared_bundle
+from tests.test_tui import tiny_bundle
+from tests.tiny_model import sentences
 
+__all__ = ["tiny_bundle"]  # a fixture (the tiny bundle, cached between runs): imported to use it here
 DOC = sentences(3)
 
 
-def test_force_of_the_models_own_output_is_translate() -> None:
+def test_force_of_the_models_own_output_is_translate(tiny_bundle: Path) -> None:
     """Forcing the beam's translation leaves the same memory, attention and (about) the same score."""
-    tr = load_translator(shared_bundle(), beam_size=1, return_attention=True)
+    tr = load_translator(tiny_bundle, beam_size=1, return_attention=True)
     a, b = tr.new_document(), tr.new_document()
     for sentence in DOC:
         ra = a.translate(sentence)
@@ -25,8 +29,8 @@ def test_force_of_the_models_own_output_is_translate() -> None:
         np.testing.assert_allclose(rb.attention.tgt_update, ra.attention.tgt_update, atol=1e-5)
 
 
-def test_force_writes_the_edit_into_the_target_memory() -> None:
-    tr = load_translator(shared_bundle(), beam_size=1)
+def test_force_writes_the_edit_into_the_target_memory(tiny_bundle: Path) -> None:
+    tr = load_translator(tiny_bundle, beam_size=1)
     a, b = tr.new_document(), tr.new_document()
     ra = a.translate(DOC[0])
     rb = b.force(DOC[0], "red red red red .")

@@ -107,6 +107,19 @@ class Palette:
     foreground: Color
     accent: Color
 
+    @classmethod
+    def from_variables(cls, variables: dict[str, str]) -> Palette:
+        """From a theme's resolved CSS variables (``App.get_css_variables()``)."""
+        bg, fg = Color.parse(variables["background"]), Color.parse(variables["foreground"])
+        primary, accent = Color.parse(variables["primary"]), Color.parse(variables["accent"])
+        # The ramp must get monotonically further from the background; a theme whose primary
+        # colour is not between its background and foreground in brightness gets a plain
+        # background -> foreground ramp through their midpoint instead.
+        lo, hi = sorted((bg.brightness, fg.brightness))
+        if not lo <= primary.brightness <= hi:
+            primary = bg.blend(fg, 0.5)
+        return cls(bg, primary, fg, accent)
+
     def cell(self, v: float) -> Color:
         v = min(1.0, max(0.0, v))
         if v < 0.5:

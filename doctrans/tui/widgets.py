@@ -8,7 +8,6 @@ import numpy as np
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.color import Color
 from textual.events import MouseMove
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -116,6 +115,12 @@ class HeatmapView(Widget, can_focus=True):
                 self.parent.scroll_to_region(line, animate=False)
         self.refresh()
 
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
     def action_move(self, delta: int) -> None:
         if self.matrix is None or not self.matrix.shape[0]:
             return
@@ -131,10 +136,7 @@ class HeatmapView(Widget, can_focus=True):
             self.cursor = row
 
     def palette(self) -> Palette:
-        theme = self.app.current_theme
-        bg = Color.parse(theme.background or ("#1e1e1e" if theme.dark else "#ffffff"))
-        fg = Color.parse(theme.foreground or ("#e0e0e0" if theme.dark else "#000000"))
-        return Palette(bg, Color.parse(theme.primary), fg, Color.parse(theme.accent or theme.primary))
+        return Palette.from_variables(self.app.get_css_variables())
 
     def cell_width(self, width: int) -> int:
         slots = self.matrix.shape[1] if self.matrix is not None else 16
@@ -150,5 +152,5 @@ class HeatmapView(Widget, can_focus=True):
             return Text.assemble((self.title + "\n", "bold"), (self.empty_note, "italic dim"))
         return render_heatmap(self.matrix, self.tokens, self.palette(), title=self.title,
                               cell=self.cell_width(self.size.width), label_width=self.LABEL_WIDTH,
-                              cursor=self.cursor if self.can_focus else None,
+                              cursor=self.cursor if self.has_focus else None,  # one cursor on screen
                               marked_slots=self.marked_slots, marked_rows=self.marked_rows)

@@ -1,0 +1,511 @@
+"""The TUI (doctrans.tui): pilot-driven flows with a real tiny bundle, the viewer's numbers against
+the engine's, edit + re-run semantics, cancel/continue, quit handling, and text snapshots.
+
+Snapshots are the screen as plain text (the compositor's output through rich's ``export_text``),
+taken with a deterministic fake engine so they do not move when the tiny model is retrained.
+Update them with ``DOCTRANS_UPDATE_SNAPSHOTS=1 pytest tests/test_tui.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import os
+import shutil
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import docx
+import numpy as np
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Input
+from typer.testing import CliRunner
+
+from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
+from doctrans.tui.app import DoctransApp
+from doctrans.tui.heatmap import Palette, readers, slots_written, token_label, viewer_data
+from doctrans.tui.screens import EditScreen, HelpScreen, MemoryViewer, OpenScreen, QuitScreen, SaveScreen
+from doctrans.tui.state import DocumentState
+from doctrans.tui.widgets import HeatmapView
+from tests.fakes import FakeTranslator
+
+SNAPSHOTS = Path(__file__).parent / "__snapshots__" / "test_tui"
+TIMEOUT = 30.0
+
+# Sentences in the tiny model's vocabulary (tests/tiny_model.py), one per paragraph: the tiny
+# vocabulary is lower-case, so the splitter would not cut "... . the ..." inside a paragraph.
+TINY_DOC = ["the cat sees a house .", "the dog runs over the tree .", "a small bird eats slowly .",
+            "the red fish sleeps near the old house ."]
+
+
+# -- helpers ----------------------------------------------------------------------------------
+def make_docx(path: Path, heading: str, paragraphs: list[str], bullets: list[str] = ()) -> Path:
+    d = docx.Document()
+    d.add_heading(heading, level=1)
+    for p in paragraphs:
+        d.add_paragraph(p)
+    for b in bullets:
+        d.add_paragraph(b, style="List Bullet")
+    d.save(str(path))
+    return path
+
+
+def docx_texts(path: Path) -> list[str]:
+    return [p.text for p in docx.Document(str(path)).paragraphs]
+
+
+def screen_text(app: DoctransApp) -> str:
+    """The screen as plain text, what ``export_screenshot`` draws without the styles."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True,
+                      color_system="truecolor", legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return "\n".join(line.rstrip() for line in console.export_text(styles=False).splitlines()) + "\n"
+
+
+def check_snapshot(app: DoctransApp, name: str) -> None:
+    text = screen_text(app)
+    path = SNAPSHOTS / f"{name}.txt"
+    if os.environ.get("DOCTRANS_UPDATE_SNAPSHOTS"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no snapshot {path}; create it with DOCTRANS_UPDATE_SNAPSHOTS=1"
+    assert text == path.read_text(encoding="utf-8"), f"screen differs from {path}:\n{text}"
+
+
+async def wait_until(pilot: Pilot, cond: Callable[[], bool], what: str = "condition") -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def translated(app: DoctransApp) -> bool:
+    return app.state is not None and app.state.complete and not app.running
+
+
+def run(coro: Callable[[], Awaitable[None]]) -> None:
+    """Plain asyncio in a sync test: no pytest-asyncio needed."""
+    asyncio.run(coro())
+
+
+class Clock:
+    """A deterministic clock: each reading is one second later."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        self.t += 1.0
+        return self.t
+
+
+# -- a fake engine with attention, deterministic -------------------------------------------------
+@dataclass
+class AttnSession:
+    engine: AttnTranslator
+    count: int = 0
+
+    def translate(self, sentence: str) -> SentenceResult:
+        if self.engine.gate is not None:  # let a test hold the loop between sentences
+            self.engine.gate.acquire(timeout=TIMEOUT)
+        return self._result(sentence, self.engine.fn(sentence))
+
+    def force(self, sentence: str, translation: str) -> SentenceResult:
+        self.engine.forced.append(translation)
+        return self._result(sentence, translation)
+
+    def _result(self, source: str, target: str) -> SentenceResult:
+        self.engine.calls.append(source)
+        src, tgt = [*source.split(), "</s>"], ["<s>", *target.split()]
+        rng = np.random.default_rng(self.count)  # PCG64: the same numbers everywhere
+        self.count += 1
+
+        def dist(*shape: int) -> np.ndarray:
+            x = rng.random(shape).astype(np.float32) ** 4
+            return x / x.sum(-1, keepdims=True)
+
+        att = SentenceAttention(src_update=dist(2, 16, len(src)), tgt_update=dist(2, 16, len(tgt)),
+                                src_output=dist(2, len(src), 16), tgt_output=dist(2, len(tgt), 16))
+        return SentenceResult(source, target, src, tgt, 0.0, att)
+
+    @property
+    def memory(self) -> MemoryState:
+        return {"src": np.full((1, 1, 1), float(self.count), dtype=np.float32)}
+
+
+@dataclass
+class AttnTranslator(FakeTranslator):
+    gate: threading.Semaphore | None = None
+    forced: list[str] = field(default_factory=list)
+
+    def new_document(self, memory: MemoryState | None = None) -> AttnSession:  # type: ignore[override]
+        return AttnSession(self, 0 if memory is None else int(memory["src"].ravel()[0]))
+
+
+FAKE_DOC = ("Learn to Remember", ["The woman walked in. She sat down by the window.",
+                                  "It was raining, and nobody spoke."], ["Memory slots", "Attention maps"])
+
+
+# -- the real engine ----------------------------------------------------------------------------
+def _bundle_key(root: Path) -> str:
+    """What the tiny bundle is built from: its builder, the training and export code, versions."""
+    from importlib.metadata import version
+
+    h = hashlib.sha256()
+    files = [root / "tests" / "tiny_model.py", *(root / "training").rglob("*.py"), *(root / "export").rglob("*.py")]
+    for f in sorted(files):
+        h.update(str(f.relative_to(root)).encode())
+        h.update(f.read_bytes())
+    for package in ("torch", "onnx", "onnxruntime", "sentencepiece"):
+        h.update(version(package).encode())
+    return h.hexdigest()[:16]
+
+
+@pytest.fixture(scope="module")
+def tiny_bundle(request: pytest.FixtureRequest) -> Path:
+    """``tests.tiny_model.shared_bundle()``, kept in pytest's cache directory between runs, keyed
+    by everything it is built from: training + verified export take 30-60 s on the shared CPU,
+    the TUI tests using it a few seconds. Without the cache plugin it is simply built."""
+    from tests.tiny_model import shared_bundle
+
+    cache = getattr(request.config, "cache", None)
+    if cache is None:
+        return shared_bundle()
+    target = Path(cache.mkdir("doctrans-tiny-bundle")) / _bundle_key(Path(__file__).resolve().parent.parent)
+    if not (target / "model.json").exists():
+        tmp = target.with_name(target.name + f".tmp{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(shared_bundle(), tmp)
+        try:
+            os.replace(tmp, target)  # atomic: a parallel run sees the whole bundle or none
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)  # another run got there first
+    return target
+
+
+@pytest.fixture(scope="module")
+def tiny_translator(tiny_bundle: Path):  # type: ignore[no-untyped-def]
+    from doctrans.engine import load_translator
+
+    return load_translator(tiny_bundle, beam_size=1, threads=1)
+
+
+def test_open_translate_view_edit_save(tmp_path: Path, tiny_translator) -> None:  # type: ignore[no-untyped-def]
+    """The issue's flow: open a generated docx, translate, move, view, edit, save."""
+    src = make_docx(tmp_path / "story.docx", TINY_DOC[0], TINY_DOC[1:])
+    app = DoctransApp(tiny_translator, src)
+
+    async def flow() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: translated(app), "the translation")
+            state = app.state
+            assert state is not None and len(state.sentences) == 4
+            assert all(s.result is not None and s.result.attention is not None for s in state.sentences)
+            first = [s.translation for s in state.sentences]
+
+            await pilot.press("down")
+            assert app.selected() == 1
+            await pilot.press("enter")
+            assert isinstance(app.screen, MemoryViewer) and app.screen.index == 1
+            view = app.screen.query_one("#src_write", HeatmapView)
+            assert view.matrix is not None and view.cursor == 0
+            await pilot.press("down", "down")
+            assert view.cursor == 2
+            assert "wrote to slot" in str(app.screen.query_one("#trace").render())
+            assert app.screen.query_one("#src_read", HeatmapView).marked_slots == view.marked_slots != []
+            await pilot.press("right")
+            assert app.screen.index == 2 and app.selected() == 2
+            await pilot.press("left", "escape")
+            assert not isinstance(app.screen, MemoryViewer)
+
+            # Edit sentence 2: the loop re-runs from it, with the edit forced into the memory.
+            await pilot.press("e")
+            assert isinstance(app.screen, EditScreen)
+            app.screen.query_one(Input).value = "the old bird ."
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: translated(app), "the re-run")
+            s = state.sentences
+            assert s[1].translation == "the old bird ." and s[1].edited
+            assert s[0].translation == first[0]
+            session = tiny_translator.new_document(memory=s[1].memory_before)
+            session.force(s[1].source, "the old bird .")
+            np.testing.assert_allclose(s[2].memory_before["tgt"], session.memory["tgt"], atol=1e-5)
+            assert s[2].translation == session.translate(s[2].source).translation
+
+            out = tmp_path / "story.xx.docx"
+            await pilot.press("s")
+            assert isinstance(app.screen, SaveScreen)
+            assert app.screen.query_one(Input).value == str(out)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert out.exists() and not state.dirty
+            texts = docx_texts(out)
+            assert texts[0] == s[0].translation and texts[1] == "the old bird ."
+            assert texts[2:] == [s[2].translation, s[3].translation]
+            assert docx_texts(src) == TINY_DOC  # the input is never touched
+            await pilot.press("q")  # saved: quits without asking
+            await pilot.pause()
+        assert app.return_code == 0
+
+    run(flow)
+
+
+def test_viewer_numbers_are_the_engines(tmp_path: Path, tiny_translator) -> None:  # type: ignore[no-untyped-def]
+    """The heatmaps the viewer draws are the engine's return_attention maps (transposed for the
+    update side), head-averaged, or one head after pressing h."""
+    src = tmp_path / "doc.txt"
+    src.write_text("\n\n".join(TINY_DOC) + "\n", encoding="utf-8")
+    app = DoctransApp(tiny_translator, src)
+    reference = tiny_translator.translate_document(TINY_DOC, beam_size=1, return_attention=True)
+
+    async def flow() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: translated(app), "the translation")
+            await pilot.press("down", "enter")
+            viewer = app.screen
+            assert isinstance(viewer, MemoryViewer)
+            t, nxt = reference[1].attention, reference[2].attention
+
+            def shown(name: str) -> np.ndarray:
+                m = viewer.query_one(f"#{name}", HeatmapView).matrix
+                assert m is not None
+                return m
+
+            for head, pick in ((None, lambda a: a.mean(0)), (0, lambda a: a[0]), (1, lambda a: a[1])):
+                assert viewer.head == head
+                np.testing.assert_allclose(shown("src_write"), pick(t.src_update).T, atol=1e-6)
+                np.testing.assert_allclose(shown("tgt_write"), pick(t.tgt_update).T, atol=1e-6)
+                np.testing.assert_allclose(shown("src_read"), pick(nxt.src_output), atol=1e-6)
+                np.testing.assert_allclose(shown("tgt_read"), pick(nxt.tgt_output), atol=1e-6)
+                await pilot.press("h")
+            assert viewer.query_one("#src_write", HeatmapView).tokens == reference[1].src_tokens
+            assert viewer.query_one("#tgt_read", HeatmapView).tokens == reference[2].tgt_tokens
+
+    run(flow)
+
+
+# -- the fake engine: behaviour and snapshots ---------------------------------------------------
+def test_snapshots_of_the_main_screens(tmp_path: Path) -> None:
+    src = make_docx(tmp_path / "remember.docx", *FAKE_DOC)
+    app = DoctransApp(AttnTranslator(), src, clock=Clock())
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: translated(app), "the translation")
+            check_snapshot(app, "main_80x24")
+            await pilot.press("down", "enter", "down", "down")
+            check_snapshot(app, "viewer_80x24")
+            await pilot.press("h", "tab")
+            check_snapshot(app, "viewer_head1_target_80x24")
+            await pilot.press("escape", "question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            check_snapshot(app, "help_80x24")
+            await pilot.press("escape", "e")
+            check_snapshot(app, "edit_80x24")
+            await pilot.press("escape", "q")
+            assert isinstance(app.screen, QuitScreen)
+            check_snapshot(app, "quit_80x24")
+            await pilot.press("escape")
+        await asyncio.sleep(0)
+
+    run(flow)
+
+    app = DoctransApp(AttnTranslator(), src, clock=Clock())
+
+    async def wide() -> None:
+        async with app.run_test(size=(140, 36)) as pilot:
+            await wait_until(pilot, lambda: translated(app), "the translation")
+            await pilot.press("down", "enter")
+            check_snapshot(app, "viewer_140x36")
+
+    run(wide)
+
+
+def test_structure_edit_rerun_and_save_with_fake_engine(tmp_path: Path) -> None:
+    src = make_docx(tmp_path / "remember.docx", *FAKE_DOC)
+    engine = AttnTranslator()
+    app = DoctransApp(engine, src, clock=Clock())
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: translated(app), "the translation")
+            state = app.state
+            assert state is not None
+            kinds = [state.blocks[s.block].kind for s in state.sentences]
+            assert kinds == ["heading", "paragraph", "paragraph", "paragraph", "list_item", "list_item"]
+            text = screen_text(app)
+            assert "H1" in text and "\u00b6" in text and "\u2022" in text
+
+            engine.calls.clear()
+            await pilot.press("down", "down", "e")  # "She sat down by the window."
+            app.screen.query_one(Input).value = "SIE SETZTE SICH."
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: translated(app), "the re-run")
+            # Forced, then only the later sentences: the earlier ones are not translated again.
+            assert engine.forced == ["SIE SETZTE SICH."]
+            assert engine.calls == [s.source for s in state.sentences[2:]]
+            assert "\u270e SIE SETZTE SICH." in screen_text(app)
+            assert "1 edited" in screen_text(app)
+
+            await pilot.press("s", "enter")
+            await pilot.pause()
+        out = tmp_path / "remember.de.docx"
+        assert docx_texts(out) == ["LEARN TO REMEMBER", "THE WOMAN WALKED IN. SIE SETZTE SICH.",
+                                   "IT WAS RAINING, AND NOBODY SPOKE.", "MEMORY SLOTS", "ATTENTION MAPS"]
+
+    run(flow)
+
+
+def test_cancel_and_continue_keep_the_memory_chain(tmp_path: Path) -> None:
+    src = tmp_path / "doc.txt"
+    src.write_text("One. Two. Three. Four. Five.\n", encoding="utf-8")
+    gate = threading.Semaphore(0)
+    engine = AttnTranslator(gate=gate)
+    app = DoctransApp(engine, src, clock=Clock())
+
+    async def flow() -> None:
+        async with app.run_test() as pilot:
+            state = app.state
+            assert state is not None and len(state.sentences) == 5
+            gate.release(2)
+            await wait_until(pilot, lambda: state.sentences[1].done, "two sentences")
+            assert "translating" in screen_text(app)
+            await pilot.press("c")
+            gate.release(1)  # the sentence in flight finishes, and is dropped: the run was cancelled
+            await pilot.pause(0.2)
+            assert not app.running and state.first_pending() == 2
+            assert "cancelled" in screen_text(app)
+            await pilot.press("s", "enter")  # not finished: refused, nothing written
+            await pilot.pause()
+            assert not (tmp_path / "doc.de.txt").exists()
+            gate.release(10)
+            await pilot.press("t")
+            await wait_until(pilot, lambda: translated(app), "the rest")
+            # Continued from the memory after sentence 2: the fake memory counts sentences seen.
+            assert [float(s.memory_before["src"].ravel()[0]) for s in state.sentences[1:]] == [1, 2, 3, 4]
+            assert [s.translation for s in state.sentences] == ["ONE.", "TWO.", "THREE.", "FOUR.", "FIVE."]
+
+    run(flow)
+
+
+def test_quit_asks_when_unsaved(tmp_path: Path) -> None:
+    src = tmp_path / "doc.txt"
+    src.write_text("One. Two.\n", encoding="utf-8")
+    app = DoctransApp(AttnTranslator(), src, clock=Clock())
+
+    async def flow() -> None:
+        async with app.run_test() as pilot:
+            await wait_until(pilot, lambda: translated(app), "the translation")
+            await pilot.press("q")
+            assert isinstance(app.screen, QuitScreen)
+            await pilot.press("escape")
+            assert not isinstance(app.screen, QuitScreen) and app.is_running
+            await pilot.press("q", "s")  # save and quit: the default output
+            await pilot.pause()
+        assert (tmp_path / "doc.de.txt").read_text(encoding="utf-8").strip() == "ONE. TWO."
+
+    run(flow)
+
+    app = DoctransApp(AttnTranslator(), src, clock=Clock())
+
+    async def discard() -> None:
+        async with app.run_test() as pilot:
+            await wait_until(pilot, lambda: translated(app), "the translation")
+            (tmp_path / "doc.de.txt").unlink()
+            await pilot.press("q", "d")
+            await pilot.pause()
+        assert not (tmp_path / "doc.de.txt").exists()
+
+    run(discard)
+
+
+def test_file_picker_and_unreadable_documents(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.docx"
+    bad.write_bytes(b"this is not a zip")
+    good = tmp_path / "doc.txt"
+    good.write_text("One. Two.\n", encoding="utf-8")
+    app = DoctransApp(AttnTranslator(), None, clock=Clock())
+
+    async def flow() -> None:
+        async with app.run_test(notifications=True) as pilot:
+            assert isinstance(app.screen, OpenScreen)  # no FILE: the picker opens
+            app.screen.dismiss(bad)
+            await pilot.pause()
+            assert app.state is None and app.is_running  # one clear message, no crash
+            assert any("broken.docx" in n.message for n in app._notifications)
+            app.action_open()
+            await pilot.pause()
+            assert isinstance(app.screen, OpenScreen)
+            app.screen.dismiss(good)
+            await wait_until(pilot, lambda: translated(app), "the translation")
+
+    run(flow)
+
+
+# -- pure parts --------------------------------------------------------------------------------
+def test_trace_helpers() -> None:
+    write = np.array([[0.1, 0.8, 0.05, 0.5], [0.0, 0.0, 0.0, 0.0]], dtype=np.float32)
+    assert slots_written(write, 0) == [1, 3]  # 0.1 is less than half of 0.8
+    assert slots_written(write, 1) == []
+    read = np.array([[0.7, 0.1, 0.1, 0.1], [0.25, 0.25, 0.25, 0.25], [0.0, 0.9, 0.0, 0.1]], dtype=np.float32)
+    assert readers(read, [1, 3]) == [(2, pytest.approx(1.0)), (0, pytest.approx(0.2))][:1]
+    assert token_label("\u2581house", 4) == " ho\u2026" and token_label("\u2581house") == "house"
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "solarized-light", "nord"])
+def test_heatmap_ramp_runs_from_background_to_foreground(theme: str) -> None:
+    """On dark and light themes alike: weight 0 is the background, the maximum the foreground,
+    and the contrast with the background grows with the weight."""
+    from textual.app import App
+
+    app = App()
+    app.theme = theme
+    p = Palette.from_variables(app.get_css_variables())
+    assert p.cell(0.0) == p.background and p.cell(1.0) == p.foreground
+    distance = [abs(p.cell(v).brightness - p.background.brightness) for v in np.linspace(0, 1, 11)]
+    assert distance == sorted(distance) and distance[-1] > 0.5
+
+
+def test_state_without_attention_or_force(tmp_path: Path) -> None:
+    """An engine without attention or force (the plain fake) still translates and saves; the
+    viewer data is empty rather than wrong."""
+    src = tmp_path / "doc.txt"
+    src.write_text("One. Two.\n", encoding="utf-8")
+    tr = FakeTranslator()
+    state = DocumentState.open(src, tr)
+    for step in state.run(tr, 0, lambda: False):
+        state.apply(step)
+    data = viewer_data(state.sentences[0].result, state.sentences[1].result, None)
+    assert data.src_write is None and data.tgt_read is None
+    assert state.save(state.default_output()).read_text(encoding="utf-8").strip() == "ONE. TWO."
+
+
+def test_cli_tui_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from doctrans import cli
+
+    runner = CliRunner()
+    result = runner.invoke(cli.app, ["tui", str(tmp_path / "missing.docx")])
+    assert result.exit_code == 2 and "missing.docx: no such file" in result.output
+    (tmp_path / "a.xyz").write_text("x")
+    result = runner.invoke(cli.app, ["tui", str(tmp_path / "a.xyz")])
+    assert result.exit_code == 2 and "unsupported file type" in result.output
+
+    seen = {}
+    monkeypatch.setattr(cli, "open_translator", lambda model, src, tgt: FakeTranslator())
+    monkeypatch.setattr("doctrans.tui.run_tui", lambda tr, path: seen.update(tr=tr, path=path))
+    doc = tmp_path / "doc.txt"
+    doc.write_text("One.\n")
+    result = runner.invoke(cli.app, ["tui", str(doc), "--model", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert seen["path"] == doc and isinstance(seen["tr"], FakeTranslator)
+    result = runner.invoke(cli.app, ["tui", str(doc), "--src", "fr"])
+    assert result.exit_code == 2 and "does not match the model" in result.output
