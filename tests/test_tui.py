@@ -346,7 +346,10 @@ def test_structure_edit_rerun_and_save_with_fake_engine(tmp_path: Path) -> None:
             assert "H1" in text and "\u00b6" in text and "\u2022" in text
 
             engine.calls.clear()
-            await pilot.press("down", "down", "e")  # "She sat down by the window."
+            await pilot.press("down", "down", "e", "enter")  # accepted unchanged: nothing to re-run
+            await pilot.pause()
+            assert engine.calls == [] and not state.sentences[2].edited and not app.running
+            await pilot.press("e")  # "She sat down by the window."
             app.screen.query_one(Input).value = "SIE SETZTE SICH."
             await pilot.press("enter")
             await wait_until(pilot, lambda: translated(app), "the re-run")
@@ -395,6 +398,25 @@ def test_cancel_and_continue_keep_the_memory_chain(tmp_path: Path) -> None:
             assert [s.translation for s in state.sentences] == ["ONE.", "TWO.", "THREE.", "FOUR.", "FIVE."]
 
     run(flow)
+
+
+def test_quit_while_translating(tmp_path: Path) -> None:
+    """Quitting with a sentence in flight: the worker's late result finds no app, no error."""
+    src = tmp_path / "doc.txt"
+    src.write_text("One. Two. Three.\n", encoding="utf-8")
+    gate = threading.Semaphore(0)
+    app = DoctransApp(AttnTranslator(gate=gate), src, clock=Clock())
+
+    async def flow() -> None:
+        async with app.run_test() as pilot:
+            gate.release(1)
+            await wait_until(pilot, lambda: app.state is not None and app.state.sentences[0].done, "one sentence")
+            await pilot.press("q", "d")
+            await pilot.pause()
+        gate.release(5)
+
+    run(flow)
+    assert app.return_code == 0
 
 
 def test_quit_asks_when_unsaved(tmp_path: Path) -> None:

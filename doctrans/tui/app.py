@@ -161,12 +161,18 @@ class DoctransApp(App[None]):
         def cancelled() -> bool:
             return worker.is_cancelled or run_id != self._run_id
 
-        for step in state.run(self.translator, start, cancelled):
-            if cancelled():
-                return
-            self.call_from_thread(self._on_step, run_id, step)
-        if not cancelled():
-            self.call_from_thread(self._on_run_end, run_id)
+        try:
+            for step in state.run(self.translator, start, cancelled):
+                if cancelled():
+                    return
+                self.call_from_thread(self._on_step, run_id, step)
+            if not cancelled():
+                self.call_from_thread(self._on_run_end, run_id)
+        except RuntimeError:
+            # call_from_thread once the app has shut down (quit while a sentence was in flight):
+            # nobody is left to show the result to.
+            if self.is_running:
+                raise
 
     def _on_step(self, run_id: int, step: Step) -> None:
         state = self.state
@@ -255,9 +261,7 @@ class DoctransApp(App[None]):
         state = self.state
         if text is None or state is None:
             return
-        before = state.sentences[i].translation
-        state.edit(i, text)
-        if state.sentences[i].translation == before and not state.sentences[i].edited:
+        if not state.edit(i, text):
             return
         # Later sentences read the memory this one writes: re-run the loop from the earliest
         # sentence that is out of date (an edit before a run's position moves the run back).

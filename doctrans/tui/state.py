@@ -177,15 +177,17 @@ class DocumentState:
         s.stale = False
         self.dirty = True
 
-    def edit(self, index: int, text: str) -> None:
-        """A person's translation of sentence ``index``; the loop must be re-run from here."""
+    def edit(self, index: int, text: str) -> bool:
+        """A person's translation of sentence ``index``. True when it changed the translation: the
+        loop must then be re-run from here; accepting the text unchanged changes nothing."""
         s = self.sentences[index]
         text = clean_translation(text)
-        if text == s.translation and s.edited:
-            return
+        if not text or text == s.translation:
+            return False
         s.translation = text
         s.edited = True
         self.dirty = True
+        return True
 
     # -- saving -------------------------------------------------------------------------------
     def translated_blocks(self, document: Document) -> Iterator[TranslatedBlock]:
