@@ -173,7 +173,7 @@ class GTransformer(nn.Module):
         self.embed = nn.Embedding(cfg.vocab_size, d, padding_idx=cfg.pad_id)
         nn.init.normal_(self.embed.weight, std=d**-0.5)
         # Sinusoids are fixed, so the table can grow when a translation runs long (see positions).
-        self.register_buffer("pos", sinusoid_table(2 * cfg.doc_max_len + cfg.max_len, d), persistent=False)
+        self.register_buffer("pos", sinusoid_table(min(2 * cfg.doc_max_len, 4096) + cfg.max_len, d), persistent=False)
         top_enc = range(cfg.enc_layers - cfg.global_layers, cfg.enc_layers)
         top_dec = range(cfg.dec_layers - cfg.global_layers, cfg.dec_layers)
         self.encoder = nn.ModuleList(GTEncoderLayer(cfg, i in top_enc) for i in range(cfg.enc_layers))
