@@ -11,9 +11,9 @@ from tests.test_gtransformer import corpora, train, translate_dev  # noqa: F401 
 from training import approaches
 from training import train as train_mod
 from training.checkpoint import read_checkpoint
-from training.context_cache import SHORTENINGS, CacheConfig, CacheTransformer, Shortener
+from training.context_cache import SHORTENINGS, CacheConfig, CacheTransformer, Shortener, sparsemax
 from training.context_cache import translate_documents as cache_translate
-from training.model import CONFIGS
+from training.model import CONFIGS, MASKED
 
 D = CONFIGS["tiny"]["d_model"]
 
@@ -57,14 +57,27 @@ def test_pooling_windows_and_padding():
     assert torch.equal(maxed["z"][1, 1], h[1, 4])
 
 
-def test_latent_grouping_and_selecting_weights():
+def test_sparsemax_is_a_sparse_distribution():
+    x = torch.tensor([[3.0, 1.0, 0.2, MASKED], [0.1, 0.1, 0.1, 0.1]])
+    p = sparsemax(x, dim=-1)
+    assert torch.allclose(p.sum(-1), torch.ones(2)) and (p >= 0).all()
+    assert p[0].tolist() == [1.0, 0.0, 0.0, 0.0] and torch.allclose(p[1], torch.full((4,), 0.25))
+    y = torch.tensor([0.5, 0.4, -1.0], requires_grad=True)
+    q = sparsemax(y, dim=0)
+    assert torch.allclose(q, torch.tensor([0.55, 0.45, 0.0]))
+    q[0].backward()  # Jacobian on the support: I - 1/|S|, zero off it
+    assert torch.allclose(y.grad, torch.tensor([0.5, -0.5, 0.0]))
+
+
+@pytest.mark.parametrize("categorize", ["softmax", "sparsemax"])
+def test_latent_grouping_and_selecting_weights(categorize):
     h, mask = states()
-    grouping = Shortener(cfg(shorten="grouping", n_groups=6)).eval()
+    grouping = Shortener(cfg(shorten="grouping", n_groups=6, categorize=categorize)).eval()
     grouping(h, mask)
     a = grouping.weights  # (B, T, G): each real token shared out among the groups
     assert torch.allclose(a[mask].sum(-1), torch.ones(int(mask.sum())), atol=1e-5)
     assert (a[~mask] == 0).all()
-    selecting = Shortener(cfg(shorten="selecting", n_groups=6)).eval()
+    selecting = Shortener(cfg(shorten="selecting", n_groups=6, categorize=categorize)).eval()
     selecting(h, mask)
     s = selecting.weights  # each group selects among the real tokens of its sentence
     assert torch.allclose(s.sum(1), torch.ones(2, 6), atol=1e-5)
@@ -81,6 +94,16 @@ def test_shortening_gradients_reach_every_parameter_and_the_states(kind):
     assert (h.grad[~mask] == 0).all()  # padding never contributes
     for n, p in short.named_parameters():
         assert p.grad is not None and p.grad.abs().sum() > 0, n
+
+
+def test_only_the_nearest_context_sentences_train_the_shortening():
+    torch.manual_seed(0)
+    model = CacheTransformer(cfg(shorten="grouping", context_size=2, n_groups=4, shorten_grad=1))
+    src, tgt = sources([5, 6, 7]), torch.tensor([[1, 20, 21]])
+    seen = []
+    model.shortener.register_forward_hook(lambda m, args, out: seen.append(out[0].requires_grad))
+    model(src, tgt, [sources([8, 9]), sources([10, 11])]).sum().backward()
+    assert seen == [True, True, False]  # current sentence, 1 back: trained; 2 back: not
 
 
 def sources(*sents: list[int]) -> torch.Tensor:

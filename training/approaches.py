@@ -139,7 +139,7 @@ class CacheTrainer(ApproachTrainer):
     def approach_overrides(self) -> dict:
         a = self.args
         return dict(context_size=a.context_size, shorten=a.shorten, pool_size=a.pool_size, n_groups=a.groups,
-                    context_gate=a.context_gate)
+                    categorize=a.categorize, shorten_grad=a.shorten_grad, context_gate=a.context_gate)
 
     def build_model(self, cfg):
         return context_cache.CacheTransformer(cfg)

@@ -15,8 +15,10 @@ The sentence-level Transformer, plus:
   the paper's **Latent Grouping** / **Latent Selecting**: a small FFN scores every token against
   ``n_groups`` groups; Grouping takes the softmax over groups (each token is shared out among
   the groups), Selecting over tokens (each group picks the tokens it wants, and may ignore some);
-  group g = sum_i a_ig h_i. Pooled/grouped tokens then **attend back to the full sentence**:
-  ``z = LayerNorm(z + MHA(z, h, h))``.
+  group g = sum_i a_ig h_i. ``categorize="sparsemax"`` (the paper's choice) instead of softmax
+  makes the weights sparse; ``shorten_grad`` limits which context sentences train the shortening
+  (the paper: the nearest 1 for Selecting, 2 for Grouping). Pooled/grouped tokens then
+  **attend back to the full sentence**: ``z = LayerNorm(z + MHA(z, h, h))``.
 - **Decoder**: a separate context attention after the cross-attention in every layer (serial),
   gated by ``sigmoid(w . c_i)`` per token (paper eq. 5; ``context_gate=False`` gives the
   ungated serial variant the paper found best for most models). Pre-norm residual like the rest.
@@ -62,12 +64,26 @@ class CacheConfig(ModelConfig):
     shorten: str = "none"  # one of SHORTENINGS
     pool_size: int = 4  # pooling window (mean/max/linear)
     n_groups: int = 9  # latent grouping/selecting: tokens per shortened sentence
+    categorize: str = "softmax"  # or "sparsemax" (the paper's choice: sparser, more readable groups)
+    shorten_grad: int = -1  # context sentences whose shortening gets gradient (-1 = all; paper: 1-2)
     context_gate: bool = True
 
 
 # ---------------------------------------------------------------------------------------
 # Shortening
 # ---------------------------------------------------------------------------------------
+
+def sparsemax(x: Tensor, dim: int) -> Tensor:
+    """Sparsemax (Martins & Astudillo 2016): the Euclidean projection onto the simplex, so weights
+    sum to 1 like softmax but many are exactly 0. Entries at MASKED come out 0."""
+    z = x.transpose(dim, -1)
+    zs = z.sort(-1, descending=True).values
+    k = torch.arange(1, z.shape[-1] + 1, device=x.device, dtype=x.dtype)
+    cumulative = zs.cumsum(-1) - 1
+    support = (zs * k > cumulative).sum(-1, keepdim=True)  # size of the support
+    tau = cumulative.gather(-1, support - 1) / support.to(x.dtype)
+    return (z - tau).clamp(min=0).transpose(dim, -1)
+
 
 class Shortener(nn.Module):
     """(B, T, d) encoder states + (B, T) real-token mask -> (B, L, d) shortened states + (B, L) mask."""
@@ -77,6 +93,7 @@ class Shortener(nn.Module):
         if cfg.shorten not in SHORTENINGS:
             raise ValueError(f"unknown shortening {cfg.shorten!r} (choose from {', '.join(SHORTENINGS)})")
         d, self.kind, self.k = cfg.d_model, cfg.shorten, cfg.pool_size
+        self.normalize = sparsemax if cfg.categorize == "sparsemax" else torch.softmax
         if self.kind == "linear":
             self.proj = nn.Linear(self.k * d, d)  # Nawrot et al. 2022: a linear map of the window
         if self.kind in ("grouping", "selecting"):
@@ -109,9 +126,9 @@ class Shortener(nn.Module):
         else:
             scores = self.categorize(h)  # (B, T, G)
             if self.kind == "grouping":  # each token shared out among the groups
-                a = scores.softmax(-1) * m[..., None]
+                a = self.normalize(scores, dim=-1) * m[..., None]
             else:  # each group selects among the tokens (padding never selected)
-                a = scores.masked_fill(~mask[..., None], MASKED).softmax(1) * m[..., None]
+                a = self.normalize(scores.masked_fill(~mask[..., None], MASKED), dim=1) * m[..., None]
             self.weights = a
             z = a.transpose(1, 2) @ h  # (B, G, d)
             zmask = mask.any(1, keepdim=True).expand(B, z.shape[1])
@@ -248,10 +265,12 @@ class CacheTransformer(nn.Module):
         where there is none). Context sentences are encoded without gradient (the cache)."""
         enc = self.encode(src)
         entries = [self.shorten(enc, src)] if self.includes_current else []
-        for c in ctx_srcs[: self.cfg.context_size]:
+        for j, c in enumerate(ctx_srcs[: self.cfg.context_size], start=1):
             with torch.no_grad():
                 c_enc = self.encode(c)
-            entries.append(self.shorten(c_enc, c))
+            learn = self.cfg.shorten_grad < 0 or j <= self.cfg.shorten_grad  # the paper: only the nearest 1-2
+            with torch.set_grad_enabled(torch.is_grad_enabled() and learn):
+                entries.append(self.shorten(c_enc, c))
         return self.decode(tgt_in, self.cross_kv(enc), src, self.context(entries))[0]
 
 

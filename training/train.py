@@ -93,6 +93,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    choices=["none", "sentence", "mean", "max", "linear", "grouping", "selecting"])
     p.add_argument("--pool-size", type=int, default=4, help="pooling window for mean/max/linear")
     p.add_argument("--groups", type=int, default=9, help="groups of latent grouping/selecting")
+    p.add_argument("--categorize", choices=["softmax", "sparsemax"], default="softmax",
+                   help="normalisation of latent grouping/selecting weights")
+    p.add_argument("--shorten-grad", type=int, default=-1,
+                   help="nearest context sentences whose shortening gets gradient (-1 = all)")
     p.add_argument("--context-gate", action=argparse.BooleanOptionalAction, default=True,
                    help="sigmoid gate on the decoder's context attention")
     p.add_argument("--init", type=Path, help="start from this checkpoint's weights (stage 2: a stage-1 model)")
