@@ -195,3 +195,7 @@ def test_resume_continues_exactly(corpora, tmp_path):
     a, b = read_checkpoint(straight / "last.pt"), read_checkpoint(split / "last.pt")
     for k in a["model"]:
         assert torch.allclose(a["model"][k], b["model"][k], atol=1e-5), k
+    # Resuming with another approach is one clear error, not a traceback.
+    argv = ["--src", "xx", "--tgt", "yy", "--data", str(corpora["train"]), "--out", str(split), "--config", "tiny",
+            "--stage", "document", "--resume", "--quiet"]
+    assert train_mod.main(argv) == 2

@@ -175,6 +175,16 @@ def trainer_class(approach: str) -> type[Trainer]:
     return TRAINERS[approach]
 
 
+def trainer_for(args) -> Trainer:
+    """The Trainer of ``--approach``; a resumed run must keep the approach it was started with."""
+    last = args.out / "last.pt"
+    if args.resume and last.exists():
+        started = read_checkpoint(last)["config"].get("approach", "memory")
+        if started != args.approach:
+            raise TrainError(f"--resume: {last} was trained with --approach {started}, not {args.approach}")
+    return trainer_class(args.approach)(args)
+
+
 def load_model(path: str | Path) -> LoadedModel:
     """A checkpoint of any approach, in eval mode on the CPU (the memory model's loader for its own)."""
     ckpt = read_checkpoint(path)

@@ -540,9 +540,9 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(args.threads)
     try:
         setup_distributed(args)
-        from training.approaches import trainer_class  # imported here: it builds on this module
+        from training.approaches import trainer_for  # imported here: it builds on this module
 
-        trainer = trainer_class(args.approach)(args)
+        trainer = trainer_for(args)
         if trainer.main and not args.quiet:
             n = sum(p.numel() for p in trainer.model.parameters())
             print(f"stage={args.stage} params={n / 1e6:.2f}M train={trainer.train.n_documents} docs/"
