@@ -25,8 +25,8 @@ Reads top to bottom: config -> group tags and masks -> layers -> the model -> da
 - Decoding generates the whole instance in **one beam search**; tags advance after each
   ``</s>``; each sentence has its own length limit; the instance ends after its n-th ``</s>``.
 
-Masks are dense (the attention scores of other sentences are computed, then masked), as in the
-paper's fairseq code; the O(N^2/M) cost of group attention needs block-sparse kernels.
+Masks are dense (the attention scores of other sentences are computed, then masked): simple and
+exact, but the O(N^2/M) cost of group attention the paper promises would need block-sparse kernels.
 """
 
 from __future__ import annotations
