@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from tests.synthetic import pronoun_accuracy
-from tests.test_gtransformer import corpora, train, translate_dev  # noqa: F401  (corpora is a fixture)
+from tests.test_gtransformer import corpora, one_thread, train, translate_dev  # noqa: F401  (fixtures)
 from training import approaches
 from training import train as train_mod
 from training.checkpoint import read_checkpoint

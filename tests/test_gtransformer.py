@@ -28,6 +28,15 @@ from training.model import CONFIGS, MASKED
 PAD, BOS, EOS = 0, 1, 2
 
 
+@pytest.fixture(autouse=True)
+def one_thread():
+    """Tiny models on a shared 2-core CPU: a second thread only adds contention (10x slower here)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 def tiny(**over) -> GTransformer:
     torch.manual_seed(0)
     return GTransformer(GTConfig(**{**CONFIGS["tiny"], "vocab_size": 50, **over})).eval()
@@ -138,7 +147,6 @@ def train(tmp: Path, name: str, *extra: str, data: Path, dev: Path | None = None
 
 @pytest.fixture(scope="module")
 def corpora(tmp_path_factory) -> dict[str, Path]:
-    torch.set_num_threads(1)
     d = tmp_path_factory.mktemp("syn")
     return {"train": write_corpus(d / "train.jsonl", 600, seed=1),
             "dev": write_corpus(d / "dev.jsonl", 40, seed=2), "dir": d}
