@@ -72,9 +72,10 @@ def score(hyp_docs: list[list[str]], ref_docs: list[list[str]], tgt_lang: str) -
         scoring = ("references are Moses-tokenized: hypotheses Moses-tokenized (sacremoses), "
                    "scored lower-cased with tokenize=none")
     hyps = [s for d in hyp_docs for s in d]
-    bleu = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase)
+    # force: both sides are tokenized on purpose here; sacreBLEU would otherwise warn about it.
+    bleu = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase, force=tokenize == "none")
     s = bleu.corpus_score(hyps, [refs]).score
-    d = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase).corpus_score(
+    d = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase, force=tokenize == "none").corpus_score(
         [" ".join(d) for d in hyp_docs], [[" ".join(d) for d in ref_docs]]).score
     return s, d, str(bleu.get_signature()), scoring
 
