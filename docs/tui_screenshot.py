@@ -2,9 +2,10 @@
 
     python docs/tui_screenshot.py --model BUNDLE [--document FILE] [--sentence 2] [--token 3]
 
-Without ``--document`` a small docx in the tiny test model's vocabulary is written to a temp dir
-(the screenshot in the repository was made with the tiny test bundle of ``tests/tiny_model.py``;
-rerun it with a real model bundle and a real document to replace it).
+Without ``--document`` a small docx in the tiny test model's vocabulary is written to a temp dir.
+The screenshot in the repository shows the built-in zh-en model on ``examples/dialogue.zh.txt``:
+``python docs/tui_screenshot.py --model doctrans/models/zh-en --document examples/dialogue.zh.txt
+--sentence 5 --token 1``.
 """
 
 from __future__ import annotations
