@@ -57,3 +57,26 @@ def pronoun_accuracy(targets: list[list[str]], hypotheses: list[list[str]]) -> t
                 total += 1
                 right += words[1] in hyp.split()[:3] and ({"he", "she"} - {words[1]}).isdisjoint(hyp.split())
     return right / max(1, total), total
+
+
+def train_synthetic(tmp: Path, name: str, *extra: str, data: Path, dev: Path | None = None) -> Path:
+    """Train a tiny model on the synthetic corpus through ``python -m training.train``; -> run dir.
+
+    ``extra`` holds the stage/approach flags; later flags win, so callers may override these.
+    """
+    from training import train as train_mod  # torch: only for the tests that train
+
+    out = tmp / name
+    argv = ["--src", "xx", "--tgt", "yy", "--data", str(data), "--out", str(out), "--config", "tiny",
+            "--vocab-size", "320", "--lr", "3e-3", "--warmup", "50", "--log-every", "100", "--seed", "3",
+            "--quiet", *extra]
+    if dev is not None:
+        argv += ["--dev", str(dev), "--eval-every", "100"]
+    assert train_mod.main(argv) == 0
+    return out
+
+
+def synthetic_corpora(root: Path) -> dict[str, Path]:
+    """The train (600 documents) and dev (40) corpora every synthetic-task test uses."""
+    return {"train": write_corpus(root / "train.jsonl", 600, seed=1),
+            "dev": write_corpus(root / "dev.jsonl", 40, seed=2), "dir": root}

@@ -9,7 +9,7 @@ import pytest
 import sentencepiece as spm
 import torch
 
-from tests.synthetic import pronoun_accuracy, write_corpus
+from tests.synthetic import pronoun_accuracy, synthetic_corpora, train_synthetic
 from training import approaches
 from training import train as train_mod
 from training.checkpoint import read_checkpoint
@@ -134,22 +134,12 @@ def test_word_dropout_hits_words_only_and_only_in_training():
 # -- training --------------------------------------------------------------------------------
 
 
-def train(tmp: Path, name: str, *extra: str, data: Path, dev: Path | None = None) -> Path:
-    out = tmp / name
-    argv = ["--src", "xx", "--tgt", "yy", "--data", str(data), "--out", str(out), "--config", "tiny",
-            "--vocab-size", "320", "--lr", "3e-3", "--warmup", "50", "--log-every", "100", "--seed", "3",
-            "--quiet", *extra]
-    if dev is not None:
-        argv += ["--dev", str(dev), "--eval-every", "100"]
-    assert train_mod.main(argv) == 0
-    return out
+train = train_synthetic
 
 
 @pytest.fixture(scope="module")
 def corpora(tmp_path_factory) -> dict[str, Path]:
-    d = tmp_path_factory.mktemp("syn")
-    return {"train": write_corpus(d / "train.jsonl", 600, seed=1),
-            "dev": write_corpus(d / "dev.jsonl", 40, seed=2), "dir": d}
+    return synthetic_corpora(tmp_path_factory.mktemp("syn"))
 
 
 def translate_dev(ckpt: Path, dev: Path, max_docs: int = 40, **kw):

@@ -11,7 +11,7 @@ import pytest
 import sentencepiece as spm
 import torch
 
-from tests.synthetic import pronoun_accuracy, write_corpus
+from tests.synthetic import pronoun_accuracy, synthetic_corpora, train_synthetic
 from training import evaluate as evaluate_mod
 from training import train as train_mod
 from training.checkpoint import load_model, read_checkpoint
@@ -22,21 +22,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def train(tmp: Path, name: str, *extra: str, data: Path, dev: Path | None = None) -> Path:
-    out = tmp / name
-    argv = ["--src", "xx", "--tgt", "yy", "--data", str(data), "--out", str(out), "--config", "tiny",
-            "--vocab-size", "320", "--rows", "16", "--lr", "3e-3", "--warmup", "50", "--log-every", "100",
-            "--seed", "3", "--quiet", *extra]
-    if dev is not None:
-        argv += ["--dev", str(dev), "--eval-every", "100"]
-    assert train_mod.main(argv) == 0
-    return out
+    return train_synthetic(tmp, name, "--rows", "16", *extra, data=data, dev=dev)
 
 
 @pytest.fixture(scope="module")
 def corpora(tmp_path_factory) -> dict[str, Path]:
-    d = tmp_path_factory.mktemp("syn")
-    return {"train": write_corpus(d / "train.jsonl", 600, seed=1),
-            "dev": write_corpus(d / "dev.jsonl", 40, seed=2), "dir": d}
+    return synthetic_corpora(tmp_path_factory.mktemp("syn"))
 
 
 @pytest.fixture(scope="module")
