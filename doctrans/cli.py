@@ -32,6 +32,8 @@ app = typer.Typer(
 EXIT_USER_ERROR = 2
 EXIT_BUG = 1
 EXIT_INTERRUPTED = 130
+SRC_HELP = "source language (default: identified in the document); picks the installed model"
+TGT_HELP = "target language; picks the model when several translate the source language"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -92,19 +94,19 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def open_translator(model: Path | None, src: str | None, tgt: str | None) -> Translator:
-    """Load the model bundle (``--model`` or the installed default for the language pair).
+def open_translator(model: Path | None, src: str | None, tgt: str | None, detected: bool = False) -> Translator:
+    """Load the model bundle: ``--model``, or the installed one for ``src`` (given, or ``detected``
+    in the document) -> ``tgt``.
 
     The seam tests monkeypatch to run the CLI with a fake engine. The engine is imported only
     here, so ``doctrans --help`` and input errors never pay for ONNX Runtime.
     """
-    from doctrans.models_registry import default_bundle
+    from doctrans.models_registry import list_bundles, pick_bundle
 
-    bundle = model if model is not None else default_bundle(src, tgt)
-    if bundle is None:
-        pair = f" for {src or '?'}->{tgt or '?'}" if (src or tgt) else ""
-        raise UserError(f"no default model is installed yet{pair}; pass --model BUNDLE, a directory "
+    if model is None and not list_bundles():
+        raise UserError("no default model is installed; pass --model BUNDLE, a directory "
                         "written by `doctrans export` (model.json, spm.model, *.onnx)")
+    bundle = model if model is not None else pick_bundle(src, tgt, detected=detected).path
     if not Path(bundle).is_dir():
         raise UserError(f"{bundle}: model bundle not found (expected a directory with model.json)")
     from doctrans.engine import load_translator
@@ -113,6 +115,36 @@ def open_translator(model: Path | None, src: str | None, tgt: str | None) -> Tra
         return load_translator(Path(bundle))
     except ImportError as e:
         raise UserError(f"the ONNX engine cannot be loaded ({e})") from None
+
+
+class Translators:
+    """The translator for each input of one run: ``--model``, or the installed bundle for the
+    source language (``--src``, else identified in the document) -- loaded once per language, so
+    a folder of Chinese and English reports goes through zh->en and en->zh in one call."""
+
+    def __init__(self, model: Path | None, src: str | None, tgt: str | None) -> None:
+        self.model, self.src, self.tgt = model, src, tgt
+        self.loaded: dict[str | None, Translator] = {}
+
+    def for_file(self, path: Path) -> tuple[Translator, str | None]:
+        """(translator, source language or None = let the job detect it) for ``path``."""
+        lang = self.src
+        if self.model is None and lang is None:
+            lang = file_language(path)
+        key = lang if self.model is None else None
+        if key not in self.loaded:
+            translator = open_translator(self.model, lang, self.tgt, detected=self.src is None)
+            check_languages(translator, self.src, self.tgt)
+            self.loaded[key] = translator
+        return self.loaded[key], lang
+
+
+def file_language(path: Path) -> str | None:
+    """The language identified in the document at ``path`` (None: too little text to tell)."""
+    from doctrans.documents import read_document
+    from doctrans.translate_job import detect_language
+
+    return detect_language(read_document(path))
 
 
 def check_languages(translator: Translator, src: str | None, tgt: str | None) -> None:
@@ -155,8 +187,8 @@ def translate(
     inputs: Annotated[list[Path], typer.Argument(metavar="INPUT...", help="txt, md, docx or pdf files")],
     output: Annotated[Path, typer.Option("-o", "--output", help="output file, or directory for several inputs")],
     model: Annotated[Path | None, typer.Option("--model", "-m", help="model bundle directory")] = None,
-    src: Annotated[str | None, typer.Option("--src", help="source language, checked against the model")] = None,
-    tgt: Annotated[str | None, typer.Option("--tgt", help="target language, checked against the model")] = None,
+    src: Annotated[str | None, typer.Option("--src", help=SRC_HELP)] = None,
+    tgt: Annotated[str | None, typer.Option("--tgt", help=TGT_HELP)] = None,
     resume: Annotated[bool, typer.Option("--resume", help="continue from the progress file of an "
                                          "interrupted run")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
@@ -167,15 +199,15 @@ def translate(
     from doctrans.translate_job import Interrupted, translate_file
 
     pairs = plan_outputs(inputs, output)
-    translator = open_translator(model, src, tgt)
-    check_languages(translator, src, tgt)
+    translators = Translators(model, src, tgt)
     console = Console(stderr=True)
     show = console.is_terminal and not quiet
     failures = 0
     for src_path, dst in pairs:
         try:
+            translator, lang = translators.for_file(src_path)
             with _progress(console, src_path.name, show) as (on_start, on_progress):
-                result = translate_file(src_path, dst, translator, resume=resume, src_lang=src,
+                result = translate_file(src_path, dst, translator, resume=resume, src_lang=lang,
                                         on_start=on_start, on_progress=on_progress)
         except Interrupted:
             raise
@@ -268,8 +300,8 @@ def tui(
     file: Annotated[Path | None, typer.Argument(metavar="FILE", help="txt, md, docx or pdf file (a file picker opens "
                                                 "without one)")] = None,
     model: Annotated[Path | None, typer.Option("--model", "-m", help="model bundle directory")] = None,
-    src: Annotated[str | None, typer.Option("--src", help="source language, checked against the model")] = None,
-    tgt: Annotated[str | None, typer.Option("--tgt", help="target language, checked against the model")] = None,
+    src: Annotated[str | None, typer.Option("--src", help=SRC_HELP)] = None,
+    tgt: Annotated[str | None, typer.Option("--tgt", help=TGT_HELP)] = None,
 ) -> None:
     """Translate a document interactively and inspect what the memory wrote and read."""
     if file is not None:
@@ -278,8 +310,13 @@ def tui(
         if not file.exists():
             raise UserError(f"{file}: no such file")
         adapter_for(file)  # unsupported suffix: fail before loading the model
-    translator = open_translator(model, src, tgt)
-    check_languages(translator, src, tgt)
+    if file is not None:
+        translator, _ = Translators(model, src, tgt).for_file(file)
+    else:  # the file picker may open anything: start with the first installed model that fits
+        from doctrans.models_registry import default_bundle
+
+        translator = open_translator(model or default_bundle(src, tgt), src, tgt)
+        check_languages(translator, src, tgt)
     from doctrans.tui import run_tui
 
     run_tui(translator, file)

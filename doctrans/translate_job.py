@@ -63,8 +63,14 @@ def progress_path(output: Path) -> Path:
 
 
 def detect_language(document: Document) -> str | None:
-    """Source language of a document. Seam for a later issue (language identification);
-    ``None`` means unknown, and the caller falls back to ``--src`` or the model's language."""
+    """Source language of a document, identified on a sample of its text (doctrans.language_id);
+    ``None`` means too little text to tell, and the caller falls back to ``--src`` or the model's
+    language. The guess is cached on the document."""
+    if document.src_lang is None:
+        from doctrans.language_id import identify, sample_text
+
+        guess = identify(sample_text(block.text for block in document.blocks()))
+        document.src_lang = guess.lang if guess else None
     return document.src_lang
 
 

@@ -21,7 +21,7 @@ runner = CliRunner()
 @pytest.fixture
 def engine(monkeypatch: pytest.MonkeyPatch) -> FakeTranslator:
     tr = FakeTranslator()
-    monkeypatch.setattr(cli, "open_translator", lambda model, src, tgt: tr)
+    monkeypatch.setattr(cli, "open_translator", lambda *_a, **_k: tr)
     return tr
 
 
@@ -120,7 +120,7 @@ def test_missing_model_and_language_mismatch(tmp_path: Path, monkeypatch: pytest
     assert_one_line_error(run(str(src), "-o", str(tmp_path / "o.txt")), "no default model", "--model")
     assert_one_line_error(run(str(src), "-o", str(tmp_path / "o.txt"), "--model", str(tmp_path / "nope")),
                           "not found")
-    monkeypatch.setattr(cli, "open_translator", lambda model, src, tgt: FakeTranslator())
+    monkeypatch.setattr(cli, "open_translator", lambda *_a, **_k: FakeTranslator())
     assert_one_line_error(run(str(src), "-o", str(tmp_path / "o.txt"), "--src", "fr"), "--src fr", "en->de")
 
 
@@ -207,7 +207,7 @@ def test_ctrl_c_then_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suf
         src.write_text("".join(f"Sentence number {i}. Another one {i}!\n\n" for i in range(20)))
     out = tmp_path / ("out" + suffix)
     first = Interrupting(after=7)
-    monkeypatch.setattr(cli, "open_translator", lambda model, s, t: first)
+    monkeypatch.setattr(cli, "open_translator", lambda *_a, **_k: first)
     result = run(str(src), "-o", str(out))
     assert result.exit_code == 130
     assert_one_line_error(result, "--resume", "7 sentences")
@@ -218,7 +218,7 @@ def test_ctrl_c_then_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suf
         assert float(z["memory.src"].ravel()[0]) == 7.0
 
     second = Interrupting(after=None)
-    monkeypatch.setattr(cli, "open_translator", lambda model, s, t: second)
+    monkeypatch.setattr(cli, "open_translator", lambda *_a, **_k: second)
     result = run(str(src), "-o", str(out), "--resume")
     assert result.exit_code == 0, result.stderr
     assert "7 resumed" in result.stdout
@@ -243,10 +243,10 @@ def test_resume_refuses_a_changed_input(tmp_path: Path, monkeypatch: pytest.Monk
     src = tmp_path / "doc.txt"
     src.write_text("".join(f"Sentence {i}.\n\n" for i in range(10)))
     out = tmp_path / "out.txt"
-    monkeypatch.setattr(cli, "open_translator", lambda model, s, t: Interrupting(after=3))
+    monkeypatch.setattr(cli, "open_translator", lambda *_a, **_k: Interrupting(after=3))
     assert run(str(src), "-o", str(out)).exit_code == 130
     src.write_text("Changed.\n")
-    monkeypatch.setattr(cli, "open_translator", lambda model, s, t: FakeTranslator())
+    monkeypatch.setattr(cli, "open_translator", lambda *_a, **_k: FakeTranslator())
     assert_one_line_error(run(str(src), "-o", str(out), "--resume"), "different version")
 
 

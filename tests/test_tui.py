@@ -522,7 +522,7 @@ def test_cli_tui_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert result.exit_code == 2 and "unsupported file type" in result.output
 
     seen = {}
-    monkeypatch.setattr(cli, "open_translator", lambda model, src, tgt: FakeTranslator())
+    monkeypatch.setattr(cli, "open_translator", lambda *_a, **_k: FakeTranslator())
     monkeypatch.setattr("doctrans.tui.run_tui", lambda tr, path: seen.update(tr=tr, path=path))
     doc = tmp_path / "doc.txt"
     doc.write_text("One.\n")

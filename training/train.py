@@ -154,6 +154,12 @@ def prepare_tokenizer(args: argparse.Namespace) -> tuple[Any, bytes]:
     return sp, args.spm.read_bytes()
 
 
+def dev_name(arg: str) -> str:
+    """'../data/pydocs-en-zh/dev.jsonl.xz' -> 'pydocs-en-zh/dev.jsonl.xz'."""
+    path = Path(arg)
+    return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+
+
 def load_corpus(args, sp, spm_hash: str, arg: str, max_len: int) -> TokenizedCorpus:
     """Tokenize once and cache next to the run (keyed by file, direction and tokenizer)."""
     path, weight = parse_corpus_arg(arg)
@@ -251,7 +257,8 @@ class Trainer:
             self._load_init(init_ckpt)
         spm_hash = sha256_bytes(self.spm_bytes)
         self.train = concat_corpora([load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len) for d in args.data])
-        self.devs = {Path(d).name: load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len) for d in args.dev}
+        # Keyed by the corpus folder + file: every split is called dev.jsonl.xz.
+        self.devs = {dev_name(d): load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len) for d in args.dev}
         self.from_init = init_ckpt is not None or bool((resume_ckpt or {}).get("from_init", False))
         self.optimizer = self._optimizer(self.from_init)
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(
@@ -493,12 +500,18 @@ class Trainer:
         self.model.eval()
         rng = rng_state()  # evaluation must not change the training RNG stream
         total, tokens = 0.0, 0
-        for corpus in self.devs.values():
+        per_corpus: dict[str, float] = {}
+        for name, corpus in self.devs.items():
             t, n = self.corpus_dev_loss(corpus)
             total, tokens = total + t, tokens + n
+            per_corpus[f"dev_loss[{name}]"] = t / max(1, n)
         set_rng_state(rng)
         self.model.train()
-        return {"dev_loss": total / max(1, tokens), "dev_ppl": math.exp(min(20.0, total / max(1, tokens)))}
+        loss = total / max(1, tokens)
+        result = {"dev_loss": loss, "dev_ppl": math.exp(min(20.0, loss))}
+        if len(per_corpus) > 1:
+            result.update(per_corpus)
+        return result
 
     def corpus_dev_loss(self, corpus: TokenizedCorpus) -> tuple[float, int]:
         """(summed loss, target tokens) of one dev corpus; other approaches override this."""

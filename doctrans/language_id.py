@@ -1,0 +1,63 @@
+"""Which language a document is written in, offline (py3langid: langid.py's 97-language
+naive-Bayes model, shipped inside the wheel, no download).
+
+The guess is made on a sample of the document's text, not on single sentences: a subtitle line
+like "Hello" is too short for any identifier, a page is not. Chinese varieties the identifier keeps
+apart (Wu, Cantonese, Classical) are pooled into ``zh`` because one written-Chinese model serves
+them all; their probabilities are added before the confidence test.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+SAMPLE_CHARS = 5000  # enough for a confident guess; identification cost grows with the sample
+MIN_CONFIDENCE = 0.5  # below this the guess is reported as unknown
+
+# langid labels -> the code bundles use (model.json src_lang/tgt_lang, ISO 639-1 where it exists)
+MACRO_LANGUAGE = {"wuu": "zh", "yue": "zh", "lzh": "zh", "cmn": "zh", "gan": "zh", "hak": "zh"}
+
+
+@dataclass(frozen=True)
+class LanguageGuess:
+    lang: str
+    confidence: float  # posterior probability of ``lang`` (varieties pooled), 0..1
+
+
+@functools.cache
+def _identifier():  # type: ignore[no-untyped-def]
+    # Imported lazily: loading the model takes ~0.3 s, which `doctrans --help` should not pay.
+    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_modelpath(MODEL_DIR / MODEL_FILE, norm_probs=True)
+
+
+def sample_text(texts: Iterable[str], limit: int = SAMPLE_CHARS) -> str:
+    """The first ``limit`` characters of the document's text blocks, joined by newlines."""
+    parts, size = [], 0
+    for text in texts:
+        if size >= limit:
+            break
+        parts.append(text[: limit - size])
+        size += len(parts[-1]) + 1
+    return "\n".join(parts)
+
+
+def identify(text: str) -> LanguageGuess | None:
+    """The language of ``text``, or None when there is too little text to tell (no letters, or
+    no language reaches MIN_CONFIDENCE)."""
+    if not any(ch.isalpha() for ch in text):
+        return None
+    pooled: dict[str, float] = {}
+    for label, prob in _identifier().rank(text):
+        lang = MACRO_LANGUAGE.get(label, label)
+        pooled[lang] = pooled.get(lang, 0.0) + float(prob)
+    lang, confidence = max(pooled.items(), key=lambda item: item[1])
+    return LanguageGuess(lang, confidence) if confidence >= MIN_CONFIDENCE else None
+
+
+def same_language(a: str, b: str) -> bool:
+    """'zh' matches 'zh-Hans' and 'ZH': bundles and users may add a script or region subtag."""
+    return a.split("-")[0].lower() == b.split("-")[0].lower()
