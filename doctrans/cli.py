@@ -310,7 +310,6 @@ def tui(
         if not file.exists():
             raise UserError(f"{file}: no such file")
         adapter_for(file)  # unsupported suffix: fail before loading the model
-    if file is not None:
         translator, _ = Translators(model, src, tgt).for_file(file)
     else:  # the file picker may open anything: start with the first installed model that fits
         from doctrans.models_registry import default_bundle

@@ -80,14 +80,9 @@ def score(hyp_docs: list[list[str]], ref_docs: list[list[str]], tgt_lang: str) -
     return s, d, str(bleu.get_signature()), scoring
 
 
-def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int = 5, length_penalty: float = 1.0,
-             max_docs: int | None = None, max_sentences: int | None = None, no_memory: bool = False,
-             device: str = "cpu") -> tuple[Scores, list[list[str]]]:
-    loaded = load_model(ckpt)
-    model = loaded.model.to(device)
-    if no_memory:
-        model.cfg.mem_side = "none"  # read nothing, write nothing: the sentence-level ablation
-    sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
+def load_references(data: str | Path, src: str, tgt: str, max_docs: int | None,
+                    max_sentences: int | None) -> tuple[list[list[str]], list[list[str]]]:
+    """(source documents, reference documents), cut to ``max_docs`` / ``max_sentences``."""
     src_docs, ref_docs = [], []
     budget = max_sentences
     for n, doc in enumerate(read_documents(data, src, tgt)):
@@ -97,19 +92,57 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
         src_docs.append(doc.src[:keep])
         ref_docs.append(doc.tgt[:keep])
         budget = None if budget is None else budget - keep
+    return src_docs, ref_docs
+
+
+def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int = 5, length_penalty: float = 1.0,
+             max_docs: int | None = None, max_sentences: int | None = None, no_memory: bool = False,
+             device: str = "cpu", threads: int | None = None) -> tuple[Scores, list[list[str]]]:
+    """Score a checkpoint (PyTorch, documents batched as rows) or an exported bundle directory
+    (ONNX Runtime, the engine users run: one document at a time through the memory loop)."""
+    src_docs, ref_docs = load_references(data, src, tgt, max_docs, max_sentences)
     t0 = time.time()
-    ids = [[sp.encode(s) for s in d] for d in src_docs]
-    results = translate_documents(model, ids, beam=beam, length_penalty=length_penalty)
-    hyp_docs = [[sp.decode(h) for h in r.hypotheses] for r in results]
+    if Path(ckpt).is_dir():
+        if no_memory:
+            raise CheckpointError(f"{ckpt}: --no-memory needs a checkpoint, not a bundle")
+        hyp_docs, n_tokens = translate_with_bundle(Path(ckpt), src_docs, beam, length_penalty, threads)
+    else:
+        hyp_docs, n_tokens = translate_with_checkpoint(ckpt, src_docs, beam, length_penalty, no_memory, device)
     seconds = time.time() - t0
-    n_tokens = sum(len(h) + 1 for r in results for h in r.hypotheses)
     s, d, sig, how = score(hyp_docs, ref_docs, tgt)
     return Scores(s, d, sig, how, sum(map(len, ref_docs)), len(ref_docs), seconds, n_tokens / seconds), hyp_docs
 
 
+def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam: int, length_penalty: float,
+                              no_memory: bool, device: str) -> tuple[list[list[str]], int]:
+    loaded = load_model(ckpt)
+    model = loaded.model.to(device)
+    if no_memory:
+        model.cfg.mem_side = "none"  # read nothing, write nothing: the sentence-level ablation
+    sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
+    ids = [[sp.encode(s) for s in d] for d in src_docs]
+    results = translate_documents(model, ids, beam=beam, length_penalty=length_penalty)
+    hyp_docs = [[sp.decode(h) for h in r.hypotheses] for r in results]
+    return hyp_docs, sum(len(h) + 1 for r in results for h in r.hypotheses)
+
+
+def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, length_penalty: float,
+                          threads: int | None) -> tuple[list[list[str]], int]:
+    from doctrans.engine.errors import BundleError
+    from doctrans.engine.onnx_engine import OnnxTranslator
+
+    try:
+        translator = OnnxTranslator.load(bundle, beam_size=beam, length_penalty=length_penalty, threads=threads)
+    except BundleError as e:
+        raise CheckpointError(str(e)) from None
+    results = [translator.translate_document(doc) for doc in src_docs]
+    return [[r.translation for r in doc] for doc in results], sum(len(r.tgt_tokens) + 1 for doc in results
+                                                                  for r in doc)
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description="Score a checkpoint with s-BLEU and d-BLEU.")
-    p.add_argument("checkpoint")
+    p = argparse.ArgumentParser(description="Score a checkpoint or an exported bundle with s-BLEU and d-BLEU.")
+    p.add_argument("checkpoint", help="a .pt checkpoint, or a bundle directory written by `doctrans export`")
     p.add_argument("--data", required=True)
     p.add_argument("--src", required=True)
     p.add_argument("--tgt", required=True)
@@ -127,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(a.threads)
     try:
         scores, hyps = evaluate(a.checkpoint, a.data, a.src, a.tgt, a.beam, a.length_penalty, a.max_docs,
-                                a.max_sentences, a.no_memory, a.device)
+                                a.max_sentences, a.no_memory, a.device, a.threads)
     except (DataError, CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

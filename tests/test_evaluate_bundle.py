@@ -1,0 +1,34 @@
+"""training.evaluate scores an exported bundle (the engine users run) like its checkpoint."""
+
+from __future__ import annotations
+
+import json
+import lzma
+from pathlib import Path
+
+from tests.tiny_model import one_torch_thread, shared_bundle, shared_checkpoint, synthetic_corpus
+from training import evaluate as evaluate_mod
+
+__all__ = ["one_torch_thread"]  # an autouse fixture: imported to apply here
+
+
+def test_bundle_and_checkpoint_score_the_same(tmp_path: Path) -> None:
+    dev = tmp_path / "dev.jsonl.xz"
+    with lzma.open(dev, "wt", encoding="utf-8") as f:
+        for d in range(2):
+            pairs = synthetic_corpus(5, seed=50 + d)
+            f.write(json.dumps({"id": f"d{d}", "xx": [s for s, _ in pairs], "yy": [t for _, t in pairs]}) + "\n")
+    torch_scores, torch_hyps = evaluate_mod.evaluate(shared_checkpoint(), dev, "xx", "yy", beam=1)
+    onnx_scores, onnx_hyps = evaluate_mod.evaluate(shared_bundle(), dev, "xx", "yy", beam=1, threads=1)
+    assert onnx_hyps == torch_hyps  # fp32 graphs: the same greedy translations, document by document
+    assert (onnx_scores.s_bleu, onnx_scores.d_bleu) == (torch_scores.s_bleu, torch_scores.d_bleu)
+    assert onnx_scores.n_sentences == 10 and onnx_scores.n_documents == 2
+    assert torch_scores.s_bleu > 0  # words of the task are produced: a real score, not an empty output
+
+
+def test_bundle_with_no_memory_is_a_clear_error(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    dev = tmp_path / "dev.jsonl.xz"
+    with lzma.open(dev, "wt", encoding="utf-8") as f:
+        f.write(json.dumps({"id": "d", "xx": ["the cat ."], "yy": [". cat the"]}) + "\n")
+    code = evaluate_mod.main([str(shared_bundle()), "--data", str(dev), "--src", "xx", "--tgt", "yy", "--no-memory"])
+    assert code == 2 and "--no-memory needs a checkpoint" in capsys.readouterr().err
