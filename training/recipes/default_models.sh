@@ -77,3 +77,11 @@ done
 
 doctrans export "$R/s2/best.pt" -o "$RUNS/bundle_${SRC}_${TGT}_fp32"
 doctrans export "$R/s2/best.pt" -o "$RUNS/bundle_${SRC}_${TGT}_int8" --quantize int8
+for corpus in tvsub-zh-en pydocs-en-zh; do  # the shipped bundle itself, through the ONNX engine
+    out=$R/bundle_int8/dev.$corpus
+    mkdir -p "$R/bundle_int8"
+    [ -f "$out.json" ] || python -m training.evaluate "$RUNS/bundle_${SRC}_${TGT}_int8" --data "$DATA/$corpus/dev.jsonl.xz" \
+        --src "$SRC" --tgt "$TGT" --beam 5 --threads "$THREADS" --out "$out.hyp" --json "$out.json"
+done
+# Then: cp the int8 bundle to doctrans/models/$DIRECTION and
+#   python -m training.model_card doctrans/models/$DIRECTION --runs "$RUNS" --notes NOTES.md
