@@ -3,15 +3,18 @@
     export_checkpoint("runs/doc/best.pt", "bundles/zh-en")                  # fp32
     export_checkpoint("runs/doc/best.pt", "bundles/zh-en-int8", quantize="int8")
 
-Everything is written into a temporary directory next to ``out_dir`` and checked there:
+Everything is written into a temporary directory next to ``out_dir``; the graphs' weights are
+then moved into one shared ``weights.bin`` (each distinct tensor once, :mod:`export.share_weights`),
+and that final layout is what gets checked:
 
 1. every graph against the PyTorch model on random inputs of shapes other than the ones it was
    traced with (so the dynamic axes are exercised too), max |Δ| per output, bounded;
 2. a few real sentences as one document through the memory loop: ONNX engine greedy vs
    ``training.search`` greedy must be token-identical, memories after each sentence within
    ``mem_tol``; beam search is compared as well (reported);
-3. for ``quantize="int8"``: the dynamically quantized graphs against the fp32 ones (reported,
-   not bounded: int8 changes translations a little by design).
+3. for ``quantize="int8"``: the shared-weights int8 bundle must translate the document exactly
+   as the int8 graphs did before sharing; the int8 graphs against the fp32 ones are reported,
+   not bounded (int8 changes translations a little by design).
 
 Only a bundle that passed is renamed to ``out_dir``; a failing export raises
 :class:`ExportError` and leaves ``out_dir`` as it was.
@@ -39,9 +42,10 @@ from typing import Any
 import numpy as np
 import torch
 
-from doctrans.engine.bundle import FORMAT_VERSION, GRAPH_FILES, MEMORY_INIT_FILE, MODEL_JSON, SPM_FILE
+from doctrans.engine.bundle import FORMAT_VERSION, GRAPH_FILES, MEMORY_INIT_FILE, MODEL_JSON, SPM_FILE, WEIGHTS_FILE
 from doctrans.errors import UserError
 from export.graphs import GRAPHS, dynamic_axes, graph_io
+from export.share_weights import SharingReport, WeightSharingError, check_same_translations, share_weights
 from training.checkpoint import CheckpointError, LoadedModel, load_model
 from training.model import MemoryTransformer
 
@@ -73,11 +77,14 @@ class ExportReport:
     beam: int = 5
     beam_identical: int = 0  # sentences whose beam-search output matched PyTorch
     int8: dict[str, Any] = field(default_factory=dict)
+    weights: SharingReport | None = None
     seconds: float = 0.0
 
     def summary(self) -> str:
         lines = [f"bundle {self.out_dir} ({'int8' if self.quantize else 'fp32'}, {self.seconds:.1f}s)"]
         lines += [f"  {n:<20} {b / 1e6:8.2f} MB" for n, b in sorted(self.files.items())]
+        if self.weights:
+            lines.append(f"  {self.weights.summary()}")
         worst = max(self.graph_diffs.items(), key=lambda kv: kv[1])
         lines.append(f"  graphs vs PyTorch, random inputs: max |Δ| {worst[1]:.2e} ({worst[0]})")
         beam = f"; beam {self.beam} identical {self.beam_identical}/{self.sentences}" if self.beam > 1 else ""
@@ -333,9 +340,20 @@ def compare_int8(fp32: Path, int8: Path, sentences: list[str]) -> dict[str, Any]
     logit_diff = float(np.abs(outs[0] - outs[1]).max())
     if not np.isfinite(outs[1]).all():
         raise ExportError("int8 export check failed: quantized decoder produced non-finite logits")
-    size = lambda d: sum(f.stat().st_size for f in d.glob("*.onnx"))  # noqa: E731
-    return {"bytes": size(int8), "fp32_bytes": size(fp32), "same_sentences": same, "sentences": len(sentences),
-            "logit_diff": logit_diff}
+    return {"bytes": graph_bytes(int8), "fp32_bytes": graph_bytes(fp32), "same_sentences": same,
+            "sentences": len(sentences), "logit_diff": logit_diff}
+
+
+def graph_bytes(bundle: Path) -> int:
+    """What the graphs take on disk: the .onnx files and the shared weights file."""
+    return sum(f.stat().st_size for f in bundle.iterdir() if f.suffix == ".onnx" or f.name == WEIGHTS_FILE)
+
+
+def _share(src: Path, dst: Path) -> SharingReport:
+    try:
+        return share_weights(src, dst)
+    except WeightSharingError as e:
+        raise ExportError(f"export check failed: {e}") from None
 
 
 # -- entry points -------------------------------------------------------------------------------
@@ -375,12 +393,15 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f".{out_dir.name}.export-"))
     try:
-        fp32 = work / "fp32"
-        fp32.mkdir()
+        inline = work / "inline"  # self-contained graphs, as traced
+        inline.mkdir()
         say("exporting graphs (torch.onnx, TorchScript exporter)")
-        export_graphs(model, fp32)
-        write_metadata(loaded, fp32, ckpt_path, None)
+        export_graphs(model, inline)
+        write_metadata(loaded, inline, ckpt_path, None)
         report = ExportReport(out_dir=out_dir, quantize=quantize, sentences=len(sentences), beam=beam)
+        say(f"storing each distinct weight once in {WEIGHTS_FILE}")
+        fp32 = work / "fp32"
+        report.weights = _share(inline, fp32)
         say("checking graphs against PyTorch on random inputs")
         report.graph_diffs = check_graphs(model, fp32, tol)
         say(f"checking a {len(sentences)}-sentence document through the memory loop")
@@ -391,8 +412,11 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
         final = fp32
         if quantize == "int8":
             say("quantizing to int8 and comparing with fp32")
+            # Quantize the self-contained graphs, then share their weights and check the result.
+            quantize_bundle(inline, work / "int8-inline")
             final = work / "int8"
-            quantize_bundle(fp32, final)
+            report.weights = _share(work / "int8-inline", final)
+            _check_same(work / "int8-inline", final, sentences)
             report.int8 = compare_int8(fp32, final, sentences)
         report.files = {f.name: f.stat().st_size for f in final.iterdir()}
         _replace_dir(final, out_dir)
@@ -401,6 +425,13 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
         return report
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _check_same(ref: Path, new: Path, sentences: list[str]) -> None:
+    try:
+        check_same_translations(ref, new, sentences)
+    except WeightSharingError as e:
+        raise ExportError(f"export check failed: {e}") from None
 
 
 def _replace_dir(new: Path, target: Path) -> None:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
+from doctrans.engine.bundle import GRAPH_FILES
+from doctrans.engine.errors import BundleError
 from doctrans.engine.onnx_engine import OnnxTranslator
-from export import graphs
+from export import graphs, share_weights
 from export.bundle import ExportError, export_checkpoint, export_model, sha256
 from tests.tiny_model import one_torch_thread, sentences, shared_bundle, shared_checkpoint
 from training.checkpoint import LoadedModel, load_model
@@ -24,8 +28,10 @@ def test_bundle_layout_and_model_json() -> None:
     bundle = shared_bundle()
     names = {p.name for p in bundle.iterdir()}
     assert names == {"model.json", "spm.model", "memory_init.npz", "encoder.onnx", "decoder.onnx",
-                     "decoder_full.onnx", "memory_update.onnx"}
+                     "decoder_full.onnx", "memory_update.onnx", "weights.bin"}
     meta = json.loads((bundle / "model.json").read_text())
+    assert meta["files"]["weights"] == "weights.bin"
+    assert meta["weights_bytes"] == (bundle / "weights.bin").stat().st_size
     ckpt = shared_checkpoint()
     assert meta["format_version"] == 1
     assert (meta["src_lang"], meta["tgt_lang"]) == ("en", "xx")
@@ -141,3 +147,123 @@ def test_export_other_memory_sides(tmp_path: Path, mem_side: str) -> None:
         assert set(session.memory) == set(cfg.sides)
         for side, m in session.memory.items():
             np.testing.assert_allclose(m, ref.memories[i][side].numpy(), atol=1e-4)
+
+
+# -- shared weights -------------------------------------------------------------------------------
+def _external_refs(bundle: Path) -> list[tuple[str, str, int, tuple[int, ...], int, int]]:
+    """(graph, tensor, dtype, shape, offset, length) of every initializer stored in weights.bin;
+    asserts the rest are small and inline."""
+    import onnx
+
+    refs = []
+    for name in GRAPH_FILES.values():
+        model = onnx.load(str(bundle / name), load_external_data=False)
+        for t in model.graph.initializer:
+            if t.data_location != onnx.TensorProto.EXTERNAL:
+                assert len(onnx.numpy_helper.to_array(t).tobytes()) < share_weights.INLINE_BELOW, (name, t.name)
+                continue
+            info = {e.key: e.value for e in t.external_data}
+            assert info["location"] == "weights.bin"
+            refs.append((name, t.name, t.data_type, tuple(t.dims), int(info["offset"]), int(info["length"])))
+    return refs
+
+
+def test_each_distinct_weight_is_stored_once() -> None:
+    bundle = shared_bundle()
+    refs = _external_refs(bundle)
+    data = (bundle / "weights.bin").read_bytes()
+    regions = {(off, n) for *_, off, n in refs}
+    assert all(off + n <= len(data) for off, n in regions)
+    ends = sorted(regions)
+    assert all(a[0] + a[1] <= b[0] for a, b in itertools.pairwise(ends)), "regions overlap"
+    # No content twice: distinct regions hold distinct (dtype, shape, bytes).
+    contents = {(dt, shape, data[off:off + n]) for _, _, dt, shape, off, n in refs}
+    assert len(contents) == len(regions)
+    # The decoder graphs share their weights, the encoder shares the tied embedding with them.
+    by_graph = {g: {(off, n) for gg, *_, off, n in refs if gg == g} for g in GRAPH_FILES.values()}
+    assert by_graph["decoder.onnx"] & by_graph["decoder_full.onnx"] & by_graph["encoder.onnx"]
+    separate = sum(n for *_, n in refs)  # the same tensors stored once per graph that uses them
+    assert len(data) < 0.75 * separate
+    # ... which is most of what a bundle of self-contained graphs weighs.
+    graphs_now = sum((bundle / f).stat().st_size for f in GRAPH_FILES.values()) + len(data)
+    assert graphs_now < 0.8 * (sum((bundle / f).stat().st_size for f in GRAPH_FILES.values()) + separate)
+
+
+def _inline_copy(bundle: Path, out: Path) -> Path:
+    """The bundle as exported before weights were shared: self-contained graphs, no weights.bin."""
+    import onnx
+
+    shutil.copytree(bundle, out)
+    for name in GRAPH_FILES.values():
+        onnx.save(onnx.load(str(bundle / name)), str(out / name))  # load reads weights.bin; save inlines
+    (out / "weights.bin").unlink()
+    meta = json.loads((out / "model.json").read_text())
+    del meta["files"]["weights"], meta["weights_bytes"]
+    (out / "model.json").write_text(json.dumps(meta))
+    return out
+
+
+def test_shared_weights_translate_like_self_contained_graphs(tmp_path: Path) -> None:
+    """Same greedy output and memories with and without weights.bin; an old bundle still loads,
+    and re-packing it in place gives the exporter's weights file byte for byte."""
+    bundle = shared_bundle()
+    old = _inline_copy(bundle, tmp_path / "old")
+    doc = sentences(6, seed=7)
+    a, b = (OnnxTranslator.load(d, beam_size=1).new_document() for d in (old, bundle))
+    for s in doc:
+        ra, rb = a.translate(s), b.translate(s)
+        assert ra.tgt_tokens == rb.tgt_tokens and ra.score == rb.score
+        for side, m in a.memory.items():
+            np.testing.assert_array_equal(m, b.memory[side])
+    assert share_weights.main([str(old)]) == 0
+    assert (old / "weights.bin").read_bytes() == (bundle / "weights.bin").read_bytes()
+    assert not [p for p in tmp_path.iterdir() if p.name != "old"]  # no temp dir left
+    r = OnnxTranslator.load(old, beam_size=1).translate_document(doc)
+    assert [x.tgt_tokens for x in r] == [x.tgt_tokens for x in OnnxTranslator.load(bundle, beam_size=1)
+                                         .translate_document(doc)]
+
+
+def _truncate(bundle: Path) -> None:
+    w = bundle / "weights.bin"
+    w.write_bytes(w.read_bytes()[:-100])
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (_truncate, r"weights.bin is truncated \([\d,]+ bytes, model.json says [\d,]+\)"),
+    (lambda b: (b / "weights.bin").unlink(), "incomplete bundle, weights.bin is missing"),
+])
+def test_damaged_weights_file_gives_one_clear_error(tmp_path: Path, edit, message: str) -> None:
+    bundle = shutil.copytree(shared_bundle(), tmp_path / "b")
+    edit(bundle)
+    with pytest.raises(BundleError, match=message) as info:
+        OnnxTranslator.load(bundle)
+    assert "\n" not in str(info.value) and str(bundle) in str(info.value)
+
+
+def test_wrong_offsets_are_caught_when_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = share_weights._WeightsFile.place
+    monkeypatch.setattr(share_weights._WeightsFile, "place", lambda self, key, raw: (0, real(self, key, raw)[1]))
+    with pytest.raises(share_weights.WeightSharingError, match=r"does not read back from weights\.bin"):
+        share_weights.share_weights(shared_bundle(), tmp_path / "b")
+
+
+@pytest.mark.parametrize("quantize", [None, "int8"])
+def test_export_checks_the_shared_bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         quantize: str | None) -> None:
+    """Weights that do not read back as traced (here: the file scrambled after sharing) fail the export."""
+    import export.bundle as eb
+
+    real = eb._share
+
+    def share_then_scramble(src: Path, dst: Path):
+        report = real(src, dst)
+        if quantize is None or "int8" in dst.name:
+            w = dst / "weights.bin"
+            w.write_bytes(w.read_bytes()[::-1])  # same size: only the checks on the graphs can tell
+        return report
+
+    monkeypatch.setattr(eb, "_share", share_then_scramble)
+    expected = "translates differently" if quantize else "differs from PyTorch"
+    with pytest.raises(ExportError, match=expected):
+        export_checkpoint(shared_checkpoint(), tmp_path / "b", quantize=quantize, sentences=sentences(2), beam=1)
+    assert list(tmp_path.iterdir()) == []

@@ -4,6 +4,11 @@ A bundle is a directory written by ``export.bundle.export_checkpoint``::
 
     model.json  spm.model  memory_init.npz  encoder.onnx  decoder.onnx  decoder_full.onnx
     [memory_update.onnx]   (absent for a sentence-level model: no memory side)
+    [weights.bin]          (the graphs' weights, each distinct tensor once: ONNX external data)
+
+A bundle with ``weights.bin`` lists it in model.json ("files": {"weights": ...}) with its size
+("weights_bytes"); the graphs point into it (location, offset, length), and ONNX Runtime reads it
+relative to each graph file. Bundles exported before it keep every weight inside the graphs.
 
 Every check raises :class:`BundleError` with one line naming the bundle and what is wrong, so
 the CLI can print it as is.
@@ -31,6 +36,7 @@ GRAPH_FILES = {
 SPM_FILE = "spm.model"
 MEMORY_INIT_FILE = "memory_init.npz"
 MODEL_JSON = "model.json"
+WEIGHTS_FILE = "weights.bin"
 
 
 @dataclass
@@ -132,10 +138,34 @@ def read_bundle(path: str | Path) -> BundleInfo:
     for s in sides:
         if not info.mem_layers[s]:
             raise BundleError(f"{path}: model.json memory side {s!r} lists no layers")
-    for name in [*info.graph_names(), SPM_FILE, MEMORY_INIT_FILE]:
+    weights = _weights_file(raw, path)
+    for name in [*info.graph_names(), SPM_FILE, MEMORY_INIT_FILE, *([weights] if weights else [])]:
         if not info.file(name).is_file():
             raise BundleError(f"{path}: incomplete bundle, {GRAPH_FILES.get(name, name)} is missing")
+    if weights:
+        _check_weights_size(info, weights)
     return info
+
+
+def _weights_file(raw: dict, path: Path) -> str | None:
+    """The shared weights file model.json names, if any (older bundles keep weights in the graphs)."""
+    files = raw.get("files")
+    if not isinstance(files, dict) or "weights" not in files:
+        return None
+    name = _get(files, "weights", str, "files.", path)
+    if not name or Path(name).name != name:
+        raise BundleError(f"{path}: model.json files.'weights' must be a file name in the bundle, got {name!r}")
+    return name
+
+
+def _check_weights_size(info: BundleInfo, weights: str) -> None:
+    """A short weights file would make ONNX Runtime fail deep inside a graph; say it here instead."""
+    want = _get(info.raw, "weights_bytes", int, "", info.path)
+    have = info.file(weights).stat().st_size
+    if have != want:
+        what = "truncated" if have < want else "not the one model.json describes"
+        raise BundleError(f"{info.path}: {weights} is {what} ({have:,} bytes, model.json says {want:,}); "
+                          f"copy the bundle again or re-export it")
 
 
 def load_memory_init(info: BundleInfo) -> dict[str, np.ndarray]:
