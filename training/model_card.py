@@ -100,8 +100,8 @@ def stages_for(runs: Path, direction: str) -> list[Stage]:
     else:
         first = [Stage("stage 1, sentence level, TVsub + pydocs, warm start from the zh→en stage 1a", d / "s1")]
     return [*first,
-            Stage("stage 2, memory fine-tuning (both sides), TVsub + pydocs", d / "s2"),
-            Stage("baseline: stage 1 continued at sentence level, as many steps as stage 2", d / "s1c")]
+            Stage("stage 2, memory fine-tuning (both sides), TVsub only, from stage 1(b)", d / "s2"),
+            Stage("baseline: stage 1(b) continued at sentence level on TVsub, as many steps as stage 2", d / "s1c")]
 
 
 def write_card(bundle: Path, runs: Path, notes: str) -> str:
@@ -114,7 +114,7 @@ def write_card(bundle: Path, runs: Path, notes: str) -> str:
     lines = [f"# {meta['src_lang']}→{meta['tgt_lang']} built-in model (CPU-trained)", "",
              f"{names.get(meta['src_lang'], meta['src_lang'])} → {names.get(meta['tgt_lang'], meta['tgt_lang'])}, "
              "document level with a recurrent memory (Feng et al. 2022). **Trained on 2 CPU cores only: no "
-             "accelerator was available to this work.** A small model trained for about an hour: it shows the "
+             "accelerator was available to this work.** A small model trained for about two hours of CPU: it shows the "
              "whole pipeline and gives rough translations; it is not a production translator.", "",
              "| | |", "|---|---|",
              f"| architecture | Transformer {m['enc_layers']}+{m['dec_layers']} layers, d_model {m['d_model']}, "
