@@ -100,6 +100,8 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
              device: str = "cpu", threads: int | None = None) -> tuple[Scores, list[list[str]]]:
     """Score a checkpoint (PyTorch, documents batched as rows) or an exported bundle directory
     (ONNX Runtime, the engine users run: one document at a time through the memory loop)."""
+    if not Path(ckpt).exists():  # before reading the data: the model is the first argument
+        raise CheckpointError(f"{ckpt}: no such checkpoint or bundle")
     src_docs, ref_docs = load_references(data, src, tgt, max_docs, max_sentences)
     t0 = time.time()
     if Path(ckpt).is_dir():
