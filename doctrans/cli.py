@@ -101,11 +101,8 @@ def open_translator(model: Path | None, src: str | None, tgt: str | None, detect
     The seam tests monkeypatch to run the CLI with a fake engine. The engine is imported only
     here, so ``doctrans --help`` and input errors never pay for ONNX Runtime.
     """
-    from doctrans.models_registry import list_bundles, pick_bundle
+    from doctrans.models_registry import pick_bundle
 
-    if model is None and not list_bundles():
-        raise UserError("no default model is installed; pass --model BUNDLE, a directory "
-                        "written by `doctrans export` (model.json, spm.model, *.onnx)")
     bundle = model if model is not None else pick_bundle(src, tgt, detected=detected).path
     if not Path(bundle).is_dir():
         raise UserError(f"{bundle}: model bundle not found (expected a directory with model.json)")

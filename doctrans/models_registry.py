@@ -43,9 +43,9 @@ def list_bundles() -> list[BundleInfo]:
     return found
 
 
-def matching_bundles(src: str | None, tgt: str | None) -> list[BundleInfo]:
-    """Installed bundles for the given languages (None = any), in search order."""
-    return [info for info in list_bundles()
+def matching_bundles(src: str | None, tgt: str | None, bundles: list[BundleInfo] | None = None) -> list[BundleInfo]:
+    """Installed bundles (or ``bundles``) for the given languages (None = any), in search order."""
+    return [info for info in (list_bundles() if bundles is None else bundles)
             if (src is None or same_language(info.src_lang, src))
             and (tgt is None or same_language(info.tgt_lang, tgt))]
 
@@ -67,10 +67,14 @@ def pick_bundle(src: str | None, tgt: str | None, *, detected: bool = False) -> 
     in search order wins only when the user named both languages (a $DOCTRANS_MODELS bundle
     shadows the built-in one for the same pair). Raises UserError with the installed pairs.
     """
-    found = matching_bundles(src, tgt)
+    bundles = list_bundles()
+    if not bundles:
+        raise UserError("no default model is installed; pass --model BUNDLE, a directory "
+                        "written by `doctrans export` (model.json, spm.model, *.onnx)")
+    found = matching_bundles(src, tgt, bundles)
     if found and (len({(b.src_lang, b.tgt_lang) for b in found}) == 1 or (src and tgt)):
         return found[0]
-    installed = describe(list_bundles())
+    installed = describe(bundles)
     if src is None:  # language unknown and no single answer
         raise UserError(f"cannot tell the document's language (too little text); pass --src "
                         f"(installed models: {installed})")

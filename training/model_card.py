@@ -56,11 +56,9 @@ class Stage:
         return text
 
 
-def read_scores(path: Path) -> tuple[float, float] | None:
-    if not path.exists():
-        return None
-    data = json.loads(path.read_text())
-    return data["s_bleu"], data["d_bleu"]
+def read_scores(path: Path) -> dict | None:
+    """The JSON training/evaluate.py wrote (s_bleu, d_bleu, signature, scoring...), or None."""
+    return json.loads(path.read_text()) if path.exists() else None
 
 
 def score_table(runs: Path, direction: str) -> tuple[list[str], dict[str, float]]:
@@ -72,23 +70,18 @@ def score_table(runs: Path, direction: str) -> tuple[list[str], dict[str, float]
     lines, shipped = [], {}
     for corpus, title in CORPORA.items():
         lines += [f"### {title}", "", "| model | s-BLEU | d-BLEU |", "|---|---|---|"]
-        got = {}
-        for label, run, tag in rows:
-            s = read_scores(run / f"dev.{corpus}{tag}.json")
-            got[label] = s
-            lines.append(f"| {label} | " + (f"{s[0]:.2f} | {s[1]:.2f} |" if s else "not measured | |"))
-        base, mem = got[rows[0][0]], got[rows[1][0]]
+        base, mem, _, final = got = [read_scores(run / f"dev.{corpus}{tag}.json") for _, run, tag in rows]
+        for (label, _, _), sc in zip(rows, got, strict=True):
+            lines.append(f"| {label} | " + (f"{sc['s_bleu']:.2f} | {sc['d_bleu']:.2f} |" if sc else "not measured | |"))
         if base and mem:
-            lines += ["", f"Memory vs baseline: {mem[0] - base[0]:+.2f} s-BLEU, {mem[1] - base[1]:+.2f} d-BLEU."]
-        sig = json.loads((d / "s2" / f"dev.{corpus}.json").read_text()) if (d / "s2" / f"dev.{corpus}.json").exists() \
-            else None
-        if sig:
-            lines += ["", f"sacreBLEU `{sig['signature']}`; {sig['scoring']}."]
+            lines += ["", f"Memory vs baseline: {mem['s_bleu'] - base['s_bleu']:+.2f} s-BLEU, "
+                          f"{mem['d_bleu'] - base['d_bleu']:+.2f} d-BLEU."]
+        if mem:
+            lines += ["", f"sacreBLEU `{mem['signature']}`; {mem['scoring']}."]
         lines.append("")
-        final = got[rows[3][0]]
         if final:
-            shipped[f"{SCORE_KEYS[corpus]}_s_bleu"] = round(final[0], 2)
-            shipped[f"{SCORE_KEYS[corpus]}_d_bleu"] = round(final[1], 2)
+            shipped[f"{SCORE_KEYS[corpus]}_s_bleu"] = round(final["s_bleu"], 2)
+            shipped[f"{SCORE_KEYS[corpus]}_d_bleu"] = round(final["d_bleu"], 2)
     return lines, shipped
 
 

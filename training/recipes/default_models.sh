@@ -43,18 +43,20 @@ mixed=(--data "$TV/train.jsonl.xz" "$PY/train.jsonl.xz:$PYDOCS_WEIGHT")
 common=(--src "$SRC" --tgt "$TGT" --spm "$RUNS/spm/zh_en.model" --max-docs "$MAX_DOCS"
         --dev "$TV/dev.jsonl.xz" "$PY/dev.jsonl.xz" --threads "$THREADS"
         --eval-every 250 --save-every 250 --log-every 25)
-sentence() {  # OUT INIT STEPS LR WARMUP
-    python -m training.train --stage sentence "${common[@]}" "${mixed[@]}" --out "$1" --init "$2" \
-        --max-tokens "$MAX_TOKENS" --lr "$4" --warmup "$5" --max-steps "$3" $(resume_flag "$1")
+sentence() {  # OUT INIT STEPS LR WARMUP --data ...
+    local out=$1 init=$2 steps=$3 lr=$4 warmup=$5
+    shift 5
+    python -m training.train --stage sentence "${common[@]}" "$@" --out "$out" --init "$init" \
+        --max-tokens "$MAX_TOKENS" --lr "$lr" --warmup "$warmup" --max-steps "$steps" $(resume_flag "$out")
 }
 
 if [ "$DIRECTION" = zh-en ]; then
     [ -f "$RUNS/tvsub_s1/best.pt" ] || bash training/recipes/tvsub_zh_en.sh
-    sentence "$R/s1b" "$RUNS/tvsub_s1/best.pt" "$S1B_STEPS" 5e-4 200
+    sentence "$R/s1b" "$RUNS/tvsub_s1/best.pt" "$S1B_STEPS" 5e-4 200 "${mixed[@]}"
     S1=$R/s1b
 else
     [ -f "$RUNS/tvsub_s1/best.pt" ] || { echo "train zh-en first (warm start)" >&2; exit 2; }
-    sentence "$R/s1" "$RUNS/tvsub_s1/best.pt" "$S1_STEPS" 1e-3 300
+    sentence "$R/s1" "$RUNS/tvsub_s1/best.pt" "$S1_STEPS" 1e-3 300 "${mixed[@]}"
     S1=$R/s1
 fi
 
@@ -65,8 +67,7 @@ s2_data=(--data "$TV/train.jsonl.xz")
 python -m training.train --stage document "${common[@]}" "${s2_data[@]}" --init "$S1/best.pt" --out "$R/s2" \
     --rows "$ROWS" --window 4 --lr 5e-5 --lr-new 5e-4 --warmup 100 --max-steps "$S2_STEPS" \
     $(resume_flag "$R/s2")
-python -m training.train --stage sentence "${common[@]}" "${s2_data[@]}" --out "$R/s1c" --init "$S1/best.pt" \
-    --max-tokens "$MAX_TOKENS" --lr 5e-5 --warmup 100 --max-steps "$S2_STEPS" $(resume_flag "$R/s1c")
+sentence "$R/s1c" "$S1/best.pt" "$S2_STEPS" 5e-5 100 "${s2_data[@]}"
 
 score() {  # RUN TAG CORPUS [extra args]
     local out=$R/$1/dev.$3${2:+.$2}
