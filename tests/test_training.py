@@ -13,8 +13,10 @@ import torch
 
 from tests.synthetic import pronoun_accuracy, synthetic_corpora, train_synthetic
 from training import evaluate as evaluate_mod
+from training import memory_probe
 from training import train as train_mod
 from training.checkpoint import load_model, read_checkpoint
+from training.data import tokenize_corpus
 from training.model import MemoryTransformer, make_config
 from training.search import translate_documents
 
@@ -145,6 +147,29 @@ def test_resume_continues_exactly(corpora, tmp_path, stage):
             for d in (straight, split)]
     assert loss[0][-1] == pytest.approx(loss[1][-1], rel=1e-4)
     assert a["metrics"]["dev_loss"] == pytest.approx(b["metrics"]["dev_loss"], rel=1e-4)
+
+
+def test_memory_probe_tells_own_context_from_a_foreign_one(memory_run, corpora, tmp_path, capsys):
+    """The probe that diagnoses the real models: on the pronoun task, the document's own memory
+    must beat another document's memory and the initial memory, from the second sentence on."""
+    loaded = load_model(memory_run / "best.pt")
+    sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
+    corpus = tokenize_corpus(corpora["dev"], "xx", "yy", sp.encode, loaded.config.max_len)
+    res = {c: t.per_token() for c, t in memory_probe.probe(loaded.model, corpus).items()}
+    first = [res[c]["1"] for c in ("carried", "foreign", "initial")]
+    assert first == pytest.approx([first[0]] * 3, abs=1e-5)  # no context yet: all memories are M_0
+    assert res["carried"]["2+"] < res["foreign"]["2+"] - 0.05
+    assert res["carried"]["2+"] < res["initial"]["2+"] - 0.05
+    total, tokens = train_mod.dev_loss(loaded.model, corpus, True, "cpu")  # the training's own dev loss
+    assert res["carried"]["all"] == pytest.approx(total / tokens, rel=1e-4)
+
+    out = tmp_path / "probe.json"
+    assert memory_probe.main([str(memory_run / "best.pt"), "--data", str(corpora["dev"]), "--src", "xx",
+                              "--tgt", "yy", "--threads", "1", "--json", str(out)]) == 0
+    table = capsys.readouterr().out
+    assert "| carried |" in table and "| foreign |" in table
+    assert json.loads(out.read_text())[str(memory_run / "best.pt")]["carried"]["all"] == pytest.approx(
+        res["carried"]["all"], rel=1e-5)
 
 
 def test_evaluate_prints_sbleu_dbleu_with_signature(memory_run, corpora, tmp_path, capsys):
