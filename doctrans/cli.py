@@ -14,12 +14,15 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from doctrans.engine.interface import Translator
 from doctrans.errors import UserError
+
+if TYPE_CHECKING:
+    from doctrans.documents.base import Document
 
 app = typer.Typer(
     name="doctrans",
@@ -123,25 +126,22 @@ class Translators:
         self.model, self.src, self.tgt = model, src, tgt
         self.loaded: dict[str | None, Translator] = {}
 
-    def for_file(self, path: Path) -> tuple[Translator, str | None]:
-        """(translator, source language or None = let the job detect it) for ``path``."""
-        lang = self.src
+    def for_file(self, path: Path) -> tuple[Translator, str | None, Document | None]:
+        """(translator, source language or None = let the job detect it, the document if it had
+        to be opened to identify its language -- pass it on so the file is read once)."""
+        lang, document = self.src, None
         if self.model is None and lang is None:
-            lang = file_language(path)
+            from doctrans.documents import read_document
+            from doctrans.translate_job import detect_language
+
+            document = read_document(path)
+            lang = detect_language(document)
         key = lang if self.model is None else None
         if key not in self.loaded:
             translator = open_translator(self.model, lang, self.tgt, detected=self.src is None)
             check_languages(translator, self.src, self.tgt)
             self.loaded[key] = translator
-        return self.loaded[key], lang
-
-
-def file_language(path: Path) -> str | None:
-    """The language identified in the document at ``path`` (None: too little text to tell)."""
-    from doctrans.documents import read_document
-    from doctrans.translate_job import detect_language
-
-    return detect_language(read_document(path))
+        return self.loaded[key], lang, document
 
 
 def check_languages(translator: Translator, src: str | None, tgt: str | None) -> None:
@@ -202,10 +202,10 @@ def translate(
     failures = 0
     for src_path, dst in pairs:
         try:
-            translator, lang = translators.for_file(src_path)
+            translator, lang, document = translators.for_file(src_path)
             with _progress(console, src_path.name, show) as (on_start, on_progress):
                 result = translate_file(src_path, dst, translator, resume=resume, src_lang=lang,
-                                        on_start=on_start, on_progress=on_progress)
+                                        document=document, on_start=on_start, on_progress=on_progress)
         except Interrupted:
             raise
         except UserError as e:
@@ -307,12 +307,13 @@ def tui(
         if not file.exists():
             raise UserError(f"{file}: no such file")
         adapter_for(file)  # unsupported suffix: fail before loading the model
-        translator, _ = Translators(model, src, tgt).for_file(file)
+        translator, lang, _ = Translators(model, src, tgt).for_file(file)
     else:  # the file picker may open anything: start with the first installed model that fits
         from doctrans.models_registry import default_bundle
 
         translator = open_translator(model or default_bundle(src, tgt), src, tgt)
         check_languages(translator, src, tgt)
+        lang = src
     from doctrans.tui import run_tui
 
-    run_tui(translator, file)
+    run_tui(translator, file, lang)

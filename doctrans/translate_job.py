@@ -241,6 +241,7 @@ def translate_file(
     *,
     resume: bool = False,
     src_lang: str | None = None,
+    document: Document | None = None,
     on_progress: ProgressCallback | None = None,
     on_start: Callable[[Document], None] | None = None,
 ) -> JobResult:
@@ -249,10 +250,13 @@ def translate_file(
     Raises UserError/DocumentError for anything the user can fix, :class:`Interrupted` after
     saving the progress file on Ctrl-C. ``on_start`` sees the opened document (for a progress
     bar's total: ``document.size_hint`` characters); ``on_progress`` is called per sentence.
+    ``document``: ``input_path`` already opened by the caller (to identify its language), so the
+    file is not read twice.
     """
     input_path, output = Path(input_path), Path(output)
     check_paths(input_path, output)
-    document = read_document(input_path)
+    if document is None:
+        document = read_document(input_path)
     write = writer_for(document, output)
     lang = src_lang or detect_language(document) or translator.src_lang
     progress_file = progress_path(output)

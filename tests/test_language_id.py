@@ -103,6 +103,17 @@ def test_cli_routes_each_document_to_the_bundle_for_its_language(
         return _load_fake(bundle, **kw)
 
     monkeypatch.setattr("doctrans.engine.load_translator", load)
+    import doctrans.documents as documents
+
+    reads: list[str] = []
+    real_read = documents.read_document
+
+    def read(path: Path):  # noqa: ANN202 - counts the reads of each input
+        reads.append(Path(path).name)
+        return real_read(path)
+
+    monkeypatch.setattr(documents, "read_document", read)
+    monkeypatch.setattr("doctrans.translate_job.read_document", read)
     docs = tmp_path / "in"
     docs.mkdir()
     (docs / "a.txt").write_text(ZH + "\n", encoding="utf-8")
@@ -116,6 +127,7 @@ def test_cli_routes_each_document_to_the_bundle_for_its_language(
     assert (out / "b.txt").read_text(encoding="utf-8").startswith("[zh] ")
     assert (out / "c.txt").read_text(encoding="utf-8").startswith("[en] ")
     assert sorted(loads) == ["en-zh", "zh-en"]  # each bundle loaded once
+    assert sorted(reads) == ["a.txt", "b.txt", "c.txt", "d.txt"]  # identified and translated: read once
     # The French one: one clear line, no output; the others are still translated.
     assert result.exit_code == 2 and not (out / "d.txt").exists()
     assert "looks like fr" in result.stderr and "--src" in result.stderr

@@ -504,6 +504,7 @@ def test_state_without_attention_or_force(tmp_path: Path) -> None:
     src.write_text("One. Two.\n", encoding="utf-8")
     tr = FakeTranslator()
     state = DocumentState.open(src, tr)
+    assert DocumentState.open(src, tr, "de").src_lang == "de"  # --src wins over identification
     for step in state.run(tr, 0, lambda: False):
         state.apply(step)
     data = viewer_data(state.sentences[0].result, state.sentences[1].result, None)
@@ -523,11 +524,14 @@ def test_cli_tui_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
     seen = {}
     monkeypatch.setattr(cli, "open_translator", lambda *_a, **_k: FakeTranslator())
-    monkeypatch.setattr("doctrans.tui.run_tui", lambda tr, path: seen.update(tr=tr, path=path))
+    monkeypatch.setattr("doctrans.tui.run_tui", lambda tr, path, lang: seen.update(tr=tr, path=path, lang=lang))
     doc = tmp_path / "doc.txt"
     doc.write_text("One.\n")
     result = runner.invoke(cli.app, ["tui", str(doc), "--model", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert seen["path"] == doc and isinstance(seen["tr"], FakeTranslator)
+    result = runner.invoke(cli.app, ["tui", str(doc), "--model", str(tmp_path), "--src", "en"])
+    assert result.exit_code == 0, result.output
+    assert seen["lang"] == "en"  # --src reaches the app: the document is not identified again
     result = runner.invoke(cli.app, ["tui", str(doc), "--src", "fr"])
     assert result.exit_code == 2 and "does not match the model" in result.output

@@ -53,11 +53,12 @@ class DoctransApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, translator: Translator, path: Path | None = None, *,
+    def __init__(self, translator: Translator, path: Path | None = None, *, src_lang: str | None = None,
                  clock: Callable[[], float] = time.perf_counter, autostart: bool = True) -> None:
         super().__init__()
         self.translator = translator
         self.path = Path(path) if path is not None else None
+        self.src_lang = src_lang  # of ``path`` only; files opened later are identified
         self.state: DocumentState | None = None
         self.clock = clock  # injectable: the snapshot tests need a deterministic tokens/s
         self.autostart = autostart
@@ -81,14 +82,14 @@ class DoctransApp(App[None]):
         self.query_one("#sentences").display = False
         self.sub_title = f"{self.translator.src_lang} \u2192 {self.translator.tgt_lang}"
         if self.path is not None:
-            self.load(self.path)
+            self.load(self.path, self.src_lang)
         else:
             self.action_open()
 
     # -- documents ----------------------------------------------------------------------------
-    def load(self, path: Path) -> bool:
+    def load(self, path: Path, src_lang: str | None = None) -> bool:
         try:
-            state = DocumentState.open(path, self.translator)
+            state = DocumentState.open(path, self.translator, src_lang)
         except UserError as e:  # DocumentError is one: a clear line, the app stays usable
             self.notify(str(e), title="Cannot open", severity="error", timeout=8)
             return False

@@ -94,15 +94,16 @@ class DocumentState:
     block_sentences: list[list[int]] = field(default_factory=list)  # block -> its sentence indices
 
     @classmethod
-    def open(cls, path: Path, translator: Translator) -> DocumentState:
-        """Read and segment a document (raises DocumentError/UserError with a clear message)."""
+    def open(cls, path: Path, translator: Translator, src_lang: str | None = None) -> DocumentState:
+        """Read and segment a document (raises DocumentError/UserError with a clear message);
+        ``src_lang`` (given with --src) skips the language identification."""
         path = Path(path)
         if not path.exists():
             raise UserError(f"{path}: no such file")
         if path.is_dir():
             raise UserError(f"{path}: is a directory, not a document")
         document = read_document(path)
-        lang = detect_language(document) or translator.src_lang
+        lang = src_lang or detect_language(document) or translator.src_lang
         blocks = list(document.blocks())
         sentences: list[Sentence] = []
         per_block: list[list[int]] = []
