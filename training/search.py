@@ -1,25 +1,25 @@
 """Decoding in PyTorch: beam search (greedy = beam 1) and the document memory loop.
 
-This is the reference the ONNX engine (doctrans/engine) mirrors step for step, so the two
-give the same translations. Beam search follows fairseq: at each step take the top 2K
-candidates; an EOS among the first K ranks finishes a hypothesis with score
-``logprob / gen_len ** length_penalty`` (gen_len counts the EOS); the other candidates fill
-the K live beams; a sentence is done when K hypotheses have finished, or at the length limit
-``min(max_len - 1, 2 * src_len + 10)`` where the live beams are finished as they are.
+This is the reference the ONNX engine (doctrans/engine) is checked against: the memory loop is
+the same, and the beam search is literally the engine's (``doctrans.engine.beam``, fairseq's
+rules: top 2K candidates, EOS among the first K finishes a hypothesis scored
+``logprob / gen_len ** length_penalty``, length limit ``min(max_len - 1, 2 * src_len + 10)``)
+driven by the PyTorch decoder, so the two can only differ in the networks themselves.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 from torch import Tensor
 
+from doctrans.engine import beam as engine_beam
+from doctrans.engine.beam import max_new_tokens
 from training.model import MemoryTransformer
 
-
-def max_new_tokens(src_len: int, model_max_len: int) -> int:
-    return min(model_max_len - 1, 2 * src_len + 10)
+__all__ = ["DocumentTranslation", "beam_search", "max_new_tokens", "pad_rows", "translate_documents"]
 
 
 def pad_rows(rows: list[list[int]], pad: int, device: torch.device | None = None) -> Tensor:
@@ -30,69 +30,40 @@ def pad_rows(rows: list[list[int]], pad: int, device: torch.device | None = None
     return out
 
 
+class _TorchStepDecoder:
+    """The PyTorch decoder behind the engine's search: one incremental step for all B*K rows."""
+
+    def __init__(self, model: MemoryTransformer, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor,
+                 mem: Tensor | None):
+        self.model, self.cross_kv, self.src, self.mem = model, cross_kv, src, mem
+        self.past: list[tuple[Tensor, Tensor]] | None = None
+
+    def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
+        last = torch.from_numpy(tokens).to(self.src.device)
+        logits, _, self.past, _ = self.model.decode(last, self.cross_kv, self.src, self.mem, past=self.past, start=t)
+        return logits[:, -1].float().cpu().numpy()
+
+    def reorder(self, origin: np.ndarray) -> None:
+        idx = torch.from_numpy(origin).to(self.src.device)
+        self.past = [(k[idx], v[idx]) for k, v in self.past or []]
+
+
 @torch.no_grad()
 def beam_search(model: MemoryTransformer, src: Tensor, enc_out: Tensor, mem_tgt: Tensor | None,
                 beam: int = 5, length_penalty: float = 1.0) -> list[tuple[list[int], float]]:
-    """Best hypothesis (tokens without BOS/EOS, normalized score) for each row of ``src``."""
+    """Best hypothesis (tokens without BOS/EOS, normalized score) for each row of ``src``.
+
+    The search itself is the engine's (doctrans.engine.beam): one implementation of the beam
+    bookkeeping, so the PyTorch reference and the ONNX engine can only differ in the networks.
+    """
     cfg = model.cfg
     B, K = src.shape[0], beam
     rep = torch.arange(B, device=src.device).repeat_interleave(K)
-    src_r = src[rep]
-    kv = [(k[rep], v[rep]) for k, v in model.cross_kv(enc_out)]
-    mem_r = mem_tgt[rep] if mem_tgt is not None else None
+    decoder = _TorchStepDecoder(model, [(k[rep], v[rep]) for k, v in model.cross_kv(enc_out)], src[rep],
+                                mem_tgt[rep] if mem_tgt is not None else None)
     limits = [max_new_tokens(int((src[b] != cfg.pad_id).sum()), cfg.max_len) for b in range(B)]
-
-    scores = torch.full((B, K), float("-inf"), device=src.device)
-    scores[:, 0] = 0.0  # all beams start identical: expand only the first
-    seqs: list[list[list[int]]] = [[[] for _ in range(K)] for _ in range(B)]
-    finished: list[list[tuple[float, list[int]]]] = [[] for _ in range(B)]
-    done = [False] * B
-    last = torch.full((B * K, 1), cfg.bos_id, dtype=torch.long, device=src.device)
-    past = None
-    for t in range(max(limits)):
-        logits, _, past, _ = model.decode(last, kv, src_r, mem_r, past=past, start=t)
-        lp = logits[:, -1].float().log_softmax(-1).view(B, K, -1)
-        V = lp.shape[-1]
-        cand = (scores[:, :, None] + lp).view(B, K * V)
-        top_v, top_i = cand.topk(2 * K, dim=-1)
-        top_v, top_i = top_v.tolist(), top_i.tolist()
-        origin = list(range(B * K))  # which old beam each new beam continues
-        new_scores = scores.clone()
-        tokens = [cfg.eos_id] * (B * K)
-        for b in range(B):
-            if done[b]:
-                continue
-            live = 0
-            for rank, (v, i) in enumerate(zip(top_v[b], top_i[b], strict=True)):
-                k, tok = divmod(i, V)
-                if v == float("-inf"):
-                    break
-                if tok == cfg.eos_id:
-                    if rank < K:
-                        finished[b].append((v / (t + 1) ** length_penalty, seqs[b][k]))
-                    continue
-                if live < K:
-                    origin[b * K + live] = b * K + k
-                    tokens[b * K + live] = tok
-                    new_scores[b, live] = v
-                    live += 1
-            seqs[b] = [seqs[b][origin[b * K + j] - b * K] + [tokens[b * K + j]] for j in range(live)] + \
-                [[] for _ in range(K - live)]
-            new_scores[b, live:] = float("-inf")
-            if len(finished[b]) >= K:
-                done[b] = True
-            elif t + 1 >= limits[b]:
-                finished[b] += [(new_scores[b, j].item() / (t + 1) ** length_penalty, seqs[b][j])
-                                for j in range(live)]
-                done[b] = True
-        if all(done):
-            break
-        scores = new_scores
-        idx = torch.tensor(origin, device=src.device)
-        past = [(k[idx], v[idx]) for k, v in past]
-        last = torch.tensor(tokens, device=src.device)[:, None]
-    best = [max(f, key=lambda x: x[0]) if f else (0.0, []) for f in finished]
-    return [(tokens, score) for score, tokens in best]
+    hyps = engine_beam.beam_search(decoder, B, K, limits, cfg.bos_id, cfg.eos_id, length_penalty)
+    return [(h.tokens, h.score) for h in hyps]
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Beam search in numpy (greedy = beam 1), step for step the same as ``training.search``.
+"""Beam search in numpy (greedy = beam 1): the one search of the engine and of ``training.search``.
 
 Per batch row K beams. At each step the candidates are ``beam score + log_softmax(logits)``
 over K x V (only beam 0 at step 0, the others start at -inf); take the top 2K; walk them in
@@ -7,8 +7,9 @@ rank order: an EOS among the first K ranks finishes a hypothesis with the normal
 the K live beams. A row is done when K hypotheses have finished, or at its length limit,
 where the live beams are finished as they are. The best normalized hypothesis wins.
 
-Keeping the same order of operations (float32 sums, top-2K, the same tie rule of the first
-maximum) is what makes the engine's translations token-identical to the PyTorch reference.
+``training.search`` drives this same function with the PyTorch decoder (``StepDecoder`` is all
+it needs), so the ONNX engine and the PyTorch reference can only differ in the networks' logits;
+ties go to the lower index (the first maximum) so the order of equal candidates is fixed.
 """
 
 from __future__ import annotations
