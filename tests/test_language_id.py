@@ -108,7 +108,7 @@ def test_cli_routes_each_document_to_the_bundle_for_its_language(
     reads: list[str] = []
     real_read = documents.read_document
 
-    def read(path: Path):  # noqa: ANN202 - counts the reads of each input
+    def read(path: Path):
         reads.append(Path(path).name)
         return real_read(path)
 

@@ -16,8 +16,9 @@ from training import evaluate as evaluate_mod
 from training import memory_probe
 from training import train as train_mod
 from training.checkpoint import load_model, read_checkpoint
-from training.data import tokenize_corpus
+from training.data import read_documents, tokenize_corpus
 from training.model import MemoryTransformer, make_config
+from training.moses_text import looks_tokenized, untokenized_side
 from training.search import translate_documents
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -188,11 +189,30 @@ def test_evaluate_prints_sbleu_dbleu_with_signature(memory_run, corpora, tmp_pat
 def test_tokenized_references_are_detected_and_scored_consistently():
     refs = [["it 's fine , ok .", "i don 't know ."]]  # as in the TVsub dev references
     hyps = [["It's fine, ok.", "I don't know."]]
-    assert evaluate_mod.references_look_tokenized(refs[0])
+    assert looks_tokenized(refs[0])
     s, d, _, how = evaluate_mod.score(hyps, refs, "en")
     assert s == pytest.approx(100.0) and d == pytest.approx(100.0)
     assert "Moses" in how
-    assert not evaluate_mod.references_look_tokenized(["It's fine, ok.", "Hello there."])
+    assert not looks_tokenized(["It's fine, ok.", "Hello there."])
+
+
+def test_tokenized_dev_english_is_read_untokenized_for_loss_and_source(tmp_path):
+    """TVsub dev English is Moses-tokenized; the dev loss and an en->zh source must see ordinary
+    text (as in training), while BLEU references stay untouched."""
+    dev = tmp_path / "dev.jsonl"
+    en = ["what ?", "we didn 't get married . no , we didn 't !", "I 'm drunk right now ."]
+    zh = ["什么?", "我们没有结婚", "我现在醉了"]
+    dev.write_text(json.dumps({"id": "d", "zh": zh, "en": en}, ensure_ascii=False) + "\n", encoding="utf-8")
+    (doc,) = read_documents(dev, "en", "zh", untokenize=True)
+    assert doc.src == ["What?", "We didn't get married. No, we didn't!", "I'm drunk right now."]
+    assert doc.tgt == zh  # only English is Moses-tokenized here
+    assert next(read_documents(dev, "zh", "en")).tgt == en  # raw unless asked
+    src_docs, refs = evaluate_mod.load_references(dev, "en", "zh", None, None)
+    assert src_docs == [doc.src] and refs == [zh]
+    src_docs, refs = evaluate_mod.load_references(dev, "zh", "en", None, None)
+    assert refs == [en]  # references keep their tokenization: score() handles it
+    ordinary = ["It's fine, ok.", "Hello there."]
+    assert untokenized_side(ordinary, "en") is ordinary
 
 
 BAD_LINES = {

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from training.moses_text import untokenized_side
+
 
 class DataError(Exception):
     """A corpus problem the user can fix; the message is one line naming file and line."""
@@ -38,8 +40,12 @@ def _open_text(path: Path):
     return path.open("r", encoding="utf-8")
 
 
-def read_documents(path: str | Path, src: str, tgt: str) -> Iterator[Document]:
-    """Stream documents from a JSONL(.xz) corpus in direction ``src`` -> ``tgt``."""
+def read_documents(path: str | Path, src: str, tgt: str, untokenize: bool = False) -> Iterator[Document]:
+    """Stream documents from a JSONL(.xz) corpus in direction ``src`` -> ``tgt``.
+
+    ``untokenize``: Moses-tokenized English sides are read back as plain text (dev splits;
+    training.moses_text says why).
+    """
     path = Path(path)
     if not path.is_file():
         raise DataError(f"{path}: no such corpus file")
@@ -48,7 +54,10 @@ def read_documents(path: str | Path, src: str, tgt: str) -> Iterator[Document]:
             for lineno, line in enumerate(f, 1):
                 if not line.strip():
                     continue
-                yield _parse_line(path, lineno, line, src, tgt)
+                doc = _parse_line(path, lineno, line, src, tgt)
+                if untokenize:
+                    doc = Document(doc.id, untokenized_side(doc.src, src), untokenized_side(doc.tgt, tgt))
+                yield doc
     except (lzma.LZMAError, EOFError) as e:
         raise DataError(f"{path}: not a readable xz file ({e})") from None
     except UnicodeDecodeError as e:
@@ -125,13 +134,14 @@ class TokenizedCorpus:
 
 
 def tokenize_corpus(path: str | Path, src: str, tgt: str, encode, max_tokens: int,
-                    max_docs: int | None = None) -> TokenizedCorpus:
+                    max_docs: int | None = None, untokenize: bool = False) -> TokenizedCorpus:
     """Tokenize a corpus with ``encode(list[str]) -> list[list[int]]``; sentences are cut to
-    ``max_tokens`` so they fit the model's position table (BOS/EOS included)."""
+    ``max_tokens`` so they fit the model's position table (BOS/EOS included). ``untokenize``:
+    see :func:`read_documents`."""
     srcs: list[list[int]] = []
     tgts: list[list[int]] = []
     doc_offsets, doc_ids = [0], []
-    for n, doc in enumerate(read_documents(path, src, tgt)):
+    for n, doc in enumerate(read_documents(path, src, tgt, untokenize)):
         if max_docs is not None and n >= max_docs:
             break
         srcs += [s[: max_tokens - 1] for s in encode(doc.src)]  # room for EOS

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from dataclasses import dataclass
@@ -30,15 +29,7 @@ import torch
 from training.approaches import load_model, translate_documents  # any --approach; the memory model's own for it
 from training.checkpoint import CheckpointError
 from training.data import DataError, read_documents
-
-# Tokens a Moses tokenizer leaves in English text: split clitics and spaced punctuation.
-_MOSES_MARKS = re.compile(r"\s'(?:s|t|re|m|ll|ve|d)\b|\sn't\b|\s[,.!?;:](?:\s|$)")
-
-
-def references_look_tokenized(refs: list[str]) -> bool:
-    """True when a clear share of references carries Moses tokenization (``it 's``, ``a , b``)."""
-    marked = sum(1 for r in refs if _MOSES_MARKS.search(r))
-    return len(refs) > 0 and marked / len(refs) > 0.2
+from training.moses_text import looks_tokenized, untokenized_side
 
 
 @dataclass
@@ -63,7 +54,7 @@ def score(hyp_docs: list[list[str]], ref_docs: list[list[str]], tgt_lang: str) -
     tokenize = "zh" if tgt_lang.startswith("zh") else "13a"
     lowercase = False
     scoring = f"detokenized references, sacreBLEU tokenize={tokenize}, case-sensitive"
-    if tokenize == "13a" and references_look_tokenized(refs):
+    if tokenize == "13a" and looks_tokenized(refs):
         from sacremoses import MosesTokenizer
 
         mt = MosesTokenizer(lang=tgt_lang)
@@ -82,14 +73,18 @@ def score(hyp_docs: list[list[str]], ref_docs: list[list[str]], tgt_lang: str) -
 
 def load_references(data: str | Path, src: str, tgt: str, max_docs: int | None,
                     max_sentences: int | None) -> tuple[list[list[str]], list[list[str]]]:
-    """(source documents, reference documents), cut to ``max_docs`` / ``max_sentences``."""
+    """(source documents, reference documents), cut to ``max_docs`` / ``max_sentences``.
+
+    A Moses-tokenized English source (TVsub dev, en->zh) is untokenized first: the model is
+    asked to translate text as users write it (training.moses_text). References stay as they are.
+    """
     src_docs, ref_docs = [], []
     budget = max_sentences
     for n, doc in enumerate(read_documents(data, src, tgt)):
         if (max_docs is not None and n >= max_docs) or budget == 0:
             break
         keep = len(doc.src) if budget is None else min(budget, len(doc.src))
-        src_docs.append(doc.src[:keep])
+        src_docs.append(untokenized_side(doc.src[:keep], src))
         ref_docs.append(doc.tgt[:keep])
         budget = None if budget is None else budget - keep
     return src_docs, ref_docs

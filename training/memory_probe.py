@@ -135,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--src", required=True)
     p.add_argument("--tgt", required=True)
     p.add_argument("--max-docs", type=int)
+    p.add_argument("--raw", action="store_true", help="keep Moses-tokenized English as it is (by default it "
+                   "is untokenized, as for the dev loss: training.moses_text)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--json", type=Path, help="write the per-token losses here")
     a = p.parse_args(argv)
@@ -145,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             loaded = load_model(path)
             sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
             corpus = tokenize_corpus(a.data, a.src, a.tgt, lambda xs, sp=sp: sp.encode(xs),
-                                     loaded.config.max_len, a.max_docs)
+                                     loaded.config.max_len, a.max_docs, untokenize=not a.raw)
             tallies = probe(loaded.model, corpus)
             results[path] = {c: t.per_token() for c, t in tallies.items()}
     except (CheckpointError, DataError) as e:

@@ -160,16 +160,22 @@ def dev_name(arg: str) -> str:
     return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
 
 
-def load_corpus(args, sp, spm_hash: str, arg: str, max_len: int) -> TokenizedCorpus:
-    """Tokenize once and cache next to the run (keyed by file, direction and tokenizer)."""
+def load_corpus(args, sp, spm_hash: str, arg: str, max_len: int, dev: bool = False) -> TokenizedCorpus:
+    """Tokenize once and cache next to the run (keyed by file, direction and tokenizer).
+
+    Dev splits are read untokenized (training.moses_text): the TVsub dev English is
+    Moses-tokenized, and a dev loss over text unlike the training side would pick checkpoints
+    for the wrong reason (and penalise the target memory, which writes the reference's states).
+    """
     path, weight = parse_corpus_arg(arg)
     key = sha256_bytes(f"{path.resolve()}|{path.stat().st_mtime if path.exists() else 0}|{args.src}|"
-                       f"{args.tgt}|{spm_hash}|{max_len}|{args.max_docs}".encode())
+                       f"{args.tgt}|{spm_hash}|{max_len}|{args.max_docs}{'|untokenized' if dev else ''}".encode())
     cache = args.out / "cache" / f"{path.name}.{key}.npz"
     if cache.exists():
         corpus = TokenizedCorpus.load(cache)
     else:
-        corpus = tokenize_corpus(path, args.src, args.tgt, lambda xs: sp.encode(xs), max_len, args.max_docs)
+        corpus = tokenize_corpus(path, args.src, args.tgt, lambda xs: sp.encode(xs), max_len, args.max_docs,
+                                 untokenize=dev)
         cache.parent.mkdir(parents=True, exist_ok=True)
         corpus.save(cache)
     return repeat_corpus(corpus, weight)
@@ -258,7 +264,7 @@ class Trainer:
         spm_hash = sha256_bytes(self.spm_bytes)
         self.train = concat_corpora([load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len) for d in args.data])
         # Keyed by the corpus folder + file: every split is called dev.jsonl.xz.
-        self.devs = {dev_name(d): load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len) for d in args.dev}
+        self.devs = {dev_name(d): load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len, dev=True) for d in args.dev}
         self.from_init = init_ckpt is not None or bool((resume_ckpt or {}).get("from_init", False))
         self.optimizer = self._optimizer(self.from_init)
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(
