@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from doctrans.engine import BundleError, Translator, load_translator
-from doctrans.engine.beam import _topk, log_softmax
+from doctrans.engine.beam import _topk, banned_tokens, beam_search, log_softmax
 from doctrans.engine.onnx_engine import OnnxTranslator
 from tests.tiny_model import one_torch_thread, sentences, shared_bundle, shared_checkpoint
 from training.checkpoint import load_model
@@ -102,6 +102,41 @@ def test_beam_helpers_match_torch_conventions() -> None:
     assert _topk(row, 3).tolist() == [1, 2, 4]  # ties: lower index first
     lp = log_softmax(np.array([[1.0, 2.0, 3.0]], dtype=np.float32))
     np.testing.assert_allclose(np.exp(lp).sum(), 1.0, rtol=1e-6)
+
+
+class _Stutter:
+    """A decoder that always wants token 3 again, then 4, then EOS (2): the stuttering small models do."""
+
+    def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
+        logits = np.full((tokens.shape[0], 6), -10.0, dtype=np.float32)
+        logits[:, 3], logits[:, 4], logits[:, 2] = 5.0, 4.0, 3.0 - 0.5 * (t < 6)
+        return logits
+
+    def reorder(self, origin: np.ndarray) -> None:
+        pass
+
+
+@pytest.mark.parametrize("beam", [1, 3])
+def test_no_repeat_ngram_stops_stuttering(beam: int) -> None:
+    free = beam_search(_Stutter(), 1, beam, [12], 1, 2)[0].tokens
+    assert free == [3] * 12  # stutters to the length limit
+    for n in (1, 2, 3):
+        hyp = beam_search(_Stutter(), 1, beam, [12], 1, 2, no_repeat_ngram=n)[0].tokens
+        grams = [tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1)]
+        assert len(grams) == len(set(grams)), (n, hyp)  # no n-gram twice
+        assert beam > 1 or hyp[:n] == [3] * n  # greedy: what is allowed is still chosen
+    assert banned_tokens([5, 6, 5], 2) == [6] and banned_tokens([5, 6], 3) == [] and banned_tokens([7], 0) == []
+
+
+def test_bundle_decoding_default_and_override(tmp_path: Path) -> None:
+    bundle = _copy(tmp_path)
+    _edit_json(bundle, lambda m: m.update(decoding={"no_repeat_ngram": 3}))
+    assert OnnxTranslator.load(bundle).options.no_repeat_ngram == 3
+    assert OnnxTranslator.load(bundle, no_repeat_ngram=0).options.no_repeat_ngram == 0
+    assert OnnxTranslator.load(shared_bundle()).options.no_repeat_ngram == 0  # absent: off
+    _edit_json(bundle, lambda m: m.update(decoding={"no_repeat_ngram": -1}))
+    with pytest.raises(BundleError, match=r"decoding\.'no_repeat_ngram' must be a non-negative integer"):
+        OnnxTranslator.load(bundle)
 
 
 def test_runtime_never_imports_torch() -> None:

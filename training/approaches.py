@@ -201,11 +201,15 @@ def load_model(path: str | Path) -> LoadedModel:
 
 
 def translate_documents(model: torch.nn.Module, documents: list[list[list[int]]], beam: int = 5,
-                        length_penalty: float = 1.0) -> list[DocumentTranslation]:
+                        length_penalty: float = 1.0, no_repeat_ngram: int = 0) -> list[DocumentTranslation]:
     """Translate documents (source sentences as ids) with whichever approach ``model`` is."""
     if isinstance(model, gtransformer.GTransformer):
+        if no_repeat_ngram:  # its search decodes whole groups of sentences in one sequence
+            raise ValueError("no_repeat_ngram is not supported for G-Transformer")
         return gtransformer.translate_documents(model, documents, beam, length_penalty)
     if isinstance(model, context_cache.CacheTransformer):
-        return context_cache.translate_documents(model, documents, beam, length_penalty)
+        return context_cache.translate_documents(model, documents, beam, length_penalty,
+                                                 no_repeat_ngram=no_repeat_ngram)
     assert isinstance(model, MemoryTransformer)
-    return memory_search.translate_documents(model, documents, beam=beam, length_penalty=length_penalty)
+    return memory_search.translate_documents(model, documents, beam=beam, length_penalty=length_penalty,
+                                             no_repeat_ngram=no_repeat_ngram)

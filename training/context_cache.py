@@ -291,16 +291,17 @@ def pad_entries(per_row: list[tuple[Tensor, Tensor] | None], d: int, device) -> 
 
 @torch.no_grad()
 def translate_documents(model: CacheTransformer, documents: list[list[list[int]]], beam: int = 5,
-                        length_penalty: float = 1.0, max_rows: int = 64) -> list[DocumentTranslation]:
+                        length_penalty: float = 1.0, max_rows: int = 64, no_repeat_ngram: int = 0
+                        ) -> list[DocumentTranslation]:
     """Translate documents in order, documents side by side as rows (``max_rows`` at a time)."""
     model.eval()
     out: list[DocumentTranslation] = []
     for s in range(0, len(documents), max_rows):
-        out += _translate_rows(model, documents[s:s + max_rows], beam, length_penalty)
+        out += _translate_rows(model, documents[s:s + max_rows], beam, length_penalty, no_repeat_ngram)
     return out
 
 
-def _translate_rows(model: CacheTransformer, docs, beam, length_penalty):
+def _translate_rows(model: CacheTransformer, docs, beam, length_penalty, no_repeat_ngram=0):
     cfg = model.cfg
     device = next(model.parameters()).device
     results = [DocumentTranslation([], []) for _ in docs]
@@ -317,7 +318,7 @@ def _translate_rows(model: CacheTransformer, docs, beam, length_penalty):
             if all(e is None for e in per_row):
                 break
             entries.append(pad_entries(per_row, cfg.d_model, device))
-        best = beam_search(model, src, enc, model.context(entries), beam, length_penalty)
+        best = beam_search(model, src, enc, model.context(entries), beam, length_penalty, no_repeat_ngram)
         for j, r in enumerate(rows):
             results[r].hypotheses.append(best[j][0])
             cache[r] = [current[j], *cache[r]][: cfg.context_size]

@@ -92,9 +92,12 @@ def load_references(data: str | Path, src: str, tgt: str, max_docs: int | None,
 
 def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int = 5, length_penalty: float = 1.0,
              max_docs: int | None = None, max_sentences: int | None = None, no_memory: bool = False,
-             device: str = "cpu", threads: int | None = None) -> tuple[Scores, list[list[str]]]:
+             device: str = "cpu", threads: int | None = None, no_repeat_ngram: int | None = None
+             ) -> tuple[Scores, list[list[str]]]:
     """Score a checkpoint (PyTorch, documents batched as rows) or an exported bundle directory
-    (ONNX Runtime, the engine users run: one document at a time through the memory loop)."""
+    (ONNX Runtime, the engine users run: one document at a time through the memory loop).
+
+    ``no_repeat_ngram``: None = the bundle's own decoding setting (0 for a checkpoint)."""
     if not Path(ckpt).exists():  # before reading the data: the model is the first argument
         raise CheckpointError(f"{ckpt}: no such checkpoint or bundle")
     src_docs, ref_docs = load_references(data, src, tgt, max_docs, max_sentences)
@@ -102,34 +105,37 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
     if Path(ckpt).is_dir():
         if no_memory:
             raise CheckpointError(f"{ckpt}: --no-memory needs a checkpoint, not a bundle")
-        hyp_docs, n_tokens = translate_with_bundle(Path(ckpt), src_docs, beam, length_penalty, threads)
+        hyp_docs, n_tokens = translate_with_bundle(Path(ckpt), src_docs, beam, length_penalty, threads,
+                                                   no_repeat_ngram)
     else:
-        hyp_docs, n_tokens = translate_with_checkpoint(ckpt, src_docs, beam, length_penalty, no_memory, device)
+        hyp_docs, n_tokens = translate_with_checkpoint(ckpt, src_docs, beam, length_penalty, no_memory, device,
+                                                       no_repeat_ngram or 0)
     seconds = time.time() - t0
     s, d, sig, how = score(hyp_docs, ref_docs, tgt)
     return Scores(s, d, sig, how, sum(map(len, ref_docs)), len(ref_docs), seconds, n_tokens / seconds), hyp_docs
 
 
 def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam: int, length_penalty: float,
-                              no_memory: bool, device: str) -> tuple[list[list[str]], int]:
+                              no_memory: bool, device: str, no_repeat_ngram: int = 0) -> tuple[list[list[str]], int]:
     loaded = load_model(ckpt)
     model = loaded.model.to(device)
     if no_memory:
         model.cfg.mem_side = "none"  # read nothing, write nothing: the sentence-level ablation
     sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
     ids = [[sp.encode(s) for s in d] for d in src_docs]
-    results = translate_documents(model, ids, beam=beam, length_penalty=length_penalty)
+    results = translate_documents(model, ids, beam=beam, length_penalty=length_penalty, no_repeat_ngram=no_repeat_ngram)
     hyp_docs = [[sp.decode(h) for h in r.hypotheses] for r in results]
     return hyp_docs, sum(len(h) + 1 for r in results for h in r.hypotheses)
 
 
 def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, length_penalty: float,
-                          threads: int | None) -> tuple[list[list[str]], int]:
+                          threads: int | None, no_repeat_ngram: int | None = None) -> tuple[list[list[str]], int]:
     from doctrans.engine.errors import BundleError
     from doctrans.engine.onnx_engine import OnnxTranslator
 
     try:
-        translator = OnnxTranslator.load(bundle, beam_size=beam, length_penalty=length_penalty, threads=threads)
+        translator = OnnxTranslator.load(bundle, beam_size=beam, length_penalty=length_penalty, threads=threads,
+                                         no_repeat_ngram=no_repeat_ngram)
     except BundleError as e:
         raise CheckpointError(str(e)) from None
     results = [translator.translate_document(doc) for doc in src_docs]
@@ -148,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-docs", type=int)
     p.add_argument("--max-sentences", type=int, help="translate only the first N sentences (quick checks)")
     p.add_argument("--no-memory", action="store_true", help="ablation: translate with the memory off")
+    p.add_argument("--no-repeat-ngram", type=int, help="forbid repeating an n-gram of this many tokens "
+                   "(default: the bundle's setting; 0 for a checkpoint)")
     p.add_argument("--out", type=Path, help="write hypotheses here (one line per sentence, blank line between docs)")
     p.add_argument("--json", type=Path, help="write the scores as JSON here")
     p.add_argument("--threads", type=int)
@@ -157,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(a.threads)
     try:
         scores, hyps = evaluate(a.checkpoint, a.data, a.src, a.tgt, a.beam, a.length_penalty, a.max_docs,
-                                a.max_sentences, a.no_memory, a.device, a.threads)
+                                a.max_sentences, a.no_memory, a.device, a.threads, a.no_repeat_ngram)
     except (DataError, CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

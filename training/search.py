@@ -50,7 +50,7 @@ class _TorchStepDecoder:
 
 @torch.no_grad()
 def beam_search(model: MemoryTransformer, src: Tensor, enc_out: Tensor, mem_tgt: Tensor | None,
-                beam: int = 5, length_penalty: float = 1.0) -> list[tuple[list[int], float]]:
+                beam: int = 5, length_penalty: float = 1.0, no_repeat_ngram: int = 0) -> list[tuple[list[int], float]]:
     """Best hypothesis (tokens without BOS/EOS, normalized score) for each row of ``src``.
 
     The search itself is the engine's (doctrans.engine.beam): one implementation of the beam
@@ -62,7 +62,7 @@ def beam_search(model: MemoryTransformer, src: Tensor, enc_out: Tensor, mem_tgt:
     decoder = _TorchStepDecoder(model, [(k[rep], v[rep]) for k, v in model.cross_kv(enc_out)], src[rep],
                                 mem_tgt[rep] if mem_tgt is not None else None)
     limits = [max_new_tokens(int((src[b] != cfg.pad_id).sum()), cfg.max_len) for b in range(B)]
-    hyps = engine_beam.beam_search(decoder, B, K, limits, cfg.bos_id, cfg.eos_id, length_penalty)
+    hyps = engine_beam.beam_search(decoder, B, K, limits, cfg.bos_id, cfg.eos_id, length_penalty, no_repeat_ngram)
     return [(h.tokens, h.score) for h in hyps]
 
 
@@ -75,7 +75,7 @@ class DocumentTranslation:
 @torch.no_grad()
 def translate_documents(model: MemoryTransformer, documents: list[list[list[int]]], beam: int = 5,
                         length_penalty: float = 1.0, record_memory: bool = False,
-                        max_rows: int = 64) -> list[DocumentTranslation]:
+                        max_rows: int = 64, no_repeat_ngram: int = 0) -> list[DocumentTranslation]:
     """Translate documents (lists of source token ids, no EOS) in order with the memory loop.
 
     Documents run side by side as rows (``max_rows`` at a time); each sentence reads the memory
@@ -85,11 +85,12 @@ def translate_documents(model: MemoryTransformer, documents: list[list[list[int]
     """
     out: list[DocumentTranslation] = []
     for start in range(0, len(documents), max_rows):
-        out += _translate_rows(model, documents[start:start + max_rows], beam, length_penalty, record_memory)
+        out += _translate_rows(model, documents[start:start + max_rows], beam, length_penalty, record_memory,
+                               no_repeat_ngram)
     return out
 
 
-def _translate_rows(model, docs, beam, length_penalty, record_memory):
+def _translate_rows(model, docs, beam, length_penalty, record_memory, no_repeat_ngram):
     cfg = model.cfg
     device = next(model.parameters()).device
     results = [DocumentTranslation([], []) for _ in docs]
@@ -100,7 +101,7 @@ def _translate_rows(model, docs, beam, length_penalty, record_memory):
         src = pad_rows([[*docs[r][t][:cfg.max_len - 1], cfg.eos_id] for r in rows], cfg.pad_id, device)
         mem = {side: m[idx] for side, m in memory.items()}
         enc, src_states, _ = model.encode(src, mem.get("src"))
-        best = beam_search(model, src, enc, mem.get("tgt"), beam, length_penalty)
+        best = beam_search(model, src, enc, mem.get("tgt"), beam, length_penalty, no_repeat_ngram)
         hyps = [h for h, _ in best]
         if memory:
             tgt_in = pad_rows([[cfg.bos_id, *h] for h in hyps], cfg.pad_id, device)

@@ -57,9 +57,23 @@ def _topk(row: np.ndarray, k: int) -> np.ndarray:
     return part[np.lexsort((part, -row[part]))]
 
 
+def banned_tokens(seq: list[int], n: int) -> list[int]:
+    """Tokens that would repeat an n-gram already in ``seq`` (fairseq's ``--no-repeat-ngram-size``)."""
+    if n <= 0 or len(seq) < n:
+        return []
+    if n == 1:
+        return list(set(seq))
+    prefix = seq[len(seq) - n + 1:]
+    return [seq[i + n - 1] for i in range(len(seq) - n + 1) if seq[i:i + n - 1] == prefix]
+
+
 def beam_search(decoder: StepDecoder, batch: int, beam: int, limits: list[int], bos_id: int, eos_id: int,
-                length_penalty: float = 1.0) -> list[Hypothesis]:
-    """Best hypothesis per batch row. ``limits[b]``: max generated tokens of row b."""
+                length_penalty: float = 1.0, no_repeat_ngram: int = 0) -> list[Hypothesis]:
+    """Best hypothesis per batch row. ``limits[b]``: max generated tokens of row b.
+
+    ``no_repeat_ngram`` > 0 forbids any n-gram of that many tokens to occur twice in a hypothesis:
+    small models stutter (``点点点点点``), and this is the standard cure (0 = off).
+    """
     B, K = batch, beam
     neg_inf = np.float32(-np.inf)
     scores = np.full((B, K), neg_inf, dtype=np.float32)
@@ -72,6 +86,12 @@ def beam_search(decoder: StepDecoder, batch: int, beam: int, limits: list[int], 
         lp = log_softmax(decoder.step(last, t)).reshape(B, K, -1)
         V = lp.shape[-1]
         cand = (scores[:, :, None] + lp).reshape(B, K * V)
+        if no_repeat_ngram > 0:
+            for b in range(B):
+                for k in range(K):
+                    if not done[b] and scores[b, k] > neg_inf:
+                        for tok in banned_tokens(seqs[b][k], no_repeat_ngram):
+                            cand[b, k * V + tok] = neg_inf
         origin = np.arange(B * K)
         new_scores = scores.copy()
         tokens = np.full(B * K, eos_id, dtype=np.int64)

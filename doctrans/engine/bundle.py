@@ -61,6 +61,8 @@ class BundleInfo:
     mem_layers: dict[str, list[int]]
     quantization: str | None
     raw: dict[str, Any] = field(repr=False)
+    # Decoding defaults the model was evaluated with (model.json "decoding"; options override).
+    no_repeat_ngram: int = 0
 
     @property
     def d_head(self) -> int:
@@ -84,6 +86,17 @@ def _get(d: dict, key: str, kind: type | tuple[type, ...], where: str, path: Pat
     if not isinstance(v, kind) or (isinstance(v, bool) and kind is int):
         raise BundleError(f"{path}: model.json {where}{key!r} has the wrong type ({type(v).__name__})")
     return v
+
+
+def _decoding_setting(raw: dict, key: str, path: Path) -> int:
+    """An optional non-negative integer of model.json ``decoding`` (0 when absent)."""
+    decoding = raw.get("decoding", {})
+    if not isinstance(decoding, dict):
+        raise BundleError(f"{path}: model.json 'decoding' must be an object")
+    value = decoding.get(key, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise BundleError(f"{path}: model.json decoding.{key!r} must be a non-negative integer")
+    return value
 
 
 def read_bundle(path: str | Path) -> BundleInfo:
@@ -132,6 +145,7 @@ def read_bundle(path: str | Path) -> BundleInfo:
         mem_layers={s: list(layers.get(s, [])) for s in sides},
         quantization=raw.get("quantization"),
         raw=raw,
+        no_repeat_ngram=_decoding_setting(raw, "no_repeat_ngram", path),
     )
     if info.d_model % info.n_heads:
         raise BundleError(f"{path}: model.json d_model {info.d_model} is not divisible by n_heads {info.n_heads}")

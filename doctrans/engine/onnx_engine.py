@@ -59,6 +59,7 @@ class _Options:
     length_penalty: float = 1.0
     max_length: int | None = None
     return_attention: bool = False
+    no_repeat_ngram: int = 0
 
     def override(self, **kw: Any) -> _Options:
         return _Options(**{**self.__dict__, **{k: v for k, v in kw.items() if v is not None}})
@@ -108,10 +109,12 @@ class OnnxTranslator:
     @classmethod
     def load(cls, bundle_dir: str | Path, beam_size: int = 5, length_penalty: float = 1.0,
              max_length: int | None = None, return_attention: bool = False,
-             providers: list[str] | None = None, threads: int | None = None) -> OnnxTranslator:
+             providers: list[str] | None = None, threads: int | None = None,
+             no_repeat_ngram: int | None = None) -> OnnxTranslator:
         """Open and check a bundle. ``max_length`` caps generated tokens per sentence (the model's
         own limit ``min(max_len - 1, 2 * src_len + 10)`` always applies); ``threads``: ORT
-        intra-op threads (default: $DOCTRANS_THREADS, else :func:`default_threads`)."""
+        intra-op threads (default: $DOCTRANS_THREADS, else :func:`default_threads`);
+        ``no_repeat_ngram``: default from the bundle's model.json ``decoding``."""
         if beam_size < 1:
             raise ValueError(f"beam_size must be >= 1, got {beam_size}")
         info = read_bundle(bundle_dir)
@@ -130,7 +133,8 @@ class OnnxTranslator:
             sessions[name] = sess
         tokenizer = Tokenizer(info.path / SPM_FILE, info.vocab_size)
         return cls(info, sessions, tokenizer, load_memory_init(info),
-                   _Options(beam_size, length_penalty, max_length, return_attention))
+                   _Options(beam_size, length_penalty, max_length, return_attention,
+                            info.no_repeat_ngram if no_repeat_ngram is None else no_repeat_ngram))
 
     # -- Translator protocol ----------------------------------------------------------------
     def count_tokens(self, text: str) -> int:
@@ -248,7 +252,8 @@ class OnnxDocumentSession:
             dec = _Decoder(s["decoder"], info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
                            np.repeat(enc["cross_v"], K, axis=1),
                            None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0))
-            hyp = beam_search(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty)[0]
+            hyp = beam_search(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty,
+                              opt.no_repeat_ngram)[0]
 
         if not self._mem and forced is None:
             return hyp, extras
