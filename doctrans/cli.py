@@ -260,13 +260,16 @@ def export(
     checkpoint: Annotated[Path, typer.Argument(help="a training checkpoint (.pt)")],
     output: Annotated[Path, typer.Option("-o", "--output", help="bundle directory to write")],
     quantize: Annotated[str | None, typer.Option("--quantize", help="int8: dynamically quantized bundle")] = None,
+    no_repeat_ngram: Annotated[int, typer.Option("--no-repeat-ngram", min=0, help="the bundle's default: never "
+                                                 "repeat an n-gram of this many tokens (0 = off)")] = 0,
 ) -> None:
     """Export a checkpoint to a verified ONNX model bundle (needs the `train` extra: torch)."""
     try:
         from export.bundle import export_checkpoint
     except ImportError as e:
         raise UserError(f"export needs PyTorch and onnx: pip install 'doctrans[train]' ({e})") from None
-    export_checkpoint(checkpoint, output, quantize, log=lambda msg: typer.echo(msg, err=True))
+    export_checkpoint(checkpoint, output, quantize, log=lambda msg: typer.echo(msg, err=True),
+                      no_repeat_ngram=no_repeat_ngram)
     typer.echo(f"wrote {output}")
 
 

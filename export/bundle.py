@@ -359,12 +359,14 @@ def _share(src: Path, dst: Path) -> SharingReport:
 # -- entry points -------------------------------------------------------------------------------
 def export_checkpoint(ckpt_path: str | Path, out_dir: str | Path, quantize: str | None = None, *,
                       sentences: list[str] | None = None, tol: float = 1e-4, mem_tol: float = 1e-4,
-                      beam: int = 5, log: Callable[[str], None] | None = None) -> ExportReport:
+                      beam: int = 5, log: Callable[[str], None] | None = None,
+                      no_repeat_ngram: int = 0) -> ExportReport:
     """Export a checkpoint to a verified bundle at ``out_dir`` (see the module docstring).
 
     ``quantize``: None (fp32) or "int8". ``sentences``: the real sentences for the end-to-end
-    check (source language; default: a few built-in ones). Raises ExportError (a UserError)
-    for a missing/unreadable checkpoint or a failed check.
+    check (source language; default: a few built-in ones). ``no_repeat_ngram``: the bundle's
+    default decoding setting (model.json ``decoding``; the checks run without it, like PyTorch).
+    Raises ExportError (a UserError) for a missing/unreadable checkpoint or a failed check.
     """
     ckpt_path = Path(ckpt_path)
     try:
@@ -372,15 +374,18 @@ def export_checkpoint(ckpt_path: str | Path, out_dir: str | Path, quantize: str 
     except CheckpointError as e:
         raise ExportError(str(e)) from None
     return export_model(loaded, out_dir, quantize, ckpt_path=ckpt_path, sentences=sentences, tol=tol,
-                        mem_tol=mem_tol, beam=beam, log=log)
+                        mem_tol=mem_tol, beam=beam, log=log, no_repeat_ngram=no_repeat_ngram)
 
 
 def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None = None, *,
                  ckpt_path: Path | None = None, sentences: list[str] | None = None, tol: float = 1e-4,
-                 mem_tol: float = 1e-4, beam: int = 5, log: Callable[[str], None] | None = None) -> ExportReport:
+                 mem_tol: float = 1e-4, beam: int = 5, log: Callable[[str], None] | None = None,
+                 no_repeat_ngram: int = 0) -> ExportReport:
     """:func:`export_checkpoint` for a model already in memory (tests, benchmarks)."""
     if quantize not in (None, "int8"):
         raise ExportError(f"unknown quantization {quantize!r} (choose int8)")
+    if no_repeat_ngram < 0:
+        raise ExportError(f"no_repeat_ngram must be >= 0, got {no_repeat_ngram}")
     if not loaded.spm_bytes:
         raise ExportError("checkpoint has no SentencePiece model (key 'spm'); cannot build a bundle")
     out_dir = Path(out_dir)
@@ -418,6 +423,10 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
             report.weights = _share(work / "int8-inline", final)
             _check_same(work / "int8-inline", final, sentences)
             report.int8 = compare_int8(fp32, final, sentences)
+        if no_repeat_ngram:
+            meta = json.loads((final / MODEL_JSON).read_text(encoding="utf-8"))
+            meta["decoding"] = {"no_repeat_ngram": no_repeat_ngram}
+            (final / MODEL_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
         report.files = {f.name: f.stat().st_size for f in final.iterdir()}
         _replace_dir(final, out_dir)
         report.seconds = time.time() - t0

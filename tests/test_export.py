@@ -104,17 +104,22 @@ def test_export_errors_are_one_line(tmp_path: Path) -> None:
     assert (tmp_path / "notes" / "mine.txt").read_text() == "keep me"
     with pytest.raises(ExportError, match="unknown quantization"):
         export_checkpoint(shared_checkpoint(), tmp_path / "b", quantize="int4")
+    with pytest.raises(ExportError, match="no_repeat_ngram must be >= 0"):
+        export_checkpoint(shared_checkpoint(), tmp_path / "b", no_repeat_ngram=-2)
 
 
 def test_int8_bundle_loads_and_translates(tmp_path: Path) -> None:
     out = tmp_path / "int8"
-    report = export_checkpoint(shared_checkpoint(), out, quantize="int8", sentences=sentences(4), beam=1)
+    report = export_checkpoint(shared_checkpoint(), out, quantize="int8", sentences=sentences(4), beam=1,
+                               no_repeat_ngram=3)
     q = report.int8
     assert q["bytes"] < 0.6 * q["fp32_bytes"]
     assert q["sentences"] == 4 and 0 <= q["same_sentences"] <= 4
     assert "int8:" in report.summary()
-    assert json.loads((out / "model.json").read_text())["quantization"] == "int8"
+    meta = json.loads((out / "model.json").read_text())
+    assert meta["quantization"] == "int8" and meta["decoding"] == {"no_repeat_ngram": 3}
     tr = OnnxTranslator.load(out, beam_size=2)
+    assert tr.options.no_repeat_ngram == 3  # the bundle's decoding default reaches the engine
     results = tr.translate_document(sentences(3))
     assert all(r.translation and np.isfinite(r.score) for r in results)
 
