@@ -48,26 +48,33 @@ class Scores:
                 f"{self.n_sentences} sents, {self.tokens_per_s:.0f} tok/s)  {self.signature}  [{self.scoring}]")
 
 
-def score(hyp_docs: list[list[str]], ref_docs: list[list[str]], tgt_lang: str) -> tuple[float, float, str, str]:
-    """(s-BLEU, d-BLEU, sacreBLEU signature, how the references were treated)."""
+def scoring_for(hyp_docs: list[list[str]], ref_docs: list[list[str]], tgt_lang: str
+                ) -> tuple[list[list[str]], dict, str]:
+    """(hypotheses prepared like the references, sacreBLEU BLEU arguments, how they are scored).
+
+    Chinese: tokenize=zh. English references that are Moses-tokenized (TVsub dev) are matched by
+    Moses-tokenizing the hypotheses and scoring lower-cased with tokenize=none.
+    """
     refs = [s for d in ref_docs for s in d]
     tokenize = "zh" if tgt_lang.startswith("zh") else "13a"
-    lowercase = False
-    scoring = f"detokenized references, sacreBLEU tokenize={tokenize}, case-sensitive"
     if tokenize == "13a" and looks_tokenized(refs):
         from sacremoses import MosesTokenizer
 
         mt = MosesTokenizer(lang=tgt_lang)
         hyp_docs = [[mt.tokenize(h, return_str=True, escape=False) for h in d] for d in hyp_docs]
-        tokenize, lowercase = "none", True
-        scoring = ("references are Moses-tokenized: hypotheses Moses-tokenized (sacremoses), "
-                   "scored lower-cased with tokenize=none")
-    hyps = [s for d in hyp_docs for s in d]
-    # force: both sides are tokenized on purpose here; sacreBLEU would otherwise warn about it.
-    bleu = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase, force=tokenize == "none")
-    s = bleu.corpus_score(hyps, [refs]).score
-    d = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase, force=tokenize == "none").corpus_score(
-        [" ".join(d) for d in hyp_docs], [[" ".join(d) for d in ref_docs]]).score
+        # force: both sides are tokenized on purpose here; sacreBLEU would otherwise warn about it.
+        return hyp_docs, {"tokenize": "none", "lowercase": True, "force": True}, (
+            "references are Moses-tokenized: hypotheses Moses-tokenized (sacremoses), "
+            "scored lower-cased with tokenize=none")
+    return hyp_docs, {"tokenize": tokenize}, f"detokenized references, sacreBLEU tokenize={tokenize}, case-sensitive"
+
+
+def score(hyp_docs: list[list[str]], ref_docs: list[list[str]], tgt_lang: str) -> tuple[float, float, str, str]:
+    """(s-BLEU, d-BLEU, sacreBLEU signature, how the references were treated)."""
+    hyp_docs, kw, scoring = scoring_for(hyp_docs, ref_docs, tgt_lang)
+    bleu = sacrebleu.BLEU(**kw)
+    s = bleu.corpus_score([h for d in hyp_docs for h in d], [[r for d in ref_docs for r in d]]).score
+    d = sacrebleu.BLEU(**kw).corpus_score([" ".join(d) for d in hyp_docs], [[" ".join(d) for d in ref_docs]]).score
     return s, d, str(bleu.get_signature()), scoring
 
 
