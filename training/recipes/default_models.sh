@@ -16,8 +16,11 @@
 #          s2 / s1c as for zh-en                                        <- s2 shipped
 #
 # Every stage resumes where it stopped (re-run after an interruption); dev loss on both dev splits
-# picks best.pt. Then both dev splits are scored (s-BLEU and d-BLEU, beam 5, training/evaluate.py)
-# for s1c, s2 and s2 with the memory switched off, and s2 is exported as fp32 and int8 bundles.
+# (read untokenized: training/moses_text.py) picks best.pt. Then both dev splits are scored (s-BLEU
+# and d-BLEU, beam 5, training/evaluate.py) for s1c, s2 and s2 with the memory switched off, with
+# the decoding the bundle ships with (NO_REPEAT); s2 vs s1c gets a paired bootstrap
+# (training/significance.py) and the memory probe (training/memory_probe.py: own vs another
+# document's vs the initial memory); s2 is exported as fp32 and int8 bundles.
 # Defaults are the 2-core CPU budget of the shipped models; on a GPU use CONFIG=base (via s1) and
 # far more steps and tokens per batch.
 set -euo pipefail
@@ -30,7 +33,11 @@ MAX_DOCS=${MAX_DOCS:-800}
 PYDOCS_WEIGHT=${PYDOCS_WEIGHT:-2}
 S1_STEPS=${S1_STEPS:-2500}         # en-zh stage 1 (zh-en's s1 is in tvsub_zh_en.sh)
 S1B_STEPS=${S1B_STEPS:-1500}       # zh-en mixed continuation
-S2_STEPS=${S2_STEPS:-500}
+S2_STEPS=${S2_STEPS:-2000}
+# The bundles' decoding default. Forbidding repeated n-grams cures en->zh stutter on TVsub
+# (n=2: +0.22 s-BLEU, stuttering lines 209 -> 22 of 1,086) but costs pydocs paragraphs, where terms
+# recur (first 150 dev paragraphs: n=2 -1.5, n=3 -0.5 s-BLEU), so it ships off.
+NO_REPEAT=${NO_REPEAT:-0}
 MAX_TOKENS=${MAX_TOKENS:-1500}
 ROWS=${ROWS:-24}
 THREADS=${THREADS:-2}
@@ -72,16 +79,21 @@ sentence "$R/s1c" "$S1/best.pt" "$S2_STEPS" 5e-5 100 "${s2_data[@]}"
 score() {  # RUN TAG CORPUS [extra args]
     local out=$R/$1/dev.$3${2:+.$2}
     [ -f "$out.json" ] || python -m training.evaluate "$R/$1/best.pt" --data "$DATA/$3/dev.jsonl.xz" \
-        --src "$SRC" --tgt "$TGT" --beam 5 --threads "$THREADS" --out "$out.hyp" --json "$out.json" "${@:4}"
+        --src "$SRC" --tgt "$TGT" --beam 5 --no-repeat-ngram "$NO_REPEAT" --threads "$THREADS" \
+        --out "$out.hyp" --json "$out.json" "${@:4}"
 }
 for corpus in tvsub-zh-en pydocs-en-zh; do
     score s1c "" "$corpus"
     score s2 "" "$corpus"
     [ "${ABLATION:-1}" = 0 ] || score s2 nomem "$corpus" --no-memory  # the same model, memory off
+    python -m training.significance "$R/s1c/dev.$corpus.hyp" "$R/s2/dev.$corpus.hyp" \
+        --data "$DATA/$corpus/dev.jsonl.xz" --src "$SRC" --tgt "$TGT" | tee "$R/s2/significance.$corpus.md"
+    python -m training.memory_probe "$R/s2/best.pt" "$R/s1c/best.pt" --data "$DATA/$corpus/dev.jsonl.xz" \
+        --src "$SRC" --tgt "$TGT" --threads "$THREADS" --json "$R/s2/probe.$corpus.json" | tee "$R/s2/probe.$corpus.md"
 done
 
-doctrans export "$R/s2/best.pt" -o "$RUNS/bundle_${SRC}_${TGT}_fp32"
-doctrans export "$R/s2/best.pt" -o "$RUNS/bundle_${SRC}_${TGT}_int8" --quantize int8
+doctrans export "$R/s2/best.pt" -o "$RUNS/bundle_${SRC}_${TGT}_fp32" --no-repeat-ngram "$NO_REPEAT"
+doctrans export "$R/s2/best.pt" -o "$RUNS/bundle_${SRC}_${TGT}_int8" --quantize int8 --no-repeat-ngram "$NO_REPEAT"
 for corpus in tvsub-zh-en pydocs-en-zh; do  # the shipped bundle itself, through the ONNX engine
     out=$R/bundle_int8/dev.$corpus
     mkdir -p "$R/bundle_int8"
