@@ -10,7 +10,7 @@
 #   zh-en  s1   sentence level, TVsub only, from scratch               (tvsub_zh_en.sh made this run)
 #          s1b  sentence level, mixed, from s1
 #          s2   memory (both sides), TVsub, from s1b                    <- shipped
-#          s1c  sentence level, TVsub, from s1b, as many steps as s2    <- the fair baseline for s2
+#          s1c  sentence level, TVsub, from s1b, as much data as s2     <- the fair baseline for s2
 #   en-zh  s1   sentence level, mixed, warm-started from zh-en s1 (joint vocabulary, tied embeddings:
 #               the reverse-direction model is a better start than random weights on a CPU budget)
 #          s2 / s1c as for zh-en                                        <- s2 shipped
@@ -34,6 +34,9 @@ PYDOCS_WEIGHT=${PYDOCS_WEIGHT:-2}
 S1_STEPS=${S1_STEPS:-2500}         # en-zh stage 1 (zh-en's s1 is in tvsub_zh_en.sh)
 S1B_STEPS=${S1B_STEPS:-1500}       # zh-en mixed continuation
 S2_STEPS=${S2_STEPS:-2000}
+# The baseline reads as many target tokens as stage 2: a stage-2 step is 24 streams x a mean window
+# of 2.5 subtitle lines (~670 target tokens, from the logs), a sentence-level step ~1,450 tokens.
+S1C_STEPS=${S1C_STEPS:-$((S2_STEPS / 2))}
 # The bundles' decoding default. Forbidding repeated n-grams cures en->zh stutter on TVsub
 # (n=2: +0.22 s-BLEU, stuttering lines 209 -> 22 of 1,086) but costs pydocs paragraphs, where terms
 # recur (first 150 dev paragraphs: n=2 -1.5, n=3 -0.5 s-BLEU), so it ships off.
@@ -74,7 +77,7 @@ s2_data=(--data "$TV/train.jsonl.xz")
 python -m training.train --stage document "${common[@]}" "${s2_data[@]}" --init "$S1/best.pt" --out "$R/s2" \
     --rows "$ROWS" --window 4 --lr 5e-5 --lr-new 5e-4 --warmup 100 --max-steps "$S2_STEPS" \
     $(resume_flag "$R/s2")
-sentence "$R/s1c" "$S1/best.pt" "$S2_STEPS" 5e-5 100 "${s2_data[@]}"
+sentence "$R/s1c" "$S1/best.pt" "$S1C_STEPS" 5e-5 100 "${s2_data[@]}"
 
 score() {  # RUN TAG CORPUS [extra args]
     local out=$R/$1/dev.$3${2:+.$2}
