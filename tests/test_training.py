@@ -169,7 +169,7 @@ def test_memory_probe_tells_own_context_from_a_foreign_one(memory_run, corpora, 
                               "--tgt", "yy", "--threads", "1", "--json", str(out)]) == 0
     table = capsys.readouterr().out
     assert "| carried |" in table and "| foreign |" in table
-    assert json.loads(out.read_text())[str(memory_run / "best.pt")]["carried"]["all"] == pytest.approx(
+    assert json.loads(out.read_text())[f"{memory_run.name}/best.pt"]["carried"]["all"] == pytest.approx(
         res["carried"]["all"], rel=1e-5)
 
 

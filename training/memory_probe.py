@@ -115,6 +115,12 @@ def probe(model: MemoryTransformer, corpus: TokenizedCorpus, conditions: tuple[s
     return tallies
 
 
+def short_name(path: str | Path) -> str:
+    """``runs/zh_en/s2/best.pt`` -> ``s2/best.pt``: the run and the file, for tables."""
+    path = Path(path)
+    return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+
+
 def report(results: dict[str, dict[str, dict[str, float]]]) -> str:
     """A markdown table: one row per (checkpoint, condition), one column per position bucket."""
     cols = [bucket_name(lo, hi) for lo, hi in BUCKETS] + ["2+", "all"]
@@ -149,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             corpus = tokenize_corpus(a.data, a.src, a.tgt, lambda xs, sp=sp: sp.encode(xs),
                                      loaded.config.max_len, a.max_docs, untokenize=not a.raw)
             tallies = probe(loaded.model, corpus)
-            results[path] = {c: t.per_token() for c, t in tallies.items()}
+            results[short_name(path)] = {c: t.per_token() for c, t in tallies.items()}
     except (CheckpointError, DataError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -79,10 +79,23 @@ def score_table(runs: Path, direction: str) -> tuple[list[str], dict[str, float]
         if mem:
             lines += ["", f"sacreBLEU `{mem['signature']}`; {mem['scoring']}."]
         lines.append("")
+        lines += attached(d / "s2" / f"significance.{corpus}.md", "Paired bootstrap, baseline vs memory model "
+                          "(`training/significance.py`):")
+        lines += attached(d / "s2" / f"probe.{corpus}.md", "Memory probe (`training/memory_probe.py`): "
+                          "teacher-forced dev loss of the memory model with its own memory, another document's, "
+                          "the initial one and none; the baseline for reference:")
         if final:
             shipped[f"{SCORE_KEYS[corpus]}_s_bleu"] = round(final["s_bleu"], 2)
             shipped[f"{SCORE_KEYS[corpus]}_d_bleu"] = round(final["d_bleu"], 2)
     return lines, shipped
+
+
+def attached(path: Path, title: str) -> list[str]:
+    """A markdown table a recipe step wrote (``tee``), under ``title``; nothing if it was not run."""
+    if not path.exists():
+        return []
+    body = [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
+    return [title, "", *body, ""]
 
 
 def stages_for(runs: Path, direction: str) -> list[Stage]:
@@ -94,7 +107,8 @@ def stages_for(runs: Path, direction: str) -> list[Stage]:
         first = [Stage("stage 1, sentence level, TVsub + pydocs, warm start from the zh→en stage 1a", d / "s1")]
     return [*first,
             Stage("stage 2, memory fine-tuning (both sides), TVsub only, from stage 1(b)", d / "s2"),
-            Stage("baseline: stage 1(b) continued at sentence level on TVsub, as many steps as stage 2", d / "s1c")]
+            Stage("baseline: stage 1(b) continued at sentence level on TVsub (as many target tokens as "
+                  "stage 2 reads in its steps)", d / "s1c")]
 
 
 def write_card(bundle: Path, runs: Path, notes: str) -> str:
