@@ -12,6 +12,7 @@ import sentencepiece as spm
 import torch
 
 from tests.synthetic import pronoun_accuracy, synthetic_corpora, train_synthetic
+from training import dev_loss as dev_loss_mod
 from training import evaluate as evaluate_mod
 from training import memory_probe
 from training import train as train_mod
@@ -171,6 +172,20 @@ def test_memory_probe_tells_own_context_from_a_foreign_one(memory_run, corpora, 
     assert "| carried |" in table and "| foreign |" in table
     assert json.loads(out.read_text())[f"{memory_run.name}/best.pt"]["carried"]["all"] == pytest.approx(
         res["carried"]["all"], rel=1e-5)
+
+
+def test_dev_loss_of_a_saved_checkpoint_matches_what_training_logged(memory_run, corpora, tmp_path):
+    """training.dev_loss re-measures a checkpoint on the scale training logs (to re-select best.pt
+    after the dev reading changed); on unchanged data it must give the logged number."""
+    best = read_checkpoint(memory_run / "best.pt")
+    log = [json.loads(x) for x in (memory_run / "log.jsonl").read_text().splitlines()]
+    logged = [r["eval"] for r in log if "eval" in r and r["step"] == best["step"]][-1]
+    out = tmp_path / "dl.json"
+    assert dev_loss_mod.main([str(memory_run / "best.pt"), "--dev", str(corpora["dev"]), "--src", "xx",
+                              "--tgt", "yy", "--threads", "1", "--json", str(out)]) == 0
+    (measured,) = json.loads(out.read_text()).values()
+    assert measured["step"] == best["step"]
+    assert measured["dev_loss"] == pytest.approx(logged["dev_loss"], rel=1e-4)
 
 
 def test_evaluate_prints_sbleu_dbleu_with_signature(memory_run, corpora, tmp_path, capsys):

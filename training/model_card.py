@@ -35,14 +35,13 @@ class Stage:
     run: Path
 
     def summary(self) -> str:
-        args = torch.load(self.run / "best.pt", map_location="cpu", weights_only=False)["args"]
+        ckpt = torch.load(self.run / "best.pt", map_location="cpu", weights_only=False)
+        args = ckpt["args"]
         log = [json.loads(line) for line in (self.run / "log.jsonl").read_text().splitlines() if line.strip()]
         steps = max(r["step"] for r in log)
         times = [r["time"] for r in log]
         seconds = sum(b - a for a, b in itertools.pairwise(times) if b - a < PAUSE_S)
         speed = [r["tok_per_s"] for r in log if "tok_per_s" in r]
-        evals = [(r["eval"]["dev_loss"], r["step"]) for r in log if "eval" in r]
-        best = min(evals) if evals else None
         hp = [f"LR {args['lr']}" + (f" (memory {args['lr_new']})" if args.get("stage") == "document" else ""),
               f"warm-up {args['warmup']}"]
         if args.get("stage") == "document":
@@ -50,10 +49,20 @@ class Stage:
         else:
             hp.append(f"{args['max_tokens']} tokens/batch")
         text = (f"{steps:,} steps, {seconds / 60:.0f} min, {sum(speed) / max(1, len(speed)):,.0f} target tok/s; "
-                + ", ".join(hp))
-        if best:
-            text += f"; best dev loss {best[0]:.3f} at step {best[1]} (shipped/used: best.pt)"
-        return text
+                + ", ".join(hp) + f"; best.pt = step {ckpt['step']}")
+        loss = self.dev_loss_at(ckpt["step"], log)
+        return text + (f", dev loss {loss}" if loss else "")
+
+    def dev_loss_at(self, step: int, log: list[dict]) -> str | None:
+        """The combined dev loss of ``step``: re-measured on one scale (training/dev_loss.py) when
+        the run has it, else as logged."""
+        rescored = self.run / "dev_loss.json"
+        if rescored.exists():
+            for r in json.loads(rescored.read_text()).values():
+                if r["step"] == step:
+                    return f"{r['dev_loss']:.3f} (untokenized dev, `training/dev_loss.py`)"
+        logged = [r["eval"]["dev_loss"] for r in log if "eval" in r and r["step"] == step]
+        return f"{logged[-1]:.3f}" if logged else None
 
 
 def read_scores(path: Path) -> dict | None:
