@@ -72,7 +72,7 @@ def read_scores(path: Path) -> dict | None:
 
 def score_table(runs: Path, direction: str) -> tuple[list[str], dict[str, float]]:
     d = runs / direction.replace("-", "_")
-    rows = [("sentence-level baseline (stage 1 + the same extra steps without memory), PyTorch", d / "s1c", ""),
+    rows = [("sentence-level baseline (stage 1 continued on the stage-2 data, no memory), PyTorch", d / "s1c", ""),
             ("memory model (stage 2), PyTorch", d / "s2", ""),
             ("memory model with its memory switched off at inference", d / "s2", ".nomem"),
             ("memory model, ONNX int8 bundle (**shipped**)", d / "bundle_int8", "")]
@@ -130,7 +130,7 @@ def write_card(bundle: Path, runs: Path, notes: str) -> str:
     lines = [f"# {meta['src_lang']}→{meta['tgt_lang']} built-in model (CPU-trained)", "",
              f"{names.get(meta['src_lang'], meta['src_lang'])} → {names.get(meta['tgt_lang'], meta['tgt_lang'])}, "
              "document level with a recurrent memory (Feng et al. 2022). **Trained on 2 CPU cores only: no "
-             "accelerator was available to this work.** A small model trained for about two hours of CPU: it shows the "
+             "accelerator was available to this work.** A small model trained for a few hours of CPU: it shows the "
              "whole pipeline and gives rough translations; it is not a production translator.", "",
              "| | |", "|---|---|",
              f"| architecture | Transformer {m['enc_layers']}+{m['dec_layers']} layers, d_model {m['d_model']}, "
