@@ -76,10 +76,14 @@ def score_table(runs: Path, direction: str) -> tuple[list[str], dict[str, float]
             ("memory model (stage 2), PyTorch", d / "s2", ""),
             ("memory model with its memory switched off at inference", d / "s2", ".nomem"),
             ("memory model, ONNX int8 bundle (**shipped**)", d / "bundle_int8", "")]
+    # The memory-side ablation, where it was run (same steps and data as stage 2, one side only).
+    rows += [(f"ablation: memory on the {side} side only, PyTorch", d / f"s2_{side}", "")
+             for side in ("src", "tgt") if (d / f"s2_{side}").is_dir()]
     lines, shipped = [], {}
     for corpus, title in CORPORA.items():
         lines += [f"### {title}", "", "| model | s-BLEU | d-BLEU |", "|---|---|---|"]
-        base, mem, _, final = got = [read_scores(run / f"dev.{corpus}{tag}.json") for _, run, tag in rows]
+        got = [read_scores(run / f"dev.{corpus}{tag}.json") for _, run, tag in rows]
+        base, mem, final = got[0], got[1], got[3]
         for (label, _, _), sc in zip(rows, got, strict=True):
             lines.append(f"| {label} | " + (f"{sc['s_bleu']:.2f} | {sc['d_bleu']:.2f} |" if sc else "not measured | |"))
         if base and mem:

@@ -78,6 +78,13 @@ python -m training.train --stage document "${common[@]}" "${s2_data[@]}" --init 
     --rows "$ROWS" --window 4 --lr 5e-5 --lr-new 5e-4 --warmup 100 --max-steps "$S2_STEPS" \
     $(resume_flag "$R/s2")
 sentence "$R/s1c" "$S1/best.pt" "$S1C_STEPS" 5e-5 100 "${s2_data[@]}"
+# Optional memory-side ablation: the same stage 2 with the memory on one side only (SIDE_STEPS:
+# the shipped zh-en model's best step was 250). Scored on TVsub below; the model card lists it.
+for side in ${SIDE_ABLATION:-}; do  # e.g. SIDE_ABLATION="src tgt"
+    python -m training.train --stage document "${common[@]}" "${s2_data[@]}" --init "$S1/best.pt" \
+        --out "$R/s2_$side" --mem-side "$side" --rows "$ROWS" --window 4 --lr 5e-5 --lr-new 5e-4 --warmup 100 \
+        --max-steps "${SIDE_STEPS:-250}" $(resume_flag "$R/s2_$side")
+done
 
 score() {  # RUN TAG CORPUS [extra args]
     local out=$R/$1/dev.$3${2:+.$2}
@@ -85,6 +92,7 @@ score() {  # RUN TAG CORPUS [extra args]
         --src "$SRC" --tgt "$TGT" --beam 5 --no-repeat-ngram "$NO_REPEAT" --threads "$THREADS" \
         --out "$out.hyp" --json "$out.json" "${@:4}"
 }
+for side in ${SIDE_ABLATION:-}; do score "s2_$side" "" tvsub-zh-en; done
 for corpus in tvsub-zh-en pydocs-en-zh; do
     score s1c "" "$corpus"
     score s2 "" "$corpus"
