@@ -23,6 +23,13 @@ import numpy as np
 from training.moses_text import untokenized_side
 
 
+def folder_and_name(path: str | Path) -> str:
+    """``../data/pydocs-en-zh/dev.jsonl.xz`` -> ``pydocs-en-zh/dev.jsonl.xz``: short enough for a log key
+    or a table, long enough to tell apart files of the same name (every split is dev.jsonl.xz)."""
+    path = Path(path)
+    return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+
+
 class DataError(Exception):
     """A corpus problem the user can fix; the message is one line naming file and line."""
 

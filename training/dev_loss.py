@@ -20,8 +20,8 @@ import sentencepiece as spm
 import torch
 
 from training.checkpoint import CheckpointError, load_model
-from training.data import DataError, tokenize_corpus
-from training.train import dev_loss, dev_name
+from training.data import DataError, folder_and_name, tokenize_corpus
+from training.train import dev_loss
 
 
 def checkpoint_dev_loss(path: str | Path, devs: list[str], src: str, tgt: str) -> dict[str, float]:
@@ -34,7 +34,7 @@ def checkpoint_dev_loss(path: str | Path, devs: list[str], src: str, tgt: str) -
     for dev in devs:
         corpus = tokenize_corpus(dev, src, tgt, lambda xs: sp.encode(xs), loaded.config.max_len, untokenize=True)
         loss, n = dev_loss(loaded.model, corpus, with_memory, "cpu")
-        out[f"dev_loss[{dev_name(dev)}]"] = loss / n
+        out[f"dev_loss[{folder_and_name(dev)}]"] = loss / n
         total, tokens = total + loss, tokens + n
     out["dev_loss"] = total / tokens
     return out

@@ -32,7 +32,7 @@ import sentencepiece as spm
 import torch
 
 from training.checkpoint import CheckpointError, load_model
-from training.data import DataError, TokenizedCorpus, collate, tokenize_corpus
+from training.data import DataError, TokenizedCorpus, collate, folder_and_name, tokenize_corpus
 from training.model import MemoryTransformer
 
 CONDITIONS = ("carried", "foreign", "initial", "none")
@@ -115,12 +115,6 @@ def probe(model: MemoryTransformer, corpus: TokenizedCorpus, conditions: tuple[s
     return tallies
 
 
-def short_name(path: str | Path) -> str:
-    """``runs/zh_en/s2/best.pt`` -> ``s2/best.pt``: the run and the file, for tables."""
-    path = Path(path)
-    return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
-
-
 def report(results: dict[str, dict[str, dict[str, float]]]) -> str:
     """A markdown table: one row per (checkpoint, condition), one column per position bucket."""
     cols = [bucket_name(lo, hi) for lo, hi in BUCKETS] + ["2+", "all"]
@@ -155,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
             corpus = tokenize_corpus(a.data, a.src, a.tgt, lambda xs, sp=sp: sp.encode(xs),
                                      loaded.config.max_len, a.max_docs, untokenize=not a.raw)
             tallies = probe(loaded.model, corpus)
-            results[short_name(path)] = {c: t.per_token() for c, t in tallies.items()}
+            results[folder_and_name(path)] = {c: t.per_token() for c, t in tallies.items()}
     except (CheckpointError, DataError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

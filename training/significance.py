@@ -19,9 +19,8 @@ from pathlib import Path
 import sacrebleu
 from sacrebleu.significance import PairedTest
 
-from training.data import DataError
+from training.data import DataError, folder_and_name
 from training.evaluate import load_references, scoring_for
-from training.memory_probe import short_name
 
 
 def read_hypotheses(path: Path, ref_docs: list[list[str]]) -> list[list[str]]:
@@ -70,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("give a baseline and at least one system")
     try:
         _, ref_docs = load_references(a.data, a.src, a.tgt, None, None)
-        systems = {short_name(h): read_hypotheses(h, ref_docs) for h in a.hypotheses}
+        systems = {folder_and_name(h): read_hypotheses(h, ref_docs) for h in a.hypotheses}
     except (DataError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -52,6 +52,7 @@ from training.data import (
     TokenizedCorpus,
     collate,
     document_streams,
+    folder_and_name,
     sentence_batches,
     tokenize_corpus,
 )
@@ -152,12 +153,6 @@ def prepare_tokenizer(args: argparse.Namespace) -> tuple[Any, bytes]:
         args.spm = path
     sp = spm_lib.load(args.spm)
     return sp, args.spm.read_bytes()
-
-
-def dev_name(arg: str) -> str:
-    """'../data/pydocs-en-zh/dev.jsonl.xz' -> 'pydocs-en-zh/dev.jsonl.xz'."""
-    path = Path(arg)
-    return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
 
 
 def load_corpus(args, sp, spm_hash: str, arg: str, max_len: int, dev: bool = False) -> TokenizedCorpus:
@@ -264,7 +259,8 @@ class Trainer:
         spm_hash = sha256_bytes(self.spm_bytes)
         self.train = concat_corpora([load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len) for d in args.data])
         # Keyed by the corpus folder + file: every split is called dev.jsonl.xz.
-        self.devs = {dev_name(d): load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len, dev=True) for d in args.dev}
+        self.devs = {folder_and_name(d): load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len, dev=True)
+                     for d in args.dev}
         self.from_init = init_ckpt is not None or bool((resume_ckpt or {}).get("from_init", False))
         self.optimizer = self._optimizer(self.from_init)
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(
