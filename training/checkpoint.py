@@ -1,9 +1,10 @@
 """Checkpoints: one ``.pt`` file holding a plain dict (nanoGPT style).
 
 Keys: ``model`` (state dict), ``config`` (ModelConfig as dict), ``spm`` (the SentencePiece
-model's bytes, so a checkpoint is self-contained), ``src_lang``/``tgt_lang``, ``stage``,
-``step``, ``metrics`` (last dev scores), and for resuming: ``optimizer``, ``scheduler``,
-``data_state``, ``rng``, ``args``.
+model's bytes, so a checkpoint is self-contained), ``src_lang``/``tgt_lang`` (for a bidirectional
+model the first of ``directions``, a list of [src, tgt] pairs; its source sentences start with
+the target-language tag ``<2xx>``), ``stage``, ``step``, ``metrics`` (last dev scores), and for
+resuming: ``optimizer``, ``scheduler``, ``data_state``, ``rng``, ``args``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,25 @@ class LoadedModel:
     src_lang: str
     tgt_lang: str
     raw: dict[str, Any]
+
+    @property
+    def directions(self) -> list[tuple[str, str]]:
+        """The (source, target) pairs the model translates (both ways for a bidirectional one)."""
+        pairs = self.raw.get("directions")
+        return [(str(a), str(b)) for a, b in pairs] if pairs else [(self.src_lang, self.tgt_lang)]
+
+    def source_prefix(self, sp, src: str, tgt: str) -> list[int]:
+        """Ids to put before every source sentence for ``src`` -> ``tgt``: the target-language tag
+        (``<2en>``) of a bidirectional model, nothing for a one-direction one."""
+        if "directions" not in self.raw:
+            return []
+        if (src, tgt) not in self.directions:
+            pairs = ", ".join(f"{a}-{b}" for a, b in self.directions)
+            raise CheckpointError(f"the model translates {pairs}, not {src}-{tgt}")
+        tag = sp.piece_to_id(f"<2{tgt}>")
+        if sp.id_to_piece(tag) != f"<2{tgt}>":
+            raise CheckpointError(f"the model's SentencePiece vocabulary has no <2{tgt}> tag")
+        return [int(tag)]
 
 
 def save_checkpoint(path: Path, payload: dict[str, Any]) -> None:

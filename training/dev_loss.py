@@ -21,6 +21,7 @@ import torch
 
 from training.checkpoint import CheckpointError, load_model
 from training.data import DataError, folder_and_name, tokenize_corpus
+from training.token_cache import tag_source
 from training.train import dev_loss
 
 
@@ -32,7 +33,10 @@ def checkpoint_dev_loss(path: str | Path, devs: list[str], src: str, tgt: str) -
     out: dict[str, float] = {"step": loaded.raw.get("step", -1)}
     total, tokens = 0.0, 0
     for dev in devs:
+        prefix = loaded.source_prefix(sp, src, tgt)
         corpus = tokenize_corpus(dev, src, tgt, lambda xs: sp.encode(xs), loaded.config.max_len, untokenize=True)
+        if prefix:
+            corpus = tag_source(corpus, prefix[0], loaded.config.max_len)
         loss, n = dev_loss(loaded.model, corpus, with_memory, "cpu")
         out[f"dev_loss[{folder_and_name(dev)}]"] = loss / n
         total, tokens = total + loss, tokens + n

@@ -116,20 +116,22 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
                                                    no_repeat_ngram)
     else:
         hyp_docs, n_tokens = translate_with_checkpoint(ckpt, src_docs, beam, length_penalty, no_memory, device,
-                                                       no_repeat_ngram or 0)
+                                                       no_repeat_ngram or 0, src, tgt)
     seconds = time.time() - t0
     s, d, sig, how = score(hyp_docs, ref_docs, tgt)
     return Scores(s, d, sig, how, sum(map(len, ref_docs)), len(ref_docs), seconds, n_tokens / seconds), hyp_docs
 
 
 def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam: int, length_penalty: float,
-                              no_memory: bool, device: str, no_repeat_ngram: int = 0) -> tuple[list[list[str]], int]:
+                              no_memory: bool, device: str, no_repeat_ngram: int = 0, src: str | None = None,
+                              tgt: str | None = None) -> tuple[list[list[str]], int]:
     loaded = load_model(ckpt)
     model = loaded.model.to(device)
     if no_memory:
         model.cfg.mem_side = "none"  # read nothing, write nothing: the sentence-level ablation
     sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
-    ids = [[sp.encode(s) for s in d] for d in src_docs]
+    prefix = loaded.source_prefix(sp, src or loaded.src_lang, tgt or loaded.tgt_lang)
+    ids = [[prefix + sp.encode(s) for s in d] for d in src_docs]
     results = translate_documents(model, ids, beam=beam, length_penalty=length_penalty, no_repeat_ngram=no_repeat_ngram)
     hyp_docs = [[sp.decode(h) for h in r.hypotheses] for r in results]
     return hyp_docs, sum(len(h) + 1 for r in results for h in r.hypotheses)

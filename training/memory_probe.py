@@ -34,6 +34,7 @@ import torch
 from training.checkpoint import CheckpointError, load_model
 from training.data import DataError, TokenizedCorpus, collate, folder_and_name, tokenize_corpus
 from training.model import MemoryTransformer
+from training.token_cache import tag_source
 
 CONDITIONS = ("carried", "foreign", "initial", "none")
 # Sentence positions (0-based, within the document) grouped for the report: the first sentence has
@@ -146,8 +147,11 @@ def main(argv: list[str] | None = None) -> int:
         for path in a.checkpoints:
             loaded = load_model(path)
             sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
+            prefix = loaded.source_prefix(sp, a.src, a.tgt)
             corpus = tokenize_corpus(a.data, a.src, a.tgt, lambda xs, sp=sp: sp.encode(xs),
                                      loaded.config.max_len, a.max_docs, untokenize=not a.raw)
+            if prefix:  # a bidirectional model reads the target-language tag first
+                corpus = tag_source(corpus, prefix[0], loaded.config.max_len)
             tallies = probe(loaded.model, corpus)
             results[folder_and_name(path)] = {c: t.per_token() for c, t in tallies.items()}
     except (CheckpointError, DataError) as e:

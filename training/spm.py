@@ -22,7 +22,10 @@ import sentencepiece as spm
 from training.data import DataError, read_documents
 
 PAD_ID, BOS_ID, EOS_ID, UNK_ID = 0, 1, 2, 3
-USER_SYMBOLS = ["<sep>", "<2en>", "<2zh>", "<2de>"]
+# Verbatim-span placeholders (numbers, codes, URLs the pipeline masks and restores): written as
+# the NFKC form of ｟1｠ because the nmt_nfkc normaliser maps the fullwidth brackets to these.
+PLACEHOLDERS = [f"\u2985{i}\u2986" for i in range(1, 17)]
+USER_SYMBOLS = ["<sep>", "<2en>", "<2zh>", "<2de>", *PLACEHOLDERS]
 
 
 def collect_sentences(corpora: Iterable[tuple[Path, str, str]], max_sentences: int, seed: int) -> list[str]:
