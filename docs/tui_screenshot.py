@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from doctrans.engine import load_translator
+from doctrans.engine.onnx_engine import OnnxTranslator
 from doctrans.tui.app import DoctransApp
 
 TINY_DOC = ["the cat sees a house .", "the dog runs over the tree .", "a small bird eats slowly .",
@@ -56,7 +56,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "tui-viewer.svg")
     args = ap.parse_args()
     cols, rows = (int(x) for x in args.size.lower().split("x"))
-    translator = load_translator(args.model, beam_size=5)
+    # A bidirectional bundle opens in its first direction; the app follows the document's language.
+    translator = OnnxTranslator.load_each_direction(args.model, beam_size=5)[0]
     with tempfile.TemporaryDirectory() as tmp:
         document = args.document or tiny_docx(Path(tmp) / "example.docx")
         asyncio.run(shoot(DoctransApp(translator, document), args.out.resolve(), args.sentence, args.token,

@@ -97,51 +97,79 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def open_translator(model: Path | None, src: str | None, tgt: str | None, detected: bool = False) -> Translator:
+def open_translator(model: Path | None, src: str | None, tgt: str | None, detected: bool = False,
+                    loaded: dict[Path, Translator] | None = None) -> Translator:
     """Load the model bundle: ``--model``, or the installed one for ``src`` (given, or ``detected``
-    in the document) -> ``tgt``.
+    in the document) -> ``tgt``; for a bundle with several directions, the one that fits.
 
+    ``loaded``: bundles this run has opened already (path -> translator, updated here); another
+    direction of one of them shares its ONNX sessions instead of loading the model again.
     The seam tests monkeypatch to run the CLI with a fake engine. The engine is imported only
     here, so ``doctrans --help`` and input errors never pay for ONNX Runtime.
     """
-    from doctrans.models_registry import pick_bundle
+    from doctrans.models_registry import pick_bundle, pick_direction
 
-    bundle = model if model is not None else pick_bundle(src, tgt, detected=detected).path
-    if not Path(bundle).is_dir():
+    if model is not None:
+        bundle, direction = Path(model), pick_direction(Path(model), src, tgt, detected=detected)
+    else:
+        offer = pick_bundle(src, tgt, detected=detected)
+        bundle, direction = offer.path, (offer.src_lang, offer.tgt_lang)
+    if not bundle.is_dir():
         raise UserError(f"{bundle}: model bundle not found (expected a directory with model.json)")
+    same_bundle = (loaded or {}).get(bundle)
+    if same_bundle is not None and direction is not None and hasattr(same_bundle, "with_direction"):
+        return same_bundle.with_direction(*direction)
     from doctrans.engine import load_translator
 
+    # No direction: a one-direction bundle, which needs none (a --src that does not fit it is
+    # reported by check_languages, naming what the model translates).
+    chosen = {"src": direction[0], "tgt": direction[1]} if direction else {}
     try:
-        return load_translator(Path(bundle))
+        translator = load_translator(bundle, **chosen)
     except ImportError as e:
         raise UserError(f"the ONNX engine cannot be loaded ({e})") from None
+    if loaded is not None:
+        loaded[bundle] = translator
+    return translator
 
 
 class Translators:
-    """The translator for each input of one run: ``--model``, or the installed bundle for the
-    source language (``--src``, else identified in the document) -- loaded once per language, so
-    a folder of Chinese and English reports goes through zh->en and en->zh in one call."""
+    """The translator for each input of one run: ``--model``, or the installed bundle direction for
+    the source language (``--src``, else identified in the document) -- loaded once per bundle, so
+    a folder of Chinese and English reports goes through zh->en and en->zh in one call, through
+    two bundles or the two directions of one."""
 
     def __init__(self, model: Path | None, src: str | None, tgt: str | None) -> None:
         self.model, self.src, self.tgt = model, src, tgt
         self.loaded: dict[str | None, Translator] = {}
+        self.bundles: dict[Path, Translator] = {}
+        self.by_language = model is None or _several_directions(model)
 
     def for_file(self, path: Path) -> tuple[Translator, str | None, Document | None]:
         """(translator, source language or None = let the job detect it, the document if it had
         to be opened to identify its language -- pass it on so the file is read once)."""
         lang, document = self.src, None
-        if self.model is None and lang is None:
+        if self.by_language and lang is None:
             from doctrans.documents import read_document
             from doctrans.translate_job import detect_language
 
             document = read_document(path)
             lang = detect_language(document)
-        key = lang if self.model is None else None
+        key = lang if self.by_language else None
         if key not in self.loaded:
-            translator = open_translator(self.model, lang, self.tgt, detected=self.src is None)
+            translator = open_translator(self.model, lang, self.tgt, detected=self.src is None, loaded=self.bundles)
             check_languages(translator, self.src, self.tgt)
             self.loaded[key] = translator
         return self.loaded[key], lang, document
+
+
+def _several_directions(model: Path) -> bool:
+    """Whether the ``--model`` bundle translates several directions (then the document's language
+    chooses, as it chooses the bundle without --model)."""
+    from doctrans.models_registry import read_installed
+
+    installed = read_installed(Path(model))
+    return installed is not None and len(installed.directions) > 1
 
 
 def check_languages(translator: Translator, src: str | None, tgt: str | None) -> None:
@@ -279,7 +307,7 @@ def models() -> None:
     """List the installed model bundles (languages, size, dev scores)."""
     import json
 
-    from doctrans.models_registry import list_bundles
+    from doctrans.models_registry import describe_bundle, list_bundles
 
     bundles = list_bundles()
     if not bundles:
@@ -290,7 +318,8 @@ def models() -> None:
         size = sum(f.stat().st_size for f in info.path.iterdir() if f.is_file())
         scores = meta.get("scores") or {}
         shown = ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in scores.items())
-        typer.echo(f"{info.src_lang}->{info.tgt_lang}  {size / 1e6:6.1f} MB  {info.path}" +
+        # A bidirectional bundle: every direction it offers ("zh->en, en->zh").
+        typer.echo(f"{describe_bundle(info)}  {size / 1e6:6.1f} MB  {info.path}" +
                    (f"  [{shown}]" if shown else ""))
 
 
@@ -312,11 +341,25 @@ def tui(
         adapter_for(file)  # unsupported suffix: fail before loading the model
         translator, lang, _ = Translators(model, src, tgt).for_file(file)
     else:  # the file picker may open anything: start with the first installed model that fits
-        from doctrans.models_registry import default_bundle
-
-        translator = open_translator(model or default_bundle(src, tgt), src, tgt)
+        translator = _first_fit(model, src, tgt)
         check_languages(translator, src, tgt)
         lang = src
     from doctrans.tui import run_tui
 
     run_tui(translator, file, lang)
+
+
+def _first_fit(model: Path | None, src: str | None, tgt: str | None) -> Translator:
+    """The TUI's translator before any document is open: the first direction (of ``model``, or of
+    the installed bundles) that fits --src/--tgt. A document opened later in the other language of
+    a bidirectional bundle switches direction (doctrans.tui.app)."""
+    from doctrans.models_registry import matching_bundles, read_installed
+
+    if model is not None:
+        installed = read_installed(Path(model))
+        found = matching_bundles(src, tgt, [installed]) if installed else []
+    else:
+        found = matching_bundles(src, tgt)
+    if not found:  # nothing fits: open_translator says why, in the words of a translate run
+        return open_translator(model, src, tgt)
+    return open_translator(model or found[0].path, found[0].src_lang, found[0].tgt_lang)

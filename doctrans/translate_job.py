@@ -85,6 +85,8 @@ def file_sha256(path: Path) -> str:
 @dataclass
 class SavedProgress:
     input_sha256: str
+    # The direction translated (of a bidirectional bundle too): a resume in the other direction
+    # would mix languages in one output, so it is refused.
     src_lang: str
     tgt_lang: str
     translations: list[str]

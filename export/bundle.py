@@ -16,6 +16,10 @@ and that final layout is what gets checked:
    as the int8 graphs did before sharing; the int8 graphs against the fp32 ones are reported,
    not bounded (int8 changes translations a little by design).
 
+A bidirectional checkpoint (``"directions": [["zh", "en"], ["en", "zh"]]``) reads the target-language
+tag ``<2xx>`` before every source sentence; model.json gets ``directions`` with each tag, and
+checks 2 and 3 run the document through every direction, the PyTorch side fed the tagged ids.
+
 Only a bundle that passed is renamed to ``out_dir``; a failing export raises
 :class:`ExportError` and leaves ``out_dir`` as it was.
 
@@ -75,7 +79,8 @@ class ExportReport:
     sentences: int = 0
     greedy_identical: bool = False
     beam: int = 5
-    beam_identical: int = 0  # sentences whose beam-search output matched PyTorch
+    beam_identical: int = 0  # sentences whose beam-search output matched PyTorch (all directions)
+    directions: int = 1  # the document is checked through each direction of the model
     int8: dict[str, Any] = field(default_factory=dict)
     weights: SharingReport | None = None
     seconds: float = 0.0
@@ -87,8 +92,10 @@ class ExportReport:
             lines.append(f"  {self.weights.summary()}")
         worst = max(self.graph_diffs.items(), key=lambda kv: kv[1])
         lines.append(f"  graphs vs PyTorch, random inputs: max |Δ| {worst[1]:.2e} ({worst[0]})")
-        beam = f"; beam {self.beam} identical {self.beam_identical}/{self.sentences}" if self.beam > 1 else ""
-        lines.append(f"  {self.sentences}-sentence document: greedy identical={self.greedy_identical}, "
+        runs = self.sentences * self.directions
+        beam = f"; beam {self.beam} identical {self.beam_identical}/{runs}" if self.beam > 1 else ""
+        each = f" x {self.directions} directions" if self.directions > 1 else ""
+        lines.append(f"  {self.sentences}-sentence document{each}: greedy identical={self.greedy_identical}, "
                      f"max |Δ| logits {self.doc_logit_diff:.2e}, memory {self.doc_memory_diff:.2e}{beam}")
         if self.int8:
             q = self.int8
@@ -104,6 +111,41 @@ def sha256(path: Path) -> str:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
+
+
+# -- directions -------------------------------------------------------------------------------
+def tag_for(tgt: str) -> str:
+    """The SentencePiece piece a bidirectional model reads first to translate into ``tgt``."""
+    return f"<2{tgt}>"
+
+
+def checkpoint_directions(loaded: LoadedModel) -> list[dict[str, str]]:
+    """model.json ``directions`` of a bidirectional checkpoint ([] for a one-direction one), checked:
+    [src, tgt] pairs, no pair twice, the first equal to src_lang/tgt_lang, every tag in the vocabulary."""
+    pairs = loaded.raw.get("directions")
+    if pairs is None:
+        return []
+    if not isinstance(pairs, list | tuple) or not pairs or not all(
+            isinstance(p, list | tuple) and len(p) == 2 and all(isinstance(x, str) and x for x in p) for p in pairs):
+        raise ExportError(f"checkpoint 'directions' must be a non-empty list of [src, tgt] pairs, got {pairs!r}")
+    found = [(str(a), str(b)) for a, b in pairs]
+    if len(set(found)) != len(found):
+        raise ExportError(f"checkpoint 'directions' lists a direction twice: {pairs!r}")
+    if found[0] != (loaded.src_lang, loaded.tgt_lang):
+        raise ExportError(f"checkpoint src_lang/tgt_lang {loaded.src_lang}->{loaded.tgt_lang} must be the first "
+                          f"of its directions ({found[0][0]}->{found[0][1]})")
+    sp = _spm(loaded)
+    for _, tgt in found:
+        if sp.id_to_piece(sp.piece_to_id(tag_for(tgt))) != tag_for(tgt):
+            raise ExportError(f"the checkpoint's SentencePiece model has no {tag_for(tgt)} tag for its "
+                              f"direction into {tgt}")
+    return [{"src": a, "tgt": b, "tag": tag_for(b)} for a, b in found]
+
+
+def _spm(loaded: LoadedModel):
+    import sentencepiece as spm
+
+    return spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
 
 
 # -- graph inputs ---------------------------------------------------------------------------
@@ -196,6 +238,9 @@ def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quant
         },
         "scores": raw.get("metrics") or {},
     }
+    directions = checkpoint_directions(loaded)
+    if directions:  # src_lang/tgt_lang stay (the first direction) for older doctrans versions
+        meta["directions"] = directions
     if not cfg.sides:
         meta["files"].pop("memory_update")
     (out / MODEL_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
@@ -235,10 +280,11 @@ def check_graphs(model: MemoryTransformer, bundle: Path, tol: float) -> dict[str
     return diffs
 
 
-def _engine(bundle: Path, beam: int):
+def _engines(bundle: Path, beam: int) -> list:
+    """The ONNX engine over ``bundle``, one translator per direction (one for most models)."""
     from doctrans.engine.onnx_engine import OnnxTranslator
 
-    return OnnxTranslator.load(bundle, beam_size=beam, providers=["CPUExecutionProvider"])
+    return OnnxTranslator.load_each_direction(bundle, beam_size=beam, providers=["CPUExecutionProvider"])
 
 
 def _torch_document(model: MemoryTransformer, docs: list[list[int]], beam: int):
@@ -248,11 +294,39 @@ def _torch_document(model: MemoryTransformer, docs: list[list[int]], beam: int):
 
 
 def check_document(model: MemoryTransformer, bundle: Path, sentences: list[str], mem_tol: float,
-                   beam: int) -> dict[str, Any]:
-    """The document through the ONNX engine and through training.search, greedy and beam."""
-    tr = _engine(bundle, 1)
+                   beam: int, directions: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """The document through the ONNX engine and through training.search, greedy and beam, in
+    each of the checkpoint's ``directions`` (model.json form; None/[]: one direction, no tag)."""
+    engines = _engines(bundle, 1)
+    wanted = directions or [None]
+    if len(engines) != len(wanted):
+        raise ExportError(f"export check failed: the bundle offers {len(engines)} directions, the checkpoint "
+                          f"{len(wanted)}")
+    out = {"mem_diff": 0.0, "logit_diff": 0.0, "beam_same": 0}
+    for tr, direction in zip(engines, wanted, strict=True):
+        if direction is not None and (tr.src_lang, tr.tgt_lang) != (direction["src"], direction["tgt"]):
+            raise ExportError(f"export check failed: the bundle's direction {tr.src_lang}->{tr.tgt_lang} is not "
+                              f"the checkpoint's {direction['src']}->{direction['tgt']}")
+        got = _check_direction(model, tr, sentences, mem_tol, beam, direction and direction["tag"])
+        out = {"mem_diff": max(out["mem_diff"], got["mem_diff"]),
+               "logit_diff": max(out["logit_diff"], got["logit_diff"]),
+               "beam_same": out["beam_same"] + got["beam_same"]}
+    return out
+
+
+def _check_direction(model: MemoryTransformer, tr, sentences: list[str], mem_tol: float, beam: int,
+                     tag: str | None) -> dict[str, Any]:
+    """One direction: the PyTorch side reads the ids the checkpoint was trained on (the tag's
+    piece first, built here from the contract, not taken from the engine's source_prefix), and
+    the engine must feed exactly those ids to its encoder."""
     cfg = model.cfg
-    ids = [tr.tokenizer.encode(s)[: cfg.max_len - 1] for s in sentences]
+    prefix = [tr.tokenizer.piece_id(tag)] if tag else []
+    ids = [[*prefix, *tr.tokenizer.encode(s)[: cfg.max_len - 1 - len(prefix)]] for s in sentences]
+    where = f" ({tr.src_lang}->{tr.tgt_lang})" if tag else ""
+    for i, (sentence, sent_ids) in enumerate(zip(sentences, ids, strict=True)):
+        if tr.source_ids(sentence) != [*sent_ids, cfg.eos_id]:
+            raise ExportError(f"export check failed{where}: the engine's source ids for sentence {i + 1} are "
+                              f"{tr.source_ids(sentence)[:6]}..., the checkpoint reads {sent_ids[:6]}...")
     ref = _torch_document(model, ids, 1)
     session = tr.new_document()
     mem_diff, logit_diff = 0.0, 0.0
@@ -261,13 +335,13 @@ def check_document(model: MemoryTransformer, bundle: Path, sentences: list[str],
         mem_before = {k: torch.from_numpy(v[None]) for k, v in session.memory.items()}
         hyp, _ = session.translate_ids(src)
         if hyp.tokens != ref.hypotheses[i]:
-            raise ExportError(f"export check failed: sentence {i + 1} greedy output differs from PyTorch "
+            raise ExportError(f"export check failed{where}: sentence {i + 1} greedy output differs from PyTorch "
                               f"(onnx {hyp.tokens[:12]}..., torch {ref.hypotheses[i][:12]}...)")
         for side, m in session.memory.items():
             d = float(np.abs(m - ref.memories[i][side].numpy()).max())
             mem_diff = max(mem_diff, d)
             if not d <= mem_tol:
-                raise ExportError(f"export check failed: {side} memory after sentence {i + 1} differs "
+                raise ExportError(f"export check failed{where}: {side} memory after sentence {i + 1} differs "
                                   f"from PyTorch by {d:.3g} (bound {mem_tol:.1g})")
         logit_diff = max(logit_diff, _teacher_forced_diff(model, tr, src, hyp.tokens, mem_before))
     beam_same = 0
@@ -318,14 +392,17 @@ def quantize_bundle(src: Path, dst: Path) -> None:
 
 
 def compare_int8(fp32: Path, int8: Path, sentences: list[str]) -> dict[str, Any]:
-    a, b = _engine(fp32, 1), _engine(int8, 1)
-    sa, sb = a.new_document(), b.new_document()
-    same, logit_diff = 0, 0.0
-    for s in sentences:
-        ra, rb = sa.translate(s), sb.translate(s)
-        same += ra.tgt_tokens == rb.tgt_tokens
-    # Logits of one sentence through decoder_full, same inputs to both.
-    src = np.asarray([[*a.tokenizer.encode(sentences[0]), a.info.eos_id]], dtype=np.int64)
+    """int8 vs fp32 greedy, the document through every direction; logits of the first sentence."""
+    pairs = list(zip(_engines(fp32, 1), _engines(int8, 1), strict=True))
+    same = 0
+    for a, b in pairs:
+        sa, sb = a.new_document(), b.new_document()
+        for s in sentences:
+            ra, rb = sa.translate(s), sb.translate(s)
+            same += ra.tgt_tokens == rb.tgt_tokens
+    a, b = pairs[0]
+    # Logits of one sentence through decoder_full, same inputs (tag included) to both.
+    src = np.asarray([a.source_ids(sentences[0])], dtype=np.int64)
     feeds = {"src_ids": src}
     if "src" in a.memory_init:
         feeds["mem_src"] = a.memory_init["src"][None]
@@ -341,7 +418,7 @@ def compare_int8(fp32: Path, int8: Path, sentences: list[str]) -> dict[str, Any]
     if not np.isfinite(outs[1]).all():
         raise ExportError("int8 export check failed: quantized decoder produced non-finite logits")
     return {"bytes": graph_bytes(int8), "fp32_bytes": graph_bytes(fp32), "same_sentences": same,
-            "sentences": len(sentences), "logit_diff": logit_diff}
+            "sentences": len(sentences) * len(pairs), "logit_diff": logit_diff}
 
 
 def graph_bytes(bundle: Path) -> int:
@@ -388,6 +465,7 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
         raise ExportError(f"no_repeat_ngram must be >= 0, got {no_repeat_ngram}")
     if not loaded.spm_bytes:
         raise ExportError("checkpoint has no SentencePiece model (key 'spm'); cannot build a bundle")
+    directions = checkpoint_directions(loaded)  # a bad 'directions' fails before anything is traced
     out_dir = Path(out_dir)
     if out_dir.exists() and (not out_dir.is_dir() or (any(out_dir.iterdir()) and not (out_dir / MODEL_JSON).exists())):
         raise ExportError(f"{out_dir}: exists and is not a model bundle; refusing to overwrite it")
@@ -403,14 +481,15 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
         say("exporting graphs (torch.onnx, TorchScript exporter)")
         export_graphs(model, inline)
         write_metadata(loaded, inline, ckpt_path, None)
-        report = ExportReport(out_dir=out_dir, quantize=quantize, sentences=len(sentences), beam=beam)
+        report = ExportReport(out_dir=out_dir, quantize=quantize, sentences=len(sentences), beam=beam,
+                              directions=max(1, len(directions)))
         say(f"storing each distinct weight once in {WEIGHTS_FILE}")
         fp32 = work / "fp32"
         report.weights = _share(inline, fp32)
         say("checking graphs against PyTorch on random inputs")
         report.graph_diffs = check_graphs(model, fp32, tol)
         say(f"checking a {len(sentences)}-sentence document through the memory loop")
-        doc = check_document(model, fp32, sentences, mem_tol, beam)
+        doc = check_document(model, fp32, sentences, mem_tol, beam, directions)
         report.greedy_identical = True  # check_document raises otherwise
         report.doc_memory_diff, report.doc_logit_diff = doc["mem_diff"], doc["logit_diff"]
         report.beam_identical = doc["beam_same"]

@@ -216,19 +216,22 @@ def verify_shared(bundle: Path, expected: dict[str, dict[str, TensorKey]]) -> No
 
 
 def check_same_translations(ref: Path, new: Path, sentences: list[str]) -> None:
-    """Bundle ``new`` must translate ``sentences`` as one document exactly as ``ref`` does (greedy):
-    same tokens and scores, bit-identical memories after every sentence."""
+    """Bundle ``new`` must translate ``sentences`` as one document exactly as ``ref`` does (greedy),
+    in every direction of the model: same tokens and scores, bit-identical memories after every
+    sentence."""
     from doctrans.engine.onnx_engine import OnnxTranslator
 
-    a, b = (OnnxTranslator.load(d, beam_size=1, providers=["CPUExecutionProvider"]) for d in (ref, new))
-    sa, sb = a.new_document(), b.new_document()
-    for i, sentence in enumerate(sentences, start=1):
-        ra, rb = sa.translate(sentence), sb.translate(sentence)
-        same = ra.tgt_tokens == rb.tgt_tokens and ra.score == rb.score
-        same = same and all(np.array_equal(m, sb.memory[side]) for side, m in sa.memory.items())
-        if not same:
-            raise WeightSharingError(f"{new}: with shared weights, sentence {i} translates differently "
-                                     f"from the bundle it was made from")
+    each = [OnnxTranslator.load_each_direction(d, beam_size=1, providers=["CPUExecutionProvider"])
+            for d in (ref, new)]
+    for a, b in zip(*each, strict=True):
+        sa, sb = a.new_document(), b.new_document()
+        for i, sentence in enumerate(sentences, start=1):
+            ra, rb = sa.translate(sentence), sb.translate(sentence)
+            same = ra.tgt_tokens == rb.tgt_tokens and ra.score == rb.score
+            same = same and all(np.array_equal(m, sb.memory[side]) for side, m in sa.memory.items())
+            if not same:
+                raise WeightSharingError(f"{new}: with shared weights, sentence {i} translates differently "
+                                         f"({a.src_lang}->{a.tgt_lang}) from the bundle it was made from")
 
 
 # -- command line -------------------------------------------------------------------------------

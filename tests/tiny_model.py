@@ -5,6 +5,11 @@ to stop with EOS after a few hundred CPU steps, so greedy/beam decoding behaves 
 model (peaked distributions, sentences that end) instead of random argmaxes that run to the
 length limit. Memory is trained too (document streams, memory detached between sentences), so the
 memory weights are not just their initialisation.
+
+The bidirectional variant (:func:`shared_bidi_checkpoint`) is a toy zh<->en model: sentences of the
+same words in English and in Chinese (a word-for-word dictionary), both directions trained into one
+model with the target-language tag (``<2en>``/``<2zh>``) before the source, as the real
+bidirectional checkpoints are; ``directions`` is set, so the export writes it into model.json.
 """
 
 from __future__ import annotations
@@ -27,6 +32,10 @@ from training.spm import train_spm
 _WORDS = ("the cat dog sees a house tree small big red blue runs jumps over under near green old new bird "
           "fish eats sleeps quickly slowly with and on in")
 WORDS = tuple(_WORDS.split())
+# The toy Chinese side: one word per English word (written without spaces, like Chinese).
+_ZH = "这 猫 狗 看见 一个 房子 树 小 大 红 蓝 跑 跳 越过 下面 附近 绿 老 新 鸟 鱼 吃 睡觉 快 慢 和 并且 上 里"
+ZH_WORDS = dict(zip(WORDS, _ZH.split(), strict=True))
+BIDI_DIRECTIONS = [["zh", "en"], ["en", "zh"]]
 
 
 def synthetic_corpus(n: int, seed: int = 0) -> list[tuple[str, str]]:
@@ -43,29 +52,50 @@ def sentences(n: int = 6, seed: int = 123) -> list[str]:
     return [s for s, _ in synthetic_corpus(n, seed)]
 
 
+def to_chinese(sentence: str) -> str:
+    """A :func:`sentences` sentence in the toy Chinese of the bidirectional model."""
+    return "".join(ZH_WORDS.get(w, "") for w in sentence.split()) + "。"
+
+
+def bidi_corpus(n: int, seed: int = 0) -> list[tuple[str, str, str]]:
+    """(source, target, tag) examples of both directions, half each: zh->en tagged <2en>, en->zh <2zh>."""
+    out = []
+    for i, (en, _) in enumerate(synthetic_corpus(n, seed)):
+        zh = to_chinese(en)
+        out.append((zh, en, "<2en>") if i % 2 else (en, zh, "<2zh>"))
+    return out
+
+
 def build_checkpoint(out: Path, *, steps: int = 80, streams: int = 8, lr: float = 5e-3, mem_side: str = "both",
-                     config: str = "tiny", seed: int = 0, **overrides) -> Path:
-    """Train SentencePiece and a model briefly; write ``out`` (a checkpoint like train.py's)."""
+                     config: str = "tiny", seed: int = 0, bidirectional: bool = False, **overrides) -> Path:
+    """Train SentencePiece and a model briefly; write ``out`` (a checkpoint like train.py's).
+    ``bidirectional``: the toy zh<->en model with direction tags (see the module docstring)."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny matrices: one thread is faster than two fighting over a shared CPU
     try:
-        return _build(out, steps, streams, lr, mem_side, config, seed, overrides)
+        return _build(out, steps, streams, lr, mem_side, config, seed, bidirectional, overrides)
     finally:
         torch.set_num_threads(threads)
 
 
 def _build(out: Path, steps: int, streams: int, lr: float, mem_side: str, config: str, seed: int,
-           overrides: dict) -> Path:
+           bidirectional: bool, overrides: dict) -> Path:
     torch.manual_seed(seed)
-    pairs = synthetic_corpus(400, seed)
-    spm_path = train_spm([s for p in pairs for s in p], out.parent / f"{out.stem}_spm", vocab_size=320)
+    examples = bidi_corpus(400, seed) if bidirectional else [(s, t, None) for s, t in synthetic_corpus(400, seed)]
+    # The Chinese characters need room beside the 256 byte pieces and the user symbols.
+    spm_path = train_spm([s for src, tgt, _ in examples for s in (src, tgt)], out.parent / f"{out.stem}_spm",
+                         vocab_size=420 if bidirectional else 320)
     import sentencepiece as spm
 
     sp = spm.SentencePieceProcessor(model_file=str(spm_path))
     cfg = make_config(config, vocab_size=len(sp), mem_side=mem_side, **overrides)
     model = MemoryTransformer(cfg)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
-    enc = [([*sp.encode(s), cfg.eos_id], [cfg.bos_id, *sp.encode(t)], [*sp.encode(t), cfg.eos_id]) for s, t in pairs]
+    # The tag goes before the source, as the engine feeds it: [<2xx>] + pieces + [EOS].
+    enc = [([*([sp.piece_to_id(tag)] if tag else []), *sp.encode(s), cfg.eos_id], [cfg.bos_id, *sp.encode(t)],
+            [*sp.encode(t), cfg.eos_id]) for s, t, tag in examples]
+    # A document stream stays in one direction (a document is in one language).
+    groups = [enc[0::2], enc[1::2]] if bidirectional else [enc]
 
     def pad(rows: list[list[int]]) -> torch.Tensor:
         w = max(len(r) for r in rows)
@@ -75,7 +105,7 @@ def _build(out: Path, steps: int, streams: int, lr: float, mem_side: str, config
     model.train()
     for step in range(steps):
         rng = random.Random(step)
-        batch = [rng.sample(enc, per_doc) for _ in range(streams)]
+        batch = [rng.sample(rng.choice(groups) if len(groups) > 1 else enc, per_doc) for _ in range(streams)]
         memory = model.init_memory(streams) if cfg.sides else None
         loss = torch.tensor(0.0)
         for t in range(per_doc):
@@ -88,8 +118,10 @@ def _build(out: Path, steps: int, streams: int, lr: float, mem_side: str, config
         loss.backward()
         opt.step()
     model.eval()
+    langs = {"src_lang": "zh", "tgt_lang": "en", "directions": BIDI_DIRECTIONS} if bidirectional else \
+        {"src_lang": "en", "tgt_lang": "xx"}
     save_checkpoint(out, {"model": model.state_dict(), "config": cfg.to_dict(), "spm": spm_path.read_bytes(),
-                          "src_lang": "en", "tgt_lang": "xx", "stage": "doc", "step": steps,
+                          **langs, "stage": "doc", "step": steps,
                           "metrics": {"train_loss": float(loss.detach()) / per_doc}})
     return out
 
@@ -119,6 +151,23 @@ def shared_bundle() -> Path:
 
     out = _workdir() / "bundle"
     export_checkpoint(shared_checkpoint(), out, sentences=sentences())
+    return out
+
+
+@functools.cache
+def shared_bidi_checkpoint() -> Path:
+    """The toy bidirectional zh<->en checkpoint (directions, tags), built once per test run."""
+    return build_checkpoint(_workdir() / "bidi.pt", steps=120, bidirectional=True)
+
+
+@functools.cache
+def shared_bidi_bundle() -> Path:
+    """The fp32 bundle exported (and verified in both directions) from :func:`shared_bidi_checkpoint`."""
+    from export.bundle import export_checkpoint
+
+    out = _workdir() / "bidi-bundle"
+    doc = sentences(3)
+    export_checkpoint(shared_bidi_checkpoint(), out, sentences=[*doc, *map(to_chinese, doc)], beam=2)
     return out
 
 

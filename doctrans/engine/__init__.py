@@ -17,7 +17,8 @@ from doctrans.engine.interface import (
 
 def load_translator(bundle_dir: Path, **options: Any) -> Translator:
     """Open a model bundle with ONNX Runtime. Options: beam_size, length_penalty, max_length,
-    return_attention, providers."""
+    return_attention, providers, and src/tgt: the direction of a bundle that translates several
+    (required for one; see ``OnnxTranslator.load``)."""
     from doctrans.engine.onnx_engine import OnnxTranslator
 
     return OnnxTranslator.load(Path(bundle_dir), **options)

@@ -10,6 +10,12 @@ A bundle with ``weights.bin`` lists it in model.json ("files": {"weights": ...})
 ("weights_bytes"); the graphs point into it (location, offset, length), and ONNX Runtime reads it
 relative to each graph file. Bundles exported before it keep every weight inside the graphs.
 
+A model that translates several directions (one joint vocabulary, zh->en and en->zh) lists them in
+model.json ("directions": [{"src": "zh", "tgt": "en", "tag": "<2en>"}, ...]); the source of a
+sentence is then ``[id of the tag's piece] + pieces + [EOS]``. ``src_lang``/``tgt_lang`` stay, equal to
+the first direction, so older doctrans versions still read the bundle. Without ``directions`` a
+bundle translates ``src_lang`` -> ``tgt_lang`` with no tag, as always.
+
 Every check raises :class:`BundleError` with one line naming the bundle and what is wrong, so
 the CLI can print it as is.
 """
@@ -17,6 +23,7 @@ the CLI can print it as is.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from doctrans.engine.errors import BundleError
+from doctrans.language_id import same_language
 
 FORMAT_VERSION = 1
 SIDES = ("src", "tgt")
@@ -37,6 +45,19 @@ SPM_FILE = "spm.model"
 MEMORY_INIT_FILE = "memory_init.npz"
 MODEL_JSON = "model.json"
 WEIGHTS_FILE = "weights.bin"
+
+
+@dataclass(frozen=True)
+class Direction:
+    """One translation direction of a bundle; ``tag`` is the SentencePiece piece put before the
+    source (None: nothing, the one-direction bundles exported before ``directions`` existed)."""
+
+    src: str
+    tgt: str
+    tag: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.src}->{self.tgt}"
 
 
 @dataclass
@@ -63,6 +84,8 @@ class BundleInfo:
     raw: dict[str, Any] = field(repr=False)
     # Decoding defaults the model was evaluated with (model.json "decoding"; options override).
     no_repeat_ngram: int = 0
+    # What the model translates; the first is (src_lang, tgt_lang). Set by read_bundle.
+    directions: list[Direction] = field(default_factory=list)
 
     @property
     def d_head(self) -> int:
@@ -147,6 +170,7 @@ def read_bundle(path: str | Path) -> BundleInfo:
         raw=raw,
         no_repeat_ngram=_decoding_setting(raw, "no_repeat_ngram", path),
     )
+    info.directions = _directions(raw, info.src_lang, info.tgt_lang, path)
     if info.d_model % info.n_heads:
         raise BundleError(f"{path}: model.json d_model {info.d_model} is not divisible by n_heads {info.n_heads}")
     for s in sides:
@@ -159,6 +183,71 @@ def read_bundle(path: str | Path) -> BundleInfo:
     if weights:
         _check_weights_size(info, weights)
     return info
+
+
+def _directions(raw: dict, src_lang: str, tgt_lang: str, path: Path) -> list[Direction]:
+    """model.json ``directions``, checked; absent: the one direction src_lang -> tgt_lang, no tag."""
+    if "directions" not in raw:
+        return [Direction(src_lang, tgt_lang)]
+    listed = raw["directions"]
+    if not isinstance(listed, list) or not listed:
+        raise BundleError(f"{path}: model.json 'directions' must be a non-empty list of "
+                          "{src, tgt, tag} objects")
+    found: list[Direction] = []
+    for i, entry in enumerate(listed):
+        where = f"directions[{i}]."
+        if not isinstance(entry, dict):
+            raise BundleError(f"{path}: model.json directions[{i}] must be an object with 'src', 'tgt' and 'tag'")
+        src, tgt, tag = (_get(entry, key, str, where, path) for key in ("src", "tgt", "tag"))
+        if not (src and tgt and tag):
+            raise BundleError(f"{path}: model.json directions[{i}] has an empty 'src', 'tgt' or 'tag'")
+        direction = Direction(src, tgt, tag)
+        if any((d.src, d.tgt) == (src, tgt) for d in found):
+            raise BundleError(f"{path}: model.json lists the direction {direction} twice")
+        found.append(direction)
+    # Older doctrans versions read only src_lang/tgt_lang: they must name the first direction.
+    if (found[0].src, found[0].tgt) != (src_lang, tgt_lang):
+        raise BundleError(f"{path}: model.json src_lang/tgt_lang {src_lang}->{tgt_lang} must be the first "
+                          f"of its directions ({found[0]})")
+    return found
+
+
+def direction_tag_ids(info: BundleInfo, piece_id: Callable[[str], int]) -> dict[Direction, int]:
+    """The vocabulary id of each direction's tag (``piece_id``: the bundle's spm.model lookup).
+
+    A tag the SentencePiece model does not have would be encoded as <unk>, and every sentence
+    would silently go in without its direction: refuse the bundle instead.
+    """
+    specials = {info.pad_id, info.bos_id, info.eos_id, info.unk_id}
+    ids = {}
+    for d in info.directions:
+        if d.tag is None:
+            continue
+        tag_id = piece_id(d.tag)
+        if tag_id in specials or not 0 <= tag_id < info.vocab_size:
+            raise BundleError(f"{info.path}: the tag {d.tag!r} of direction {d} is not a piece of "
+                              f"{SPM_FILE} (it would be read as <unk>)")
+        ids[d] = tag_id
+    return ids
+
+
+def select_direction(info: BundleInfo, src: str | None = None, tgt: str | None = None) -> Direction:
+    """The bundle's direction for ``src`` -> ``tgt`` (None = any; 'ZH' matches 'zh').
+
+    A one-direction bundle needs neither; a bundle with several must be told which one, since
+    translating in the wrong direction would look like a working translation into the wrong
+    language.
+    """
+    exact = [d for d in info.directions if (src is None or d.src == src) and (tgt is None or d.tgt == tgt)]
+    found = exact or [d for d in info.directions if (src is None or same_language(d.src, src))
+                      and (tgt is None or same_language(d.tgt, tgt))]
+    offered = ", ".join(map(str, info.directions))
+    if not found:
+        raise BundleError(f"{info.path}: the model translates {offered}, not {src or '?'}->{tgt or '?'}")
+    if len(found) > 1:
+        raise BundleError(f"{info.path}: the model translates several directions ({offered}); choose one "
+                          "(src=/tgt=, or --src/--tgt)")
+    return found[0]
 
 
 def _weights_file(raw: dict, path: Path) -> str | None:

@@ -10,6 +10,10 @@ Per sentence (``DocumentSession.translate``)::
 The target memory is written only after the sentence is finished, from the teacher-forced
 states of the chosen hypothesis -- exactly as ``training.search.translate_documents`` does,
 which is the reference the export checks this engine against.
+
+A bundle with several directions (zh->en and en->zh in one model) is opened for one of them
+(``load(..., src=, tgt=)``); :meth:`OnnxTranslator.with_direction` gives another direction over the
+same ONNX sessions. The direction's tag piece goes before every source sentence.
 """
 
 from __future__ import annotations
@@ -26,9 +30,12 @@ from doctrans.engine.beam import Hypothesis, beam_search, max_new_tokens
 from doctrans.engine.bundle import (
     SPM_FILE,
     BundleInfo,
+    Direction,
     check_graph_inputs,
+    direction_tag_ids,
     load_memory_init,
     read_bundle,
+    select_direction,
 )
 from doctrans.engine.errors import BundleError
 from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
@@ -96,28 +103,55 @@ class OnnxTranslator:
     """A :class:`~doctrans.engine.interface.Translator` over an exported model bundle."""
 
     def __init__(self, info: BundleInfo, sessions: dict[str, ort.InferenceSession], tokenizer: Tokenizer,
-                 memory_init: dict[str, np.ndarray], options: _Options):
+                 memory_init: dict[str, np.ndarray], options: _Options, direction: Direction | None = None,
+                 tag_ids: dict[Direction, int] | None = None):
         self.info = info
         self.sessions = sessions
         self.tokenizer = tokenizer
         self.memory_init = memory_init
         self.options = options
-        self.src_lang = info.src_lang
-        self.tgt_lang = info.tgt_lang
-        self.max_source_tokens = info.max_source_tokens
+        self.tag_ids = tag_ids or {}
+        self.direction = direction or select_direction(info)
+        self.src_lang = self.direction.src
+        self.tgt_lang = self.direction.tgt
+        # The direction's tag before the sentence (none for a one-direction bundle without tags).
+        self.source_prefix = [self.tag_ids[self.direction]] if self.direction.tag else []
+        # The tag takes one of the model's source positions: callers split text to fit the rest.
+        self.max_source_tokens = info.max_source_tokens - len(self.source_prefix)
+
+    @property
+    def directions(self) -> list[tuple[str, str]]:
+        """Every (src, tgt) the bundle translates; :meth:`with_direction` switches between them."""
+        return [(d.src, d.tgt) for d in self.info.directions]
+
+    def with_direction(self, src: str | None = None, tgt: str | None = None) -> OnnxTranslator:
+        """This bundle translating ``src`` -> ``tgt`` (one of :attr:`directions`), sharing the ONNX
+        sessions and options: a folder of Chinese and English documents loads the model once."""
+        direction = select_direction(self.info, src, tgt)
+        return OnnxTranslator(self.info, self.sessions, self.tokenizer, self.memory_init, self.options,
+                              direction, self.tag_ids)
+
+    def source_ids(self, sentence: str) -> list[int]:
+        """What the encoder reads for ``sentence``: [tag] + pieces (cut to fit) + [EOS]."""
+        pieces = self.tokenizer.encode(sentence)[: self.max_source_tokens]
+        return [*self.source_prefix, *pieces, self.info.eos_id]
 
     @classmethod
     def load(cls, bundle_dir: str | Path, beam_size: int = 5, length_penalty: float = 1.0,
              max_length: int | None = None, return_attention: bool = False,
              providers: list[str] | None = None, threads: int | None = None,
-             no_repeat_ngram: int | None = None) -> OnnxTranslator:
+             no_repeat_ngram: int | None = None, src: str | None = None,
+             tgt: str | None = None) -> OnnxTranslator:
         """Open and check a bundle. ``max_length`` caps generated tokens per sentence (the model's
         own limit ``min(max_len - 1, 2 * src_len + 10)`` always applies); ``threads``: ORT
         intra-op threads (default: $DOCTRANS_THREADS, else :func:`default_threads`);
-        ``no_repeat_ngram``: default from the bundle's model.json ``decoding``."""
+        ``no_repeat_ngram``: default from the bundle's model.json ``decoding``.
+        ``src``/``tgt``: the direction, required (one of them is enough) for a bundle that
+        translates several; a one-direction bundle needs neither."""
         if beam_size < 1:
             raise ValueError(f"beam_size must be >= 1, got {beam_size}")
         info = read_bundle(bundle_dir)
+        direction = select_direction(info, src, tgt)  # before the graphs load: a wrong choice fails fast
         if threads is None:
             threads = env_threads() or default_threads(info.d_model)
         so = session_options(threads)
@@ -134,7 +168,16 @@ class OnnxTranslator:
         tokenizer = Tokenizer(info.path / SPM_FILE, info.vocab_size)
         return cls(info, sessions, tokenizer, load_memory_init(info),
                    _Options(beam_size, length_penalty, max_length, return_attention,
-                            info.no_repeat_ngram if no_repeat_ngram is None else no_repeat_ngram))
+                            info.no_repeat_ngram if no_repeat_ngram is None else no_repeat_ngram),
+                   direction, direction_tag_ids(info, tokenizer.piece_id))
+
+    @classmethod
+    def load_each_direction(cls, bundle_dir: str | Path, **options: Any) -> list[OnnxTranslator]:
+        """One translator per direction of the bundle (in model.json order), loaded once; the
+        export and weight-sharing checks run every direction through this."""
+        first = read_bundle(bundle_dir).directions[0]
+        translator = cls.load(bundle_dir, **options, src=first.src, tgt=first.tgt)
+        return [translator, *(translator.with_direction(s, t) for s, t in translator.directions[1:])]
 
     # -- Translator protocol ----------------------------------------------------------------
     def count_tokens(self, text: str) -> int:
@@ -185,7 +228,7 @@ class OnnxDocumentSession:
 
     def translate(self, sentence: str) -> SentenceResult:
         tr, info, opt = self.tr, self.tr.info, self.options
-        ids = [*tr.tokenizer.encode(sentence)[: info.max_source_tokens], info.eos_id]
+        ids = tr.source_ids(sentence)
         src = np.asarray([ids], dtype=np.int64)
         hyp, extras = self.translate_ids(src, opt)
         tgt_in = [info.bos_id, *hyp.tokens]
@@ -194,8 +237,8 @@ class OnnxDocumentSession:
             attention = SentenceAttention(
                 src_update=extras.get("src_update_attn"), tgt_update=extras.get("tgt_update_attn"),
                 src_output=extras.get("src_output_attn"), tgt_output=extras.get("tgt_output_attn"))
-        # Token lists match the attention axes one to one: the source with its EOS, the target
-        # input with its BOS (the positions the memory reads and writes).
+        # Token lists match the attention axes one to one: the source with its tag (if any) and
+        # EOS, the target input with its BOS (the positions the memory reads and writes).
         return SentenceResult(source=sentence, translation=tr.tokenizer.decode(hyp.tokens),
                               src_tokens=tr.tokenizer.pieces(ids), tgt_tokens=tr.tokenizer.pieces(tgt_in),
                               score=hyp.score, attention=attention)
@@ -209,7 +252,7 @@ class OnnxDocumentSession:
         ``score`` is the model's normalized log-probability of the given translation.
         """
         tr, info, opt = self.tr, self.tr.info, self.options
-        ids = [*tr.tokenizer.encode(sentence)[: info.max_source_tokens], info.eos_id]
+        ids = tr.source_ids(sentence)
         # BOS + tokens must fit the target position table, like a generated hypothesis.
         forced = tr.tokenizer.encode(translation)[: info.max_len - 1]
         hyp, extras = self.translate_ids(np.asarray([ids], dtype=np.int64), opt, forced=forced)

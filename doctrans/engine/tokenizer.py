@@ -27,5 +27,9 @@ class Tokenizer:
     def decode(self, ids: list[int]) -> str:
         return self.sp.decode(ids)
 
+    def piece_id(self, piece: str) -> int:
+        """The id of one piece (a direction tag like ``<2en>``); the unk id if the model lacks it."""
+        return int(self.sp.piece_to_id(piece))
+
     def pieces(self, ids: list[int]) -> list[str]:
         return [self.sp.id_to_piece(i) for i in ids]

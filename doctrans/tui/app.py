@@ -26,7 +26,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from doctrans.engine.interface import Translator
 from doctrans.errors import UserError
 from doctrans.tui.screens import EditScreen, HelpScreen, MemoryViewer, OpenScreen, QuitScreen, SaveScreen
-from doctrans.tui.state import DocumentState, Step
+from doctrans.tui.state import DocumentState, Step, translator_for
 from doctrans.tui.widgets import sentence_row
 
 
@@ -80,7 +80,7 @@ class DoctransApp(App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#sentences").display = False
-        self.sub_title = f"{self.translator.src_lang} \u2192 {self.translator.tgt_lang}"
+        self._show_direction()
         if self.path is not None:
             self.load(self.path, self.src_lang)
         else:
@@ -94,6 +94,7 @@ class DoctransApp(App[None]):
             self.notify(str(e), title="Cannot open", severity="error", timeout=8)
             return False
         self.cancel_run()
+        self._follow_language(state)
         self.state = state
         self.path = Path(path)
         self.title = f"doctrans \u2014 {self.path.name}"
@@ -110,6 +111,18 @@ class DoctransApp(App[None]):
         if self.autostart:
             self.start_run(0)
         return True
+
+    def _show_direction(self) -> None:
+        self.sub_title = f"{self.translator.src_lang} \u2192 {self.translator.tgt_lang}"
+
+    def _follow_language(self, state: DocumentState) -> None:
+        """A bidirectional bundle: translate the opened document from its own language (the
+        running loop was cancelled, so no worker still uses the previous direction)."""
+        translator = translator_for(self.translator, state.src_lang)
+        if translator is not self.translator:
+            self.translator = translator
+            state.tgt_lang = translator.tgt_lang
+            self._show_direction()
 
     def _row(self, i: int) -> Text | object:
         state = self.state

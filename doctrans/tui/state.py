@@ -27,6 +27,7 @@ from doctrans.documents import read_document, writer_for
 from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.engine.interface import DocumentSession, MemoryState, SentenceResult, Translator
 from doctrans.errors import DocumentError, UserError
+from doctrans.language_id import same_language
 from doctrans.segment import segment_block
 from doctrans.translate_job import assemble, check_paths, detect_language
 
@@ -75,6 +76,21 @@ def open_session(translator: Translator, memory: MemoryState | None) -> Document
     if takes_options:
         return translator.new_document(memory=memory, return_attention=True)  # type: ignore[call-arg]
     return translator.new_document(memory=memory)
+
+
+def translator_for(translator: Translator, lang: str) -> Translator:
+    """The direction of ``translator``'s bundle that reads ``lang``: a bidirectional zh<->en
+    bundle opened for zh->en must translate an English document opened later as en->zh. The
+    translator itself when it already reads ``lang`` or its bundle has no such direction."""
+    directions = getattr(translator, "directions", None)
+    if not directions or same_language(translator.src_lang, lang):
+        return translator
+    fits = [(s, t) for s, t in directions if same_language(s, lang)]
+    if not fits:
+        return translator
+    # Prefer translating back into the current source language (zh->en, then en->zh).
+    src, tgt = next(((s, t) for s, t in fits if same_language(t, translator.src_lang)), fits[0])
+    return translator.with_direction(src, tgt)  # type: ignore[attr-defined]
 
 
 def can_force(session: DocumentSession) -> bool:
