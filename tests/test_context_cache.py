@@ -164,7 +164,7 @@ def test_caching_solves_the_context_task(corpora, shorten):  # noqa: F811
     """The name is 1-4 sentences before its pronoun in tests/synthetic.py (4 when two fillers and a
     pronoun come between: 4% of cases), so k=4 keeps every name in the cache."""
     run = train(corpora["dir"], f"cache-{shorten}", "--approach", "cache", "--shorten", shorten, "--context-size",
-                "4", "--groups", "4", "--stage", "document", "--rows", "16", "--window", "1", "--max-steps", "300",
+                "4", "--groups", "4", "--stage", "document", "--rows", "16", "--window", "1", "--max-steps", "400",
                 data=corpora["train"], dev=corpora["dev"])
     refs, hyps, _, _ = translate_dev(run / "best.pt", corpora["dev"], beam=1)
     acc, n = pronoun_accuracy(refs, hyps)

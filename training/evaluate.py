@@ -113,7 +113,7 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
         if no_memory:
             raise CheckpointError(f"{ckpt}: --no-memory needs a checkpoint, not a bundle")
         hyp_docs, n_tokens = translate_with_bundle(Path(ckpt), src_docs, beam, length_penalty, threads,
-                                                   no_repeat_ngram)
+                                                   no_repeat_ngram, src, tgt)
     else:
         hyp_docs, n_tokens = translate_with_checkpoint(ckpt, src_docs, beam, length_penalty, no_memory, device,
                                                        no_repeat_ngram or 0, src, tgt)
@@ -138,13 +138,19 @@ def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam:
 
 
 def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, length_penalty: float,
-                          threads: int | None, no_repeat_ngram: int | None = None) -> tuple[list[list[str]], int]:
+                          threads: int | None, no_repeat_ngram: int | None = None, src: str | None = None,
+                          tgt: str | None = None) -> tuple[list[list[str]], int]:
+    from doctrans.engine.bundle import read_bundle
     from doctrans.engine.errors import BundleError
     from doctrans.engine.onnx_engine import OnnxTranslator
 
     try:
+        # The direction matters only to a bundle with several (a one-direction bundle may be scored
+        # on data whose language codes differ from its own, as the tests' toy languages do).
+        several = len(read_bundle(bundle).directions) > 1
+        direction = {"src": src, "tgt": tgt} if several else {}
         translator = OnnxTranslator.load(bundle, beam_size=beam, length_penalty=length_penalty, threads=threads,
-                                         no_repeat_ngram=no_repeat_ngram)
+                                         no_repeat_ngram=no_repeat_ngram, **direction)
     except BundleError as e:
         raise CheckpointError(str(e)) from None
     results = [translator.translate_document(doc) for doc in src_docs]
