@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -262,3 +263,206 @@ def test_missing_files_from_the_command_line_no_traceback(tmp_path):
         r = subprocess.run([sys.executable, "-m", *cmd], capture_output=True, text=True, cwd=ROOT)
         assert r.returncode == 2, r.stderr
         assert "Traceback" not in r.stderr and r.stderr.count("\n") == 1 and "nope" in r.stderr
+
+
+# -- GPU speed work: fused attention, memory dropout, accumulation, --compile, --time-budget -------
+
+
+def explicit_vs_fused(fn):
+    """``fn()`` computed with the explicit attention path and with scaled_dot_product_attention."""
+    from training.model import Attention
+
+    try:
+        Attention.fused = False
+        explicit = fn()
+    finally:
+        Attention.fused = True
+    return explicit, fn()
+
+
+def assert_close(a, b, atol=1e-5):
+    if isinstance(a, torch.Tensor):
+        assert torch.allclose(a, b, atol=atol), (a - b).abs().max()
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys()
+        for k in a:
+            assert_close(a[k], b[k], atol)
+    else:
+        assert len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            assert_close(x, y, atol)
+
+
+@torch.no_grad()
+def test_fused_attention_matches_the_explicit_path():
+    """Eval mode: encoder with padding (and an all-padding row, as in document streams), causal
+    teacher-forced decoder, incremental decoding with a KV cache, memory read and update."""
+    torch.manual_seed(0)
+    model = MemoryTransformer(make_config("tiny", vocab_size=50)).eval()
+    src, tgt = torch.randint(4, 50, (3, 7)), torch.randint(4, 50, (3, 6))
+    src[0, 4:], src[2] = 0, 0
+    tgt[1, 3:] = 0
+    mem = model.init_memory(3)
+
+    def encode():
+        enc, states, _ = model.encode(src, mem["src"])
+        return enc, states
+
+    def teacher_forced():
+        return model(src, tgt, mem)  # logits and the updated memory of both sides
+
+    def incremental():
+        enc, _, _ = model.encode(src, mem["src"])
+        kv, past, steps = model.cross_kv(enc), None, []
+        for i in range(tgt.shape[1]):
+            logits, _, past, _ = model.decode(tgt[:, i:i + 1], kv, src, mem["tgt"], past=past, start=i)
+            steps.append(logits)
+        return torch.cat(steps, 1), past
+
+    for fn in (encode, teacher_forced, incremental):
+        assert_close(*explicit_vs_fused(fn))
+    # Asking for the weights (viewer, export) still gives them, and the same outputs.
+    enc, _, weights = model.encode(src, mem["src"], need_weights=True)
+    assert weights[0].shape == (3, 4, 7, 16)
+    assert_close(enc, encode()[0])
+    # The approaches that reuse Attention with their own masks: G-Transformer's group masks.
+    from training import gtransformer
+
+    gt = gtransformer.GTransformer(gtransformer.GTConfig(**{**make_config("tiny", vocab_size=50).to_dict(),
+                                                             "global_layers": 1})).eval()
+    doc_src = torch.tensor([[5, 6, 2, 7, 8, 9, 2], [5, 2, 6, 2, 0, 0, 0]])
+    doc_tgt = torch.tensor([[1, 5, 6, 1, 7, 8], [1, 5, 1, 6, 0, 0]])
+    assert_close(*explicit_vs_fused(lambda: gt(doc_src, doc_tgt)))
+
+
+def test_fused_attention_keeps_dropout_on_the_weights():
+    """Training mode: dropout on the attention weights, inverted scaling, on both paths: the mean
+    over many samples is the dropout-free output, and single samples differ from it."""
+    from training.model import Attention, pad_bias
+
+    torch.manual_seed(0)
+    attn = Attention(16, 2, dropout=0.5)
+    x, ids = torch.randn(2, 5, 16), torch.tensor([[5, 6, 7, 0, 0], [5, 6, 7, 8, 9]])
+    kv, bias = attn.kv(x), pad_bias(ids, 0)
+    n = 4000  # samples, as one batch of n copies (each row draws its own dropout mask)
+    copies = (x.repeat(n, 1, 1), tuple(t.repeat(n, 1, 1, 1) for t in kv), bias.repeat(n, 1, 1, 1))
+    with torch.no_grad():
+        reference = attn.eval()(x, kv, bias)[0]
+        attn.train()
+        means = [out[0].view(n, *x.shape).mean(0) for out in explicit_vs_fused(lambda: attn(*copies))]
+        sample = attn(x, kv, bias)[0]
+    for mean in means:
+        assert torch.allclose(mean, reference, atol=0.03), (mean - reference).abs().max()
+    assert not torch.allclose(sample, reference, atol=1e-3)
+
+
+def test_memory_dropout_is_its_own_and_old_configs_keep_theirs(corpora, tmp_path):
+    from training.model import Attention, ModelConfig
+
+    def rates(model: torch.nn.Module, memory: bool) -> set[float]:
+        return {m.p if isinstance(m, torch.nn.Dropout) else m.drop.p for n, m in model.named_modules()
+                if isinstance(m, torch.nn.Dropout | Attention) and (".memory." in f".{n}.") == memory}
+
+    old = make_config("small", vocab_size=50).to_dict()
+    del old["mem_dropout"]  # a config saved before the field existed
+    cfg = ModelConfig.from_dict(old)
+    assert cfg.mem_dropout is None and cfg.memory_dropout == cfg.dropout == 0.1
+    assert rates(MemoryTransformer(cfg), memory=True) == {0.1}
+    model = MemoryTransformer(make_config("small", vocab_size=50, mem_dropout=0.3))
+    assert rates(model, memory=True) == {0.3} and rates(model, memory=False) == {0.1}
+    tr = make_trainer(tmp_path, corpora["train"], "--dropout", "0.2", "--mem-dropout", "0.3")
+    assert (tr.cfg.dropout, tr.cfg.mem_dropout) == (0.2, 0.3)
+    assert rates(tr.model, memory=True) == {0.3} and rates(tr.model, memory=False) == {0.2}
+
+
+def test_sentence_accumulation_normalises_by_the_tokens_of_the_whole_step(corpora, tmp_path):
+    """--accum 3: the step's gradient is that of (sum of the batches' losses) / (all their tokens),
+    not the mean of per-batch means."""
+    args = train_mod.parse_args(["--stage", "sentence", "--src", "xx", "--tgt", "yy", "--data",
+                                 str(corpora["train"]), "--out", str(tmp_path), "--config", "tiny",
+                                 "--vocab-size", "320", "--max-tokens", "64", "--accum", "3", "--quiet"])
+    tr = train_mod.Trainer(args)
+    data = tr.batches()
+    batches = [next(data)[0] for _ in range(3)]
+    tensors = [train_mod.to_tensors(train_mod.collate(tr.train, idx, 0, 1, 2), "cpu") for idx in batches]
+    total = sum(int((out != 0).sum()) for _, _, out in tensors)
+    assert len({int((out != 0).sum()) for _, _, out in tensors}) > 1  # batches of different sizes
+    (sum(tr.loss(*t) for t in tensors) / total).backward()
+    expected = {n: p.grad.clone() for n, p in tr.model.named_parameters() if p.grad is not None}
+    tr.optimizer.zero_grad(set_to_none=True)
+    tokens = sum(tr.micro_step(idx, None)[1] for idx in batches)
+    tr.scale_gradients(3, tokens)
+    assert tokens == total
+    for n, p in tr.model.named_parameters():
+        if n in expected:
+            assert torch.allclose(p.grad, expected[n], atol=1e-6, rtol=1e-4), n
+
+
+def log_records(run: Path) -> list[dict]:
+    return [json.loads(x) for x in (run / "log.jsonl").read_text().splitlines()]
+
+
+def test_time_budget_stops_in_time_and_resumes_exactly(corpora, tmp_path, monkeypatch):
+    """A --time-budget run stops before its budget with a resumable last.pt (evaluated first), and
+    resuming it without a budget ends with the weights of the uninterrupted run."""
+    torch.set_num_threads(1)  # as memory_run: two threads on a busy 2-core machine are 10x slower
+    common = ["--stage", "document", "--dropout", "0.1", "--log-every", "3", "--window", "3",
+              "--save-every", "1000", "--dev", str(corpora["dev"]), "--eval-every", "5", "--max-steps", "24"]
+    straight = train(tmp_path, "straight", *common, data=corpora["train"])
+    spm_flags = ["--spm", str(straight / "spm.model")]
+    real_step = train_mod.Trainer.optimizer_step
+
+    def slow_step(self):  # make steps slow enough that the budget, not --max-steps, ends the run
+        time.sleep(0.6)
+        return real_step(self)
+
+    monkeypatch.setattr(train_mod.Trainer, "optimizer_step", slow_step)
+    budget, t0 = 12.0, time.time()
+    assert train_mod.main(["--src", "xx", "--tgt", "yy", "--data", str(corpora["train"]), "--out",
+                           str(tmp_path / "split"), "--config", "tiny", "--lr", "3e-3", "--warmup", "50",
+                           "--seed", "3", "--quiet", "--rows", "16", *common, *spm_flags,
+                           "--time-budget", str(budget)], started=t0) == 0
+    assert time.time() - t0 < budget
+    stopped = [r for r in log_records(tmp_path / "split") if "stopped" in r]
+    assert len(stopped) == 1 and stopped[0]["stopped"] == "time budget" and stopped[0]["elapsed_s"] < budget
+    cut = read_checkpoint(tmp_path / "split" / "last.pt")
+    assert 0 < cut["step"] < 24 and cut["step"] == stopped[0]["step"]
+    assert cut["metrics"]["dev_loss"] > 0  # the steps since the last evaluation were evaluated
+    assert (tmp_path / "split" / "best.pt").exists()
+    monkeypatch.setattr(train_mod.Trainer, "optimizer_step", real_step)
+    split = train(tmp_path, "split", *common, *spm_flags, "--resume", data=corpora["train"])
+    a, b = read_checkpoint(straight / "last.pt"), read_checkpoint(split / "last.pt")
+    assert a["step"] == b["step"] == 24
+    for k in a["model"]:
+        assert torch.allclose(a["model"][k], b["model"][k], atol=1e-5), k
+    assert a["metrics"]["dev_loss"] == pytest.approx(b["metrics"]["dev_loss"], rel=1e-4)
+    logged = [r for r in log_records(split) if "loss" in r]
+    assert all({"tok_per_s", "eval_s", "save_s", "elapsed_s"} <= set(r) for r in logged)
+    assert all("eval_s" in r for r in log_records(split) if "eval" in r)
+
+
+def inductor_unavailable() -> str | None:
+    """Why torch.compile cannot run here (None if it can): tried on a trivial function."""
+    try:
+        torch.compile(lambda x: x * 2 + 1, dynamic=True)(torch.ones(3))
+    except Exception as e:  # any failure of the backend means: cannot test here
+        return f"torch.compile does not work on this machine: {type(e).__name__}: {e}"[:300]
+    return None
+
+
+def test_compile_trains_like_eager_and_saves_plain_names(corpora, tmp_path):
+    """--compile (inductor, dynamic shapes): a few sentence-stage steps give the eager run's
+    weights, and the checkpoint has the module's own parameter names. Slow on a CPU the first
+    time (inductor compiles C++; later runs hit its cache)."""
+    torch.set_num_threads(1)
+    reason = inductor_unavailable()
+    if reason:
+        pytest.skip(reason)
+    flags = ["--stage", "sentence", "--max-steps", "3", "--max-tokens", "256", "--log-every", "1"]
+    eager = train(tmp_path, "eager", *flags, data=corpora["train"])
+    compiled = train(tmp_path, "compiled", *flags, "--compile", "--spm", str(eager / "spm.model"),
+                     data=corpora["train"])
+    a, b = read_checkpoint(eager / "last.pt")["model"], read_checkpoint(compiled / "last.pt")["model"]
+    assert a.keys() == b.keys() and not any("_orig_mod" in k for k in b)
+    for k in a:
+        assert torch.allclose(a[k], b[k], atol=1e-4), k

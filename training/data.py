@@ -188,20 +188,35 @@ class Batch:
         return int((self.tgt_out != 0).sum())
 
 
+def _gather(tokens: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, pad: int) -> np.ndarray:
+    """(B, width) array: row r holds tokens[starts[r]:starts[r]+lengths[r]], then ``pad``."""
+    cols = np.arange(width)
+    keep = cols[None, :] < lengths[:, None]
+    at = np.where(keep, starts[:, None] + cols[None, :], 0)
+    return np.where(keep, tokens[at] if len(tokens) else 0, pad).astype(np.int64)
+
+
 def collate(corpus: TokenizedCorpus, idx: list[int | None], pad: int, bos: int, eos: int) -> Batch:
-    """Pad sentence pairs ``idx`` into a batch; ``None`` gives an all-padding row."""
-    srcs = [np.append(corpus.src(i), eos) if i is not None else np.array([], np.int32) for i in idx]
-    tgts = [corpus.tgt(i) if i is not None else None for i in idx]
-    S = max(1, max(len(s) for s in srcs))
-    T = max(1, max((len(t) + 1 for t in tgts if t is not None), default=1))
-    src = np.full((len(idx), S), pad, np.int64)
+    """Pad sentence pairs ``idx`` into a batch; ``None`` gives an all-padding row.
+
+    Vectorised (no Python loop over sentences): a GPU step on a 32k-token batch of subtitle
+    lines takes a few tens of milliseconds, and a per-sentence loop over ~3,000 lines cost as much.
+    """
+    real = np.array([i is not None for i in idx], dtype=bool)
+    rows = np.array([i if i is not None else 0 for i in idx], dtype=np.int64)
+    src_len = np.where(real, corpus.src_offsets[rows + 1] - corpus.src_offsets[rows], 0)
+    tgt_len = np.where(real, corpus.tgt_offsets[rows + 1] - corpus.tgt_offsets[rows], 0)
+    S = max(1, int((src_len + real).max(initial=0)))  # + EOS
+    T = max(1, int((tgt_len + 1).max(initial=0)) if real.any() else 1)  # + BOS / EOS
+    src = _gather(corpus.src_tokens, corpus.src_offsets[rows], src_len, S, pad)
+    src[real, src_len[real]] = eos
+    tgt = _gather(corpus.tgt_tokens, corpus.tgt_offsets[rows], tgt_len, T, pad)
     tin = np.full((len(idx), T), pad, np.int64)
-    tout = np.full((len(idx), T), pad, np.int64)
-    for r, (s, t) in enumerate(zip(srcs, tgts, strict=True)):
-        src[r, : len(s)] = s
-        if t is not None:
-            tin[r, : len(t) + 1] = np.concatenate([[bos], t])
-            tout[r, : len(t) + 1] = np.concatenate([t, [eos]])
+    tin[:, 1:] = tgt[:, :-1]
+    tin[real, 0] = bos
+    tin[~real] = pad
+    tout = tgt.copy()
+    tout[real, tgt_len[real]] = eos
     return Batch(src, tin, tout)
 
 
@@ -211,7 +226,9 @@ def sentence_batches(corpus: TokenizedCorpus, max_tokens: int, seed: int, epoch:
 
     Sentences are shuffled, then sorted by length inside pools of ``pool`` batches so a batch
     holds similar lengths (little padding), then the batches are shuffled. A batch holds at most
-    ``max_tokens`` padded tokens on its longer side. Pure function of (seed, epoch).
+    ``max_tokens`` padded tokens on its longer side (a longer sentence alone is a batch).
+    Pure function of (seed, epoch). Loops over batches, not sentences: an epoch of the full
+    bidirectional corpus is ~5 million sentences.
     """
     rng = np.random.default_rng([seed, epoch])
     ls, lt = corpus.lengths()
@@ -223,17 +240,16 @@ def sentence_batches(corpus: TokenizedCorpus, max_tokens: int, seed: int, epoch:
     for start in range(0, len(order), chunk):
         part = order[start:start + chunk]
         part = part[np.argsort(length[part], kind="stable")]
-        batch: list[int] = []
-        longest = 0
-        for i in part:
-            longest_if = max(longest, int(length[i]))
-            if batch and longest_if * (len(batch) + 1) > max_tokens:
-                batches.append(batch)
-                batch, longest_if = [], int(length[i])
-            batch.append(int(i))
-            longest = longest_if
-        if batch:
-            batches.append(batch)
+        lens = length[part]
+        p = 0
+        while p < len(part):
+            # Sorted ascending, so a batch of n from p is padded to lens[p+n-1]: the largest n
+            # with lens[p+n-1] * n <= max_tokens (the product grows with n), at least 1.
+            window = lens[p:p + max_tokens]
+            fits = window * np.arange(1, len(window) + 1) <= max_tokens
+            n = max(1, int(np.argmin(fits)) if not fits.all() else len(window))
+            batches.append(part[p:p + n].tolist())
+            p += n
     return [batches[i] for i in rng.permutation(len(batches))]
 
 

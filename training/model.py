@@ -49,6 +49,13 @@ class ModelConfig:
     # Layer indices carrying memory; negative counts from the top (-1 = top layer).
     mem_enc_layers: list[int] = field(default_factory=lambda: [-1])
     mem_dec_layers: list[int] = field(default_factory=lambda: [-1])
+    # Dropout inside the memory units (Feng et al.'s code uses 0.3 there while the backbone keeps
+    # its own); None = ``dropout``, which is what configs saved before this field meant.
+    mem_dropout: float | None = None
+
+    @property
+    def memory_dropout(self) -> float:
+        return self.dropout if self.mem_dropout is None else self.mem_dropout
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -77,6 +84,11 @@ CONFIGS: dict[str, dict] = {
     "small": dict(d_model=256, n_heads=4, d_ff=1024, enc_layers=3, dec_layers=3, dropout=0.1, max_len=256),
     # base: the papers' setting.
     "base": dict(d_model=512, n_heads=8, d_ff=2048, enc_layers=6, dec_layers=6, dropout=0.1, max_len=512),
+    # deep: the shipped zh<->en model (GPU run): a deep encoder and a shallow decoder (Kasai et al.
+    # 2021), sized by benchmarks/model_size_speed.py for the laptop: 29.8M parameters with a 16k
+    # vocabulary, a 38 MB int8 bundle, a 40-sentence page in ~3 s at beam 5 on one CPU thread.
+    # (d=512 6+2 is 55 MB: every d=512 shape passes the ~40 MB a repository bundle may take.)
+    "deep": dict(d_model=384, n_heads=6, d_ff=1536, enc_layers=8, dec_layers=2, dropout=0.1, max_len=512),
 }
 
 
@@ -99,8 +111,17 @@ def sinusoid_table(n: int, d: int) -> Tensor:
 class Attention(nn.Module):
     """Multi-head attention returning its weights when asked (the viewer and export need them).
 
-    ``bias`` is additive (0 keep / -inf drop), broadcast to (B, heads, Tq, Tk).
+    ``bias`` is additive (0 keep / MASKED drop), broadcast to (B, heads, Tq, Tk). ``causal``
+    adds the causal mask (query i sees keys 0..i; needs Tq == Tk) on top of ``bias``.
+
+    Two paths compute the same thing: ``F.scaled_dot_product_attention`` (fused kernels: flash /
+    memory-efficient on GPU, fused CPU kernel; never materialises the weights) whenever the
+    weights are not asked for, and the explicit softmax(QK^T/sqrt(d) + bias) V when they are,
+    and while exporting to ONNX, so the exported graphs stay plain MatMul/Softmax as before.
     """
+
+    # Class-wide switch: False forces the explicit path (parity tests, benchmarks/train_step_speed.py).
+    fused: bool = True
 
     def __init__(self, d: int, n_heads: int, dropout: float):
         super().__init__()
@@ -116,16 +137,36 @@ class Attention(nn.Module):
         return self.split(self.k(x)), self.split(self.v(x))
 
     def forward(self, x: Tensor, kv: tuple[Tensor, Tensor], bias: Tensor | None = None,
-                need_weights: bool = False) -> tuple[Tensor, Tensor | None]:
+                need_weights: bool = False, causal: bool = False) -> tuple[Tensor, Tensor | None]:
         q = self.split(self.q(x))
         k, v = kv
-        scores = q @ k.transpose(-1, -2) / math.sqrt(self.dh)
-        if bias is not None:
-            scores = scores + bias
-        w = scores.softmax(-1)
-        out = self.drop(w) @ v
+        if self.fused and not need_weights and not torch.onnx.is_in_onnx_export():
+            out = self._fused(q, k, v, bias, causal)
+            w = None
+        else:
+            scores = q @ k.transpose(-1, -2) / math.sqrt(self.dh)
+            if bias is not None:
+                scores = scores + bias
+            if causal:
+                scores = scores + causal_bias(q.shape[2], q.device)
+            w = scores.softmax(-1)
+            out = self.drop(w) @ v
         out = out.transpose(1, 2).reshape(x.shape[0], x.shape[1], self.h * self.dh)
         return self.o(out), (w if need_weights else None)
+
+    def _fused(self, q: Tensor, k: Tensor, v: Tensor, bias: Tensor | None, causal: bool) -> Tensor:
+        p = self.drop.p if self.training else 0.0
+        if bias is None:
+            # No mask tensor at all: the only case PyTorch's flash kernel accepts.
+            return F.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=causal)
+        if causal:  # SDPA takes a mask or is_causal, not both
+            bias = bias + causal_bias(q.shape[2], q.device)
+        # A float mask must have the query's dtype (bf16/fp16 under autocast). MASKED (-1e9) is
+        # beyond fp16's range: clamp it to a finite value so an all-padding row stays a uniform
+        # softmax (as on the explicit path) instead of -inf - -inf = NaN.
+        if bias.dtype != q.dtype:
+            bias = bias.clamp(min=torch.finfo(q.dtype).min / 2).to(q.dtype)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=bias, dropout_p=p)
 
 
 class FeedForward(nn.Sequential):
@@ -138,19 +179,19 @@ class MemoryUnit(nn.Module):
 
     def __init__(self, cfg: ModelConfig):
         super().__init__()
-        d = cfg.d_model
+        d, p = cfg.d_model, cfg.memory_dropout
         self.init = nn.Parameter(torch.randn(cfg.mem_slots, d) * 0.02)  # M_0
         self.register_buffer("slot_pe", sinusoid_table(cfg.mem_slots, d), persistent=False)
         # Output Attention (read): sentence tokens query the memory slots.
         self.read_norm = nn.LayerNorm(d)
-        self.read = Attention(d, cfg.n_heads, cfg.dropout)
+        self.read = Attention(d, cfg.n_heads, p)
         # Update Attention (write): memory slots query the sentence states.
         self.state_norm = nn.LayerNorm(d)
-        self.write = Attention(d, cfg.n_heads, cfg.dropout)
+        self.write = Attention(d, cfg.n_heads, p)
         self.write_norm = nn.LayerNorm(d)
-        self.ffn = FeedForward(d, cfg.d_ff, cfg.dropout)
+        self.ffn = FeedForward(d, cfg.d_ff, p)
         self.ffn_norm = nn.LayerNorm(d)
-        self.drop = nn.Dropout(cfg.dropout)
+        self.drop = nn.Dropout(p)
 
     def positioned(self, mem: Tensor) -> Tensor:
         return mem + self.slot_pe  # so slots are distinguishable (paper eq. 4)
@@ -201,13 +242,14 @@ class DecoderLayer(nn.Module):
 
     def forward(self, x: Tensor, self_bias: Tensor | None, cross_kv: tuple[Tensor, Tensor],
                 cross_bias: Tensor, mem: Tensor | None, past: tuple[Tensor, Tensor] | None = None,
-                need_weights: bool = False):
-        """``past`` = this layer's cached self-attention (k, v); returns the extended cache."""
+                need_weights: bool = False, causal: bool = False):
+        """``past`` = this layer's cached self-attention (k, v); returns the extended cache.
+        ``causal``: self-attention is causal over ``x`` (teacher forcing) on top of ``self_bias``."""
         y = self.self_norm(x)
         k, v = self.self_attn.kv(y)
         if past is not None:
             k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
-        a, _ = self.self_attn(y, (k, v), self_bias)
+        a, _ = self.self_attn(y, (k, v), self_bias, causal=causal)
         h = x + self.drop(a)
         x, w = h, None
         if self.memory is not None and mem is not None:
@@ -303,18 +345,18 @@ class MemoryTransformer(nn.Module):
 
         -> (logits, states at memory layers, new cache, output-attention weights).
         """
-        t = tgt_in.shape[1]
         # Target padding only ever follows the sentence, so the causal mask already keeps real
         # tokens from seeing it. Incremental steps (one new token) attend to the whole cache.
-        self_bias = causal_bias(t, tgt_in.device) if past is None else None
+        # Passed as a flag, not a mask tensor: SDPA's is_causal lets PyTorch pick its flash kernel.
+        causal = past is None
         cross_bias = pad_bias(src, self.cfg.pad_id)
         x, states, weights, cache, j = self.embed_tokens(tgt_in, start), [], [], [], 0
         for i, layer in enumerate(self.decoder):
             m = None
             if layer.memory is not None and mem is not None:
                 m, j = mem[:, j], j + 1
-            x, h, kv, w = layer(x, self_bias, cross_kv[i], cross_bias, m,
-                                None if past is None else past[i], need_weights)
+            x, h, kv, w = layer(x, None, cross_kv[i], cross_bias, m,
+                                None if past is None else past[i], need_weights, causal)
             cache.append(kv)
             if layer.memory is not None:
                 states.append(h)

@@ -23,6 +23,10 @@ Runs on one CPU for tests, on a GPU with bf16/fp16 autocast, or on several GPUs 
 the batches and the gradients are averaged with an all-reduce before every optimizer step
 (data parallelism done by hand rather than with the DDP wrapper, because a stage-2 step runs
 the model's parts several times before one backward, which the wrapper's hooks do not allow).
+
+On a GPU session with a hard wall-clock limit, ``--time-budget SECONDS`` stops cleanly before
+the limit with a resumable ``last.pt`` (see ``Trainer.out_of_time``), and ``--compile`` runs the
+training forward passes through ``torch.compile`` (see ``Trainer.compile_forward``).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import os
 import random
 import sys
 import time
+from collections import deque
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +62,7 @@ from training.data import (
     tokenize_corpus,
 )
 from training.model import CONFIGS, MemoryTransformer, ModelConfig, label_smoothed_loss, make_config
+from training.token_cache import direction_corpus, spm_sha256, tag_source
 
 
 class TrainError(Exception):
@@ -71,10 +77,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="document-level model: recurrent memory (model.py), G-Transformer (gtransformer.py) "
                         "or context caching/shortening (context_cache.py); see training/approaches.py")
     p.add_argument("--data", required=True, nargs="+",
-                   help="training corpora; PATH or PATH:WEIGHT (integer up-sampling factor)")
+                   help="training corpora; PATH or PATH:WEIGHT (integer up-sampling factor); a PATH is a "
+                        "JSONL(.xz) corpus or a pre-tokenized .npz of training.prepare_data")
     p.add_argument("--dev", nargs="*", default=[], help="dev corpora for evaluation / early stopping")
     p.add_argument("--src", required=True)
     p.add_argument("--tgt", required=True)
+    p.add_argument("--bidirectional", action="store_true",
+                   help="one model for SRC->TGT and TGT->SRC: every corpus in both directions, the target "
+                        "language's tag (<2en>, a SentencePiece user symbol) before each source sentence")
     p.add_argument("--out", required=True, type=Path, help="run directory (checkpoints, log)")
     p.add_argument("--spm", type=Path, help="SentencePiece model; trained into --out if omitted")
     p.add_argument("--vocab-size", type=int, default=8000, help="when training the SentencePiece model")
@@ -84,6 +94,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--mem-layers", type=int, nargs="+", default=[-1], help="layers with memory (-1 = top)")
     p.add_argument("--mem-slots", type=int, default=16)
     p.add_argument("--dropout", type=float)
+    p.add_argument("--mem-dropout", type=float,
+                   help="dropout inside the memory units (Feng et al. use 0.3); default: --dropout")
     # G-Transformer (--approach gtransformer)
     p.add_argument("--global-layers", type=int, default=2, help="top layers with combined group+global attention")
     p.add_argument("--word-dropout", type=float, default=0.1, help="replace input words by <unk> (training)")
@@ -118,6 +130,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--label-smoothing", type=float, default=0.1)
     p.add_argument("--clip", type=float, default=1.0)
     p.add_argument("--amp", choices=["none", "bf16", "fp16"], default="bf16", help="autocast on GPU only")
+    p.add_argument("--compile", action="store_true",
+                   help="torch.compile the training forward passes (dynamic shapes; the first steps "
+                        "pay the compilation, minutes on a CPU)")
+    p.add_argument("--max-target-tokens", type=int, metavar="N",
+                   help="stop once this many target tokens were trained on (over resumes): a control run "
+                        "reads as many tokens as the run it is compared with")
+    p.add_argument("--time-budget", type=float, metavar="SECONDS",
+                   help="wall-clock seconds from the process start: stop (with eval + last.pt) before "
+                        "the next step would overrun it; --max-steps stays the LR schedule length")
     # Bookkeeping
     p.add_argument("--eval-every", type=int, default=500)
     p.add_argument("--save-every", type=int, default=500)
@@ -144,6 +165,8 @@ def sha256_bytes(data: bytes) -> str:
 
 
 def prepare_tokenizer(args: argparse.Namespace) -> tuple[Any, bytes]:
+    if args.spm is None and parse_corpus_arg(args.data[0])[0].suffix == ".npz":
+        args.spm = parse_corpus_arg(args.data[0])[0].parent / "spm.model"  # a cache carries its tokenizer
     if args.spm is None:
         path = args.out / "spm.model"
         if not path.exists():
@@ -155,25 +178,57 @@ def prepare_tokenizer(args: argparse.Namespace) -> tuple[Any, bytes]:
     return sp, args.spm.read_bytes()
 
 
-def load_corpus(args, sp, spm_hash: str, arg: str, max_len: int, dev: bool = False) -> TokenizedCorpus:
-    """Tokenize once and cache next to the run (keyed by file, direction and tokenizer).
+def directions(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The (source, target) pairs a run trains: one, or both ways with --bidirectional."""
+    return [(args.src, args.tgt), (args.tgt, args.src)] if args.bidirectional else [(args.src, args.tgt)]
 
+
+def direction_tag(sp, tgt: str) -> int:
+    """Id of the target-language tag ``<2xx>`` a bidirectional model reads before the source."""
+    piece = f"<2{tgt}>"
+    tag = sp.piece_to_id(piece)
+    if tag == sp.unk_id() or (not sp.is_control(tag) and sp.id_to_piece(tag) != piece):
+        raise TrainError(f"the SentencePiece model has no {piece} symbol (retrain it with training.spm)")
+    return int(tag)
+
+
+def load_corpus(args, sp, spm_bytes: bytes, arg: str, max_len: int, src: str, tgt: str,
+                dev: bool = False) -> TokenizedCorpus:
+    """The ``src`` -> ``tgt`` corpus of ``arg`` (PATH[:WEIGHT]), tagged if the run is bidirectional.
+
+    A JSONL corpus is tokenized once and cached next to the run (keyed by file, direction and
+    tokenizer); a ``.npz`` is already tokenized (training.prepare_data) and is read directly.
     Dev splits are read untokenized (training.moses_text): the TVsub dev English is
     Moses-tokenized, and a dev loss over text unlike the training side would pick checkpoints
     for the wrong reason (and penalise the target memory, which writes the reference's states).
     """
     path, weight = parse_corpus_arg(arg)
-    key = sha256_bytes(f"{path.resolve()}|{path.stat().st_mtime if path.exists() else 0}|{args.src}|"
-                       f"{args.tgt}|{spm_hash}|{max_len}|{args.max_docs}{'|untokenized' if dev else ''}".encode())
+    tag = direction_tag(sp, tgt) if args.bidirectional else None
+    if path.suffix == ".npz":  # prepare_data already read dev splits untokenized
+        corpus = direction_corpus(path, src, tgt, max_len, spm_sha256(spm_bytes), tag, args.max_docs)
+        return repeat_corpus(corpus, weight)
+    key = sha256_bytes(f"{path.resolve()}|{path.stat().st_mtime if path.exists() else 0}|{src}|"
+                       f"{tgt}|{sha256_bytes(spm_bytes)}|{max_len}|{args.max_docs}{'|untokenized' if dev else ''}"
+                       .encode())
     cache = args.out / "cache" / f"{path.name}.{key}.npz"
     if cache.exists():
         corpus = TokenizedCorpus.load(cache)
     else:
-        corpus = tokenize_corpus(path, args.src, args.tgt, lambda xs: sp.encode(xs), max_len, args.max_docs,
+        corpus = tokenize_corpus(path, src, tgt, lambda xs: sp.encode(xs), max_len, args.max_docs,
                                  untokenize=dev)
         cache.parent.mkdir(parents=True, exist_ok=True)
         corpus.save(cache)
+    if tag is not None:
+        corpus = tag_source(corpus, tag, max_len)
     return repeat_corpus(corpus, weight)
+
+
+def corpus_name(arg: str, src: str, tgt: str, bidirectional: bool) -> str:
+    """A dev split's key in the logs: ``pydocs-en-zh/dev.jsonl.xz`` or, from a cache,
+    ``pydocs-en-zh.dev`` (+ `` en-zh`` when both ways)."""
+    path = parse_corpus_arg(arg)[0]
+    name = path.stem if path.suffix == ".npz" else folder_and_name(path)
+    return f"{name} {src}-{tgt}" if bidirectional else name
 
 
 def repeat_corpus(c: TokenizedCorpus, times: int) -> TokenizedCorpus:
@@ -229,6 +284,43 @@ def to_tensors(b: Batch, device: str) -> tuple[torch.Tensor, torch.Tensor, torch
             torch.from_numpy(b.tgt_out).to(device))
 
 
+# The training forward passes, as plain functions of the model so that --compile can compile
+# them (Trainer.compile_forward) while the module itself stays uncompiled.
+
+def batch_loss(model: MemoryTransformer, src: torch.Tensor, tgt_in: torch.Tensor, tgt_out: torch.Tensor,
+               memory: dict[str, torch.Tensor] | None, pad_id: int, smoothing: float) -> torch.Tensor:
+    """Summed label-smoothed loss of one batch (fp32), reading ``memory`` if given."""
+    enc, _, _ = model.encode(src, memory.get("src") if memory else None)
+    logits, _, _, _ = model.decode(tgt_in, model.cross_kv(enc), src, memory.get("tgt") if memory else None)
+    return label_smoothed_loss(logits, tgt_out, pad_id, smoothing, reduce=False)
+
+
+def carried_memory(model: MemoryTransformer, src: torch.Tensor, tgt_in: torch.Tensor,
+                   memory: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """The memory after reading and writing one sentence pair (the stage-2 recomputation)."""
+    enc, src_states, _ = model.encode(src, memory.get("src"))
+    _, tgt_states, _, _ = model.decode(tgt_in, model.cross_kv(enc), src, memory.get("tgt"))
+    new = {}
+    if "src" in memory:
+        new["src"] = model.update_memory("src", memory["src"], src_states, src)[0]
+    if "tgt" in memory:
+        new["tgt"] = model.update_memory("tgt", memory["tgt"], tgt_states, tgt_in)[0]
+    return new
+
+
+def process_start_time() -> float:
+    """Wall-clock time at which this process started (Linux /proc; elsewhere: now), so that
+    --time-budget also counts the interpreter start and the imports."""
+    try:
+        with open("/proc/self/stat") as f:
+            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        return time.time() - (uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return time.time()
+
+
 # ---------------------------------------------------------------------------------------
 # The trainer
 # ---------------------------------------------------------------------------------------
@@ -243,6 +335,9 @@ class DataPosition:
 class Trainer:
     def __init__(self, args: argparse.Namespace):
         self.args = args
+        # The --time-budget clock: main() passes the process start; a Trainer built directly
+        # (tests) counts from here.
+        self.started: float = getattr(args, "started_at", None) or time.time()
         self.rank, self.world = (dist.get_rank(), dist.get_world_size()) if dist.is_initialized() else (0, 1)
         self.device = args.device if self.world == 1 or args.device == "cpu" else f"cuda:{self.rank}"
         self.main = self.rank == 0
@@ -256,11 +351,13 @@ class Trainer:
         self.new_params: set[str] = set(self.model.memory_parameter_names())
         if init_ckpt is not None:
             self._load_init(init_ckpt)
-        spm_hash = sha256_bytes(self.spm_bytes)
-        self.train = concat_corpora([load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len) for d in args.data])
-        # Keyed by the corpus folder + file: every split is called dev.jsonl.xz.
-        self.devs = {folder_and_name(d): load_corpus(args, self.sp, spm_hash, d, self.cfg.max_len, dev=True)
-                     for d in args.dev}
+        self.directions = directions(args)
+        self.train = concat_corpora([load_corpus(args, self.sp, self.spm_bytes, d, self.cfg.max_len, src, tgt)
+                                     for d in args.data for src, tgt in self.directions])
+        # Keyed by the corpus folder + file (every split is called dev.jsonl.xz) and the direction.
+        self.devs = {corpus_name(d, src, tgt, args.bidirectional):
+                     load_corpus(args, self.sp, self.spm_bytes, d, self.cfg.max_len, src, tgt, dev=True)
+                     for d in args.dev for src, tgt in self.directions}
         self.from_init = init_ckpt is not None or bool((resume_ckpt or {}).get("from_init", False))
         self.optimizer = self._optimizer(self.from_init)
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(
@@ -277,6 +374,38 @@ class Trainer:
         dtype = torch.bfloat16 if args.amp == "bf16" else torch.float16
         self.autocast = (lambda: torch.autocast("cuda", dtype=dtype)) if use_amp else nullcontext
         self.scaler = torch.amp.GradScaler("cuda", enabled=use_amp and args.amp == "fp16")
+        # Sentence stage: every micro-batch backpropagates its summed loss / this fixed unit and
+        # run() rescales the step's gradient by unit / (target tokens of the whole step), i.e.
+        # the loss is normalised by all tokens of the accumulated batches (the standard), while
+        # gradient magnitudes stay those of one batch (fp16's GradScaler needs that).
+        self.grad_unit = float(max(1, args.max_tokens))
+        self.forward_loss, self.forward_memory = batch_loss, carried_memory
+        if getattr(args, "compile", False):
+            self.compile_forward()
+        self.save_times: list[float] = []  # seconds per checkpoint written, for --time-budget
+        self.eval_times: list[float] = []  # seconds per dev evaluation
+        self.spent = {"eval": 0.0, "save": 0.0}  # seconds since the last log record
+        self.last_eval_step = self.last_save_step = -1
+        self.run_start_step = self.step  # reset by run(): steps trained by this process start here
+        if not hasattr(self, "tokens_seen"):  # _restore sets it when resuming
+            self.tokens_seen = 0  # target tokens trained on since step 0 (logged; --max-target-tokens)
+        self.recent_steps: deque[tuple[float, int, int]] = deque(maxlen=20)  # (seconds, micro-batches, tokens)
+
+    def compile_forward(self) -> None:
+        """--compile: the training forward passes (loss, and stage 2's memory recomputation) go
+        through ``torch.compile``; ``self.model`` stays the plain module, so checkpoints, eval and
+        export see ordinary parameter names (no ``_orig_mod.`` prefix) and eager code.
+
+        Batches change shape every step (sentence lengths, batch sizes), so the graphs are
+        compiled with dynamic shapes: one compilation serves all shapes, where static shapes
+        would recompile for each new (B, T) (and give up after the recompile limit), at the cost
+        of kernels that cannot specialise on the sizes. The first steps pay the compilation.
+        """
+        if type(self).micro_step is not Trainer.micro_step:
+            raise TrainError(f"--compile: only the memory approach's training step is compiled, "
+                             f"not --approach {self.args.approach}")
+        self.forward_loss = torch.compile(batch_loss, dynamic=True)
+        self.forward_memory = torch.compile(carried_memory, dynamic=True)
 
     # -- set-up ---------------------------------------------------------------------------
     def build_model(self, cfg: ModelConfig) -> torch.nn.Module:
@@ -300,9 +429,11 @@ class Trainer:
                                     mem_enc_layers=a.mem_layers, mem_dec_layers=a.mem_layers)
         if a.dropout is not None:
             over["dropout"] = a.dropout
+        if getattr(a, "mem_dropout", None) is not None:
+            over["mem_dropout"] = a.mem_dropout
         if init_ckpt is not None:  # the architecture comes from the initialising checkpoint
             base = dict(init_ckpt["config"])
-            keep = ("mem_side", "mem_slots", "mem_enc_layers", "mem_dec_layers", "dropout")
+            keep = ("mem_side", "mem_slots", "mem_enc_layers", "mem_dec_layers", "dropout", "mem_dropout")
             base.update({k: over[k] for k in keep if k in over})
             if base["vocab_size"] != len(self.sp):
                 raise TrainError(f"--init {a.init}: vocabulary of {base['vocab_size']} pieces, "
@@ -338,11 +469,12 @@ class Trainer:
         return {
             "model": self.model.state_dict(), "config": self.cfg.to_dict(), "spm": self.spm_bytes,
             "src_lang": self.args.src, "tgt_lang": self.args.tgt, "stage": self.args.stage,
+            **({"directions": [list(d) for d in self.directions]} if self.args.bidirectional else {}),
             "step": self.step, "metrics": metrics or {}, "from_init": self.from_init,
             "optimizer": self.optimizer.state_dict(), "scheduler": self.scheduler.state_dict(),
             "data_state": {"epoch": self.pos.epoch, "index": self.pos.index, "prev": prev,
                            "window_rng": self.window_rng.bit_generator.state,
-                           "best": self.best, "bad_evals": self.bad_evals},
+                           "best": self.best, "bad_evals": self.bad_evals, "tokens_seen": self.tokens_seen},
             "rng": rng_state(), "args": {k: str(v) for k, v in vars(self.args).items()},
         }
 
@@ -353,6 +485,7 @@ class Trainer:
         ds = ckpt["data_state"]
         self.step, self.pos = ckpt["step"], DataPosition(ds["epoch"], ds["index"])
         self.best, self.bad_evals = ds["best"], ds["bad_evals"]
+        self.tokens_seen = int(ds.get("tokens_seen", 0))
         self.window_rng.bit_generator.state = ds["window_rng"]
         if ds["prev"] is not None:
             self.prev = {"idx": ds["prev"]["idx"],
@@ -361,7 +494,12 @@ class Trainer:
 
     def save(self, name: str, metrics: dict | None = None) -> None:
         if self.main:
+            t = time.time()
             save_checkpoint(self.args.out / name, self.payload(metrics))
+            self.save_times.append(time.time() - t)
+            self.spent["save"] += self.save_times[-1]
+        if name == "last.pt":
+            self.last_save_step = self.step
 
     def log(self, record: dict) -> None:
         if not self.main:
@@ -375,12 +513,11 @@ class Trainer:
 
     # -- one forward ----------------------------------------------------------------------
     def loss(self, src, tgt_in, tgt_out, memory=None):
-        """Summed token loss of one batch, reading ``memory`` if given."""
+        """Summed token loss of one batch, reading ``memory`` if given (fp32: label_smoothed_loss
+        upcasts the logits, and cross-entropy is on autocast's fp32 list)."""
         with self.autocast():
-            enc, _, _ = self.model.encode(src, memory.get("src") if memory else None)
-            logits, _, _, _ = self.model.decode(tgt_in, self.model.cross_kv(enc), src,
-                                                memory.get("tgt") if memory else None)
-        return label_smoothed_loss(logits, tgt_out, self.cfg.pad_id, self.args.label_smoothing, reduce=False)
+            return self.forward_loss(self.model, src, tgt_in, tgt_out, memory, self.cfg.pad_id,
+                                     self.args.label_smoothing)
 
     def next_memory(self, prev_idx: list[int | None], prev_mem: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
         """Memory after the previous step's sentences, recomputed with gradients (see module doc)."""
@@ -388,13 +525,7 @@ class Trainer:
         src, tgt_in, _ = to_tensors(b, self.device)
         mem = {k: v.detach() for k, v in prev_mem.items()}  # the detach boundary
         with self.autocast():
-            enc, src_states, _ = self.model.encode(src, mem.get("src"))
-            _, tgt_states, _, _ = self.model.decode(tgt_in, self.model.cross_kv(enc), src, mem.get("tgt"))
-            new = {}
-            if "src" in mem:
-                new["src"] = self.model.update_memory("src", mem["src"], src_states, src)[0]
-            if "tgt" in mem:
-                new["tgt"] = self.model.update_memory("tgt", mem["tgt"], tgt_states, tgt_in)[0]
+            new = self.forward_memory(self.model, src, tgt_in, mem)
         return {k: v.float() for k, v in new.items()}
 
     # -- training -------------------------------------------------------------------------
@@ -419,8 +550,12 @@ class Trainer:
             self.pos = DataPosition(self.pos.epoch + 1, 0)
             self.prev = None
 
-    def micro_step(self, idx: list[int | None], reset: np.ndarray | None) -> tuple[float, int]:
-        """Forward + backward of one batch (one stream step in stage 2); returns (loss sum, tokens)."""
+    def micro_step(self, idx: list[int | None], reset: np.ndarray | None) -> tuple[torch.Tensor | float, int]:
+        """Forward + backward of one batch (one stream step in stage 2); returns (loss sum, tokens).
+
+        The loss sum stays a tensor: reading it (``.item()``) would wait for the GPU every
+        micro-batch; run() reads it only when it logs.
+        """
         b = collate(self.train, idx, self.cfg.pad_id, self.cfg.bos_id, self.cfg.eos_id)
         src, tgt_in, tgt_out = to_tensors(b, self.device)
         memory = None
@@ -434,10 +569,12 @@ class Trainer:
             self.prev = {"idx": idx, "memory": {k: v.detach() for k, v in memory.items()}}
         loss = self.loss(src, tgt_in, tgt_out, memory)
         n = b.n_tokens
-        self.scaler.scale(loss / max(1, n)).backward()
-        return loss.item(), n
+        # Stage 2 keeps its semantics: each stream step normalised by its own tokens.
+        norm = self.grad_unit if self.args.stage == "sentence" else max(1, n)
+        self.scaler.scale(loss / norm).backward()
+        return loss.detach(), n
 
-    def optimizer_step(self) -> float:
+    def optimizer_step(self) -> torch.Tensor:
         if self.world > 1:
             for p in self.model.parameters():
                 if p.grad is not None:
@@ -450,50 +587,170 @@ class Trainer:
         self.optimizer.zero_grad(set_to_none=True)
         self.scheduler.step()
         self.step += 1
-        return float(norm)
+        return norm  # a device tensor: read when logged
 
     def run(self) -> dict[str, float]:
         a = self.args
         self.model.train()
         data = self.batches()
+        # Since the last log: training seconds only (evaluation and saving are timed apart).
         t0, tokens, loss_sum, last = time.time(), 0, 0.0, {}
+        aside = 0.0  # seconds of evaluation + saving inside the current log interval
+        self.run_start_step = self.step
         while self.step < a.max_steps:
+            if a.time_budget is not None and self.out_of_time():
+                last = self.stop_for_budget(last)
+                break
+            t_step = time.time()
             accum = a.accum if a.stage == "sentence" else int(self.window_rng.integers(1, a.window + 1))
-            # Each micro-step's gradient is normalised by its own token count, so a window of k
-            # steps weighs them equally; dividing by k keeps the step size independent of k.
-            step_loss, step_tokens = 0.0, 0
+            step_loss: torch.Tensor | float = 0.0
+            step_tokens = 0
             for _ in range(accum):
                 idx, reset = next(data)
                 loss, n = self.micro_step(idx, reset)
                 step_loss, step_tokens = step_loss + loss, step_tokens + n
-            for p in self.model.parameters():
-                if p.grad is not None:
-                    p.grad /= accum
+            self.scale_gradients(accum, step_tokens)
             gnorm = self.optimizer_step()
+            self.recent_steps.append((time.time() - t_step, accum, step_tokens))
+            self.tokens_seen += step_tokens
             loss_sum, tokens = loss_sum + step_loss, tokens + step_tokens
             if self.step % a.log_every == 0 or self.step == a.max_steps:
-                dt = time.time() - t0
-                self.log({"loss": loss_sum / max(1, tokens), "lr": self.scheduler.get_last_lr()[0],
-                          "gnorm": gnorm, "tok_per_s": round(tokens / max(dt, 1e-9) * self.world),
-                          "epoch": self.pos.epoch})
-                t0, tokens, loss_sum = time.time(), 0, 0.0
-            if self.devs and (self.step % a.eval_every == 0 or self.step == a.max_steps):
-                last = self.evaluate()
-                self.log({"eval": last})
-                score = last["dev_loss"]
-                if score < self.best - 1e-4:
-                    self.best, self.bad_evals = score, 0
-                    self.save("best.pt", last)
-                else:
-                    self.bad_evals += 1
+                record = {"loss": float(loss_sum) / max(1, tokens), "lr": self.scheduler.get_last_lr()[0],
+                          "gnorm": float(gnorm)}  # float(): the one wait for the GPU per log
+                dt = time.time() - t0 - aside
+                record.update(tok_per_s=round(tokens / max(dt, 1e-9) * self.world), epoch=self.pos.epoch,
+                              tokens_seen=self.tokens_seen * self.world,
+                              elapsed_s=round(time.time() - self.started, 1))
+                # Seconds spent evaluating and saving since the previous log (not in tok_per_s).
+                record.update({f"{k}_s": round(v, 2) for k, v in self.spent.items()})
+                if "cuda" in self.device:
+                    record["peak_mem_gb"] = round(torch.cuda.max_memory_allocated(self.device) / 2**30, 2)
+                self.log(record)
+                t0, tokens, loss_sum, aside = time.time(), 0, 0.0, 0.0
+                self.spent = {"eval": 0.0, "save": 0.0}
+            eval_due = bool(self.devs) and (self.step % a.eval_every == 0 or self.step == a.max_steps)
+            save_due = self.step % a.save_every == 0 or self.step == a.max_steps
+            enough = a.max_target_tokens is not None and self.tokens_seen * self.world >= a.max_target_tokens
+            if enough:  # the control's token budget: a final evaluation and save, as at max_steps
+                eval_due, save_due = bool(self.devs), True
+                self.log({"stopped": "target tokens", "tokens_seen": self.tokens_seen * self.world})
+            if not (eval_due or save_due):
+                continue
+            t_aside = self.sync_time()
+            if eval_due:
+                last = self.evaluate_and_keep_best()
                 if self.bad_evals >= a.patience:
                     self.log({"early_stop": f"no dev improvement in {a.patience} evaluations"})
                     self.save("last.pt", last)
                     break
-            if self.step % a.save_every == 0 or self.step == a.max_steps:
+            if save_due:
                 self.save("last.pt", last)
+            aside += time.time() - t_aside
+            if enough:
+                break
         if not self.devs:
             self.save("best.pt", last)
+        return last
+
+    def sync_time(self) -> float:
+        """time.time() once the GPU has finished the queued training work, so that it is not
+        counted as evaluation or saving time."""
+        if "cuda" in self.device:
+            torch.cuda.synchronize(self.device)
+        return time.time()
+
+    def scale_gradients(self, accum: int, step_tokens: int) -> None:
+        """Normalise the accumulated gradient of one optimizer step (see ``grad_unit``)."""
+        a = self.args
+        if a.stage == "sentence":
+            total = step_tokens
+            if self.world > 1:  # all ranks' tokens: optimizer_step then averages over ranks
+                t = torch.tensor([step_tokens], dtype=torch.float64, device=self.device)
+                dist.all_reduce(t)
+                total = int(t.item())
+            factor = self.grad_unit * self.world / max(1, total)
+        else:
+            # Each stream step was normalised by its own token count, so a window of k steps
+            # weighs them equally; dividing by k keeps the step size independent of k.
+            factor = 1.0 / accum
+        for p in self.model.parameters():
+            if p.grad is not None:
+                p.grad *= factor
+
+    def evaluate_and_keep_best(self, scheduled: bool = True) -> dict[str, float]:
+        """Dev evaluation; saves best.pt on improvement. An unscheduled one (the --time-budget
+        stop) never counts as a strike towards --patience."""
+        t = self.sync_time()
+        last = self.evaluate()
+        self.eval_times.append(time.time() - t)
+        self.spent["eval"] += self.eval_times[-1]
+        self.last_eval_step = self.step
+        self.log({"eval": last, "eval_s": round(self.eval_times[-1], 2)})
+        if last["dev_loss"] < self.best - 1e-4:
+            self.best = last["dev_loss"]
+            if scheduled:
+                self.bad_evals = 0
+            self.save("best.pt", last)
+        elif scheduled:
+            self.bad_evals += 1
+        return last
+
+    # -- --time-budget --------------------------------------------------------------------
+    def finish_estimate(self) -> float:
+        """Seconds to wrap up after a step: an evaluation (with dev sets) and two checkpoints
+        (best.pt + last.pt). Measured ones once seen (the slowest, to be safe), else priors."""
+        params = sum(p.numel() * p.element_size() for p in self.model.parameters())
+        # A checkpoint holds the weights and AdamW's two moments: ~3x the parameter bytes,
+        # written at an assumed 200 MB/s until a save has been timed.
+        save = max(self.save_times) if self.save_times else 0.5 + 3 * params / 200e6
+        evaluation = 0.0
+        if self.devs:
+            if self.eval_times:
+                evaluation = max(self.eval_times)
+            elif self.recent_steps:  # dev tokens at the training speed: pessimistic (no backward)
+                dev_tokens = sum(len(c.tgt_tokens) + c.n_sentences for c in self.devs.values())
+                evaluation = dev_tokens / max(self.tokens_per_second(), 1.0)
+        return evaluation + 2 * save
+
+    def tokens_per_second(self) -> float:
+        seconds = sum(s for s, _, _ in self.recent_steps)
+        return sum(n for _, _, n in self.recent_steps) / seconds if seconds > 0 else 0.0
+
+    def step_estimate(self) -> float:
+        """Seconds the next optimizer step may take: the slowest recent time per micro-batch
+        times the most micro-batches a step can have (stage 2 draws its window at random)."""
+        if not self.recent_steps:
+            return 0.0  # nothing measured yet: the first step (and its compilation) is let run
+        per_micro = max(s / k for s, k, _ in self.recent_steps)
+        return per_micro * (self.args.accum if self.args.stage == "sentence" else self.args.window)
+
+    def out_of_time(self) -> bool:
+        """Would the next step, then the wrap-up (eval + saves), overrun --time-budget?
+
+        The clock runs from the process start (model building and data loading count). A 10%
+        + 0.5 s margin covers timing noise and the exit. All ranks decide together (a rank that
+        stopped alone would leave the others waiting in their all-reduce).
+        """
+        need = self.step_estimate() + self.finish_estimate()
+        stop = time.time() - self.started + 1.1 * need + 0.5 > self.args.time_budget
+        if self.world > 1:
+            flag = torch.tensor([float(stop)], device=self.device)
+            dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+            stop = bool(flag.item())
+        return stop
+
+    def stop_for_budget(self, last: dict[str, float]) -> dict[str, float]:
+        """Evaluate if steps were trained since the last evaluation, save a resumable last.pt.
+        (Out of time before the first step: only a fresh run writes its step-0 last.pt.)"""
+        trained = self.step != self.run_start_step
+        if self.devs and trained and self.last_eval_step != self.step:
+            last = self.evaluate_and_keep_best(scheduled=False)
+        if self.last_save_step != self.step and (trained or not (self.args.out / "last.pt").exists()):
+            self.save("last.pt", last)
+        self.log({"stopped": "time budget", "budget_s": self.args.time_budget,
+                  "tokens_seen": self.tokens_seen * self.world,
+                  "elapsed_s": round(time.time() - self.started, 2),
+                  "step_s": round(self.step_estimate(), 3), "finish_s": round(self.finish_estimate(), 2)})
         return last
 
     @torch.no_grad()
@@ -549,8 +806,11 @@ def setup_distributed(args: argparse.Namespace) -> None:
             torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, started: float | None = None) -> int:
+    """``started``: when the --time-budget clock starts (the command line passes the process
+    start; an in-process call counts from here)."""
     args = parse_args(argv)
+    args.started_at = started if started is not None else time.time()
     if args.threads:
         torch.set_num_threads(args.threads)
     try:
@@ -579,4 +839,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(started=process_start_time()))

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Before a device session (training/recipes/device_run.sh): everything the GPU run needs, in
+# .device/ (git-ignored; the device calls carry it), within the 64 MiB that may travel.
+#
+#   bash training/recipes/device_prep.sh            # cache + wheel, bundles set aside, sizes checked
+#   bash training/recipes/device_prep.sh restore    # after the session: the bundles back in place
+#
+# The tracked bundles in doctrans/models/ (28 MB) would travel with the working tree and, with the
+# 48 MiB token cache, pass the limit; the GPU run does not need them, so they wait in $ASIDE.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ASIDE=${ASIDE:-$HOME/.doctrans-models-aside}
+LIMIT=$((64 * 1024 * 1024))
+
+if [ "${1:-}" = restore ]; then
+    if [ -d "$ASIDE/models" ]; then
+        rm -rf doctrans/models
+        mv "$ASIDE/models" doctrans/models
+    fi
+    git status --short doctrans/models
+    echo "bundles restored in doctrans/models"
+    exit 0
+fi
+
+python -m training.prepare_data --data "${DATA:-../shared/data}" --out .device/cache --threads "${THREADS:-2}"
+python -m training.prepare_data --out .device/cache --verify
+# The device image has no sacremoses (evaluate's Moses handling of the TVsub references) and no
+# internet: its pure-Python wheel travels.
+mkdir -p .device/wheels
+ls .device/wheels/sacremoses-*.whl >/dev/null 2>&1 || python -m pip download -q --no-deps --only-binary=:all: \
+    -d .device/wheels "sacremoses==$(python -c 'import importlib.metadata as m; print(m.version("sacremoses"))')"
+rm -f .device/cache/*.vocab  # SentencePiece's readable vocabulary: not needed there
+
+if [ -d doctrans/models ] && [ -n "$(ls doctrans/models)" ]; then
+    mkdir -p "$ASIDE"
+    rm -rf "$ASIDE/models"
+    mv doctrans/models "$ASIDE/models"
+    echo "bundles set aside in $ASIDE/models (restore: bash $0 restore)"
+fi
+
+# What travels: tracked and untracked-not-ignored files that exist, plus the carried .device.
+tree=$(git ls-files -co --exclude-standard -z | xargs -0 -r stat -c %s 2>/dev/null | awk '{s+=$1} END {print s+0}')
+carried=$(du -sb .device | cut -f1)
+total=$((tree + carried))
+awk -v t="$tree" -v c="$carried" 'BEGIN { printf "travels: tree %.1f MiB + .device %.1f MiB = %.1f MiB (limit 64 MiB)\n", t / 1048576, c / 1048576, (t + c) / 1048576 }'
+if [ "$total" -gt "$LIMIT" ]; then
+    echo "error: over the 64 MiB the device accepts" >&2
+    exit 2
+fi
