@@ -39,10 +39,17 @@ if [ -d doctrans/models ] && [ -n "$(ls doctrans/models)" ]; then
 fi
 
 # What travels: tracked and untracked-not-ignored files that exist, plus the carried .device.
-tree=$(git ls-files -co --exclude-standard -z | xargs -0 -r stat -c %s 2>/dev/null | awk '{s+=$1} END {print s+0}')
-carried=$(du -sb .device | cut -f1)
-total=$((tree + carried))
-awk -v t="$tree" -v c="$carried" 'BEGIN { printf "travels: tree %.1f MiB + .device %.1f MiB = %.1f MiB (limit 64 MiB)\n", t / 1048576, c / 1048576, (t + c) / 1048576 }'
+total=$(python - <<'PY'
+import os, subprocess
+names = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], capture_output=True,
+                       check=True).stdout.decode().split("\0")
+tree = sum(os.path.getsize(n) for n in names if n and os.path.isfile(n))
+carried = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(".device") for f in fs)
+print(f"travels: tree {tree / 2**20:.1f} MiB + .device {carried / 2**20:.1f} MiB = "
+      f"{(tree + carried) / 2**20:.1f} MiB (limit 64 MiB)", file=__import__("sys").stderr)
+print(tree + carried)
+PY
+)
 if [ "$total" -gt "$LIMIT" ]; then
     echo "error: over the 64 MiB the device accepts" >&2
     exit 2
