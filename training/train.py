@@ -822,10 +822,11 @@ def setup_distributed(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None, started: float | None = None) -> int:
-    """``started``: when the --time-budget clock starts (the command line passes the process
-    start; an in-process call counts from here)."""
+    """``started``: when the --time-budget clock starts; default: the process start, also for an
+    in-process call (training.device_run adds the time already spent to each phase's budget;
+    a test passes its own start)."""
     args = parse_args(argv)
-    args.started_at = started if started is not None else time.time()
+    args.started_at = started if started is not None else process_start_time()
     if args.threads:
         torch.set_num_threads(args.threads)
     try:
@@ -854,4 +855,4 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(started=process_start_time()))
+    sys.exit(main())

@@ -17,11 +17,14 @@ if pgrep -f -- "--out $OUT" >/dev/null; then
     echo "already running: $OUT"
     exit 0
 fi
-[ -f "$C/manifest.json" ] || python -m training.prepare_data --data "${DATA:-../shared/data}" --out "$C" --threads 1
+# The project's virtual environment (setup.sh) when there is one: a bare `python` may lack torch.
+PY=${PYTHON:-python}
+[ -x .venv/bin/python ] && PY=${PYTHON:-.venv/bin/python}
+[ -f "$C/manifest.json" ] || "$PY" -m training.prepare_data --data "${DATA:-../shared/data}" --out "$C" --threads 1
 resume=()
 [ -f "$OUT/last.pt" ] && resume=(--resume)
 mkdir -p "$OUT"
-nohup nice -n 19 python -m training.train --stage sentence --config small --src zh --tgt en --bidirectional \
+nohup nice -n 19 "$PY" -m training.train --stage sentence --config small --src zh --tgt en --bidirectional \
     --data "$C/tvsub-zh-en.train.npz:1" "$C/pydocs-en-zh.train.npz:3" "$C/django-en-zh.train.npz:3" \
     --dev "$C/tvsub-zh-en.dev.npz" "$C/pydocs-en-zh.dev.npz" "$C/django-en-zh.dev.npz" --spm "$C/spm.model" \
     --out "$OUT" --max-tokens 4000 --lr 1e-3 --warmup 1000 --max-steps 200000 --threads 1 \
