@@ -95,7 +95,8 @@ def verify(plan: Plan) -> None:
     if problems:
         raise SystemExit("error: " + "; ".join(problems))
     manifest = json.loads((plan.cache / "manifest.json").read_text())
-    say(f"cache verified: vocabulary {manifest['vocab_size']}, files {', '.join(manifest['files'])}")
+    say(f"cache verified: vocabulary {manifest['vocab_size']}, files {', '.join(manifest['files'])}, "
+        f"placeholder masking {manifest.get('masking')}")
     missing = []
     for module in ("onnx", "onnxruntime", "sentencepiece", "sacrebleu", "sacremoses", "numpy"):
         try:

@@ -13,7 +13,8 @@
    documents, sentences, tokens per language, bytes and sha256 — what a device run checks
    before it spends a second of GPU time.
 
-Re-running skips files that are already there and made with the same tokenizer.
+Training splits are masked for placeholder copying (training.verbatim_pairs, ``--mask-fraction``).
+Re-running skips files that are already there and made with the same tokenizer and masking.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import time
 from pathlib import Path
 
 from training import spm as spm_lib
+from training import verbatim_pairs
 from training.data import DataError, read_documents
 from training.token_cache import spm_sha256, write_cache_file
 
@@ -53,7 +55,12 @@ def train_vocabulary(data: Path, corpora: dict[str, int], out: Path, vocab_size:
     return spm_lib.train_spm(sentences, out / "spm", vocab_size)
 
 
-def tokenize_split(path: Path, sp, dev: bool, threads: int) -> tuple[dict[str, list[list[int]]], list[int], list[str]]:
+def tokenize_split(path: Path, sp, dev: bool, threads: int, masking: dict | None = None,
+                   ) -> tuple[dict[str, list[list[int]]], list[int], list[str], dict[str, int]]:
+    """Ids of both sides of every sentence, document lengths and ids, and masking counts. A training
+    split is masked as ``masking`` says (training.verbatim_pairs: spans shared by both sides become
+    the placeholders the engine writes); dev splits never are -- they are what a user's documents
+    look like, and the engine masks them itself when it translates."""
     texts: dict[str, list[str]] = {lang: [] for lang in LANGS}
     doc_lengths, doc_ids = [], []
     for doc in read_documents(path, *LANGS, untokenize=dev):
@@ -61,12 +68,27 @@ def tokenize_split(path: Path, sp, dev: bool, threads: int) -> tuple[dict[str, l
         texts[LANGS[1]] += doc.tgt
         doc_lengths.append(len(doc.src))
         doc_ids.append(doc.id)
+    stats = {}
+    if masking and not dev:
+        a, b, pairs, placeholders = verbatim_pairs.mask_pairs(texts[LANGS[0]], texts[LANGS[1]],
+                                                              masking["fraction"], masking["seed"])
+        texts = {LANGS[0]: a, LANGS[1]: b}
+        stats = {"masked_pairs": pairs, "placeholders": placeholders}
     ids = {lang: sp.encode(t, num_threads=threads) for lang, t in texts.items()}
-    return ids, doc_lengths, doc_ids
+    return ids, doc_lengths, doc_ids, stats
+
+
+def masking_settings(fraction: float, seed: int = 1) -> dict | None:
+    """What the manifest records about training-pair masking (None: off); a training file made
+    with other settings is rebuilt."""
+    if fraction <= 0:
+        return None
+    return {"fraction": fraction, "seed": seed, "version": verbatim_pairs.VERSION}
 
 
 def prepare(data: Path, out: Path, spm_path: Path | None, vocab_size: int, corpora: dict[str, int],
-            threads: int, seed: int = 1, max_docs: int | None = None) -> dict:
+            threads: int, seed: int = 1, max_docs: int | None = None,
+            mask_fraction: float = verbatim_pairs.DEFAULT_FRACTION) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     target_spm = out / "spm.model"
     if spm_path is not None:
@@ -79,6 +101,9 @@ def prepare(data: Path, out: Path, spm_path: Path | None, vocab_size: int, corpo
     manifest_path = out / "manifest.json"
     old = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     files = old.get("files", {}) if old.get("spm_sha256") == spm_hash else {}
+    masking = masking_settings(mask_fraction, seed)
+    if old.get("masking") != masking:  # training files were masked otherwise: rebuild them
+        files = {k: v for k, v in files.items() if v.get("split") != "train"}
     for name in corpora:
         for split in SPLITS:
             src = data / name / f"{split}.jsonl.xz"
@@ -94,19 +119,21 @@ def prepare(data: Path, out: Path, spm_path: Path | None, vocab_size: int, corpo
             if entry and target.exists() and target.stat().st_size == entry["bytes"]:
                 continue
             t0 = time.time()
-            ids, doc_lengths, doc_ids = tokenize_split(src, sp, split == "dev", threads)
+            ids, doc_lengths, doc_ids, stats = tokenize_split(src, sp, split == "dev", threads, masking)
             if max_docs is not None:  # a small cache for rehearsals
                 n = sum(doc_lengths[:max_docs])
                 ids = {lang: s[:n] for lang, s in ids.items()}
                 doc_lengths, doc_ids = doc_lengths[:max_docs], doc_ids[:max_docs]
             counts = write_cache_file(target, ids, doc_lengths, doc_ids, spm_hash)
-            files[target.name] = {"corpus": name, "split": split, **counts, "bytes": target.stat().st_size,
-                                  "sha256": sha256_file(target)}
+            files[target.name] = {"corpus": name, "split": split, **counts, **stats,
+                                  "bytes": target.stat().st_size, "sha256": sha256_file(target)}
             print(f"{target.name}: {counts['documents']:,} docs, {counts['sentences']:,} sentences, "
                   + ", ".join(f"{counts[f'{lang}_tokens']:,} {lang} tokens" for lang in LANGS)
+                  + (f", {stats['masked_pairs']:,} pairs masked ({stats['placeholders']:,} placeholders)"
+                     if stats else "")
                   + f", {target.stat().st_size / 2**20:.1f} MiB ({time.time() - t0:.0f} s)", flush=True)
     manifest = {"spm": "spm.model", "spm_sha256": spm_hash, "vocab_size": len(sp), "langs": list(LANGS),
-                "files": dict(sorted(files.items()))}
+                "masking": masking, "files": dict(sorted(files.items()))}
     manifest_path.write_text(json.dumps(manifest, indent=1) + "\n")
     total = sum(f["bytes"] for f in files.values()) + target_spm.stat().st_size
     print(f"cache: {out} ({total / 2**20:.1f} MiB, vocabulary {len(sp):,})")
@@ -140,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--corpora", nargs="+", default=list(CORPORA), help="corpus folders under --data")
     p.add_argument("--spm-sample", type=int, nargs="+", help="vocabulary sample cap per corpus (in --corpora order)")
     p.add_argument("--max-docs", type=int, help="keep only the first N documents of each split (rehearsals)")
+    p.add_argument("--mask-fraction", type=float, default=verbatim_pairs.DEFAULT_FRACTION,
+                   help="share of training pairs with spans on both sides whose spans become placeholders "
+                        "(training.verbatim_pairs; 0: off)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--verify", action="store_true", help="only check an existing cache against its manifest")
     a = p.parse_args(argv)
@@ -155,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(caps) != len(a.corpora):
             raise DataError("--spm-sample needs one number per corpus")
         prepare(a.data, a.out, a.spm, a.vocab_size, dict(zip(a.corpora, caps, strict=True)), a.threads,
-                max_docs=a.max_docs)
+                max_docs=a.max_docs, mask_fraction=a.mask_fraction)
     except DataError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
