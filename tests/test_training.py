@@ -466,3 +466,26 @@ def test_compile_trains_like_eager_and_saves_plain_names(corpora, tmp_path):
     assert a.keys() == b.keys() and not any("_orig_mod" in k for k in b)
     for k in a:
         assert torch.allclose(a[k], b[k], atol=1e-4), k
+
+
+@pytest.mark.parametrize("stage", ["sentence", "document"])
+def test_bf16_autocast_gives_the_fp32_loss_and_finite_gradients(corpora, tmp_path, stage):
+    """The GPU run trains under bf16 autocast (--amp bf16); CPU autocast runs the same ops in bf16,
+    so a dtype mismatch (a mask filled in bf16, SDPA fed mixed dtypes, a memory kept in bf16 between
+    steps) fails here instead of in the GPU's first minute."""
+    tr = make_trainer(tmp_path, corpora["train"], "--stage", stage)
+    data = tr.batches()
+    idx, _ = next(data)
+    src, tgt_in, tgt_out = train_mod.to_tensors(train_mod.collate(tr.train, idx, 0, 1, 2), "cpu")
+    memory = tr.next_memory(idx, tr.model.init_memory(len(idx))) if stage == "document" else None
+    reference = tr.loss(src, tgt_in, tgt_out, memory).item()
+    tr.autocast = lambda: torch.autocast("cpu", dtype=torch.bfloat16)
+    if stage == "document":
+        memory = tr.next_memory(idx, tr.model.init_memory(len(idx)))
+        assert all(v.dtype == torch.float32 for v in memory.values())  # carried between steps in fp32
+    loss = tr.loss(src, tgt_in, tgt_out, memory)
+    assert loss.dtype == torch.float32
+    assert loss.item() == pytest.approx(reference, rel=0.03)
+    loss.backward()
+    grads = [p.grad for p in tr.model.parameters() if p.grad is not None]
+    assert grads and all(torch.isfinite(g).all() for g in grads)
