@@ -158,6 +158,12 @@ class _Loop:
         if self.saved is not None:
             self.memory = self.saved.memory
         for block in document.blocks():
+            if block.verbatim:
+                # Code is written back as it is: no sentences, no engine call, nothing in the
+                # resume state (so a resumed run lines up with the same sentences).
+                chars += len(block.text) + 1
+                yield TranslatedBlock(block, block.text, [])
+                continue
             spans = segment_block(block.text, self.lang, self.translator.count_tokens,
                                   self.translator.max_source_tokens)
             targets = []

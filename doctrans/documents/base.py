@@ -44,6 +44,9 @@ class Block:
     level: int = 0  # heading level (1 = top), list nesting level
     page: int | None = None  # source page (pdf), for page breaks in rebuilt output
     ref: Any = None  # adapter-private: where the block lives in the source
+    # Code (a monospace or code-styled paragraph, a fenced/indented/``::`` literal block): copied
+    # to the output unchanged, never segmented nor sent to the model.
+    verbatim: bool = False
 
 
 @dataclass
