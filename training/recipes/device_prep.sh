@@ -22,6 +22,12 @@ if [ "${1:-}" = restore ]; then
     exit 0
 fi
 
+# The background CPU run's cache (training/recipes/cpu_bidir.sh) is the same build: start from it, and
+# prepare_data only rebuilds what differs (another tokenizer or masking setting).
+if [ ! -f .device/cache/manifest.json ] && [ -f "${RUNS:-$HOME/runs}/cache/manifest.json" ]; then
+    mkdir -p .device/cache
+    cp -p "${RUNS:-$HOME/runs}"/cache/* .device/cache/
+fi
 python -m training.prepare_data --data "${DATA:-../shared/data}" --out .device/cache --threads "${THREADS:-2}"
 python -m training.prepare_data --out .device/cache --verify
 # The device image has no sacremoses (evaluate's Moses handling of the TVsub references) and no
