@@ -1,0 +1,727 @@
+r"""What a translation must never change: verbatim spans, their placeholders, and their restoration.
+
+A neural model treats ``320`` or ``ttl_seconds`` as just more tokens and may rewrite them
+(``320`` → ``30``, ``1,250`` → ``1, 250``, ``v2.1.0`` → ``2.1.10.``). In a report a silently
+changed figure is worse than no translation, so the pipeline never lets the model see such spans:
+:func:`mask` replaces each by a placeholder ``⦅k⦆`` (U+2985, k, U+2986; a single SentencePiece user
+symbol, and the NFKC form of the fullwidth ``｟k｠``), the model learns to copy placeholders (training
+masks spans shared by both sides of a pair the same way, see training/verbatim_pairs.py), and
+:func:`unmask` puts the original text back byte for byte -- also when the model dropped, repeated or
+invented a placeholder, reporting it so the engine can re-decode. :func:`is_untranslatable` tells a
+document writer that a segment (a table cell, a line) holds nothing to translate at all, so it is
+copied without calling the model. This module is pure Python + ``re``: every document format and the
+training pipeline use the same rules.
+
+Rules, in priority order (a kind earlier in the list wins a tie between two equally long candidates;
+otherwise the longest candidate wins, so ``$1,250.00`` beats ``1,250`` and ``docs/index.rst`` beats
+``index.rst``; the chosen spans never overlap and come back in text order). The test suite parses
+this table: each row's spans (``·`` between them) must be exactly what :func:`find_spans` returns
+for the example, all of that row's kind.
+
+| kind       | example                                   | verbatim spans                          |
+|------------|-------------------------------------------|-----------------------------------------|
+| literal    | use ``x = 1`` here                        | ``x = 1``                               |
+| literal    | the `argv` list                           | `argv`                                  |
+| literal    | Call :func:`os.path.join` first           | :func:`os.path.join`                    |
+| literal    | see :ref:`the guide <guide-start>`        | :ref:`the guide <guide-start>`          |
+| literal    | read `the docs <https://x.org>`_ now      | `the docs <https://x.org>`_             |
+| literal    | >>> import configparser                   | >>> import configparser                 |
+| literal    | $ pip install doctrans                    | $ pip install doctrans                  |
+| tag        | <b>粗体</b>                               | <b> · </b>                              |
+| tag        | line<br/>break and <br>                   | <br/> · <br>                            |
+| tag        | <a href="index.html" class="x">here</a>   | <a href="index.html" class="x"> · </a>  |
+| tag        | A&nbsp;B &amp; C&#160;D                   | &nbsp; · &amp; · &#160;                 |
+| url        | see https://example.org/a?b=1&c=2.        | https://example.org/a?b=1&c=2           |
+| url        | 访问https://x.org/路径                     | https://x.org/                          |
+| url        | (www.example.com)                         | www.example.com                         |
+| email      | Write to help-libtasn1@gnu.org.           | help-libtasn1@gnu.org                   |
+| format     | Saved %s of %d files                      | %s · %d                                 |
+| format     | %(name)s has %5.2f%%                      | %(name)s · %5.2f · %%                   |
+| format     | Hello {name}, {0} and {}                  | {name} · {0} · {}                       |
+| format     | {{ title }} in ${HOME} or $PATH           | {{ title }} · ${HOME} · $PATH           |
+| path       | edit /etc/hosts now                       | /etc/hosts                              |
+| path       | open C:\Users\me\a.txt                    | C:\Users\me\a.txt                       |
+| path       | see docs/index.rst.                       | docs/index.rst                          |
+| path       | in ~/.config and ./run.sh                 | ~/.config · ./run.sh                    |
+| date       | on 2024-03-15, or 15/03/2024              | 2024-03-15 · 15/03/2024                 |
+| date       | am 15.03.2024 um                          | 15.03.2024                              |
+| date       | at 2024-03-15T10:30:00Z                   | 2024-03-15T10:30:00Z                    |
+| time       | at 10:30 or 9:05:30                       | 10:30 · 9:05:30                         |
+| time       | 下午3：30开会                              | 3：30                                   |
+| version    | since v2.1.0.                             | v2.1.0                                  |
+| version    | Python 3.12.1 and 1.0.0-beta.2            | 3.12.1 · 1.0.0-beta.2                   |
+| version    | 3.12.0a1 or V8 on 192.168.0.1             | 3.12.0a1 · V8 · 192.168.0.1             |
+| code       | A4 paper, H100, Q3                        | A4 · H100 · Q3                          |
+| code       | COVID-19 and 4K, 3D打印                    | COVID-19 · 4K · 3D                      |
+| code       | mp3 on x86 at commit 876e5bc              | mp3 · x86 · 876e5bc                     |
+| identifier | Set ttl_seconds and MAX_SIZE              | ttl_seconds · MAX_SIZE                  |
+| identifier | if __name__ == x                          | __name__                                |
+| identifier | CamelCase, getElementById, iPhone, macOS  | CamelCase · getElementById · iPhone · macOS |
+| identifier | call os.path.join or main()               | os.path.join · main()                   |
+| identifier | edit setup.py on gnu.org                  | setup.py · gnu.org                      |
+| number     | 销售额为1,250万元                          | 1,250                                   |
+| number     | 同比增长3.5%。                             | 3.5%                                    |
+| number     | a ratio of 0.75 and -12 or −3             | 0.75 · -12 · −3                         |
+| number     | 2024年                                    | 2024                                    |
+| number     | 2024年3月15日                             | 2024 · 15                               |
+| number     | 共１２３人                                 | １２３                                  |
+| number     | lr 1e-5 or 6.02E23                        | 1e-5 · 6.02E23                          |
+| number     | costs $1,250.00 or ¥99 or €5              | $1,250.00 · ¥99 · €5                    |
+| number     | ISO 9001                                  | 9001                                    |
+| number     | 3 apples, 1/2 of 10kg, 0x1F               | 3 · 1/2 · 10 · 0x1F                     |
+| number     | the 1st and 2nd                           | 1 · 2                                   |
+| number     | pages 10-20                               | 10 · 20                                 |
+| (none)     | e.g. and i.e. at 5 p.m.                   | 5                                       |
+| (none)     | and/or, km/h, TCP/IP                      | (none)                                  |
+| (none)     | NASA, Hello, APIs, U.S.A.                 | (none)                                  |
+| (none)     | 三月、一百二十                              | (none)                                  |
+| (none)     | _emphasis_ here                           | (none)                                  |
+
+(The ``(none)`` rows list words that look like spans but are not; the ``5`` in the first is a
+number.)
+
+Decisions on borderline cases, and why:
+
+- Every number is masked, even a lone digit in prose (``3 apples``): the model copies a placeholder
+  as reliably as a digit, and a changed figure is the failure users notice, so masking is the safe
+  default. Only the number part is masked: units and suffixes (``万元``, ``年``, ``kg``, ``st`` of
+  ``1st``, ``%`` excepted) stay translatable, so ``2024年`` → ``⦅1⦆年`` → ``⦅1⦆`` and ``1st`` →
+  ``第⦅1⦆``. A sign belongs to the number only where it cannot be a dash (``-12`` yes, ``10-20`` no).
+- Chinese dates: ``2024年3月15日`` masks the year and the day but leaves the *month* (a number 1-12
+  right before 月) visible: in English the month is a word (``March 15, 2024``), which the model
+  can only write if it sees the digit; a masked month would come out as a bare number. Training
+  pairs agree: ``3`` is not shared by ``3月`` and ``March``, so it is never masked there either.
+  Numeric dates (``2024-03-15``, ``15/03/2024``) are one span, kept as written.
+- Times: only the digits (``10:30``); ``am``/``pm``/``下午`` stay translatable.
+- Chinese numerals (``三月``, ``一百二十``) are words, translated by the model.
+- Codes: an ASCII token with both letters and digits (``A4``, ``H100``, ``mp3``, ``COVID-19``);
+  a token that starts with digits and goes on in lower case (``10kg``, ``1st``, ``64-bit``) is a
+  number plus a translatable unit instead. ``ISO 9001`` keeps ``9001``; ``ISO`` (like ``NASA``, an
+  all-caps word without digits) is left to the model, which may legitimately translate acronyms.
+- Identifiers need a sign of being code: an underscore (``ttl_seconds``, ``__name__``), an inner
+  capital (``getElementById``, ``iPhone``; not ``APIs``/``IDs``, plural acronyms), a dotted name
+  whose parts all have two characters or more (``os.path``, ``setup.py``, ``gnu.org``; not ``e.g``,
+  ``U.S.A``, ``Ph.D``) or ``()`` (``main()``). ``_word_`` is Markdown emphasis, not an identifier;
+  ``__bold__`` cannot be told from a dunder name and is kept (technical documents come first).
+- Paths: absolute (``/etc/hosts``: two parts, a trailing slash, or a ``~``/``.``/``..`` start, so
+  ``/help`` is not), Windows (``C:\x\y``, ``\\server\share``; no spaces), and relative with a
+  file extension (``docs/index.rst``; ``and/or``, ``km/h``, ``TCP/IP`` are words). Paths and URLs
+  are ASCII: in ``访问https://x.org/路径`` the span stops before the Chinese.
+- Inline code and markup are kept whole, roles included (``:ref:`text <target>```): a role's target
+  must not change and its text rarely reads well translated alone. A reST link ```text <url>`_`` is
+  likewise kept whole (safe; masking only the target is a possible refinement). A line starting with
+  ``>>>`` or a ``$`` shell prompt is code to its end.
+- URL, e-mail, path and version spans drop trailing ``.,;:!?'"`` and unbalanced closing brackets.
+- Placeholders already in the source (``⦅3⦆``, ``｟3｠``) are spans themselves, so they survive.
+- ``<word ...>`` is taken for a tag (HTML attributes need no value), so prose like ``a <b and c> d``
+  loses ``<b and c>`` to the model -- rare and harmless, as it is copied.
+
+:func:`mask` masks at most 16 spans (the vocabulary has ``⦅1⦆``…``⦅16⦆``), in text order; spans
+after the 16th are left in the text for the model (``Masked.unmasked`` lists them, so a caller can
+split the segment or check them after translation). The same text twice gets two placeholders:
+the model copies placeholders in order, and a repeated one would be ambiguous to restore.
+
+Segments with nothing to translate (:func:`is_untranslatable`): what is left after removing every
+span has no letter (of any script). Borderline cases, also parsed by the tests:
+
+| untranslatable | text                |
+|----------------|---------------------|
+| yes            | 320                 |
+| yes            | 2024-03-15          |
+| yes            | https://x.org       |
+| yes            | v2.1.0              |
+| yes            | —                   |
+| yes            | 3.5%                |
+| yes            | Q3                  |
+| yes            | （320）             |
+| yes            | ttl_seconds = 30    |
+| yes            | $1,250.00           |
+| yes            | >>> import os       |
+| yes            |                     |
+| no             | ISO 9001            |
+| no             | 2024年              |
+| no             | 100 kg              |
+| no             | x = 3               |
+| no             | Total: 320          |
+| no             | 3月                 |
+
+``ttl_seconds = 30`` is code (an assignment), ``ISO 9001`` keeps an acronym the model may render,
+``2024年`` should become ``2024`` in English, ``x = 3`` keeps a letter (a one-letter variable cannot
+be told from a word such as ``a``), and the empty string has nothing to translate.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from doctrans.segment import is_cjk
+
+MAX_PLACEHOLDERS = 16
+PLACEHOLDER_OPEN, PLACEHOLDER_CLOSE = "\u2985", "\u2986"  # ⦅ ⦆, the NFKC form of the fullwidth ｟ ｠
+KINDS = ("literal", "tag", "url", "email", "format", "path", "date", "time", "version", "code", "identifier",
+         "number")
+
+
+def placeholder(k: int) -> str:
+    """The placeholder symbol for the k-th span (1-based), as it stands in the SPM vocabulary."""
+    return f"{PLACEHOLDER_OPEN}{k}{PLACEHOLDER_CLOSE}"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: int
+    end: int
+    text: str
+    kind: str
+    # What restoration inserts: None = the span itself (verbatim); a glossary term carries its
+    # target term here (doctrans.glossary), so the same placeholder mechanism inserts it exactly.
+    target: str | None = None
+
+    @property
+    def output(self) -> str:
+        return self.text if self.target is None else self.target
+
+
+@dataclass(frozen=True)
+class Masked:
+    """A masked segment: ``text`` holds ``⦅k⦆`` where ``source`` held ``spans[k-1]``."""
+
+    source: str
+    text: str
+    spans: tuple[Span, ...]
+    offsets: tuple[int, ...]  # where ⦅k⦆ starts in ``text``
+    unmasked: tuple[Span, ...] = ()  # spans beyond the placeholder limit, left in the text
+
+
+@dataclass(frozen=True)
+class Restored:
+    """The translation with every span put back; ``problems`` is empty when the model copied each
+    placeholder exactly once (the engine may re-decode otherwise)."""
+
+    text: str
+    problems: list[str]
+    missing: tuple[int, ...] = ()
+    duplicated: tuple[int, ...] = ()
+    unknown: tuple[int, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+# ---------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------
+
+# Lookarounds use explicit ASCII classes, not \w: a span glued to Chinese (设置ttl_seconds为30) is
+# still a span, because CJK text has no spaces to separate it.
+_W = "0-9A-Za-z_"
+_TRAILING = ".,;:!?'\""
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+
+Finder = Callable[[str], Iterator[tuple[int, int]]]
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """Drop sentence punctuation and unbalanced closing brackets from the end of a URL-like span
+    (``see https://x.org.`` / ``(https://x.org)``): they belong to the prose around it."""
+    while end > start:
+        c = text[end - 1]
+        unbalanced = c in _CLOSERS and text.count(c, start, end) > text.count(_CLOSERS[c], start, end)
+        if c not in _TRAILING and not unbalanced:
+            break
+        end -= 1
+    return start, end
+
+
+def _regex(pattern: str, trim: bool = False, accept: Callable[[str, int, int], bool] | None = None) -> Finder:
+    """A finder from a regex; a named group ``s`` narrows the span to that group."""
+    rx = re.compile(pattern)
+
+    def find(text: str) -> Iterator[tuple[int, int]]:
+        for m in rx.finditer(text):
+            start, end = m.span("s") if "s" in rx.groupindex else m.span()
+            if trim:
+                start, end = _trim(text, start, end)
+            if end > start and (accept is None or accept(text, start, end)):
+                yield start, end
+    return find
+
+
+def _not_month(text: str, start: int, end: int) -> bool:
+    """A number 1-12 right before 月 is a month name in the other language (3月 → March): visible."""
+    s = text[start:end]
+    return not (end < len(text) and text[end] == "月" and len(s) <= 2 and s.isdigit() and 1 <= int(s) <= 12)
+
+
+def _abs_path_ok(text: str, start: int, end: int) -> bool:
+    s = text[start:end]
+    return s[0] in "~." or s.endswith("/") or s.count("/") >= 2
+
+
+_CODE_TOKEN = re.compile(rf"(?<![{_W}\-.])[0-9A-Za-z]+(?:-[0-9A-Za-z]+)*(?![{_W}])")
+_HEX = re.compile(r"(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}")
+
+
+def _codes(text: str) -> Iterator[tuple[int, int]]:
+    """Alphanumeric codes (A4, H100, COVID-19, mp3, x86, commit hashes): runs of hyphen-joined parts
+    that each hold a digit or a capital (``pre-2024`` yields nothing, ``COVID-19-related`` yields
+    ``COVID-19``), with letters and digits, starting with a letter unless all capitals (4K, 3D)."""
+    for m in _CODE_TOKEN.finditer(text):
+        parts: list[tuple[int, int]] = []
+        pos = m.start()
+        for part in m.group().split("-"):
+            parts.append((pos, pos + len(part)))
+            pos += len(part) + 1
+        runs: list[list[tuple[int, int]]] = [[]]
+        for a, b in parts:
+            p = text[a:b]
+            if any(c.isdigit() or c.isupper() for c in p):
+                runs[-1].append((a, b))
+            elif runs[-1]:
+                runs.append([])
+        for run in runs:
+            if not run:
+                continue
+            a, b = run[0][0], run[-1][1]
+            s = text[a:b]
+            mixed = any(c.isdigit() for c in s) and any(c.isalpha() for c in s)
+            letter_led = s[0].isalpha() or not any(c.islower() for c in s)
+            if (mixed and letter_led) or _HEX.fullmatch(s):
+                yield a, b
+
+
+_CHAIN = re.compile(rf"(?<![{_W}.])[A-Za-z_][{_W}]*(?:\.[A-Za-z_][{_W}]*)*(?:\(\))?")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")
+_PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
+_EMPHASIS = re.compile(r"_[^_]+_")
+
+
+def _identifiers(text: str) -> Iterator[tuple[int, int]]:
+    """Names that show they are code: an underscore, an inner capital, a dotted name or ``()``."""
+    for m in _CHAIN.finditer(text):
+        s = m.group()
+        parts = s.removesuffix("()").split(".")
+        if not any(c.isalpha() for c in s):
+            continue
+        if (s.endswith("()")
+                or any("_" in p and not _EMPHASIS.fullmatch(p) for p in parts)
+                or any(_CAMEL.search(p) and not _PLURAL_ACRONYM.fullmatch(p) for p in parts)
+                or (len(parts) >= 2 and all(len(p) >= 2 for p in parts))):
+            yield m.span()
+
+
+_URL_CHARS = r"[0-9A-Za-z\-._~:/?#\[\]@!$&'()*+,;=%]"
+_WIN_CHARS = r"[0-9A-Za-z_.\-+@%~$#&()\[\]{}!',=;]"
+_D = "0-9\uff10-\uff19"  # ASCII and full-width digits (\d would also take other scripts' digits)
+
+# (kind, finder), in priority order.
+_RULES: list[tuple[str, Finder]] = [
+    ("literal", _regex(r"(?<![0-9A-Za-z_`])(?::[A-Za-z][0-9A-Za-z_.+\-]*)+:`[^`\n]+`")),  # reST role
+    ("literal", _regex(r"``(?:[^`\n]|`(?!`))+?``")),
+    ("literal", _regex(r"`[^`\n]+`(?:__?)?")),
+    ("literal", _regex(r"(?m)^[ \t]*(?P<s>>>>(?:[ \t].*?)?|\$[ \t]+[a-z].*?)[ \t]*$")),  # doctest, shell
+    ("tag", _regex(r"<!--(?s:.*?)-->"
+                   r"|</?[A-Za-z][0-9A-Za-z:\-]*(?:\s+[A-Za-z_:@][0-9A-Za-z_:.\-@]*"
+                   r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*\s*/?>"
+                   r"|&(?:[A-Za-z][0-9A-Za-z]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")),
+    ("url", _regex(rf"(?<![{_W}.\-@])(?:(?:https?|ftps?|sftp|ssh|git|file|s3|wss?)://|mailto:|www\.)"
+                   rf"{_URL_CHARS}+", trim=True)),
+    ("email", _regex(rf"(?<![{_W}.%+\-])[0-9A-Za-z._%+\-]+@[0-9A-Za-z\-]+(?:\.[0-9A-Za-z\-]+)*\.[A-Za-z]{{2,}}"
+                     r"(?![0-9A-Za-z\-])")),
+    ("format", _regex(r"%%|%(?:[0-9]+\$)?(?:\([A-Za-z_][0-9A-Za-z_]*\))?[-#0+]*(?:[0-9]+|\*)?"
+                      r"(?:\.(?:[0-9]+|\*))?(?:hh|ll|[hlLqjzt])?[diouxXeEfFgGcrsaAp](?![A-Za-z])")),
+    ("format", _regex(r"\{\{[^{}\n]{0,80}\}\}|\{%[^%\n]{0,80}%\}"
+                      r"|\{[A-Za-z_][0-9A-Za-z_]*(?:\.[A-Za-z_][0-9A-Za-z_]*|\[[^\]\n]{1,20}\])*(?:![rsa])?"
+                      r"(?::[^{}\n]{0,20})?\}"
+                      r"|\{[0-9]*(?:![rsa])?(?::[^{}\n]{0,20})?\}"
+                      r"|\$\{[A-Za-z_][0-9A-Za-z_]*\}|\$[A-Z_][A-Z0-9_]+(?![0-9A-Za-z_])"
+                      r"|[\u2985\uff5f][0-9]{1,3}[\u2986\uff60]")),
+    ("path", _regex(rf"(?<![{_W}.~\-/:\\])(?:~|\.\.?)?(?:/[0-9A-Za-z_.\-+@%~]+)+/?", trim=True,
+                    accept=_abs_path_ok)),
+    ("path", _regex(rf"(?<![{_W}])(?:[A-Za-z]:\\(?:{_WIN_CHARS}+\\?)*|\\\\{_WIN_CHARS}+(?:\\{_WIN_CHARS}+)+)",
+                    trim=True)),
+    ("path", _regex(rf"(?<![{_W}.~\-/:\\@])(?:[0-9A-Za-z_.\-]+/)+[0-9A-Za-z_.\-]*[0-9A-Za-z_\-]"
+                    rf"\.[A-Za-z][A-Za-z0-9]{{0,9}}(?![{_W}])")),
+    ("date", _regex(r"(?<![0-9A-Za-z_./\-])(?:"
+                    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[T ][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?"
+                    r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?"
+                    r"|[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}"
+                    r"|[0-9]{1,2}(?P<sep>[/.\-])[0-9]{1,2}(?P=sep)[0-9]{4}"
+                    r"|[0-9]{1,2}/[0-9]{1,2}/[0-9]{2}"
+                    r"|[0-9]{4}-[0-9]{2})"
+                    r"(?![0-9A-Za-z_]|[./\-][0-9])")),
+    ("time", _regex(r"(?<![0-9A-Za-z_:.])[0-9]{1,2}[:：][0-9]{2}(?:[:：][0-9]{2}(?:[.,][0-9]+)?)?"
+                    r"(?![0-9]|[:：][0-9])")),
+    ("version", _regex(r"(?<![0-9A-Za-z_.\-])(?:[vV][0-9]+(?:\.[0-9]+)*|[0-9]+(?:\.[0-9]+){2,})"
+                       r"(?:[-.]?(?:alpha|beta|rc|dev|pre|post|a|b)\.?[0-9]+|-(?:alpha|beta|preview|SNAPSHOT)"
+                       r"|\+[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?"
+                       r"(?![0-9A-Za-z_]|\.[0-9])", trim=True)),
+    ("code", _codes),
+    ("identifier", _identifiers),
+    ("number", _regex(rf"(?<![0-9A-Za-z_{_D[3:]}.])"
+                      rf"(?:[-+\u2212](?=(?:US\$|HK\$|[$€£¥￥₹₩])?[{_D}]))?"
+                      r"(?:US\$|HK\$|[$€£¥￥₹₩])?"
+                      rf"(?:0[xX][0-9A-Fa-f]+"
+                      rf"|[0-9]{{1,4}}/[0-9]{{1,4}}(?![/0-9])"
+                      rf"|[{_D}]{{1,3}}(?:,[0-9]{{3}})+(?:[.．][{_D}]+)?"
+                      rf"|[{_D}]+(?:[.．][{_D}]+)?)"
+                      r"(?:[eE][-+]?[0-9]+(?![A-Za-z]))?"
+                      rf"[%％‰]?(?![{_D}])", accept=_not_month)),
+]
+
+
+def find_spans(text: str) -> list[Span]:
+    """The verbatim spans of ``text``: non-overlapping, in text order (the rules are in the module
+    docstring). The longest candidate wins; between equally long ones, the earlier rule."""
+    candidates: list[tuple[int, int, int, int]] = []  # (-length, priority, start, end)
+    for priority, (_kind, finder) in enumerate(_RULES):
+        for start, end in finder(text):
+            candidates.append((start - end, priority, start, end))
+    candidates.sort()
+    taken = bytearray(len(text))
+    chosen: list[Span] = []
+    for _neg, priority, start, end in candidates:
+        if any(taken[start:end]):
+            continue
+        taken[start:end] = b"\x01" * (end - start)
+        chosen.append(Span(start, end, text[start:end], _RULES[priority][0]))
+    chosen.sort(key=lambda s: s.start)
+    return chosen
+
+
+def protected_spans(text: str, terms: Sequence[Span] = ()) -> list[Span]:
+    """The verbatim spans of ``text`` merged with glossary ``terms`` (non-overlapping spans of the
+    same text with a ``target``), in text order. A term that holds whole verbatim spans wins over
+    them (``ISO 9001`` -> ``ISO 9001 标准``: the user asked for exactly that); a term that cuts a
+    verbatim span or sits inside one is dropped (``Python 3`` in ``Python 3.12.1``: the version
+    must survive, and inserting a term inside a URL would break it)."""
+    rules = find_spans(text)
+    if not terms:
+        return rules
+
+    def overlap(a: Span, b: Span) -> bool:
+        return a.start < b.end and b.start < a.end
+
+    kept = [t for t in terms
+            if not any(overlap(t, r) and not (t.start <= r.start and r.end <= t.end) for r in rules)]
+    rules = [r for r in rules if not any(overlap(r, t) for t in kept)]
+    return sorted([*rules, *kept], key=lambda s: s.start)
+
+
+def is_untranslatable(text: str, terms: Sequence[Span] = ()) -> bool:
+    """True when ``text`` has nothing for the model: no letter of any script is left once every
+    verbatim span (and glossary term, see :func:`protected_spans`) is removed -- numbers, codes,
+    URLs, punctuation, whitespace only. Such a segment is copied unchanged (its glossary terms
+    replaced); the borderline cases are in the module docstring."""
+    pos = 0
+    rest: list[str] = []
+    for s in protected_spans(text, terms):
+        rest.append(text[pos:s.start])
+        pos = s.end
+    rest.append(text[pos:])
+    return not any(c.isalpha() for c in "".join(rest))
+
+
+# ---------------------------------------------------------------------------------------
+# Masking
+# ---------------------------------------------------------------------------------------
+
+def mask(text: str, max_placeholders: int = MAX_PLACEHOLDERS, terms: Sequence[Span] = ()) -> Masked:
+    """Replace the first ``max_placeholders`` spans by ``⦅1⦆``, ``⦅2⦆``… in order of appearance.
+    ``terms``: glossary matches (:meth:`doctrans.glossary.Glossary.find`), numbered together with
+    the verbatim spans; :func:`unmask` puts their target term in."""
+    if not 0 <= max_placeholders <= MAX_PLACEHOLDERS:
+        raise ValueError(f"max_placeholders must be 0..{MAX_PLACEHOLDERS}, got {max_placeholders}")
+    spans = protected_spans(text, terms)
+    kept, rest = spans[:max_placeholders], spans[max_placeholders:]
+    out: list[str] = []
+    offsets: list[int] = []
+    pos = 0
+    length = 0
+    for k, s in enumerate(kept, 1):
+        out.append(text[pos:s.start])
+        length += s.start - pos
+        offsets.append(length)
+        token = placeholder(k)
+        out.append(token)
+        length += len(token)
+        pos = s.end
+    out.append(text[pos:])
+    return Masked(text, "".join(out), tuple(kept), tuple(offsets), tuple(rest))
+
+
+# Model output: the canonical ⦅k⦆, the fullwidth ｟k｠, maybe with spaces the detokeniser put inside.
+_OUTPUT_PLACEHOLDER = re.compile(r"[\u2985\uff5f][ \t]*([0-9]{1,3})[ \t]*[\u2986\uff60]")
+_CANONICAL = re.compile("\u2985([0-9]{1,3})\u2986")
+_HSPACE = " \t\u00a0"
+_OPENING = "([{“‘«"
+_CLOSING = ")]}”’»,.;:!?…"
+_SEPARATORS = ",;!?"  # ASCII punctuation an English span follows after a space
+
+
+def _latin(c: str) -> bool:
+    return c.isalnum() and not is_cjk(c)
+
+
+def unmask(translation: str, masked: Masked) -> Restored:
+    """Put every span of ``masked`` back into ``translation`` (the model output for ``masked.text``).
+
+    A placeholder the model repeated is kept once (the first) and one it invented (``⦅9⦆`` when
+    there are 3) is removed; a missing one is inserted where its span stood relative to the
+    source, so a span is never lost. Each case is a line in ``Restored.problems``. Spacing around
+    each span is made natural for the language around it (see :func:`_space_wanted`).
+    """
+    n = len(masked.spans)
+    problems: list[str] = []
+    seen: set[int] = set()
+    duplicated: list[int] = []
+    unknown: list[int] = []
+    skel: list[str] = []
+    pos = 0
+    collapse = False  # a removed token stood between two spaces: drop one of them
+    for m in _OUTPUT_PLACEHOLDER.finditer(translation):
+        before = translation[pos:m.start()]
+        if collapse and "".join(skel).endswith(tuple(_HSPACE)):
+            before = before.lstrip(_HSPACE)
+        skel.append(before)
+        collapse = False
+        k = int(m.group(1))
+        if 1 <= k <= n and k not in seen:
+            seen.add(k)
+            skel.append(placeholder(k))
+        else:
+            if 1 <= k <= n:
+                duplicated.append(k)
+                problems.append(f"{placeholder(k)} duplicated: extra copy of {masked.spans[k - 1].output!r} removed")
+            else:
+                unknown.append(k)
+                problems.append(f"{placeholder(k)} unknown ({n} placeholders): removed")
+            collapse = True
+        pos = m.end()
+    tail = translation[pos:]
+    if collapse and "".join(skel).endswith(tuple(_HSPACE)):
+        tail = tail.lstrip(_HSPACE)
+    skel.append(tail)
+    text = "".join(skel)
+
+    missing = [k for k in range(1, n + 1) if k not in seen]
+    floor = 0  # missing spans keep their source order among themselves (all land at one end of an empty output)
+    for k in missing:
+        text, floor = _insert_missing(text, masked, k, floor)
+        problems.append(f"{placeholder(k)} missing: {masked.spans[k - 1].output!r} put back at its relative position")
+
+    return Restored(_restore(text, masked), problems, tuple(missing), tuple(duplicated), tuple(unknown))
+
+
+def _insert_missing(text: str, masked: Masked, k: int, floor: int) -> tuple[str, int]:
+    """Insert ``⦅k⦆`` into ``text`` at its relative source position: before the final punctuation
+    when it ended the source, after the opening when it began it, else proportionally, moved to the
+    nearest position outside a Latin word and outside another placeholder; never before ``floor``
+    (the end of the missing placeholder inserted before it). Returns the text and the new floor."""
+    token = placeholder(k)
+    src = masked.text
+    off = masked.offsets[k - 1]
+    tokens = [(m.start(), m.end()) for m in _CANONICAL.finditer(text)]
+
+    def inside_token(p: int) -> bool:
+        return any(a < p < b for a, b in tokens)
+
+    if not any(c.isalnum() for c in src[off + len(token):]):
+        p = len(text)
+        while p > 0 and not text[p - 1].isalnum() and text[p - 1] != PLACEHOLDER_CLOSE:
+            p -= 1
+    elif not any(c.isalnum() for c in src[:off]):
+        p = 0
+        while p < len(text) and not text[p].isalnum() and text[p] != PLACEHOLDER_OPEN:
+            p += 1
+    else:
+        target = round(off / max(1, len(src)) * len(text))
+
+        def ok(p: int) -> bool:
+            if inside_token(p):
+                return False
+            return p in (0, len(text)) or not (_latin(text[p - 1]) and _latin(text[p]))
+
+        p = min((q for q in range(len(text) + 1) if ok(q)), key=lambda q: (abs(q - target), q))
+    p = max(p, floor)
+    return text[:p] + token + text[p:], p + len(token)
+
+
+def _source_side(masked: Masked, span: Span, side: str) -> tuple[bool, str]:
+    """(whether the source had horizontal space on that side of the span, the next other char)."""
+    if side == "left":
+        s = masked.source[:span.start]
+        stripped = s.rstrip(_HSPACE)
+        return len(stripped) < len(s), stripped[-1:]
+    s = masked.source[span.end:]
+    stripped = s.lstrip(_HSPACE)
+    return len(stripped) < len(s), stripped[:1]
+
+
+def _space_wanted(span: Span, side: str, out: str, src_space: bool, src_char: str) -> bool | None:
+    """Whether a space belongs between ``span`` and the translation's char ``out`` on ``side``
+    (None: keep what the model wrote). Decided by the output's language, remembering the source
+    so that a segment translated into its own text comes back byte-identical:
+
+    - next to Chinese (or full-width punctuation): no space, unless the source had one there next
+      to Chinese too (some writers space Latin words in Chinese: ``版本 v2.1.0 发布``);
+    - next to a Latin letter or digit: a space, unless the source glued the span to one (``10kg``,
+      ``file%s``): then the model's choice stands;
+    - inside brackets/quotes and before ``,.;:!?``: no space unless the source had one with that
+      same char; after ``,;!?``: a space;
+    - the inner side of a tag (``<b>|bold|</b>``) and anything else: the model's choice.
+    """
+    if span.kind == "tag" and span.text.startswith("<") and not span.text.startswith("<!"):
+        closing = span.text.startswith("</")
+        self_closing = span.text.endswith("/>")
+        if not self_closing and ((side == "right" and not closing) or (side == "left" and closing)):
+            return None
+    if is_cjk(out):
+        return src_space if src_char and is_cjk(src_char) else False
+    if _latin(out):
+        if src_char and _latin(src_char) and not src_space:
+            return None
+        return True
+    if (side == "left" and out in _OPENING) or (side == "right" and out in _CLOSING):
+        return src_space if src_char == out else False
+    if side == "left" and out in _SEPARATORS:
+        return None if src_char == out and not src_space else True
+    return None
+
+
+def _with_space(s: str, at_end: bool, want: bool | None) -> str:
+    if want is None:
+        return s
+    if at_end:
+        stripped = s.rstrip(_HSPACE)
+        return s if want and len(stripped) < len(s) else stripped + (" " if want else "")
+    stripped = s.lstrip(_HSPACE)
+    return s if want and len(stripped) < len(s) else (" " if want else "") + stripped
+
+
+def _restore(text: str, masked: Masked) -> str:
+    """Replace each (now unique) ``⦅k⦆`` in ``text`` by its span, fixing the spacing around it."""
+    parts = _CANONICAL.split(text)  # text, k, text, k, ..., text
+    texts = parts[0::2]
+    ks = [int(k) for k in parts[1::2]]
+    spans = masked.spans
+    for i, k in enumerate(ks):
+        span = spans[k - 1]
+        left, right = texts[i], texts[i + 1]
+        # Left side (the text before the span; its right part was already set by the span before).
+        core = left.rstrip(_HSPACE)
+        if core:
+            if core[-1] != "\n":
+                src_space, src_char = _source_side(masked, span, "left")
+                texts[i] = _with_space(left, True, _space_wanted(span, "left", core[-1], src_space, src_char))
+        elif i > 0:
+            texts[i] = _between(spans[ks[i - 1] - 1], span, left, masked)
+        # Right side, unless another span follows with only spaces between (handled on its left).
+        core = right.lstrip(_HSPACE)
+        if core and core[0] != "\n":
+            src_space, src_char = _source_side(masked, span, "right")
+            texts[i + 1] = _with_space(right, False, _space_wanted(span, "right", core[0], src_space, src_char))
+    out: list[str] = [texts[0]]
+    for i, k in enumerate(ks):
+        out.append(spans[k - 1].output)
+        out.append(texts[i + 1])
+    return "".join(out)
+
+
+def _between(a: Span, b: Span, gap: str, masked: Masked) -> str:
+    """The spacing between two spans the translation put side by side: as in the source when they
+    were neighbours there; else one space if the model wrote none (two spans glued together that
+    were apart in the source would read as one: ``30/etc/app.conf``)."""
+    source_gap = masked.source[a.end:b.start]
+    if a.end <= b.start and not source_gap.strip(_HSPACE):
+        return source_gap
+    return gap or " "
+
+
+# ---------------------------------------------------------------------------------------
+# The check after translation
+# ---------------------------------------------------------------------------------------
+
+# The kinds a translation must contain unchanged. Tags are left out: markup is restored when
+# masked, but an entity such as ``&nbsp;`` or a ``<br>`` may be rendered otherwise by a correct
+# translation, and a warning on every such sentence would bury the figures that matter.
+CHECKED_KINDS = frozenset(KINDS) - {"tag"}
+
+
+@dataclass(frozen=True)
+class SpanWarning:
+    """A sentence-level warning for the report and the TUI.
+
+    ``problem``: ``missing`` (a span of the source, or a glossary target term, is not in the
+    translation), ``placed`` (the model dropped its placeholder: the span was put back at its
+    relative position, so it is there but maybe in the wrong place), ``duplicated``/``unknown``
+    (the model wrote a placeholder twice, or one that does not exist: removed). ``kind``: the
+    span's kind, ``term`` for a glossary term."""
+
+    problem: str
+    kind: str
+    span: str
+    message: str
+
+
+def _occurrences(haystack: str, needle: str) -> int:
+    """How often ``needle`` stands in ``haystack`` as a whole token: ``320`` is not in ``3200``,
+    ``250`` is not in ``1,250``, ``ttl`` not in ``ttl_seconds``; next to Chinese it counts
+    (``2024年``). Both compared in NFKC, so a full-width ``１２３`` written as ``123`` is there."""
+    haystack, needle = unicodedata.normalize("NFKC", haystack), unicodedata.normalize("NFKC", needle)
+    if not needle:
+        return 0
+    pattern = re.escape(needle)
+    if needle[0] in _WORD_CHARS:
+        pattern = rf"(?<![{_W}])(?<![0-9][.,])" + pattern
+    if needle[-1] in _WORD_CHARS:
+        pattern += rf"(?![{_W}])(?![.,][0-9])"
+    return len(re.findall(pattern, haystack))
+
+
+_WORD_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+
+
+def check(source: str, translation: str, terms: Sequence[Span] = ()) -> list[SpanWarning]:
+    """What of ``source`` that must survive is not in ``translation``: each number, code, URL...
+    (:data:`CHECKED_KINDS`) as often as in the source, and each glossary term's target. With
+    masking this holds by construction; it matters where a bundle cannot mask (no placeholder
+    pieces), for spans past the 16th, and for a person's edit."""
+    need: Counter[tuple[str, str]] = Counter()
+    for span in protected_spans(source, terms):
+        if span.target is not None:
+            need[(span.kind, span.target)] += 1
+        elif span.kind in CHECKED_KINDS:
+            need[(span.kind, span.text)] += 1
+    warnings = []
+    for (kind, text), n in need.items():
+        have = _occurrences(translation, text)
+        if have < n:
+            what = "glossary term" if kind == "term" else kind
+            times = f" ({have} of {n} times)" if have else ""
+            warnings.append(SpanWarning("missing", kind, text, f"{what} {text!r} is not in the translation{times}"))
+    return warnings
+
+
+def restore_warnings(restored: Restored, masked: Masked) -> list[SpanWarning]:
+    """The placeholder problems of one restoration as warnings (the span is in the output, but
+    the model did not place it itself)."""
+    out = []
+    for k in restored.missing:
+        span = masked.spans[k - 1]
+        out.append(SpanWarning("placed", span.kind, span.output,
+                               f"the model dropped {span.output!r}; put back at its relative position"))
+    for k in restored.duplicated:
+        span = masked.spans[k - 1]
+        out.append(SpanWarning("duplicated", span.kind, span.output,
+                               f"the model repeated {span.output!r}; the extra copy was removed"))
+    for k in restored.unknown:
+        out.append(SpanWarning("unknown", "placeholder", placeholder(k),
+                               f"the model wrote a placeholder {placeholder(k)} that the source does not have; "
+                               "removed"))
+    return out

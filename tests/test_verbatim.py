@@ -1,0 +1,212 @@
+"""doctrans.verbatim: the span rules (parsed from the module docstring's tables), masking and
+restoration (round trips, dropped/duplicated/unknown placeholders, spacing), and the check after
+translation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from doctrans import verbatim
+from doctrans.verbatim import (
+    MAX_PLACEHOLDERS,
+    Span,
+    check,
+    find_spans,
+    is_untranslatable,
+    mask,
+    placeholder,
+    protected_spans,
+    restore_warnings,
+    unmask,
+)
+
+DOC = verbatim.__doc__ or ""
+_SPAN_ROW = re.compile(r"^\| ([a-z()]+)\s*\| (.*?)\s*\| (.*?)\s*\|$")
+_UNTRANSLATABLE_ROW = re.compile(r"^\| (yes|no)\s*\| (.*?)\s*\|$")
+
+
+def span_rows() -> list[tuple[str, str, list[str]]]:
+    rows = []
+    for line in DOC.splitlines():
+        m = _SPAN_ROW.match(line)
+        if m and m.group(1) != "kind":
+            kind, example, spans = m.groups()
+            rows.append((kind, example, [] if spans == "(none)" else spans.split(" · ")))
+    return rows
+
+
+def untranslatable_rows() -> list[tuple[bool, str]]:
+    return [(m.group(1) == "yes", m.group(2)) for line in DOC.splitlines()
+            if (m := _UNTRANSLATABLE_ROW.match(line))]
+
+
+SPAN_ROWS = span_rows()
+UNTRANSLATABLE_ROWS = untranslatable_rows()
+
+
+def test_the_tables_are_parsed() -> None:
+    # A table the regexes stopped matching would silently test nothing.
+    assert len(SPAN_ROWS) >= 50
+    assert {k for k, _, _ in SPAN_ROWS} == {*verbatim.KINDS, "(none)"}
+    assert len(UNTRANSLATABLE_ROWS) >= 15 and {u for u, _ in UNTRANSLATABLE_ROWS} == {True, False}
+
+
+@pytest.mark.parametrize(("kind", "example", "expected"), SPAN_ROWS, ids=[r[1] for r in SPAN_ROWS])
+def test_span_table_row(kind: str, example: str, expected: list[str]) -> None:
+    spans = find_spans(example)
+    assert [s.text for s in spans] == expected
+    for s in spans:
+        assert example[s.start:s.end] == s.text
+    if kind != "(none)":
+        assert {s.kind for s in spans} == {kind}
+
+
+@pytest.mark.parametrize(("expected", "text"), UNTRANSLATABLE_ROWS, ids=[r[1] or "empty" for r in UNTRANSLATABLE_ROWS])
+def test_untranslatable_table_row(expected: bool, text: str) -> None:
+    assert is_untranslatable(text) is expected
+
+
+# -- masking and restoring ------------------------------------------------------------------------
+
+ZH = ["销售额为1,250万元，同比增长3.5%。", "请访问https://example.org/a?b=1获取v2.1.0版本。",
+      "设置ttl_seconds为30，然后调用`main()`。", "版本 v2.1.0 发布", "2024年3月15日，共１２３人参加。",
+      "联系help-libtasn1@gnu.org或拨打(320)。", "“320”和‘Q3’"]
+EN = ["Sales grew 3.5% to $1,250.00 in Q3 2024.", "Call :func:`os.path.join` with ``x = 1`` and see docs/index.rst.",
+      "Write to help-libtasn1@gnu.org, or visit https://x.org/a?b=1&c=2.", "if __name__ == '__main__': main()",
+      "A table of 320, 1,250, 2024, 3.5%, 0.75, 98765, Q3, ISO 9001, v2.1.0", "  leading and trailing 320  ",
+      "tabs\t320\tand  two  spaces", "<b>Bold</b> and <a href=\"x.html\">a link</a>&nbsp;here", "(v2.1.0)",
+      "x ⦅3⦆ y and a｟3｠b", "%(name)s has %5.2f%% of {count} items", ""]
+
+
+@pytest.mark.parametrize("text", [*ZH, *EN, *(e for _, e, _ in SPAN_ROWS), *(t for _, t in UNTRANSLATABLE_ROWS)])
+def test_identity_translation_gives_the_source_back(text: str) -> None:
+    """A model that copied the masked text unchanged must give the source back byte for byte."""
+    m = mask(text)
+    restored = unmask(m.text, m)
+    assert restored.text == text
+    assert restored.ok and restored.problems == []
+    assert [m.text[o:o + len(placeholder(k))] for k, o in enumerate(m.offsets, 1)] == \
+        [placeholder(k) for k in range(1, len(m.spans) + 1)]
+
+
+def test_mask_numbers_spans_in_text_order() -> None:
+    m = mask("Sales were 1,250 in 2024 (see https://x.org).")
+    assert m.text == "Sales were ⦅1⦆ in ⦅2⦆ (see ⦅3⦆)."
+    assert [s.text for s in m.spans] == ["1,250", "2024", "https://x.org"]
+    same = mask("320 and 320")
+    assert same.text == "⦅1⦆ and ⦅2⦆"  # the same text twice: two placeholders, never one reused
+
+
+def test_spacing_follows_the_output_language() -> None:
+    # en -> zh: no space between a span and Chinese, whatever the model wrote.
+    m = mask("Sales were 1,250 million in 2024.")
+    assert unmask("销售额为 ⦅1⦆ 百万，⦅2⦆年。", m).text == "销售额为1,250百万，2024年。"
+    # zh -> en: a span between words gets a space even if the model glued it.
+    m = mask("销售额为1,250万元。")
+    assert unmask("Sales were⦅1⦆million yuan.", m).text == "Sales were 1,250 million yuan."
+    # Before final punctuation, inside brackets: no space.
+    m = mask("版本号（v2.1.0）。")
+    assert unmask("The version ( ⦅1⦆ ) .", m).text == "The version (v2.1.0) ."
+    # The spaces around a span in an English source do not carry over into Chinese.
+    m = mask("Release v2.1.0 today")
+    assert unmask("今天发布 ⦅1⦆", m).text == "今天发布v2.1.0"
+    # The fullwidth form and spaces the detokeniser put inside a placeholder are read too.
+    m = mask("see https://x.org and 320")
+    assert unmask("请看 ⦅ 2 ⦆ 和 ｟1｠ 。", m).text == "请看320和https://x.org。"
+
+
+def test_dropped_placeholder_is_put_back_at_its_relative_position() -> None:
+    m = mask("Sales were 1,250 million in 2024.")
+    r = unmask("销售额为⦅1⦆百万。", m)  # ⦅2⦆ dropped; it ended the source: before the final 。
+    assert r.text == "销售额为1,250百万2024。"
+    assert r.missing == (2,) and len(r.problems) == 1 and "missing" in r.problems[0]
+    r = unmask("百万。", mask("320 million."))  # began the source: at the start
+    assert r.text == "320百万。" and r.missing == (1,)
+    r = unmask("", mask("a 320 b https://x.org c"))  # nothing left: all, in source order
+    assert r.text == "320 https://x.org" and r.missing == (1, 2)
+    # Never inside a Latin word.
+    r = unmask("The quarterly revenue grew.", mask("营收320增长。"))
+    assert "320" in r.text and re.search(r"\b320\b", r.text)
+
+
+def test_duplicated_and_unknown_placeholders_are_removed() -> None:
+    m = mask("Sales were 1,250 million in 2024.")
+    r = unmask("In ⦅2⦆ ⦅2⦆, sales were ⦅1⦆ ⦅7⦆ million.", m)
+    assert r.text == "In 2024, sales were 1,250 million."
+    assert r.duplicated == (2,) and r.unknown == (7,) and r.missing == ()
+    assert len(r.problems) == 2
+    problems = [w.problem for w in restore_warnings(r, m)]
+    assert problems == ["duplicated", "unknown"]
+
+
+def test_more_spans_than_placeholders() -> None:
+    numbers = [str(n) for n in range(101, 101 + MAX_PLACEHOLDERS + 3)]
+    text = "values " + " ".join(numbers) + " end"
+    m = mask(text)
+    assert len(m.spans) == MAX_PLACEHOLDERS
+    assert [s.text for s in m.unmasked] == numbers[MAX_PLACEHOLDERS:]
+    assert m.text.endswith(" ".join(numbers[MAX_PLACEHOLDERS:]) + " end")  # left for the model
+    assert unmask(m.text, m).text == text
+    with pytest.raises(ValueError):
+        mask(text, MAX_PLACEHOLDERS + 1)
+    assert mask(text, 0).text == text
+
+
+def test_placeholders_already_in_the_source_survive() -> None:
+    m = mask("keep ⦅3⦆ and ｟9｠ as they are")
+    assert m.text == "keep ⦅1⦆ and ⦅2⦆ as they are"
+    assert unmask("保留⦅1⦆和⦅2⦆", m).text == "保留⦅3⦆和｟9｠"
+
+
+# -- glossary terms among the spans --------------------------------------------------------------
+
+def term(text: str, source: str, target: str) -> Span:
+    start = text.index(source)
+    return Span(start, start + len(source), source, "term", target)
+
+
+def test_terms_are_numbered_with_the_spans_and_restored_as_their_target() -> None:
+    text = "The Transformer runs on 8 GPUs at https://x.org."
+    terms = [term(text, "Transformer", "变换器")]
+    m = mask(text, terms=terms)
+    assert m.text == "The ⦅1⦆ runs on ⦅2⦆ GPUs at ⦅3⦆."
+    assert unmask("⦅1⦆在⦅2⦆个GPU上运行，见⦅3⦆。", m).text == "变换器在8个GPU上运行，见https://x.org。"
+
+
+def test_a_term_holding_spans_wins_a_term_cutting_one_loses() -> None:
+    text = "ISO 9001 and Python 3.12.1"
+    spans = protected_spans(text, [term(text, "ISO 9001", "ISO 9001 标准"), term(text, "Python 3", "派森3")])
+    assert [(s.text, s.kind) for s in spans] == [("ISO 9001", "term"), ("3.12.1", "version")]
+    assert is_untranslatable("Q3", [term("Q3", "Q3", "第三季度")])
+
+
+# -- the check after translation -----------------------------------------------------------------
+
+def test_check_reports_what_is_missing() -> None:
+    src = "Revenue was 320 in Q3, see https://x.org/r and ttl_seconds."
+    assert check(src, "营收为320（Q3），见https://x.org/r和ttl_seconds。") == []
+    warnings = check(src, "营收为3200（Q3），见https://x.org和ttl_seconds。")
+    assert [(w.problem, w.kind, w.span) for w in warnings] == [("missing", "number", "320"),
+                                                               ("missing", "url", "https://x.org/r")]
+    assert "320" in warnings[0].message
+
+
+def test_check_counts_whole_tokens_and_occurrences() -> None:
+    assert check("1,250 and 250", "1,250和")[0].span == "250"  # 250 of 1,250 is not a 250
+    assert check("ttl", "ttl_seconds") == []  # a plain word: not a span, nothing to check
+    assert check("ttl_seconds", "ttl_seconds_max")[0].span == "ttl_seconds"
+    w = check("320 and 320", "320")
+    assert len(w) == 1 and "1 of 2" in w[0].message
+    assert check("共１２３人", "123 people") == []  # the same number in NFKC
+    assert check("2024年", "2024") == [] and check("in 2024", "2024年") == []
+    assert check("<b>bold</b>", "粗体") == []  # markup is not checked (see CHECKED_KINDS)
+
+
+def test_check_glossary_targets() -> None:
+    text = "the Transformer model"
+    terms = [term(text, "Transformer", "变换器")]
+    assert check(text, "变换器模型", terms) == []
+    w = check(text, "转换器模型", terms)
+    assert [(x.kind, x.span) for x in w] == [("term", "变换器")]
