@@ -7,6 +7,7 @@ Other commands (``export``, ``models``, ``tui``) are added to the same :data:`ap
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -71,7 +72,7 @@ def user_errors() -> Iterator[None]:
         raise
     except Interrupted as e:
         error_line(str(e))
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        raise typer.Exit(e.exit_code) from None
     except KeyboardInterrupt:
         error_line("interrupted")
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -81,8 +82,10 @@ def user_errors() -> Iterator[None]:
     except Exception as e:
         if os.environ.get("DOCTRANS_DEBUG"):
             raise
+        # Notes: what was saved before the failure (translate_job adds where the progress went).
+        notes = "".join(f"; {n}" for n in getattr(e, "__notes__", ()))
         error_line(f"unexpected {type(e).__name__}: {e} (this is a bug; rerun with DOCTRANS_DEBUG=1 "
-                   "for the traceback)")
+                   f"for the traceback){notes}")
         raise typer.Exit(EXIT_BUG) from None
 
 
@@ -181,29 +184,11 @@ def check_languages(translator: Translator, src: str | None, tgt: str | None) ->
 
 
 def plan_outputs(inputs: list[Path], output: Path) -> list[tuple[Path, Path]]:
-    """Pair each input with its output path; several inputs (or an existing directory, or a
-    path ending in a separator) mean an output directory, created if needed."""
-    from doctrans.documents import adapter_for
+    """Pair each input (files; folders are searched recursively) with its output path, and check
+    every output location -- all before a model is loaded (doctrans.batch)."""
+    from doctrans.batch import plan_outputs as plan
 
-    as_dir = len(inputs) > 1 or output.is_dir() or str(output).endswith((os.sep, "/"))
-    pairs = []
-    for src in inputs:
-        if not src.exists():
-            raise UserError(f"{src}: no such file")
-        adapter_for(src)  # unsupported suffix: fail before loading the model
-        dst = output / src.name if as_dir else output
-        adapter_for(dst)
-        if dst.exists() and dst.resolve() == src.resolve():
-            raise UserError(f"{dst}: the output must not be the input file (it is never overwritten)")
-        pairs.append((src, dst))
-    names = [dst for _, dst in pairs]
-    if len(set(names)) != len(names):
-        raise UserError("two inputs have the same file name; they would overwrite each other's output")
-    if as_dir:
-        if output.exists() and not output.is_dir():
-            raise UserError(f"{output}: several inputs need an output directory, but this is a file")
-        output.mkdir(parents=True, exist_ok=True)
-    return pairs
+    return plan(inputs, output)
 
 
 @app.command()
@@ -221,40 +206,53 @@ def translate(
     """Translate documents; the output format follows the output suffix (pdf -> docx works)."""
     from rich.console import Console
 
+    from doctrans.signals import graceful_signals
     from doctrans.translate_job import Interrupted, translate_file
 
     pairs = plan_outputs(inputs, output)
     translators = Translators(model, src, tgt)
     console = Console(stderr=True)
-    show = console.is_terminal and not quiet
-    failures = 0
-    for src_path, dst in pairs:
-        try:
-            translator, lang, document = translators.for_file(src_path)
-            with _progress(console, src_path.name, show) as (on_start, on_progress):
-                result = translate_file(src_path, dst, translator, resume=resume, src_lang=lang,
-                                        document=document, on_start=on_start, on_progress=on_progress)
-        except Interrupted:
-            raise
-        except UserError as e:
-            if len(pairs) == 1:
+    mode = "off" if quiet else "bar" if console.is_terminal else "lines"
+    failed: list[Path] = []
+    with graceful_signals():  # SIGTERM/SIGHUP save the progress like Ctrl-C
+        for src_path, dst in pairs:
+            try:
+                translator, lang, document = translators.for_file(src_path)
+                with _progress(console, src_path.name, mode) as (on_start, on_progress):
+                    result = translate_file(src_path, dst, translator, resume=resume, src_lang=lang,
+                                            document=document, on_start=on_start, on_progress=on_progress,
+                                            notice=lambda line: typer.echo(line, err=True))
+            except Interrupted:
                 raise
-            error_line(str(e))  # several inputs: report this one, go on with the others
-            failures += 1
-            continue
-        resumed = result.sentences - result.translated
-        note = f", {resumed} resumed" if resumed else ""
-        typer.echo(f"{src_path} -> {result.output} ({result.sentences} sentences{note})")
-    if failures:
+            except Exception as e:
+                if len(pairs) == 1:
+                    raise
+                # Several inputs: report this one (as user_errors would), go on with the others.
+                with contextlib.suppress(typer.Exit), user_errors():
+                    raise e
+                failed.append(src_path)
+                continue
+            resumed = result.sentences - result.translated
+            note = f", {resumed} resumed" if resumed else ""
+            typer.echo(f"{src_path} -> {result.output} ({result.sentences} sentences{note})")
+    if failed:
+        names = ", ".join(str(p) for p in failed[:10]) + (" ..." if len(failed) > 10 else "")
+        error_line(f"{len(failed)} of {len(pairs)} files failed: {names}")
         raise typer.Exit(EXIT_USER_ERROR)
 
 
 @contextmanager
-def _progress(console: Any, name: str, show: bool) -> Iterator[tuple[Any, Any]]:
-    """A rich progress bar per document: characters done (the total is known up front, unlike
-    sentences of a streamed file), sentences, tokens/s and ETA. Silent when not a terminal."""
-    if not show:
+def _progress(console: Any, name: str, mode: str) -> Iterator[tuple[Any, Any]]:
+    """A rich progress bar per document ("bar"): characters done (the total is known up front,
+    unlike sentences of a streamed file), sentences, tokens/s and ETA. "lines": stderr is a log
+    (CI, systemd, a pipe), where a bar would be invisible or garbage: a plain line every
+    PROGRESS_LINE_SECONDS instead. "off": --quiet."""
+    if mode == "off":
         yield None, None
+        return
+    if mode == "lines":
+        with _progress_lines(console, name) as callbacks:
+            yield callbacks
         return
     from rich.progress import (
         BarColumn,
@@ -280,6 +278,30 @@ def _progress(console: Any, name: str, show: bool) -> Iterator[tuple[Any, Any]]:
 
     with progress:
         yield on_start, on_progress
+
+
+PROGRESS_LINE_SECONDS = float(os.environ.get("DOCTRANS_PROGRESS_LINE_SECONDS", "10"))
+
+
+@contextmanager
+def _progress_lines(console: Any, name: str) -> Iterator[tuple[Any, Any]]:
+    state = {"total": 0, "next": time.perf_counter() + PROGRESS_LINE_SECONDS}
+    t0 = time.perf_counter()
+
+    def on_start(document: Any) -> None:
+        state["total"] = max(1, document.size_hint)
+
+    def on_progress(chars: int, sentences: int, tokens: int) -> None:
+        now = time.perf_counter()
+        if now < state["next"]:
+            return
+        state["next"] = now + PROGRESS_LINE_SECONDS
+        pct = min(100.0, 100.0 * chars / state["total"]) if state["total"] else 0.0
+        sys.stderr.write(f"{name}: {pct:.0f}% ({sentences} sentences, {tokens / max(1e-6, now - t0):.0f} tok/s, "
+                         f"{now - t0:.0f} s)\n")
+        sys.stderr.flush()
+
+    yield on_start, on_progress
 
 
 @app.command()

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import re
 import tempfile
@@ -28,16 +27,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from doctrans.documents import read_document, writer_for
 from doctrans.documents.base import Block, Document, TranslatedBlock
+from doctrans.engine.errors import BundleError
 from doctrans.engine.interface import DocumentSession, MemoryState, Translator
 from doctrans.errors import DocumentError, UserError
+from doctrans.progress_store import Checkpointer, SavedProgress, clean_stale_temps, temp_prefix
 from doctrans.segment import join_gap, segment_block
 
 PROGRESS_SUFFIX = ".doctrans-progress.npz"
-_PROGRESS_VERSION = 1
 # Characters a model may emit that cannot go into XML or would break the layout.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -46,15 +44,19 @@ ProgressCallback = Callable[[int, int, int], None]
 
 
 class Interrupted(UserError):
-    """Ctrl-C during a translation; the progress file to resume from has been saved."""
+    """Ctrl-C (or SIGTERM/SIGHUP) during a translation; the progress file to resume from has been
+    saved. ``exit_code``: 128 + the signal number, as a shell reports a process killed by it."""
 
-    def __init__(self, progress_file: Path, sentences: int):
+    def __init__(self, progress_file: Path, sentences: int, signal_name: str = "SIGINT", exit_code: int = 130):
+        what = "interrupted" if signal_name == "SIGINT" else f"stopped by {signal_name}"
         super().__init__(
-            f"interrupted after {sentences} sentences; progress saved to {progress_file} "
-            f"-- run the same command with --resume to continue"
+            f"{what} after {sentences} sentences; progress saved to {progress_file} "
+            f"-- run the same command with --resume to continue" if sentences else
+            f"{what} before the first sentence was finished; nothing to resume"
         )
         self.progress_file = progress_file
         self.sentences = sentences
+        self.exit_code = exit_code
 
 
 def progress_path(output: Path) -> Path:
@@ -83,52 +85,6 @@ def file_sha256(path: Path) -> str:
 
 
 @dataclass
-class SavedProgress:
-    input_sha256: str
-    # The direction translated (of a bidirectional bundle too): a resume in the other direction
-    # would mix languages in one output, so it is refused.
-    src_lang: str
-    tgt_lang: str
-    translations: list[str]
-    source_crcs: list[int]
-    memory: MemoryState | None
-
-    def save(self, path: Path) -> None:
-        meta = {"version": _PROGRESS_VERSION, "input_sha256": self.input_sha256,
-                "src_lang": self.src_lang, "tgt_lang": self.tgt_lang,
-                "translations": self.translations}
-        arrays: dict[str, np.ndarray] = {
-            # JSON as UTF-8 bytes: no pickle needed to load it back, and 1 byte per ASCII char.
-            "meta": np.frombuffer(json.dumps(meta, ensure_ascii=False).encode("utf-8"), dtype=np.uint8),
-            "source_crcs": np.asarray(self.source_crcs, dtype=np.uint32),
-        }
-        for side, arr in (self.memory or {}).items():
-            arrays[f"memory.{side}"] = np.asarray(arr)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".doctrans-", suffix=".npz.tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.savez(f, **arrays)
-            os.replace(tmp, path)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-
-    @classmethod
-    def load(cls, path: Path) -> SavedProgress:
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                meta = json.loads(bytes(z["meta"]).decode("utf-8"))
-                crcs = [int(x) for x in z["source_crcs"]]
-                memory = {k.split(".", 1)[1]: z[k] for k in z.files if k.startswith("memory.")}
-        except Exception as e:  # any damage to the file is one user-facing message
-            raise UserError(f"{path}: progress file is damaged ({e}); delete it to start over") from None
-        if meta.get("version") != _PROGRESS_VERSION:
-            raise UserError(f"{path}: progress file from another doctrans version; delete it to start over")
-        return cls(meta["input_sha256"], meta["src_lang"], meta["tgt_lang"], meta["translations"],
-                   crcs, memory or None)
-
-
-@dataclass
 class JobResult:
     output: Path
     sentences: int  # all sentences of the document
@@ -152,8 +108,28 @@ class _Loop:
     translated: int = 0
     tokens: int = 0
     text_blocks: int = 0
+    # Called after each finished sentence (the checkpointer: durable progress as it goes).
+    on_sentence: Callable[[], None] | None = None
+    # Set when an exception left blocks() (reading, segmenting, the engine) rather than the writer,
+    # and when every block was handed to the writer: a writer failure keeps the translation.
+    failed_inside: bool = False
+    finished: bool = False
 
     def blocks(self, document: Document) -> Iterator[TranslatedBlock]:
+        try:
+            yield from self._blocks(document)
+        except GeneratorExit:
+            raise
+        except BaseException:
+            self.failed_inside = True
+            raise
+        self.finished = True
+
+    def progress(self, digest: str) -> SavedProgress:
+        return SavedProgress(digest, self.translator.src_lang, self.translator.tgt_lang, list(self.translations),
+                             list(self.source_crcs), self.memory)
+
+    def _blocks(self, document: Document) -> Iterator[TranslatedBlock]:
         chars = 0
         if self.saved is not None:
             self.memory = self.saved.memory
@@ -186,8 +162,22 @@ class _Loop:
             target = self.saved.translations[i]
         else:
             if self.session is None:
-                self.session = self.translator.new_document(memory=self.memory)
-            result = self.session.translate(source)
+                try:  # the engine checks the sides and shapes of a memory it starts from
+                    self.session = self.translator.new_document(memory=self.memory)
+                except (ValueError, KeyError, TypeError, IndexError) as e:
+                    if self.saved is None or self.memory is not self.saved.memory:
+                        raise
+                    raise UserError(f"the progress file's memory does not fit this model ({_first_line(e)}); "
+                                    "delete the progress file to start over") from None
+            try:
+                result = self.session.translate(source)
+            except Exception as e:
+                # ONNX Runtime failing inside a graph: a damaged bundle or a model.json that does
+                # not describe its graphs (ids, lengths) -- not a bug of doctrans.
+                if type(e).__module__.startswith("onnxruntime"):
+                    raise BundleError(f"the model failed on sentence {i + 1} ({_first_line(e)}); the bundle "
+                                      "is damaged or its model.json does not match its graphs") from None
+                raise
             target = _CONTROL.sub(" ", result.translation).replace("\n", " ").strip()
             # Snapshot after each finished sentence: an interrupt inside the next call then
             # can never leave the memory one sentence ahead of the saved translations.
@@ -196,7 +186,14 @@ class _Loop:
             self.tokens += len(result.src_tokens) or self.translator.count_tokens(source)
         self.translations.append(target)
         self.source_crcs.append(crc)
+        if self.on_sentence is not None:
+            self.on_sentence()
         return target
+
+
+def _first_line(e: BaseException, limit: int = 200) -> str:
+    text = " ".join(str(e).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def assemble(block: Block, spans: list[tuple[int, int]], targets: list[str], tgt_lang: str) -> TranslatedBlock:
@@ -236,10 +233,26 @@ def check_paths(input_path: Path, output: Path) -> None:
         raise UserError(f"{input_path}: is a directory, not a document")
     if output.exists() and output.resolve() == input_path.resolve():
         raise UserError(f"{output}: the output must not be the input file (it is never overwritten)")
+    check_output_location(output)
+
+
+def check_output_location(output: Path) -> None:
+    """That ``output`` can be written -- checked before any model is loaded, by trying: a parent
+    that is a file, a read-only or virtual file system, a missing folder all fail here."""
     if output.exists() and output.is_dir():
         raise UserError(f"{output}: is a directory; give a file name or several inputs")
-    if not output.parent.exists():
-        raise UserError(f"{output.parent}: output directory does not exist")
+    parent = output.parent
+    if not parent.exists():
+        raise UserError(f"{parent}: output directory does not exist")
+    if not parent.is_dir():
+        raise UserError(f"{parent}: not a directory, cannot write {output.name} into it")
+    try:
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=temp_prefix(output), suffix=".tmp")
+    except OSError as e:
+        raise UserError(f"{output}: cannot write there ({e.strerror or e})") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
 
 
 def translate_file(
@@ -252,51 +265,134 @@ def translate_file(
     document: Document | None = None,
     on_progress: ProgressCallback | None = None,
     on_start: Callable[[Document], None] | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> JobResult:
     """Translate ``input_path`` into ``output`` (format chosen by the output suffix).
 
     Raises UserError/DocumentError for anything the user can fix, :class:`Interrupted` after
-    saving the progress file on Ctrl-C. ``on_start`` sees the opened document (for a progress
-    bar's total: ``document.size_hint`` characters); ``on_progress`` is called per sentence.
-    ``document``: ``input_path`` already opened by the caller (to identify its language), so the
-    file is not read twice.
+    saving the progress file on Ctrl-C/SIGTERM/SIGHUP (see doctrans.signals). Progress is also
+    saved during the run (progress_store.Checkpointer) and on every failure after the first
+    finished sentence, so --resume always has the work done so far. If the writer of the output
+    format fails, the translation is written as plain text next to it and the error says where.
+    ``on_start`` sees the opened document (for a progress bar's total: ``document.size_hint``
+    characters); ``on_progress`` is called per sentence; ``notice`` gets informational lines
+    (what --resume reuses). ``document``: ``input_path`` already opened by the caller (to
+    identify its language), so the file is not read twice.
     """
     input_path, output = Path(input_path), Path(output)
     check_paths(input_path, output)
+    progress_file = progress_path(output)
+    for target in (output, progress_file):
+        clean_stale_temps(target)  # left by a run that was killed (kill -9, power loss)
     if document is None:
         document = read_document(input_path)
     write = writer_for(document, output)
     lang = src_lang or detect_language(document) or translator.src_lang
-    progress_file = progress_path(output)
     digest = file_sha256(input_path)
-    saved = None
-    if resume and progress_file.exists():
-        saved = SavedProgress.load(progress_file)
-        if saved.input_sha256 != digest:
-            raise UserError(f"{progress_file}: saved for a different version of {input_path.name}; "
-                            "delete it to start over")
-        if (saved.src_lang, saved.tgt_lang) != (translator.src_lang, translator.tgt_lang):
-            raise UserError(f"{progress_file}: saved with a {saved.src_lang}->{saved.tgt_lang} model, "
-                            f"not {translator.src_lang}->{translator.tgt_lang}")
+    saved = _load_for_resume(progress_file, input_path, digest, translator, notice) if resume else None
     if on_start:
         on_start(document)
     loop = _Loop(translator, lang, saved, on_progress)
-    fd, tmp_name = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.", suffix=".tmp")
+    # Saves only what this run added: a failure before the first new sentence keeps the old file.
+    checkpoint = Checkpointer(progress_file, lambda: loop.progress(digest) if loop.translated else None)
+    loop.on_sentence = checkpoint.tick
+    def has_text() -> None:  # checked before the rename: an older output stays as it was
+        if loop.text_blocks == 0:
+            raise DocumentError(f"{input_path}: the document has no text to translate")
+
+    try:
+        _write_atomically(write, document, loop.blocks(document), output, has_text)
+    except KeyboardInterrupt as e:
+        checkpoint.save()
+        from doctrans.signals import Terminated, signal_name
+
+        raise Interrupted(progress_file, len(loop.translations), signal_name(e),
+                          e.exit_code if isinstance(e, Terminated) else 130) from None
+    except Exception as e:
+        if not loop.failed_inside and loop.translations and not isinstance(e, Interrupted):
+            _write_fallback(e, input_path, output, document, loop, checkpoint, digest)  # raises
+        kept = f"progress saved to {progress_file} ({len(loop.translations)} sentences): fix the problem and " \
+               "run the same command with --resume" if checkpoint.save() else ""
+        if isinstance(e, UserError) and kept:
+            raise UserError(f"{e}; {kept}") from None
+        if kept:
+            e.add_note(kept)
+        raise
+    with contextlib.suppress(FileNotFoundError):
+        progress_file.unlink()
+    return JobResult(output, len(loop.translations), loop.translated, loop.tokens, loop.text_blocks)
+
+
+def _load_for_resume(progress_file: Path, input_path: Path, digest: str, translator: Translator,
+                     notice: Callable[[str], None] | None) -> SavedProgress | None:
+    if not progress_file.exists():
+        if notice:
+            notice(f"note: no progress file {progress_file.name} to resume from; translating from the start")
+        return None
+    saved = SavedProgress.load(progress_file)
+    if saved.input_sha256 != digest:
+        raise UserError(f"{progress_file}: saved for a different version of {input_path.name}; "
+                        "delete it to start over")
+    if (saved.src_lang, saved.tgt_lang) != (translator.src_lang, translator.tgt_lang):
+        raise UserError(f"{progress_file}: saved with a {saved.src_lang}->{saved.tgt_lang} model, "
+                        f"not {translator.src_lang}->{translator.tgt_lang}")
+    if notice:
+        notice(f"note: resuming from {progress_file.name}: {len(saved.translations)} sentences already translated")
+    return saved
+
+
+def _write_atomically(write: Callable[[Document, Iterator[TranslatedBlock], Path], None], document: Document,
+                      blocks: Iterator[TranslatedBlock], output: Path,
+                      check: Callable[[], None] | None = None) -> None:
+    """Write to a temp file next to ``output`` (named with our pid, see progress_store), then rename."""
+    fd, tmp_name = tempfile.mkstemp(dir=output.parent, prefix=temp_prefix(output), suffix=".tmp")
     os.close(fd)
     tmp = Path(tmp_name)
     _chmod_like_new_file(tmp)
     try:
-        write(document, loop.blocks(document), tmp)
-        if loop.text_blocks == 0:
-            raise DocumentError(f"{input_path}: the document has no text to translate")
+        write(document, blocks, tmp)
+        if check is not None:
+            check()
         os.replace(tmp, output)
-    except KeyboardInterrupt:
-        SavedProgress(digest, translator.src_lang, translator.tgt_lang, loop.translations,
-                      loop.source_crcs, loop.memory).save(progress_file)
-        raise Interrupted(progress_file, len(loop.translations)) from None
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
+
+
+def fallback_path(output: Path, input_path: Path) -> Path:
+    """Where the plain-text fallback of a failed output goes: ``out.txt``, else ``out.pdf.txt``."""
+    alt = output.with_suffix(".txt")
+    if alt == output or alt.exists() or alt.resolve() == input_path.resolve():
+        alt = output.with_name(output.name + ".txt")
+    return alt
+
+
+def _write_fallback(error: Exception, input_path: Path, output: Path, document: Document, loop: _Loop,
+                    checkpoint: Checkpointer, digest: str) -> None:
+    """The writer of ``output``'s format failed (a layout the PDF builder cannot place, a legacy
+    text encoding that cannot hold the translation...): keep the translation as UTF-8 text.
+
+    The finished sentences are replayed (no engine call); any sentences the failed writer never
+    asked for are translated now, from the saved memory. Always raises: the output asked for
+    was not written, and the error says where the translation went instead.
+    """
+    from doctrans.documents.rebuild import write_txt
+
+    checkpoint.save()
+    reason = f"{type(error).__name__}: {_first_line(error)}" if not isinstance(error, UserError) else str(error)
+    alt = fallback_path(output, input_path)
+    replay = _Loop(loop.translator, loop.lang, loop.progress(digest), loop.on_progress)
+    replay.on_sentence = loop.on_sentence
+    try:
+        _write_atomically(write_txt, document, replay.blocks(document), alt)
+    except KeyboardInterrupt:
+        raise
+    except Exception as e2:
+        raise DocumentError(f"{output}: cannot write this output ({reason}), nor plain text to {alt} "
+                            f"({type(e2).__name__}: {_first_line(e2)}); progress saved to "
+                            f"{checkpoint.path} for --resume") from None
     with contextlib.suppress(FileNotFoundError):
-        progress_file.unlink()
-    return JobResult(output, len(loop.translations), loop.translated, loop.tokens, loop.text_blocks)
+        checkpoint.path.unlink()
+    raise DocumentError(f"{output}: cannot write this output ({reason}); the translation "
+                        f"({len(replay.translations)} sentences) was written to {alt} instead")
+
