@@ -51,8 +51,26 @@ class CountingTranslator:
         return CountingSession(start, self.delay)
 
 
+def _record_peak(path: str) -> None:
+    """Write this process's peak resident set (VmHWM, KiB) to ``path`` at exit. Why not rusage:
+    Linux carries the RSS of the forked copy of the parent (pytest, hundreds of MB) into the
+    child's ru_maxrss across exec; VmHWM belongs to the new program's own address space."""
+    import atexit
+
+    def write() -> None:
+        with open("/proc/self/status") as f:
+            peak = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
+        with open(path, "w") as out:
+            out.write(peak)
+
+    atexit.register(write)
+
+
 def main(argv: list[str]) -> None:
     from doctrans import cli
+
+    if os.environ.get("DOCTRANS_TEST_PEAK_FILE"):
+        _record_peak(os.environ["DOCTRANS_TEST_PEAK_FILE"])
 
     translator = CountingTranslator()
     cli.open_translator = lambda *_a, **_k: translator  # type: ignore[assignment]

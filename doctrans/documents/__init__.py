@@ -53,7 +53,10 @@ def read_document(path: Path) -> Document:
     if size == 0:
         raise DocumentError(f"{path}: the file is empty, there is nothing to translate")
     try:
-        return adapter.read(path)
+        # Damaged files make parsers fail in library-specific ways: one DocumentError line instead.
+        from doctrans.documents.guard import read_guarded
+
+        return read_guarded(adapter, path)
     except PermissionError:
         raise DocumentError(f"{path}: permission denied") from None
 

@@ -32,6 +32,7 @@ from lxml import etree
 
 from doctrans.documents.base import Block, Document, Run, TranslatedBlock
 from doctrans.errors import DocumentError
+from doctrans.safe_zip import check_zip, copy_part
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
@@ -76,6 +77,7 @@ def _open_zip(path: Path) -> zipfile.ZipFile:
         raise DocumentError(f"{path}: not a .docx file (not a zip package)")
     try:
         zf = zipfile.ZipFile(path)
+        check_zip(path, zf)  # declared sizes vs limits, before anything is decompressed (zip bombs)
         bad = zf.testzip()
     except (zipfile.BadZipFile, OSError, EOFError) as e:
         raise DocumentError(f"{path}: damaged or truncated .docx ({e})") from None
@@ -233,10 +235,10 @@ class DocxAdapter:
                 if info.filename in changed:
                     data = etree.tostring(pkg.parts[info.filename], xml_declaration=True,
                                           encoding="UTF-8", standalone=True)
+                    # The original ZipInfo keeps name, date, order and compression of every part.
+                    zout.writestr(info, data)
                 else:
-                    data = zin.read(info.filename)
-                # The original ZipInfo keeps name, date, order and compression of every part.
-                zout.writestr(info, data)
+                    copy_part(zin, zout, info)  # streamed: a 1 GiB video never sits in memory
 
 
 def _apply(tb: TranslatedBlock, elems: list[etree._Element]) -> None:

@@ -68,9 +68,6 @@ class PdfLayout:
 def _open(path: Path):  # -> pypdf.PdfReader
     # pypdf logs recoverable damage as warnings; the user gets one clear line (or a result) instead.
     logging.getLogger("pypdf").setLevel(logging.ERROR)
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
     with open(path, "rb") as f:
         head = f.read(1024)
         f.seek(0, 2)
@@ -81,22 +78,9 @@ def _open(path: Path):  # -> pypdf.PdfReader
         raise DocumentError(f"{path}: not a PDF file (no %PDF header; wrong suffix?)")
     if b"%%EOF" not in tail:
         raise DocumentError(f"{path}: truncated or damaged PDF (no end-of-file marker)")
-    try:
-        reader = PdfReader(path, strict=False)
-        if reader.is_encrypted:
-            try:
-                ok = reader.decrypt("")  # owner-password-only PDFs open without a password
-            except Exception:  # missing crypto backend, unknown algorithm
-                ok = 0
-            if not ok:
-                raise DocumentError(f"{path}: the PDF is encrypted with a password; "
-                                    "remove the protection first")
-        _ = len(reader.pages)
-    except DocumentError:
-        raise
-    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as e:
-        raise DocumentError(f"{path}: damaged PDF ({e})") from None
-    return reader
+    from doctrans.documents.pdf_open import open_reader
+
+    return open_reader(path)  # decryption and pypdf's failures on damaged files (issue 16)
 
 
 def _fragments(page) -> list[_Frag]:
