@@ -24,6 +24,7 @@ from doctrans.errors import UserError
 
 if TYPE_CHECKING:
     from doctrans.documents.base import Document
+    from doctrans.glossary import Glossary
 
 app = typer.Typer(
     name="doctrans",
@@ -36,6 +37,8 @@ app = typer.Typer(
 EXIT_USER_ERROR = 2
 EXIT_BUG = 1
 EXIT_INTERRUPTED = 130
+GLOSSARY_HELP = ("CSV or TSV file of terms: source term, target term; each occurrence is translated as "
+                 "its target term exactly")
 SRC_HELP = "source language (default: identified in the document); picks the installed model"
 TGT_HELP = "target language; picks the model when several translate the source language"
 
@@ -202,14 +205,23 @@ def translate(
     resume: Annotated[bool, typer.Option("--resume", help="continue from the progress file of an "
                                          "interrupted run")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    glossary: Annotated[Path | None, typer.Option("--glossary", "-g", help=GLOSSARY_HELP)] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="write the sentences whose translation lacks a "
+                                                "number, code, URL or glossary term of the source to FILE "
+                                                "(.json or .csv)")] = None,
 ) -> None:
     """Translate documents; the output format follows the output suffix (pdf -> docx works)."""
     from rich.console import Console
 
+    from doctrans.glossary import load_glossary
+    from doctrans.report import SentenceWarning, check_report_path, write_report
     from doctrans.signals import graceful_signals
     from doctrans.translate_job import Interrupted, translate_file
 
     pairs = plan_outputs(inputs, output)
+    check_report_path(report)
+    terms = load_glossary(glossary)  # a bad glossary fails before any model is loaded
+    warnings: list[SentenceWarning] = []
     translators = Translators(model, src, tgt)
     console = Console(stderr=True)
     mode = "off" if quiet else "bar" if console.is_terminal else "lines"
@@ -218,6 +230,7 @@ def translate(
         for src_path, dst in pairs:
             try:
                 translator, lang, document = translators.for_file(src_path)
+                translator = apply_glossary(translator, terms)
                 with _progress(console, src_path.name, mode) as (on_start, on_progress):
                     result = translate_file(src_path, dst, translator, resume=resume, src_lang=lang,
                                             document=document, on_start=on_start, on_progress=on_progress,
@@ -234,7 +247,14 @@ def translate(
                 continue
             resumed = result.sentences - result.translated
             note = f", {resumed} resumed" if resumed else ""
+            if result.warnings:  # a number, code, URL or term of the source not in its translation
+                where = f"listed in {report}" if report else "list them with --report FILE"
+                n = len(result.warnings)
+                note += f", {n} warning{'s' if n != 1 else ''}: {where}"
+            warnings += result.warnings
             typer.echo(f"{src_path} -> {result.output} ({result.sentences} sentences{note})")
+    if report is not None:
+        write_report(report, warnings)
     if failed:
         names = ", ".join(str(p) for p in failed[:10]) + (" ..." if len(failed) > 10 else "")
         error_line(f"{len(failed)} of {len(pairs)} files failed: {names}")
@@ -353,8 +373,12 @@ def tui(
     model: Annotated[Path | None, typer.Option("--model", "-m", help="model bundle directory")] = None,
     src: Annotated[str | None, typer.Option("--src", help=SRC_HELP)] = None,
     tgt: Annotated[str | None, typer.Option("--tgt", help=TGT_HELP)] = None,
+    glossary: Annotated[Path | None, typer.Option("--glossary", "-g", help=GLOSSARY_HELP)] = None,
 ) -> None:
     """Translate a document interactively and inspect what the memory wrote and read."""
+    from doctrans.glossary import load_glossary
+
+    terms = load_glossary(glossary)
     if file is not None:
         from doctrans.documents import adapter_for
 
@@ -368,7 +392,18 @@ def tui(
         lang = src
     from doctrans.tui import run_tui
 
-    run_tui(translator, file, lang)
+    run_tui(apply_glossary(translator, terms), file, lang)
+
+
+def apply_glossary(translator: Translator, glossary: Glossary | None) -> Translator:
+    """``translator`` applying ``glossary`` (the engine masks each term and inserts its target:
+    doctrans.glossary); a direction taken from it later keeps the glossary."""
+    if glossary is None:
+        return translator
+    with_glossary = getattr(translator, "with_glossary", None)
+    if with_glossary is None:
+        raise UserError("this translation engine cannot apply a glossary")
+    return with_glossary(glossary)  # type: ignore[no-any-return]
 
 
 def _first_fit(model: Path | None, src: str | None, tgt: str | None) -> Translator:

@@ -33,7 +33,9 @@ from doctrans.engine.errors import BundleError
 from doctrans.engine.interface import DocumentSession, MemoryState, Translator
 from doctrans.errors import DocumentError, UserError
 from doctrans.progress_store import Checkpointer, SavedProgress, clean_stale_temps, temp_prefix
+from doctrans.report import SentenceWarning, sentence_warnings
 from doctrans.segment import join_gap, segment_block
+from doctrans.verbatim import SpanWarning
 
 PROGRESS_SUFFIX = ".doctrans-progress.npz"
 # Characters a model may emit that cannot go into XML or would break the layout.
@@ -91,6 +93,9 @@ class JobResult:
     translated: int  # sentences sent to the engine in this run (the rest came from --resume)
     source_tokens: int
     blocks: int
+    # Sentences whose translation lacks a number, code, URL or glossary term of the source, or
+    # whose span the engine had to put back itself (doctrans.report); resumed sentences included.
+    warnings: list[SentenceWarning] = field(default_factory=list)
 
 
 @dataclass
@@ -114,6 +119,8 @@ class _Loop:
     # and when every block was handed to the writer: a writer failure keeps the translation.
     failed_inside: bool = False
     finished: bool = False
+    warnings: list[SentenceWarning] = field(default_factory=list)
+    name: str = ""  # the input file, for the warnings
 
     def blocks(self, document: Document) -> Iterator[TranslatedBlock]:
         try:
@@ -160,6 +167,7 @@ class _Loop:
                 raise UserError("the progress file does not match this input (the document or the "
                                 "sentence splitting changed); delete it to start over")
             target = self.saved.translations[i]
+            notes: list[SpanWarning] = []  # the engine's notes are not saved; the check below is redone
         else:
             if self.session is None:
                 try:  # the engine checks the sides and shapes of a memory it starts from
@@ -184,6 +192,10 @@ class _Loop:
             self.memory = self.session.memory
             self.translated += 1
             self.tokens += len(result.src_tokens) or self.translator.count_tokens(source)
+            notes = getattr(result, "notes", [])  # engines other than ONNX (the tests' fakes) have none
+        for w in sentence_warnings(source, target, getattr(self.translator, "glossary", None), notes):
+            self.warnings.append(SentenceWarning(self.name, i + 1, w.problem, w.kind, w.span, w.message, source,
+                                                 target))
         self.translations.append(target)
         self.source_crcs.append(crc)
         if self.on_sentence is not None:
@@ -292,7 +304,7 @@ def translate_file(
     saved = _load_for_resume(progress_file, input_path, digest, translator, notice) if resume else None
     if on_start:
         on_start(document)
-    loop = _Loop(translator, lang, saved, on_progress)
+    loop = _Loop(translator, lang, saved, on_progress, name=str(input_path))
     # Saves only what this run added: a failure before the first new sentence keeps the old file.
     checkpoint = Checkpointer(progress_file, lambda: loop.progress(digest) if loop.translated else None)
     loop.on_sentence = checkpoint.tick
@@ -320,7 +332,7 @@ def translate_file(
         raise
     with contextlib.suppress(FileNotFoundError):
         progress_file.unlink()
-    return JobResult(output, len(loop.translations), loop.translated, loop.tokens, loop.text_blocks)
+    return JobResult(output, len(loop.translations), loop.translated, loop.tokens, loop.text_blocks, loop.warnings)
 
 
 def _load_for_resume(progress_file: Path, input_path: Path, digest: str, translator: Translator,

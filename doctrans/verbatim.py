@@ -148,6 +148,14 @@ span has no letter (of any script). Borderline cases, also parsed by the tests:
 ``ttl_seconds = 30`` is code (an assignment), ``ISO 9001`` keeps an acronym the model may render,
 ``2024年`` should become ``2024`` in English, ``x = 3`` keeps a letter (a one-letter variable cannot
 be told from a word such as ``a``), and the empty string has nothing to translate.
+
+Glossary terms (doctrans.glossary) join the spans as ``term`` spans carrying a ``target``:
+:func:`protected_spans` merges them (a term holding whole spans wins, a term cutting one is
+dropped), they are numbered with the other spans, and restoration inserts the target term.
+
+After translation, :func:`check` lists what of the source must be in the translation and is not
+(every kind in :data:`CHECKED_KINDS`, as often as in the source, as a whole token, compared in
+NFKC; glossary targets too): the sentence-level warnings of ``--report`` and the TUI's marks.
 """
 
 from __future__ import annotations

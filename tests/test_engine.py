@@ -93,7 +93,10 @@ def test_options_and_token_counts() -> None:
     long = " ".join(DOC) * 20
     assert tr.count_tokens(long) > tr.max_source_tokens
     assert len(tr.translate_document([long], max_length=3)[0].src_tokens) == tr.max_source_tokens + 1
-    assert tr.translate_document([""])[0].src_tokens == ["</s>"]
+    # Nothing to translate (doctrans.verbatim.is_untranslatable): copied, the model not called.
+    empty = tr.translate_document([""])[0]
+    assert (empty.translation, empty.copied, empty.src_tokens) == ("", True, [])
+    assert tr.source_ids("") == [tr.info.eos_id]
     assert tr.providers[-1] == "CPUExecutionProvider"
 
 

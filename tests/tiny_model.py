@@ -67,24 +67,31 @@ def bidi_corpus(n: int, seed: int = 0) -> list[tuple[str, str, str]]:
 
 
 def build_checkpoint(out: Path, *, steps: int = 80, streams: int = 8, lr: float = 5e-3, mem_side: str = "both",
-                     config: str = "tiny", seed: int = 0, bidirectional: bool = False, **overrides) -> Path:
+                     config: str = "tiny", seed: int = 0, bidirectional: bool = False,
+                     corpus: list[tuple[str, str]] | None = None, langs: tuple[str, str] | None = None,
+                     **overrides) -> Path:
     """Train SentencePiece and a model briefly; write ``out`` (a checkpoint like train.py's).
-    ``bidirectional``: the toy zh<->en model with direction tags (see the module docstring)."""
+    ``bidirectional``: the toy zh<->en model with direction tags (see the module docstring).
+    ``corpus``/``langs``: another one-direction task (e.g. :func:`placeholder_corpus`) and its
+    (src, tgt) languages, instead of the word-reversal task."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny matrices: one thread is faster than two fighting over a shared CPU
     try:
-        return _build(out, steps, streams, lr, mem_side, config, seed, bidirectional, overrides)
+        return _build(out, steps, streams, lr, mem_side, config, seed, bidirectional, overrides, corpus, langs)
     finally:
         torch.set_num_threads(threads)
 
 
 def _build(out: Path, steps: int, streams: int, lr: float, mem_side: str, config: str, seed: int,
-           bidirectional: bool, overrides: dict) -> Path:
+           bidirectional: bool, overrides: dict, corpus: list[tuple[str, str]] | None = None,
+           task_langs: tuple[str, str] | None = None) -> Path:
     torch.manual_seed(seed)
     examples = bidi_corpus(400, seed) if bidirectional else [(s, t, None) for s, t in synthetic_corpus(400, seed)]
+    if corpus is not None:
+        examples = [(s, t, None) for s, t in corpus]
     # The Chinese characters need room beside the 256 byte pieces and the user symbols.
     spm_path = train_spm([s for src, tgt, _ in examples for s in (src, tgt)], out.parent / f"{out.stem}_spm",
-                         vocab_size=420 if bidirectional else 320)
+                         vocab_size=420 if bidirectional or corpus is not None else 320)
     import sentencepiece as spm
 
     sp = spm.SentencePieceProcessor(model_file=str(spm_path))
@@ -120,6 +127,8 @@ def _build(out: Path, steps: int, streams: int, lr: float, mem_side: str, config
     model.eval()
     langs = {"src_lang": "zh", "tgt_lang": "en", "directions": BIDI_DIRECTIONS} if bidirectional else \
         {"src_lang": "en", "tgt_lang": "xx"}
+    if task_langs is not None:
+        langs = {"src_lang": task_langs[0], "tgt_lang": task_langs[1]}
     save_checkpoint(out, {"model": model.state_dict(), "config": cfg.to_dict(), "spm": spm_path.read_bytes(),
                           **langs, "stage": "doc", "step": steps,
                           "metrics": {"train_loss": float(loss.detach()) / per_doc}})
@@ -168,6 +177,55 @@ def shared_bidi_bundle() -> Path:
     out = _workdir() / "bidi-bundle"
     doc = sentences(3)
     export_checkpoint(shared_bidi_checkpoint(), out, sentences=[*doc, *map(to_chinese, doc)], beam=2)
+    return out
+
+
+def placeholder_corpus(n: int, seed: int = 0) -> list[tuple[str, str]]:
+    """The toy en->zh task of a model that copies verbatim placeholders: English words to their toy
+    Chinese word for word, in order, with 0-3 placeholders ``⦅1⦆``, ``⦅2⦆``... among the words,
+    copied to the same place on the target side -- the pairs as doctrans.verbatim.mask writes a
+    sentence with numbers, URLs or identifiers in it (training masks real pairs the same way)."""
+    from doctrans.verbatim import placeholder
+
+    rng = random.Random(seed)
+    pairs = []
+    for _ in range(n):
+        words: list[str | int] = [rng.choice(WORDS) for _ in range(rng.randint(2, 6))]
+        for _k in range(rng.choice((0, 1, 1, 2, 2, 3))):
+            words.insert(rng.randint(0, len(words)), 0)
+        k = 0
+        src, tgt = [], []
+        for w in words:
+            if isinstance(w, int):
+                k += 1
+                src.append(placeholder(k))
+                tgt.append(placeholder(k))
+            else:
+                src.append(w)
+                tgt.append(ZH_WORDS[w])
+        pairs.append((" ".join(src) + " .", "".join(tgt) + "。"))
+    return pairs
+
+
+@functools.cache
+def shared_placeholder_checkpoint() -> Path:
+    """The toy en->zh model whose vocabulary has the placeholder pieces and which learned to copy
+    them (:func:`placeholder_corpus`), built once per test run."""
+    return build_checkpoint(_workdir() / "placeholders.pt", steps=PLACEHOLDER_STEPS, corpus=placeholder_corpus(600),
+                            langs=("en", "zh"))
+
+
+PLACEHOLDER_STEPS = 300
+
+
+@functools.cache
+def shared_placeholder_bundle() -> Path:
+    """The fp32 bundle exported (and verified) from :func:`shared_placeholder_checkpoint`."""
+    from export.bundle import export_checkpoint
+
+    out = _workdir() / "placeholder-bundle"
+    export_checkpoint(shared_placeholder_checkpoint(), out, sentences=[s for s, _ in placeholder_corpus(3, 7)],
+                      beam=2)
     return out
 
 

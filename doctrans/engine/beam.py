@@ -74,6 +74,17 @@ def beam_search(decoder: StepDecoder, batch: int, beam: int, limits: list[int], 
     ``no_repeat_ngram`` > 0 forbids any n-gram of that many tokens to occur twice in a hypothesis:
     small models stutter (``点点点点点``), and this is the standard cure (0 = off).
     """
+    rows = beam_search_n_best(decoder, batch, beam, limits, bos_id, eos_id, length_penalty, no_repeat_ngram)
+    return [hyps[0] if hyps else Hypothesis([], 0.0) for hyps in rows]
+
+
+def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list[int], bos_id: int,
+                       eos_id: int, length_penalty: float = 1.0,
+                       no_repeat_ngram: int = 0) -> list[list[Hypothesis]]:
+    """Every finished hypothesis per batch row (at least ``beam`` unless the limit cut the
+    search), best first; equal scores keep their finishing order, so the first is exactly
+    :func:`beam_search`'s choice. The engine looks down this list for a hypothesis that copied
+    every verbatim placeholder (doctrans.engine.protect)."""
     B, K = batch, beam
     neg_inf = np.float32(-np.inf)
     scores = np.full((B, K), neg_inf, dtype=np.float32)
@@ -128,11 +139,5 @@ def beam_search(decoder: StepDecoder, batch: int, beam: int, limits: list[int], 
         scores = new_scores
         decoder.reorder(origin)
         last = tokens[:, None]
-    out = []
-    for f in finished:
-        if not f:
-            out.append(Hypothesis([], 0.0))
-            continue
-        best = max(f, key=lambda x: x[0])  # first maximum, like the reference
-        out.append(Hypothesis(best[1], best[0]))
-    return out
+    # A stable sort: the first maximum comes first, like the reference's max().
+    return [[Hypothesis(tokens, score) for score, tokens in sorted(f, key=lambda x: -x[0])] for f in finished]

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from doctrans.verbatim import SpanWarning
 
 
 @dataclass
@@ -43,6 +46,11 @@ class SentenceResult:
     tgt_tokens: list[str] = field(default_factory=list)
     score: float = 0.0
     attention: SentenceAttention | None = None
+    # The engine's notes on verbatim spans (doctrans.verbatim.SpanWarning): a placeholder the model
+    # dropped and that was put back by position, one it repeated. The check of the finished
+    # translation (doctrans.verbatim.check) is the caller's, so it covers every engine and edits.
+    notes: list[SpanWarning] = field(default_factory=list)
+    copied: bool = False  # nothing to translate (a number, a URL): the source, the model not called
 
 
 # The memory of a document between two sentences: side name ("src"/"tgt") -> array

@@ -19,6 +19,7 @@ same ONNX sessions. The direction's tag piece goes before every source sentence.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from typing import Any
 import numpy as np
 import onnxruntime as ort
 
-from doctrans.engine.beam import Hypothesis, beam_search, max_new_tokens
+from doctrans.engine.beam import Hypothesis, beam_search_n_best, max_new_tokens
 from doctrans.engine.bundle import (
     SPM_FILE,
     BundleInfo,
@@ -39,7 +40,16 @@ from doctrans.engine.bundle import (
 )
 from doctrans.engine.errors import BundleError
 from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
+from doctrans.engine.protect import Prepared, prepare
 from doctrans.engine.tokenizer import Tokenizer
+from doctrans.glossary import Glossary
+from doctrans.verbatim import restore_warnings
+
+# The wider beam of the placeholder fallback: when none of the n-best of the normal search copied
+# every placeholder exactly once, the search runs again this wide (at most 16 beams: a decoder
+# batch of 16 rows of a small model is still milliseconds a step).
+FALLBACK_BEAM = 8
+MAX_FALLBACK_BEAM = 16
 
 
 def default_providers() -> list[str]:
@@ -104,8 +114,12 @@ class OnnxTranslator:
 
     def __init__(self, info: BundleInfo, sessions: dict[str, ort.InferenceSession], tokenizer: Tokenizer,
                  memory_init: dict[str, np.ndarray], options: _Options, direction: Direction | None = None,
-                 tag_ids: dict[Direction, int] | None = None):
+                 tag_ids: dict[Direction, int] | None = None, glossary: Glossary | None = None):
         self.info = info
+        # Verbatim placeholders the vocabulary has (0: a bundle from before they existed, which
+        # is not masked; see doctrans.engine.protect) and the user's glossary (--glossary).
+        self.placeholders = tokenizer.placeholder_count()
+        self.glossary = glossary
         self.sessions = sessions
         self.tokenizer = tokenizer
         self.memory_init = memory_init
@@ -129,7 +143,18 @@ class OnnxTranslator:
         sessions and options: a folder of Chinese and English documents loads the model once."""
         direction = select_direction(self.info, src, tgt)
         return OnnxTranslator(self.info, self.sessions, self.tokenizer, self.memory_init, self.options,
-                              direction, self.tag_ids)
+                              direction, self.tag_ids, self.glossary)
+
+    def with_glossary(self, glossary: Glossary | None) -> OnnxTranslator:
+        """This translator applying ``glossary`` (None: none), sharing the ONNX sessions; a
+        direction taken later with :meth:`with_direction` keeps it."""
+        return OnnxTranslator(self.info, self.sessions, self.tokenizer, self.memory_init, self.options,
+                              self.direction, self.tag_ids, glossary)
+
+    def prepare(self, sentence: str) -> Prepared:
+        """What the model reads for ``sentence`` (masked spans and glossary terms; see
+        doctrans.engine.protect)."""
+        return prepare(sentence, self.placeholders, self.glossary)
 
     def source_ids(self, sentence: str) -> list[int]:
         """What the encoder reads for ``sentence``: [tag] + pieces (cut to fit) + [EOS]."""
@@ -227,10 +252,23 @@ class OnnxDocumentSession:
         return {side: m[0].copy() for side, m in self._mem.items()}
 
     def translate(self, sentence: str) -> SentenceResult:
+        """Translate the next sentence of the document, keeping its verbatim spans (numbers, codes,
+        URLs...) and applying the glossary: see doctrans.engine.protect."""
         tr, info, opt = self.tr, self.tr.info, self.options
-        ids = tr.source_ids(sentence)
+        prep = tr.prepare(sentence)
+        if prep.model_text is None:
+            # Nothing to translate: copied without calling the model, so the memory does not see
+            # it. That is fine: a bare number or URL tells later sentences nothing about the
+            # document's terms or style, and the memory then stays what the sentences around it
+            # wrote (as it would for a table cell the reader skips).
+            return SentenceResult(source=sentence, translation=prep.copy or "", copied=True)
+        ids = tr.source_ids(prep.model_text)
         src = np.asarray([ids], dtype=np.int64)
-        hyp, extras = self.translate_ids(src, opt)
+        def copied_every_placeholder(hyps: list[Hypothesis]) -> Hypothesis | None:
+            return next((h for h in hyps if prep.acceptable(tr.tokenizer.decode(h.tokens))), None)
+
+        hyp, extras = self.translate_ids(src, opt, choose=copied_every_placeholder if prep.masked.spans else None)
+        restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
         tgt_in = [info.bos_id, *hyp.tokens]
         attention = None
         if opt.return_attention:
@@ -239,9 +277,9 @@ class OnnxDocumentSession:
                 src_output=extras.get("src_output_attn"), tgt_output=extras.get("tgt_output_attn"))
         # Token lists match the attention axes one to one: the source with its tag (if any) and
         # EOS, the target input with its BOS (the positions the memory reads and writes).
-        return SentenceResult(source=sentence, translation=tr.tokenizer.decode(hyp.tokens),
+        return SentenceResult(source=sentence, translation=restored.text,
                               src_tokens=tr.tokenizer.pieces(ids), tgt_tokens=tr.tokenizer.pieces(tgt_in),
-                              score=hyp.score, attention=attention)
+                              score=hyp.score, attention=attention, notes=restore_warnings(restored, prep.masked))
 
     def force(self, sentence: str, translation: str) -> SentenceResult:
         """Take ``translation`` as this sentence's translation and update the memory from it.
@@ -265,13 +303,17 @@ class OnnxDocumentSession:
                               tgt_tokens=tr.tokenizer.pieces([info.bos_id, *hyp.tokens]), score=hyp.score,
                               attention=attention)
 
-    def translate_ids(self, src: np.ndarray, opt: _Options | None = None,
-                      forced: list[int] | None = None) -> tuple[Hypothesis, dict[str, np.ndarray]]:
+    def translate_ids(self, src: np.ndarray, opt: _Options | None = None, forced: list[int] | None = None,
+                      choose: Callable[[list[Hypothesis]], Hypothesis | None] | None = None,
+                      ) -> tuple[Hypothesis, dict[str, np.ndarray]]:
         """One sentence as ids (1, T) with EOS -> best hypothesis; updates the memory.
 
         ``forced`` (target ids without BOS/EOS) replaces the beam search: the hypothesis is
-        those tokens, scored by decoder_full. Returns also the attention maps of the top memory
-        layer, (heads, rows, cols) each.
+        those tokens, scored by decoder_full. ``choose`` picks from the n-best (best first) the
+        hypothesis to keep, or None when none will do: the search then runs again with a wider
+        beam, and if none of that will do either, the best of the first search is kept (the
+        placeholder fallback; the memory is written once, from the kept hypothesis). Returns
+        also the attention maps of the top memory layer, (heads, rows, cols) each.
         """
         tr, info = self.tr, self.tr.info
         opt = opt or self.options
@@ -288,15 +330,25 @@ class OnnxDocumentSession:
         if forced is not None:
             hyp = Hypothesis(list(forced), 0.0)  # scored below, from decoder_full's logits
         else:
-            K = opt.beam_size
             limit = max_new_tokens(src.shape[1], info.max_len)
             if opt.max_length is not None:
                 limit = max(1, min(limit, opt.max_length))
-            dec = _Decoder(s["decoder"], info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
-                           np.repeat(enc["cross_v"], K, axis=1),
-                           None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0))
-            hyp = beam_search(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty,
-                              opt.no_repeat_ngram)[0]
+
+            def search(K: int) -> list[Hypothesis]:
+                dec = _Decoder(s["decoder"], info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
+                               np.repeat(enc["cross_v"], K, axis=1),
+                               None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0))
+                return beam_search_n_best(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty,
+                                          opt.no_repeat_ngram)[0] or [Hypothesis([], 0.0)]
+
+            hyps = search(opt.beam_size)
+            hyp = hyps[0]
+            if choose is not None:
+                wider = min(MAX_FALLBACK_BEAM, max(FALLBACK_BEAM, 2 * opt.beam_size))
+                picked = choose(hyps)
+                if picked is None and wider > opt.beam_size:
+                    picked = choose(search(wider))
+                hyp = picked or hyp
 
         if not self._mem and forced is None:
             return hyp, extras

@@ -31,5 +31,17 @@ class Tokenizer:
         """The id of one piece (a direction tag like ``<2en>``); the unk id if the model lacks it."""
         return int(self.sp.piece_to_id(piece))
 
+    def placeholder_count(self) -> int:
+        """How many verbatim placeholders (``⦅1⦆``, ``⦅2⦆``... as one piece each) the vocabulary has:
+        0 for a model trained before they joined the SentencePiece user symbols, which has never
+        seen them and could not copy them (doctrans.verbatim)."""
+        from doctrans.verbatim import MAX_PLACEHOLDERS, placeholder
+
+        unk = self.sp.unk_id()
+        n = 0
+        while n < MAX_PLACEHOLDERS and self.sp.piece_to_id(placeholder(n + 1)) != unk:
+            n += 1
+        return n
+
     def pieces(self, ids: list[int]) -> list[str]:
         return [self.sp.id_to_piece(i) for i in ids]

@@ -16,7 +16,7 @@ from textual.widgets import Button, DirectoryTree, Footer, Input, Label, Markdow
 
 from doctrans.documents import SUFFIXES
 from doctrans.tui.heatmap import n_heads, readers, slots_written, token_label, viewer_data
-from doctrans.tui.widgets import HeatmapView
+from doctrans.tui.widgets import WARNING_MARK, HeatmapView
 
 if TYPE_CHECKING:
     from doctrans.tui.app import DoctransApp
@@ -93,7 +93,11 @@ class MemoryViewer(Screen[None]):
             title.append("rows: tokens, columns: memory slots")
         title.append(f"\n{s.source}\n", style="dim")
         title.append(s.translation or "\u2026")
-        self.query_one("#vtitle", Static).update(title)
+        for w in s.warnings:  # what the check found (doctrans.report): the figure to look at
+            title.append(f"\n{WARNING_MARK} {w.message}", style="bold yellow")
+        vtitle = self.query_one("#vtitle", Static)
+        vtitle.styles.max_height = 3 + min(3, len(s.warnings))  # room for the warnings, the maps keep the rest
+        vtitle.update(title)
 
         res, nres = s.result, nxt.result if nxt else None
         n = self.index + 1

@@ -27,9 +27,12 @@ from doctrans.documents import read_document, writer_for
 from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.engine.interface import DocumentSession, MemoryState, SentenceResult, Translator
 from doctrans.errors import DocumentError, UserError
+from doctrans.glossary import Glossary
 from doctrans.language_id import same_language
+from doctrans.report import sentence_warnings
 from doctrans.segment import segment_block
 from doctrans.translate_job import assemble, check_paths, detect_language
+from doctrans.verbatim import SpanWarning
 
 # Same cleaning as the CLI job: characters a model may emit that cannot go into XML or would
 # break the layout of the block they are put back into.
@@ -51,6 +54,9 @@ class Sentence:
     memory_before: MemoryState | None = None  # the memory this sentence was translated with
     edited: bool = False  # the translation is a person's; re-runs keep it (forced)
     stale: bool = False  # an earlier sentence changed; this translation will be redone
+    # A number, code, URL or glossary term of the source missing from the translation, or a span
+    # the engine put back itself (doctrans.report): marked in the list, spelled out in the viewer.
+    warnings: list[SpanWarning] = field(default_factory=list)
 
     @property
     def done(self) -> bool:
@@ -108,6 +114,7 @@ class DocumentState:
     dirty: bool = False  # translations or edits not saved yet
     saved_to: Path | None = None
     block_sentences: list[list[int]] = field(default_factory=list)  # block -> its sentence indices
+    glossary: Glossary | None = None  # the translator's (--glossary): the check looks for its targets
 
     @classmethod
     def open(cls, path: Path, translator: Translator, src_lang: str | None = None) -> DocumentState:
@@ -131,7 +138,8 @@ class DocumentState:
             per_block.append(ids)
         if not sentences:
             raise DocumentError(f"{path}: the document has no text to translate")
-        return cls(path, document, blocks, sentences, lang, translator.tgt_lang, block_sentences=per_block)
+        return cls(path, document, blocks, sentences, lang, translator.tgt_lang, block_sentences=per_block,
+                   glossary=getattr(translator, "glossary", None))
 
     # -- queries ------------------------------------------------------------------------------
     def first_pending(self) -> int | None:
@@ -191,6 +199,8 @@ class DocumentState:
             self.sentences[step.index + 1].memory_before = step.memory_after
         if not s.edited:
             s.translation = clean_translation(step.result.translation)
+        notes = [] if s.edited else step.result.notes
+        s.warnings = sentence_warnings(s.source, s.translation or "", self.glossary, notes)
         s.stale = False
         self.dirty = True
 
@@ -203,6 +213,7 @@ class DocumentState:
             return False
         s.translation = text
         s.edited = True
+        s.warnings = sentence_warnings(s.source, text, self.glossary)  # a person can drop a figure too
         self.dirty = True
         return True
 

@@ -25,6 +25,9 @@ _KIND_TAGS = {"paragraph": "\u00b6", "list_item": "\u2022", "table_cell": "\u25a
               "caption": "cap"}
 
 
+WARNING_MARK = "\u26a0"  # ⚠, before a translation with sentence warnings (doctrans.report)
+
+
 def block_tag(block: Block) -> str:
     if block.kind == "heading":
         return f"H{block.level or 1}"
@@ -47,6 +50,8 @@ def sentence_row(sentence: Sentence, block: Block, first_in_block: bool, running
         if sentence.stale:  # will be redone: an earlier sentence changed
             target.stylize("dim")
             target.append(" \u21bb" if not running else " \u21bb translating\u2026", style="italic dim")
+        if sentence.warnings:  # a number, code, URL or term of the source is not in it: look here
+            target = Text(f"{WARNING_MARK} ", style="bold yellow") + target
         if sentence.edited:
             target = Text("\u270e ", style="bold") + target
     grid.add_row(gutter, source, target)

@@ -1,0 +1,90 @@
+"""Sentence-level warnings of a translation run and ``--report FILE`` (JSON or CSV by suffix).
+
+A warning says that something of the source that must not change (a number, a code, a URL, a
+glossary term: :func:`doctrans.verbatim.check`) is not in a sentence's translation, or that the
+engine had to put a span back itself (:class:`doctrans.verbatim.SpanWarning` notes). The CLI counts
+them in its summary line, ``--report`` lists them for review, the TUI marks the sentences.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from doctrans.errors import UserError
+from doctrans.glossary import Glossary
+from doctrans.verbatim import SpanWarning, check
+
+REPORT_SUFFIXES = (".json", ".csv")
+FIELDS = ("file", "sentence", "problem", "kind", "span", "message", "source", "translation")
+
+
+@dataclass(frozen=True)
+class SentenceWarning:
+    file: str  # the input document
+    sentence: int  # 1-based, in reading order (as the TUI numbers them)
+    problem: str  # missing / placed / duplicated / unknown (see SpanWarning)
+    kind: str  # number, url, code, ... or term
+    span: str
+    message: str
+    source: str
+    translation: str
+
+
+def sentence_warnings(source: str, translation: str, glossary: Glossary | None = None,
+                      notes: Sequence[SpanWarning] = ()) -> list[SpanWarning]:
+    """The warnings of one sentence: the engine's ``notes`` first, then what the check finds
+    missing from ``translation`` (computed here, not by the engine, so every engine, a resumed
+    sentence and a person's edit are checked alike)."""
+    terms = glossary.find(source) if glossary is not None else []
+    return [*notes, *check(source, translation, terms)]
+
+
+def check_report_path(path: Path | None) -> None:
+    """Fail before any translation work on a report path that cannot be written."""
+    if path is None:
+        return
+    if path.suffix.lower() not in REPORT_SUFFIXES:
+        raise UserError(f"{path}: --report must end in .json or .csv (the format follows the suffix)")
+    if path.is_dir():
+        raise UserError(f"{path}: --report is a directory; give a file name")
+    if not path.parent.exists():
+        raise UserError(f"{path.parent}: --report directory does not exist")
+
+
+def render_report(path: Path, warnings: Sequence[SentenceWarning]) -> str:
+    rows = [asdict(w) for w in warnings]
+    if path.suffix.lower() == ".json":
+        return json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def write_report(path: Path, warnings: Sequence[SentenceWarning]) -> None:
+    """Write the report (also when empty: an empty report says the check ran and found nothing),
+    through a temp file and a rename, so a reader never sees half of it. CSV gets a BOM so
+    spreadsheet programs read the Chinese as UTF-8."""
+    path = Path(path)
+    check_report_path(path)
+    data = render_report(path, warnings)
+    encoding = "utf-8-sig" if path.suffix.lower() == ".csv" else "utf-8"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise UserError(f"{path}: cannot write the report ({e.strerror})") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
