@@ -174,20 +174,30 @@ def fit_to_budget(
     Pieces are cut at a clause mark (comma, semicolon...) when one lies in the second half of the
     longest piece that fits, else at the last word boundary that fits, and only as a last resort
     inside a word (a 5,000-character token). Pieces cover the whole span: nothing is dropped.
+
+    Linear in the span's length: each piece is searched for in a window that doubles from the
+    last piece's length until it no longer fits, so a 200,000-character line without punctuation
+    costs a few windows per piece -- never a tokenization of the whole rest of the line per piece.
     """
     start, end = span
     if max_tokens <= 0 or count_tokens(text[start:end]) <= max_tokens:
         return [span]
     pieces: list[Span] = []
+    width = 64
     while start < end:
-        if count_tokens(text[start:end]) <= max_tokens:
+        stop = min(end, start + width)
+        while stop < end and count_tokens(text[start:stop]) <= max_tokens:
+            width *= 2
+            stop = min(end, start + width)
+        if stop == end and count_tokens(text[start:end]) <= max_tokens:
             pieces.append((start, end))
             break
-        cuts = _candidate_cuts(text, start, end)
+        # text[start:stop] does not fit: the best cut lies inside this window.
+        cuts = _candidate_cuts(text, start, stop)
         best = _longest_fitting(text, start, cuts, count_tokens, max_tokens)
         if best is None:
             # Not even one word fits: cut inside the word, by characters.
-            best = _longest_fitting(text, start, list(range(start + 1, end)), count_tokens, max_tokens)
+            best = _longest_fitting(text, start, list(range(start + 1, stop)), count_tokens, max_tokens)
             best = best if best is not None else start + 1
         else:
             clause = [m.end() for m in _CLAUSE_END.finditer(text, start, best)]
@@ -196,6 +206,7 @@ def fit_to_budget(
         piece = _strip_span(text, start, best)
         if piece:
             pieces.append(piece)
+        width = max(64, 2 * (best - start))  # the next piece is probably about as long
         start = best
         while start < end and text[start].isspace():
             start += 1
@@ -225,12 +236,49 @@ def segment_block(
 ) -> list[Span]:
     """Sentences of a block, each cut further to fit the model's budget when a counter is given."""
     spans = split_sentences(text, lang)
+    # A safe length in characters, whatever the tokenizer: no piece of a model's budget is longer
+    # (SentencePiece pieces are at most 16 characters), and without a budget nothing longer than
+    # MAX_SENTENCE_CHARS goes to an engine in one call.
+    safe = 16 * max_tokens if count_tokens is not None and max_tokens > 0 else MAX_SENTENCE_CHARS
+    spans = [piece for span in spans for piece in cap_length(text, span, safe)]
     if count_tokens is None or max_tokens <= 0:
         return spans
     out: list[Span] = []
     for span in spans:
         out.extend(fit_to_budget(text, span, count_tokens, max_tokens))
     return out
+
+
+MAX_SENTENCE_CHARS = 2000
+
+
+def cap_length(text: str, span: Span, max_chars: int) -> list[Span]:
+    """Cut ``text[span]`` into pieces of at most ``max_chars`` characters, in one pass: at the
+    last clause mark of the second half of each window, else its last space, else (one
+    5,000-character "word") at the window's end. Shorter spans come back as they are."""
+    start, end = span
+    if end - start <= max_chars:
+        return [span]
+    pieces: list[Span] = []
+    while end - start > max_chars:
+        stop = start + max_chars
+        half = start + max_chars // 2
+        clause = [m.end() for m in _CLAUSE_END.finditer(text, half, stop)]
+        if clause:
+            cut = clause[-1]
+        else:
+            space = max((text.rfind(c, half, stop) for c in (" ", "\u3000")), default=-1)
+            cut = space if space > start else stop
+        piece = _strip_span(text, start, cut)
+        if piece:
+            pieces.append(piece)
+        start = cut
+        while start < end and text[start].isspace():
+            start += 1
+    piece = _strip_span(text, start, end)
+    if piece:
+        pieces.append(piece)
+    return pieces
 
 
 def join_gap(gap: str, tgt_lang: str, left: str, right: str) -> str:
