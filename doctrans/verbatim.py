@@ -677,19 +677,47 @@ class SpanWarning:
     message: str
 
 
-def _occurrences(haystack: str, needle: str) -> int:
-    """How often ``needle`` stands in ``haystack`` as a whole token: ``320`` is not in ``3200``,
-    ``250`` is not in ``1,250``, ``ttl`` not in ``ttl_seconds``; next to Chinese it counts
-    (``2024年``). Both compared in NFKC, so a full-width ``１２３`` written as ``123`` is there."""
-    haystack, needle = unicodedata.normalize("NFKC", haystack), unicodedata.normalize("NFKC", needle)
-    if not needle:
-        return 0
+def _token_pattern(needle: str) -> str:
+    """``needle`` as a whole token: ``320`` is not in ``3200``, ``250`` is not in ``1,250``,
+    ``ttl`` not in ``ttl_seconds``; next to Chinese it is (``2024年``)."""
     pattern = re.escape(needle)
     if needle[0] in _WORD_CHARS:
         pattern = rf"(?<![{_W}])(?<![0-9][.,])" + pattern
     if needle[-1] in _WORD_CHARS:
         pattern += rf"(?![{_W}])(?![.,][0-9])"
-    return len(re.findall(pattern, haystack))
+    return pattern
+
+
+def _occurrences(haystack: str, needle: str) -> int:
+    """How often ``needle`` stands in ``haystack`` as a whole token (:func:`_token_pattern`). Both
+    compared in NFKC, so a full-width ``１２３`` written as ``123`` is there."""
+    haystack, needle = unicodedata.normalize("NFKC", haystack), unicodedata.normalize("NFKC", needle)
+    if not needle:
+        return 0
+    return len(re.findall(_token_pattern(needle), haystack))
+
+
+def remask(translation: str, masked: Masked) -> str:
+    """The inverse of :func:`unmask` for a translation a person wrote: each span of ``masked`` (its
+    output: a glossary term's target) found in ``translation`` as a whole token is replaced by its
+    placeholder (longest spans first, each occurrence used once), so the engine's memory reads a
+    person's edit as it reads the model's own output. A span the person left out stays out."""
+    taken: list[tuple[int, int, int]] = []  # (start, end, k)
+    order = sorted(range(len(masked.spans)), key=lambda i: -len(masked.spans[i].output))
+    for i in order:
+        needle = masked.spans[i].output
+        for m in re.finditer(_token_pattern(needle), translation):
+            if not any(m.start() < b and a < m.end() for a, b, _ in taken):
+                taken.append((m.start(), m.end(), i + 1))
+                break
+    out: list[str] = []
+    pos = 0
+    for a, b, k in sorted(taken):
+        out.append(translation[pos:a])
+        out.append(placeholder(k))
+        pos = b
+    out.append(translation[pos:])
+    return "".join(out)
 
 
 _WORD_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")

@@ -133,6 +133,20 @@ def test_fallback_puts_the_span_back_when_no_hypothesis_has_it(bundle: Path,
     assert placeholder(1) not in r.tgt_tokens
 
 
+def test_a_forced_edit_is_masked_like_a_translation(bundle: Path) -> None:
+    """The TUI's edits: the memory reads the person's words with the spans masked, as it reads the
+    model's output; an untranslatable sentence stays out of the memory."""
+    tr = OnnxTranslator.load(bundle)
+    session = tr.new_document()
+    r = session.force("the cat 320 sees v2.1.0 .", "这猫320看见v2.1.0。")
+    assert r.translation == "这猫320看见v2.1.0。"
+    assert placeholder(1) in r.src_tokens and placeholder(2) in r.tgt_tokens and "320" not in "".join(r.tgt_tokens)
+    before = session.memory
+    assert session.force("320", "三百二十").copied
+    for side, m in session.memory.items():
+        np.testing.assert_array_equal(m, before[side])
+
+
 def test_a_bundle_without_placeholder_pieces_is_not_masked(bundle: Path) -> None:
     tr = OnnxTranslator.load(bundle)
     tr.placeholders = 0  # as a bundle trained before the pieces existed

@@ -210,3 +210,12 @@ def test_check_glossary_targets() -> None:
     assert check(text, "变换器模型", terms) == []
     w = check(text, "转换器模型", terms)
     assert [(x.kind, x.span) for x in w] == [("term", "变换器")]
+
+
+def test_remask_is_the_inverse_of_unmask_for_a_persons_translation() -> None:
+    m = mask("Sales were 320 and 3200 in Q3, see https://x.org.")
+    assert verbatim.remask("销售额为3200和320（Q3），见https://x.org。", m) == "销售额为⦅2⦆和⦅1⦆（⦅3⦆），见⦅4⦆。"
+    assert verbatim.remask("销售额为320。", m) == "销售额为⦅1⦆。"  # what the person left out stays out
+    text = "The Transformer"
+    m = mask(text, terms=[term(text, "Transformer", "变换器")])
+    assert verbatim.remask("变换器", m) == "⦅1⦆"
