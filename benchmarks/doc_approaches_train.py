@@ -21,9 +21,9 @@ from pathlib import Path
 
 import torch
 
-from training import approaches
 from training import evaluate as evaluate_mod
 from training import train as train_mod
+from training.checkpoint import load_model
 
 # name -> extra training flags; all share the corpus, tokenizer, steps, LR and seed.
 APPROACHES: dict[str, list[str]] = {
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.time()
         assert train_mod.main([*common, *extra, "--out", str(out)]) == 0, name
         seconds = time.time() - t0
-        loaded = approaches.load_model(out / "best.pt")
+        loaded = load_model(out / "best.pt")
         params = sum(p.numel() for p in loaded.model.parameters())
         scores, hyps = evaluate_mod.evaluate(out / "best.pt", a.dev, a.src, a.tgt, beam=a.beam, max_docs=a.eval_docs)
         row = {"approach": name, "s_bleu": scores.s_bleu, "d_bleu": scores.d_bleu, "params": params,

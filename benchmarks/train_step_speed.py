@@ -9,7 +9,7 @@ label-smoothed loss + backward of a batch of sentences; stage 2 (``document``) =
 recomputation of the previous sentences (a forward with gradients through the memory update),
 then forward + loss + backward of the current ones reading that memory; both followed by
 gradient clipping and an AdamW step. The forward passes are the trainer's own functions
-(``training.train.batch_loss`` / ``carried_memory``, the ones ``--compile`` compiles).
+(``training.trainer.batch_loss`` / ``carried_memory``, the ones ``--compile`` compiles).
 
 Batches are synthetic random ids of realistic shapes: ``--sentences`` x ~``--tokens`` (stage 1)
 and ``--rows`` document streams (stage 2), sentence lengths drawn per row so that padding
@@ -35,29 +35,8 @@ from dataclasses import dataclass
 
 import torch
 
-from training import train as train_mod
-from training.model import Attention, MemoryTransformer, label_smoothed_loss, make_config
-
-# The trainer's forward passes; an older checkout (before they were functions, and before
-# Attention.fused) gets the same code inlined, so its speed can be measured with this script.
-OLD_CHECKOUT = not hasattr(train_mod, "batch_loss")
-
-
-def _batch_loss(model, src, tgt_in, tgt_out, memory, pad_id, smoothing):
-    enc, _, _ = model.encode(src, memory.get("src") if memory else None)
-    logits, _, _, _ = model.decode(tgt_in, model.cross_kv(enc), src, memory.get("tgt") if memory else None)
-    return label_smoothed_loss(logits, tgt_out, pad_id, smoothing, reduce=False)
-
-
-def _carried_memory(model, src, tgt_in, memory):
-    enc, src_states, _ = model.encode(src, memory.get("src"))
-    _, tgt_states, _, _ = model.decode(tgt_in, model.cross_kv(enc), src, memory.get("tgt"))
-    return {side: model.update_memory(side, memory[side], states, ids)[0]
-            for side, states, ids in (("src", src_states, src), ("tgt", tgt_states, tgt_in)) if side in memory}
-
-
-batch_loss = getattr(train_mod, "batch_loss", _batch_loss)
-carried_memory = getattr(train_mod, "carried_memory", _carried_memory)
+from training.model import Attention, MemoryTransformer, make_config
+from training.trainer import batch_loss, carried_memory
 
 
 @dataclass
@@ -168,8 +147,6 @@ def main(argv: list[str] | None = None) -> int:
     variants = [Variant("explicit", False, False), Variant("sdpa", True, False)]
     if a.compile:
         variants += [Variant("explicit+compile", False, True), Variant("sdpa+compile", True, True)]
-    if OLD_CHECKOUT:  # no fused path there: "explicit" is that checkout's attention
-        variants = [v for v in variants if not v.fused]
     print(f"torch {torch.__version__}, device {a.device}, threads {torch.get_num_threads()}, "
           f"{a.steps} steps x {a.rounds} rounds, warm-up {a.warmup}", flush=True)
     rows = []

@@ -33,6 +33,7 @@ from onnx.external_data_helper import set_external_data
 
 from doctrans.engine.bundle import GRAPH_FILES, MODEL_JSON, WEIGHTS_FILE
 from doctrans.errors import UserError
+from export.files import DEFAULT_SENTENCES, replace_dir
 
 INLINE_BELOW = 1024  # bytes: scales, zero points, norms of tiny models; not worth an indirection
 ALIGN = 64  # every tensor starts on a 64-byte boundary in weights.bin (SIMD-friendly, little padding)
@@ -237,8 +238,6 @@ def check_same_translations(ref: Path, new: Path, sentences: list[str]) -> None:
 # -- command line -------------------------------------------------------------------------------
 def repack(bundle: Path, sentences: list[str]) -> SharingReport:
     """Re-pack ``bundle`` in place (through a temp dir next to it, checked before it replaces it)."""
-    from export.bundle import _replace_dir
-
     if not (bundle / MODEL_JSON).is_file():
         raise WeightSharingError(f"{bundle}: not a model bundle (no {MODEL_JSON})")
     work = Path(tempfile.mkdtemp(dir=bundle.parent, prefix=f".{bundle.name}.share-"))
@@ -246,15 +245,13 @@ def repack(bundle: Path, sentences: list[str]) -> SharingReport:
         new = work / bundle.name
         report = share_weights(bundle, new)
         check_same_translations(bundle, new, sentences)
-        _replace_dir(new, bundle)
+        replace_dir(new, bundle)
         return report
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from export.bundle import DEFAULT_SENTENCES
-
     ap = argparse.ArgumentParser(prog="python -m export.share_weights", description=__doc__.splitlines()[0])
     ap.add_argument("bundle", type=Path, help="bundle directory, rewritten in place")
     args = ap.parse_args(argv)

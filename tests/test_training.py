@@ -17,6 +17,7 @@ from training import dev_loss as dev_loss_mod
 from training import evaluate as evaluate_mod
 from training import memory_probe
 from training import train as train_mod
+from training import trainer as trainer_mod
 from training.checkpoint import load_model, read_checkpoint
 from training.data import read_documents, tokenize_corpus
 from training.model import MemoryTransformer, make_config
@@ -66,7 +67,7 @@ def test_memory_off_is_the_sentence_model_with_the_same_weights():
     mem_model = MemoryTransformer(cfg).eval()
     plain = MemoryTransformer(make_config("tiny", vocab_size=50, mem_side="none")).eval()
     missing, unexpected = plain.load_state_dict(mem_model.state_dict(), strict=False)
-    assert not missing and set(unexpected) == set(mem_model.memory_parameter_names())
+    assert not missing and set(unexpected) == set(mem_model.new_parameter_names())
     src, tgt = torch.randint(4, 50, (2, 6)), torch.randint(4, 50, (2, 5))
     assert torch.allclose(mem_model(src, tgt, None)[0], plain(src, tgt, None)[0], atol=1e-6)
     # ...and with memory on, the output differs (the memory is actually read).
@@ -87,11 +88,11 @@ def test_incremental_decoding_matches_teacher_forcing():
     assert torch.allclose(torch.cat(steps, 1), full, atol=1e-4)
 
 
-def make_trainer(tmp: Path, data: Path, *extra: str) -> train_mod.Trainer:
+def make_trainer(tmp: Path, data: Path, *extra: str) -> trainer_mod.Trainer:
     args = train_mod.parse_args(["--stage", "document", "--src", "xx", "--tgt", "yy", "--data", str(data),
                                  "--out", str(tmp), "--config", "tiny", "--vocab-size", "320", "--rows", "4",
                                  "--quiet", *extra])
-    return train_mod.Trainer(args)
+    return trainer_mod.Trainer(args)
 
 
 def test_gradients_reach_memory_and_stop_at_the_detach_boundary(corpora, tmp_path):
@@ -128,7 +129,7 @@ def test_stage2_init_loads_every_stage1_weight_and_only_memory_is_new(corpora, t
     state = tr.model.state_dict()
     for k, v in stage1.items():
         assert torch.equal(state[k], v), k
-    assert tr.new_params == set(tr.model.memory_parameter_names())
+    assert tr.new_params == set(tr.model.new_parameter_names())
     assert set(state) - set(stage1) == {k for k in state if ".memory." in k}
     lrs = {g["name"]: g["lr"] for g in tr.optimizer.param_groups}
     assert lrs == pytest.approx({"pretrained": 6e-5 * 1 / 1000, "new": 3e-4 / 1000})  # warm-up step 0->1
@@ -163,7 +164,7 @@ def test_memory_probe_tells_own_context_from_a_foreign_one(memory_run, corpora, 
     assert first == pytest.approx([first[0]] * 3, abs=1e-5)  # no context yet: all memories are M_0
     assert res["carried"]["2+"] < res["foreign"]["2+"] - 0.05
     assert res["carried"]["2+"] < res["initial"]["2+"] - 0.05
-    total, tokens = train_mod.dev_loss(loaded.model, corpus, True, "cpu")  # the training's own dev loss
+    total, tokens = trainer_mod.dev_loss(loaded.model, corpus, True, "cpu")  # the training's own dev loss
     assert res["carried"]["all"] == pytest.approx(total / tokens, rel=1e-4)
 
     out = tmp_path / "probe.json"
@@ -381,10 +382,10 @@ def test_sentence_accumulation_normalises_by_the_tokens_of_the_whole_step(corpor
     args = train_mod.parse_args(["--stage", "sentence", "--src", "xx", "--tgt", "yy", "--data",
                                  str(corpora["train"]), "--out", str(tmp_path), "--config", "tiny",
                                  "--vocab-size", "320", "--max-tokens", "64", "--accum", "3", "--quiet"])
-    tr = train_mod.Trainer(args)
+    tr = trainer_mod.Trainer(args)
     data = tr.batches()
     batches = [next(data)[0] for _ in range(3)]
-    tensors = [train_mod.to_tensors(train_mod.collate(tr.train, idx, 0, 1, 2), "cpu") for idx in batches]
+    tensors = [trainer_mod.to_tensors(trainer_mod.collate(tr.train, idx, 0, 1, 2), "cpu") for idx in batches]
     total = sum(int((out != 0).sum()) for _, _, out in tensors)
     assert len({int((out != 0).sum()) for _, _, out in tensors}) > 1  # batches of different sizes
     (sum(tr.loss(*t) for t in tensors) / total).backward()
@@ -410,13 +411,13 @@ def test_time_budget_stops_in_time_and_resumes_exactly(corpora, tmp_path, monkey
               "--save-every", "1000", "--dev", str(corpora["dev"]), "--eval-every", "5", "--max-steps", "24"]
     straight = train(tmp_path, "straight", *common, data=corpora["train"])
     spm_flags = ["--spm", str(straight / "spm.model")]
-    real_step = train_mod.Trainer.optimizer_step
+    real_step = trainer_mod.Trainer.optimizer_step
 
     def slow_step(self):  # make steps slow enough that the budget, not --max-steps, ends the run
         time.sleep(0.6)
         return real_step(self)
 
-    monkeypatch.setattr(train_mod.Trainer, "optimizer_step", slow_step)
+    monkeypatch.setattr(trainer_mod.Trainer, "optimizer_step", slow_step)
     budget, t0 = 12.0, time.time()
     assert train_mod.main(["--src", "xx", "--tgt", "yy", "--data", str(corpora["train"]), "--out",
                            str(tmp_path / "split"), "--config", "tiny", "--lr", "3e-3", "--warmup", "50",
@@ -429,7 +430,7 @@ def test_time_budget_stops_in_time_and_resumes_exactly(corpora, tmp_path, monkey
     assert 0 < cut["step"] < 24 and cut["step"] == stopped[0]["step"]
     assert cut["metrics"]["dev_loss"] > 0  # the steps since the last evaluation were evaluated
     assert (tmp_path / "split" / "best.pt").exists()
-    monkeypatch.setattr(train_mod.Trainer, "optimizer_step", real_step)
+    monkeypatch.setattr(trainer_mod.Trainer, "optimizer_step", real_step)
     split = train(tmp_path, "split", *common, *spm_flags, "--resume", data=corpora["train"])
     a, b = read_checkpoint(straight / "last.pt"), read_checkpoint(split / "last.pt")
     assert a["step"] == b["step"] == 24
@@ -476,7 +477,7 @@ def test_bf16_autocast_gives_the_fp32_loss_and_finite_gradients(corpora, tmp_pat
     tr = make_trainer(tmp_path, corpora["train"], "--stage", stage)
     data = tr.batches()
     idx, _ = next(data)
-    src, tgt_in, tgt_out = train_mod.to_tensors(train_mod.collate(tr.train, idx, 0, 1, 2), "cpu")
+    src, tgt_in, tgt_out = trainer_mod.to_tensors(trainer_mod.collate(tr.train, idx, 0, 1, 2), "cpu")
     memory = tr.next_memory(idx, tr.model.init_memory(len(idx))) if stage == "document" else None
     reference = tr.loss(src, tgt_in, tgt_out, memory).item()
     tr.autocast = lambda: torch.autocast("cpu", dtype=torch.bfloat16)

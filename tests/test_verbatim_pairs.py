@@ -63,7 +63,7 @@ def _write(path: Path, docs: list[tuple[list[str], list[str]]]) -> None:
 
 
 def test_the_cache_masks_training_pairs_but_never_dev_and_rebuilds_when_the_setting_changes(tmp_path):
-    words = "猫 狗 房子 树 鸟 鱼".split()
+    words = ["猫", "狗", "房子", "树", "鸟", "鱼"]
     docs = [([f"{w}有{i}只，见 v{i}.0.1" for w in words], [f"{i} {w}s, see v{i}.0.1" for w in words])
             for i in range(40)]
     data = tmp_path / "data"

@@ -1,6 +1,7 @@
 """The document-level approaches side by side, selected by ``--approach``: a small registry.
 
-- ``memory``: the recurrent memory Transformer (``training/model.py``) and its own Trainer.
+- ``memory``: the recurrent memory Transformer (``training/model.py``), trained by
+  ``training.trainer.Trainer`` itself.
 - ``gtransformer``: G-Transformer (``training/gtransformer.py``): batches of document instances.
 - ``cache``: context caching with sequence shortening (``training/context_cache.py``): the same
   document streams (or sentence batches), each sentence reading its k previous sentences.
@@ -9,25 +10,27 @@ The other approaches reuse everything of the memory model's pipeline: SentencePi
 tokenized corpus, ``Trainer`` (two learning rates for new vs pre-trained parameters when
 initialised with ``--init`` from a stage-1 sentence model, warm-up, clipping, the random
 accumulation window of "group optimization", exact resume, early stopping on dev loss,
-checkpoints) and ``training.evaluate`` (s-BLEU/d-BLEU). Only what differs is overridden here:
-the model, its config, how a batch becomes a loss, and the dev loss.
+checkpoints) and ``training.evaluate`` (s-BLEU/d-BLEU). What an approach provides is the
+protocol :class:`Trainer` calls: its flags (``add_arguments``), its model (``build_model``; the
+model names its ``new_parameter_names()``, those a sentence-level checkpoint lacks), its batches
+(``batches``), one micro-batch's loss and backward (``micro_step``) and the dev loss
+(``corpus_dev_loss``). Checkpoints of every approach are loaded by ``training.checkpoint.load_model``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import argparse
 
 import numpy as np
 import torch
 
 from training import context_cache, gtransformer
 from training import search as memory_search
-from training.checkpoint import LoadedModel, read_checkpoint
-from training.checkpoint import load_model as load_memory_model
+from training.checkpoint import read_checkpoint
 from training.data import TokenizedCorpus, collate
 from training.model import MemoryTransformer, ModelConfig, label_smoothed_loss
 from training.search import DocumentTranslation
-from training.train import DataPosition, Trainer, TrainError, to_tensors
+from training.trainer import DataPosition, Trainer, TrainError, to_tensors
 
 # -- shared ----------------------------------------------------------------------------------
 
@@ -71,6 +74,13 @@ class ApproachTrainer(Trainer):
 
 class GTransformerTrainer(ApproachTrainer):
     config_class = gtransformer.GTConfig
+
+    @staticmethod
+    def add_arguments(p: argparse.ArgumentParser) -> None:
+        g = p.add_argument_group("G-Transformer (--approach gtransformer)")
+        g.add_argument("--global-layers", type=int, default=2, help="top layers with combined group+global attention")
+        g.add_argument("--word-dropout", type=float, default=0.1, help="replace input words by <unk> (training)")
+        g.add_argument("--instance-tokens", type=int, default=512, help="source tokens per document instance")
 
     def approach_overrides(self) -> dict:
         a = self.args
@@ -136,6 +146,20 @@ def context_sources(corpus: TokenizedCorpus, idx: list[int | None], k: int, pad:
 class CacheTrainer(ApproachTrainer):
     config_class = context_cache.CacheConfig
 
+    @staticmethod
+    def add_arguments(p: argparse.ArgumentParser) -> None:
+        g = p.add_argument_group("context caching and shortening (--approach cache)")
+        g.add_argument("--context-size", type=int, default=3, help="previous sentences read as context (k)")
+        g.add_argument("--shorten", default="none", choices=list(context_cache.SHORTENINGS))
+        g.add_argument("--pool-size", type=int, default=4, help="pooling window for mean/max/linear")
+        g.add_argument("--groups", type=int, default=9, help="groups of latent grouping/selecting")
+        g.add_argument("--categorize", choices=["softmax", "sparsemax"], default="softmax",
+                       help="normalisation of latent grouping/selecting weights")
+        g.add_argument("--shorten-grad", type=int, default=-1,
+                       help="nearest context sentences whose shortening gets gradient (-1 = all)")
+        g.add_argument("--context-gate", action=argparse.BooleanOptionalAction, default=True,
+                       help="sigmoid gate on the decoder's context attention")
+
     def approach_overrides(self) -> dict:
         a = self.args
         return dict(context_size=a.context_size, shorten=a.shorten, pool_size=a.pool_size, n_groups=a.groups,
@@ -167,8 +191,12 @@ class CacheTrainer(ApproachTrainer):
 # -- registry --------------------------------------------------------------------------------
 
 TRAINERS: dict[str, type[Trainer]] = {"memory": Trainer, "gtransformer": GTransformerTrainer, "cache": CacheTrainer}
-MODELS = {"gtransformer": (gtransformer.GTConfig, gtransformer.GTransformer),
-          "cache": (context_cache.CacheConfig, context_cache.CacheTransformer)}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Every approach's own flags (the memory model's are the common ones, in training.train)."""
+    for trainer in TRAINERS.values():
+        trainer.add_arguments(p)
 
 
 def trainer_class(approach: str) -> type[Trainer]:
@@ -183,21 +211,6 @@ def trainer_for(args) -> Trainer:
         if started != args.approach:
             raise TrainError(f"--resume: {last} was trained with --approach {started}, not {args.approach}")
     return trainer_class(args.approach)(args)
-
-
-def load_model(path: str | Path) -> LoadedModel:
-    """A checkpoint of any approach, in eval mode on the CPU (the memory model's loader for its own)."""
-    ckpt = read_checkpoint(path)
-    approach = ckpt["config"].get("approach", "memory")
-    if approach == "memory":
-        return load_memory_model(path)
-    config_class, model_class = MODELS[approach]
-    cfg = config_class.from_dict(ckpt["config"])
-    model = model_class(cfg)
-    model.load_state_dict(ckpt["model"])
-    model.eval()
-    return LoadedModel(model, cfg, ckpt.get("spm", b""), ckpt.get("src_lang", "src"), ckpt.get("tgt_lang", "tgt"),
-                       ckpt)
 
 
 def translate_documents(model: torch.nn.Module, documents: list[list[list[int]]], beam: int = 5,

@@ -17,7 +17,17 @@ from typing import Any
 
 import torch
 
+from training.context_cache import CacheConfig, CacheTransformer
+from training.gtransformer import GTConfig, GTransformer
 from training.model import MemoryTransformer, ModelConfig
+
+# Every approach's model class, under the ``approach`` its config records (training.approaches).
+DocumentModel = MemoryTransformer | GTransformer | CacheTransformer
+MODELS: dict[str, tuple[type[ModelConfig], type[DocumentModel]]] = {
+    "memory": (ModelConfig, MemoryTransformer),
+    "gtransformer": (GTConfig, GTransformer),
+    "cache": (CacheConfig, CacheTransformer),
+}
 
 
 class CheckpointError(Exception):
@@ -26,12 +36,16 @@ class CheckpointError(Exception):
 
 @dataclass
 class LoadedModel:
-    model: MemoryTransformer
+    model: DocumentModel  # MemoryTransformer unless ``approach`` says otherwise
     config: ModelConfig
     spm_bytes: bytes
     src_lang: str
     tgt_lang: str
     raw: dict[str, Any]
+
+    @property
+    def approach(self) -> str:
+        return str(self.raw["config"].get("approach", "memory"))
 
     @property
     def directions(self) -> list[tuple[str, str]]:
@@ -79,12 +93,23 @@ def read_checkpoint(path: str | Path) -> dict[str, Any]:
     return ckpt
 
 
-def load_model(path: str | Path) -> LoadedModel:
-    """The model of a checkpoint, in eval mode on the CPU."""
+def load_model(path: str | Path, require: str | None = None) -> LoadedModel:
+    """The model of a checkpoint of any approach, in eval mode on the CPU (the only loader: export,
+    evaluation, dev loss and the memory probe all read checkpoints through it). ``require``: the
+    approach the caller works with (``"memory"`` for the memory probe); another is refused."""
     ckpt = read_checkpoint(path)
-    cfg = ModelConfig.from_dict(ckpt["config"])
-    model = MemoryTransformer(cfg)
-    model.load_state_dict(ckpt["model"])
+    approach = ckpt["config"].get("approach", "memory")
+    if approach not in MODELS:
+        raise CheckpointError(f"{path}: unknown approach {approach!r} (known: {', '.join(MODELS)})")
+    if require is not None and approach != require:
+        raise CheckpointError(f"{path}: a --approach {approach} checkpoint; this needs a {require} model")
+    config_class, model_class = MODELS[approach]
+    cfg = config_class.from_dict(ckpt["config"])
+    model = model_class(cfg)
+    try:
+        model.load_state_dict(ckpt["model"])
+    except RuntimeError as e:  # weights that do not fit the recorded config
+        raise CheckpointError(f"{path}: weights do not match its config ({str(e).splitlines()[0]})") from None
     model.eval()
     return LoadedModel(model, cfg, ckpt.get("spm", b""), ckpt.get("src_lang", "src"),
                        ckpt.get("tgt_lang", "tgt"), ckpt)

@@ -168,22 +168,15 @@ class CacheDecoderLayer(DecoderLayer):
 
     def forward(self, x: Tensor, self_bias: Tensor | None, cross_kv: tuple[Tensor, Tensor], cross_bias: Tensor,
                 ctx: Context | None, past: tuple[Tensor, Tensor] | None = None):
-        y = self.self_norm(x)
-        k, v = self.self_attn.kv(y)
-        if past is not None:
-            k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
-        a, _ = self.self_attn(y, (k, v), self_bias)
-        x = x + self.drop(a)
-        c, _ = self.cross_attn(self.cross_norm(x), cross_kv, cross_bias)
-        x = x + self.drop(c)
+        x, kv = self.self_block(x, self_bias, past)
+        x = self.cross_block(x, cross_kv, cross_bias)
         if ctx is not None and ctx.states.shape[1] > 0:
             # Keys/values of the context are recomputed each step: a few dozen vectors at most.
             c, _ = self.ctx_attn(self.ctx_norm(x), self.ctx_attn.kv(ctx.states), ctx.bias)
             if self.ctx_gate is not None:
                 c = torch.sigmoid(self.ctx_gate(c)) * c
             x = x + self.drop(c * ctx.present)
-        x = x + self.drop(self.ffn(self.ffn_norm(x)))
-        return x, (k, v)
+        return self.ffn_block(x), kv
 
 
 # ---------------------------------------------------------------------------------------
@@ -211,8 +204,6 @@ class CacheTransformer(nn.Module):
     def new_parameter_names(self) -> list[str]:
         new = ("ctx_", "shortener.", "segment.")
         return [n for n, _ in self.named_parameters() if any(s in n for s in new)]
-
-    memory_parameter_names = new_parameter_names  # the name the Trainer asks for
 
     @property
     def includes_current(self) -> bool:
@@ -248,17 +239,20 @@ class CacheTransformer(nn.Module):
     def cross_kv(self, enc_out: Tensor) -> list[tuple[Tensor, Tensor]]:
         return [layer.cross_attn.kv(enc_out) for layer in self.decoder]
 
-    def decode(self, tgt_in: Tensor, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor, mem: Context | None = None,
-               past: list[tuple[Tensor, Tensor]] | None = None, start: int = 0, need_weights: bool = False):
-        """Same signature and returns as ``MemoryTransformer.decode`` (``mem`` is the Context), so
-        ``training.search.beam_search`` drives this model unchanged."""
+    def decode(self, tgt_in: Tensor, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor, ctx: Context | None = None,
+               past: list[tuple[Tensor, Tensor]] | None = None, start: int = 0
+               ) -> tuple[Tensor, list[tuple[Tensor, Tensor]]]:
+        """Teacher-forced (past=None) or incremental with a KV cache, reading the context ``ctx``.
+        -> (logits, new cache); also the search's ``decode_step`` (training.search.beam_search)."""
         self_bias = causal_bias(tgt_in.shape[1], tgt_in.device) if past is None else None
         cross_bias = pad_bias(src, self.cfg.pad_id)
         x, cache = self.embed_tokens(tgt_in, start), []
         for i, layer in enumerate(self.decoder):
-            x, kv = layer(x, self_bias, cross_kv[i], cross_bias, mem, None if past is None else past[i])
+            x, kv = layer(x, self_bias, cross_kv[i], cross_bias, ctx, None if past is None else past[i])
             cache.append(kv)
-        return self.dec_norm(x) @ self.embed.weight.T, [], cache, []
+        return self.dec_norm(x) @ self.embed.weight.T, cache
+
+    decode_step = decode
 
     def forward(self, src: Tensor, tgt_in: Tensor, ctx_srcs: list[Tensor]) -> Tensor:
         """Training / scoring: ``ctx_srcs[j-1]`` holds, per row, the sentence j back (all padding

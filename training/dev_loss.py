@@ -3,7 +3,7 @@
     python -m training.dev_loss runs/zh_en/s2_ckpt/*.pt --dev ../shared/data/tvsub-zh-en/dev.jsonl.xz \\
         ../shared/data/pydocs-en-zh/dev.jsonl.xz --src zh --tgt en --json runs/zh_en/s2/dev_loss.json
 
-The same quantity training logs at each evaluation (``training.train.dev_loss``: cross-entropy
+The same quantity training logs at each evaluation (``training.trainer.dev_loss``: cross-entropy
 per target token, no smoothing, documents in order through the memory for a memory model; dev
 splits read untokenized) per corpus, and over all of them weighted by target tokens -- the number
 that picks best.pt. Checkpoint selection can then be checked, or redone, on one scale.
@@ -22,12 +22,12 @@ import torch
 from training.checkpoint import CheckpointError, load_model
 from training.data import DataError, folder_and_name, tokenize_corpus
 from training.token_cache import tag_source
-from training.train import dev_loss
+from training.trainer import dev_loss
 
 
 def checkpoint_dev_loss(path: str | Path, devs: list[str], src: str, tgt: str) -> dict[str, float]:
     """{"step": .., "dev_loss": combined, "dev_loss[<corpus>]": ..} of one checkpoint."""
-    loaded = load_model(path)
+    loaded = load_model(path, require="memory")
     sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
     with_memory = bool(loaded.config.sides) and loaded.raw.get("stage") == "document"
     out: dict[str, float] = {"step": loaded.raw.get("step", -1)}

@@ -121,7 +121,7 @@ def _data_args(plan: Plan) -> list[str]:
 
 
 def _common(plan: Plan, out: Path, budget: float, eval_every: int | None = None) -> list[str]:
-    from training.train import process_start_time
+    from training.trainer import process_start_time
 
     # train's --time-budget counts from the process start; phases run one after another in this
     # process, so this phase's share is added to the time already spent.

@@ -26,8 +26,8 @@ import sacrebleu
 import sentencepiece as spm
 import torch
 
-from training.approaches import load_model, translate_documents  # any --approach; the memory model's own for it
-from training.checkpoint import CheckpointError
+from training.approaches import translate_documents  # any --approach
+from training.checkpoint import CheckpointError, load_model
 from training.data import DataError, read_documents
 from training.moses_text import looks_tokenized, untokenized_side
 

@@ -185,8 +185,6 @@ class GTransformer(nn.Module):
         """Parameters a sentence-level checkpoint does not have: global attentions and gates."""
         return [n for n, _ in self.named_parameters() if "_global." in n]
 
-    memory_parameter_names = new_parameter_names  # the name the Trainer asks for
-
     def embed_tokens(self, ids: Tensor, start: int = 0) -> Tensor:
         t = ids.shape[1]
         if start + t > self.pos.shape[0]:

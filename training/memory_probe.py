@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict[str, dict[str, float]]] = {}
     try:
         for path in a.checkpoints:
-            loaded = load_model(path)
+            loaded = load_model(path, require="memory")
             sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
             prefix = loaded.source_prefix(sp, a.src, a.tgt)
             corpus = tokenize_corpus(a.data, a.src, a.tgt, lambda xs, sp=sp: sp.encode(xs),

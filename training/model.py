@@ -245,19 +245,30 @@ class DecoderLayer(nn.Module):
                 need_weights: bool = False, causal: bool = False):
         """``past`` = this layer's cached self-attention (k, v); returns the extended cache.
         ``causal``: self-attention is causal over ``x`` (teacher forcing) on top of ``self_bias``."""
+        h, kv = self.self_block(x, self_bias, past, causal)
+        x, w = h, None
+        if self.memory is not None and mem is not None:
+            x, w = self.memory.output_attention(h, mem, need_weights)
+        x = self.cross_block(x, cross_kv, cross_bias)
+        return self.ffn_block(x), h, kv, w
+
+    # The three sub-layers, each pre-norm with its residual, so that a layer with another
+    # attention between them (training/context_cache.py) reuses them instead of re-typing them.
+    def self_block(self, x: Tensor, self_bias: Tensor | None, past: tuple[Tensor, Tensor] | None = None,
+                   causal: bool = False) -> tuple[Tensor, tuple[Tensor, Tensor]]:
         y = self.self_norm(x)
         k, v = self.self_attn.kv(y)
         if past is not None:
             k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
         a, _ = self.self_attn(y, (k, v), self_bias, causal=causal)
-        h = x + self.drop(a)
-        x, w = h, None
-        if self.memory is not None and mem is not None:
-            x, w = self.memory.output_attention(h, mem, need_weights)
+        return x + self.drop(a), (k, v)
+
+    def cross_block(self, x: Tensor, cross_kv: tuple[Tensor, Tensor], cross_bias: Tensor) -> Tensor:
         c, _ = self.cross_attn(self.cross_norm(x), cross_kv, cross_bias)
-        x = x + self.drop(c)
-        x = x + self.drop(self.ffn(self.ffn_norm(x)))
-        return x, h, (k, v), w
+        return x + self.drop(c)
+
+    def ffn_block(self, x: Tensor) -> Tensor:
+        return x + self.drop(self.ffn(self.ffn_norm(x)))
 
 
 # A large finite value rather than -inf: a row that is all padding (a document stream with no
@@ -314,6 +325,19 @@ class MemoryTransformer(nn.Module):
             weights.append(w)
         return torch.stack(new, dim=1), weights
 
+    def write_memory(self, memory: dict[str, Tensor], src: Tensor, src_states: list[Tensor], tgt_in: Tensor,
+                     tgt_states: list[Tensor]) -> dict[str, Tensor]:
+        """The memory after one finished sentence pair: every side's memory in ``memory`` updated
+        with that side's states (source from ``encode``, target from ``decode`` over ``tgt_in``:
+        the reference in training, the chosen translation at inference). The one place the
+        memory update is spelled out: training, its stage-2 recomputation and the search call it."""
+        new = {}
+        if "src" in memory:
+            new["src"], _ = self.update_memory("src", memory["src"], src_states, src)
+        if "tgt" in memory:
+            new["tgt"], _ = self.update_memory("tgt", memory["tgt"], tgt_states, tgt_in)
+        return new
+
     # -- encoder / decoder ----------------------------------------------------------------
     def embed_tokens(self, ids: Tensor, start: int | Tensor = 0) -> Tensor:
         t = ids.shape[1]
@@ -364,6 +388,13 @@ class MemoryTransformer(nn.Module):
         logits = self.dec_norm(x) @ self.embed.weight.T  # tied output projection
         return logits, states, cache, weights
 
+    def decode_step(self, tokens: Tensor, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor, mem: Tensor | None,
+                    past: list[tuple[Tensor, Tensor]] | None, start: int) -> tuple[Tensor, list[tuple[Tensor, Tensor]]]:
+        """One incremental step for the search (training.search): -> (logits, extended cache).
+        ``mem`` is what the decoder reads, here the target-side memory."""
+        logits, _, cache, _ = self.decode(tokens, cross_kv, src, mem, past=past, start=start)
+        return logits, cache
+
     # -- training step --------------------------------------------------------------------
     def forward(self, src: Tensor, tgt_in: Tensor, memory: dict[str, Tensor] | None = None):
         """One sentence per row. -> (logits, next memory or None).
@@ -378,14 +409,10 @@ class MemoryTransformer(nn.Module):
                                                memory.get("tgt") if use else None)
         if not use:
             return logits, None
-        new = {}
-        if "src" in memory:
-            new["src"], _ = self.update_memory("src", memory["src"], src_states, src)
-        if "tgt" in memory:
-            new["tgt"], _ = self.update_memory("tgt", memory["tgt"], tgt_states, tgt_in)
-        return logits, new
+        return logits, self.write_memory(memory, src, src_states, tgt_in, tgt_states)
 
-    def memory_parameter_names(self) -> list[str]:
+    def new_parameter_names(self) -> list[str]:
+        """Parameters a sentence-level (stage 1) checkpoint does not train: the memory's."""
         return [n for n, _ in self.named_parameters() if ".memory." in n]
 
 

@@ -10,6 +10,7 @@ driven by the PyTorch decoder, so the two can only differ in the networks themse
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 import torch
@@ -17,7 +18,21 @@ from torch import Tensor
 
 from doctrans.engine import beam as engine_beam
 from doctrans.engine.beam import max_new_tokens
-from training.model import MemoryTransformer
+from training.model import MemoryTransformer, ModelConfig
+
+
+class StepModel(Protocol):
+    """What the search needs of a model: the memory model, or the context-cache model whose
+    ``mem`` is its Context (anything indexable by row)."""
+
+    cfg: ModelConfig
+
+    def cross_kv(self, enc_out: Tensor) -> list[tuple[Tensor, Tensor]]: ...
+
+    def decode_step(self, tokens: Tensor, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor, mem: Any,
+                    past: list[tuple[Tensor, Tensor]] | None, start: int,
+                    ) -> tuple[Tensor, list[tuple[Tensor, Tensor]]]: ...
+
 
 __all__ = ["DocumentTranslation", "beam_search", "max_new_tokens", "pad_rows", "translate_documents"]
 
@@ -33,14 +48,13 @@ def pad_rows(rows: list[list[int]], pad: int, device: torch.device | None = None
 class _TorchStepDecoder:
     """The PyTorch decoder behind the engine's search: one incremental step for all B*K rows."""
 
-    def __init__(self, model: MemoryTransformer, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor,
-                 mem: Tensor | None):
+    def __init__(self, model: StepModel, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor, mem: Any):
         self.model, self.cross_kv, self.src, self.mem = model, cross_kv, src, mem
         self.past: list[tuple[Tensor, Tensor]] | None = None
 
     def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
         last = torch.from_numpy(tokens).to(self.src.device)
-        logits, _, self.past, _ = self.model.decode(last, self.cross_kv, self.src, self.mem, past=self.past, start=t)
+        logits, self.past = self.model.decode_step(last, self.cross_kv, self.src, self.mem, self.past, t)
         return logits[:, -1].float().cpu().numpy()
 
     def reorder(self, origin: np.ndarray) -> None:
@@ -49,7 +63,7 @@ class _TorchStepDecoder:
 
 
 @torch.no_grad()
-def beam_search(model: MemoryTransformer, src: Tensor, enc_out: Tensor, mem_tgt: Tensor | None,
+def beam_search(model: StepModel, src: Tensor, enc_out: Tensor, mem_tgt: Any,
                 beam: int = 5, length_penalty: float = 1.0, no_repeat_ngram: int = 0) -> list[tuple[list[int], float]]:
     """Best hypothesis (tokens without BOS/EOS, normalized score) for each row of ``src``.
 
@@ -106,10 +120,8 @@ def _translate_rows(model, docs, beam, length_penalty, record_memory, no_repeat_
         if memory:
             tgt_in = pad_rows([[cfg.bos_id, *h] for h in hyps], cfg.pad_id, device)
             _, tgt_states, _, _ = model.decode(tgt_in, model.cross_kv(enc), src, mem.get("tgt"))
-            if "src" in memory:
-                memory["src"][idx] = model.update_memory("src", mem["src"], src_states, src)[0]
-            if "tgt" in memory:
-                memory["tgt"][idx] = model.update_memory("tgt", mem["tgt"], tgt_states, tgt_in)[0]
+            for side, m in model.write_memory(mem, src, src_states, tgt_in, tgt_states).items():
+                memory[side][idx] = m
         for j, r in enumerate(rows):
             results[r].hypotheses.append(hyps[j])
             if record_memory:
