@@ -47,6 +47,7 @@ import numpy as np
 import torch
 
 from doctrans.engine.bundle import FORMAT_VERSION, GRAPH_FILES, MEMORY_INIT_FILE, MODEL_JSON, SPM_FILE, WEIGHTS_FILE
+from doctrans.engine.integrity import HASHES_KEY, bundle_hashes
 from doctrans.errors import UserError
 from export.graphs import GRAPHS, dynamic_axes, graph_io
 from export.share_weights import SharingReport, WeightSharingError, check_same_translations, share_weights
@@ -506,6 +507,11 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
             meta = json.loads((final / MODEL_JSON).read_text(encoding="utf-8"))
             meta["decoding"] = {"no_repeat_ngram": no_repeat_ngram}
             (final / MODEL_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
+        # Digests of every file the engine reads, last (after any model.json edit above): the
+        # engine refuses a file that changed since (doctrans.engine.integrity).
+        meta = json.loads((final / MODEL_JSON).read_text(encoding="utf-8"))
+        meta[HASHES_KEY] = bundle_hashes(final)
+        (final / MODEL_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
         report.files = {f.name: f.stat().st_size for f in final.iterdir()}
         _replace_dir(final, out_dir)
         report.seconds = time.time() - t0

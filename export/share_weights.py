@@ -32,6 +32,7 @@ from onnx import TensorProto, numpy_helper
 from onnx.external_data_helper import set_external_data
 
 from doctrans.engine.bundle import GRAPH_FILES, MODEL_JSON, WEIGHTS_FILE
+from doctrans.engine.integrity import HASHES_KEY, bundle_hashes
 from doctrans.errors import UserError
 from export.files import DEFAULT_SENTENCES, replace_dir
 
@@ -199,6 +200,8 @@ def _record_in_model_json(bundle: Path, weights_bytes: int) -> None:
     meta = json.loads(mj.read_text(encoding="utf-8"))
     meta.setdefault("files", {})["weights"] = WEIGHTS_FILE
     meta["weights_bytes"] = weights_bytes
+    if HASHES_KEY in meta:  # the graphs were rewritten: their digests must follow, or the engine refuses them
+        meta[HASHES_KEY] = bundle_hashes(bundle)
     mj.write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
 
 

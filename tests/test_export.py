@@ -204,6 +204,7 @@ def _inline_copy(bundle: Path, out: Path) -> Path:
     (out / "weights.bin").unlink()
     meta = json.loads((out / "model.json").read_text())
     del meta["files"]["weights"], meta["weights_bytes"]
+    meta.pop("sha256", None)  # bundles of that time recorded no digests either
     (out / "model.json").write_text(json.dumps(meta))
     return out
 

@@ -23,6 +23,8 @@ the CLI can print it as is.
 from __future__ import annotations
 
 import json
+import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,6 +173,13 @@ def read_bundle(path: str | Path) -> BundleInfo:
         no_repeat_ngram=_decoding_setting(raw, "no_repeat_ngram", path),
     )
     info.directions = _directions(raw, info.src_lang, info.tgt_lang, path)
+    for key in ("pad", "bos", "eos", "unk"):  # an id outside the vocabulary fails deep inside a graph
+        value = getattr(info, f"{key}_id")
+        if not 0 <= value < info.vocab_size:
+            raise BundleError(f"{path}: model.json special_ids.{key} = {value} is outside the vocabulary "
+                              f"(0..{info.vocab_size - 1})")
+    if info.max_len < 2:
+        raise BundleError(f"{path}: model.json model.max_len = {info.max_len} leaves no room for a sentence")
     if info.d_model % info.n_heads:
         raise BundleError(f"{path}: model.json d_model {info.d_model} is not divisible by n_heads {info.n_heads}")
     for s in sides:
@@ -276,8 +285,9 @@ def load_memory_init(info: BundleInfo) -> dict[str, np.ndarray]:
     try:
         with np.load(info.file(MEMORY_INIT_FILE), allow_pickle=False) as z:
             init = {k: np.asarray(z[k], dtype=np.float32) for k in z.files}
-    except (OSError, ValueError) as e:
-        raise BundleError(f"{info.path}: {MEMORY_INIT_FILE} is unreadable ({e})") from None
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as e:
+        raise BundleError(f"{info.path}: {MEMORY_INIT_FILE} is unreadable or damaged ({type(e).__name__}: "
+                          f"{' '.join(str(e).split())[:160]}); copy the bundle again or re-export it") from None
     for s in info.mem_sides:
         want = (len(info.mem_layers[s]), info.mem_slots, info.d_model)
         if s not in init:

@@ -39,6 +39,7 @@ from doctrans.engine.bundle import (
     select_direction,
 )
 from doctrans.engine.errors import BundleError
+from doctrans.engine.integrity import verify_bundle_files
 from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
 from doctrans.engine.protect import Prepared, prepare
 from doctrans.engine.tokenizer import Tokenizer
@@ -50,6 +51,11 @@ from doctrans.verbatim import remask, restore_warnings
 # batch of 16 rows of a small model is still milliseconds a step).
 FALLBACK_BEAM = 8
 MAX_FALLBACK_BEAM = 16
+
+
+# ONNX Runtime's default logger prints a coloured line on stderr for every failing node, before
+# the exception that doctrans turns into one error line: errors-only would still show them.
+ort.set_default_logger_severity(4)  # fatal only
 
 
 def default_providers() -> list[str]:
@@ -66,7 +72,9 @@ def session_options(threads: int | None = None) -> ort.SessionOptions:
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     so.inter_op_num_threads = 1
     so.intra_op_num_threads = threads if threads is not None else 0  # 0 = ORT picks (physical cores)
-    so.log_severity_level = 3  # errors only: the CUDA fallback warnings are not the user's business
+    # Fatal only: the CUDA fallback warnings are not the user's business, and a failing node's
+    # coloured error line would come before doctrans' own one-line error for the same failure.
+    so.log_severity_level = 4
     return so
 
 
@@ -190,8 +198,12 @@ class OnnxTranslator:
                                   f"({str(e).splitlines()[0][:200]})") from None
             check_graph_inputs(info, name, {i.name: list(i.shape) for i in sess.get_inputs()})
             sessions[name] = sess
+        memory_init = load_memory_init(info)
+        # After the structural checks (their messages are more specific): same-size garbage in a
+        # file passes them all, and only the digests in model.json can tell.
+        verify_bundle_files(info.path, info.raw)
         tokenizer = Tokenizer(info.path / SPM_FILE, info.vocab_size)
-        return cls(info, sessions, tokenizer, load_memory_init(info),
+        return cls(info, sessions, tokenizer, memory_init,
                    _Options(beam_size, length_penalty, max_length, return_attention,
                             info.no_repeat_ngram if no_repeat_ngram is None else no_repeat_ngram),
                    direction, direction_tag_ids(info, tokenizer.piece_id))
