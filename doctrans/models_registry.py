@@ -1,10 +1,11 @@
 """Installed model bundles: find one by language pair when ``--model`` is not given.
 
 A bundle is a directory with a ``model.json`` holding at least ``src_lang`` and ``tgt_lang``
-(see DESIGN.md, "Export"), and for a model that translates several directions (zh->en and en->zh
-in one bundle) ``directions``; each direction is offered on its own, so one bidirectional bundle
-serves Chinese and English documents. Bundles are searched in the directories of
-``$DOCTRANS_MODELS`` (os.pathsep-separated) first, then in ``doctrans/models/*/`` inside the package.
+(written by export.bundle, read strictly by doctrans.engine.bundle), and for a model that
+translates several directions (zh->en and en->zh in one bundle) ``directions``; each direction is
+offered on its own, so one bidirectional bundle serves Chinese and English documents. Bundles
+are searched in the directories of ``$DOCTRANS_MODELS`` (os.pathsep-separated) first, then in
+``doctrans/models/*/`` inside the package.
 
 The registry reads model.json leniently (it only routes documents); the engine checks the bundle
 strictly when it loads it, so a damaged ``directions`` is reported there, as one error line.

@@ -114,7 +114,8 @@ def test_int8_bundle_loads_and_translates(tmp_path: Path) -> None:
                                no_repeat_ngram=3)
     q = report.int8
     assert q["bytes"] < 0.6 * q["fp32_bytes"]
-    assert q["sentences"] == 4 and 0 <= q["same_sentences"] <= 4
+    # Quantization may flip a close call, but a working int8 bundle agrees with fp32 on most sentences.
+    assert q["sentences"] == 4 and q["same_sentences"] >= 3, q
     assert "int8:" in report.summary()
     meta = json.loads((out / "model.json").read_text())
     assert meta["quantization"] == "int8" and meta["decoding"] == {"no_repeat_ngram": 3}

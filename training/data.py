@@ -178,14 +178,12 @@ class Batch:
     src: np.ndarray  # (B, S)  source + EOS, padded
     tgt_in: np.ndarray  # (B, T)  BOS + target, padded
     tgt_out: np.ndarray  # (B, T)  target + EOS, padded
-    # Document streams only: rows whose document starts at this step (memory reset to M_0),
-    # and rows that carry no sentence at this step (stream exhausted).
-    reset: np.ndarray | None = None
-    active: np.ndarray | None = None
+    pad_id: int  # the padding id the arrays were filled with
 
     @property
     def n_tokens(self) -> int:
-        return int((self.tgt_out != 0).sum())
+        """Target tokens (EOS included) the loss counts."""
+        return int((self.tgt_out != self.pad_id).sum())
 
 
 def _gather(tokens: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, pad: int) -> np.ndarray:
@@ -217,7 +215,7 @@ def collate(corpus: TokenizedCorpus, idx: list[int | None], pad: int, bos: int, 
     tin[~real] = pad
     tout = tgt.copy()
     tout[real, tgt_len[real]] = eos
-    return Batch(src, tin, tout)
+    return Batch(src, tin, tout, pad)
 
 
 def sentence_batches(corpus: TokenizedCorpus, max_tokens: int, seed: int, epoch: int,

@@ -292,7 +292,7 @@ def collate_instances(corpus: TokenizedCorpus, batch: list[list[int]], pad: int,
             out[i, : len(r)] = r
         return out
 
-    return Batch(pad_to(srcs), pad_to(tins), pad_to(touts))
+    return Batch(pad_to(srcs), pad_to(tins), pad_to(touts), pad)
 
 
 # ---------------------------------------------------------------------------------------
