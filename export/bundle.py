@@ -31,7 +31,6 @@ are exact (max |Δ| ~1e-6) for every batch size, length and an empty KV cache.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import shutil
@@ -49,21 +48,13 @@ import torch
 from doctrans.engine.bundle import FORMAT_VERSION, GRAPH_FILES, MEMORY_INIT_FILE, MODEL_JSON, SPM_FILE, WEIGHTS_FILE
 from doctrans.engine.integrity import HASHES_KEY, bundle_hashes
 from doctrans.errors import UserError
+from export.files import DEFAULT_SENTENCES, replace_dir
 from export.graphs import GRAPHS, dynamic_axes, graph_io
 from export.share_weights import SharingReport, WeightSharingError, check_same_translations, share_weights
 from training.checkpoint import CheckpointError, LoadedModel, load_model
 from training.model import MemoryTransformer
 
 OPSET = 17  # LayerNormalization is a single op from 17 on, which ORT fuses well
-
-# A few sentences in the languages we ship, for the end-to-end check when the caller gives none.
-DEFAULT_SENTENCES = [
-    "The meeting has been moved to Thursday.",
-    "她说她明天会来。",
-    "Please send me the report before noon.",
-    "我们下周再讨论这个问题。",
-]
-
 
 class ExportError(UserError):
     """The export failed or the exported graphs disagree with the checkpoint."""
@@ -464,6 +455,11 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
         raise ExportError(f"unknown quantization {quantize!r} (choose int8)")
     if no_repeat_ngram < 0:
         raise ExportError(f"no_repeat_ngram must be >= 0, got {no_repeat_ngram}")
+    if not isinstance(loaded.model, MemoryTransformer):
+        # The runtime's graphs and Python loop are the memory model's (encoder, step decoder,
+        # memory update); G-Transformer and context-cache models are compared in training/.
+        raise ExportError(f"the checkpoint is a --approach {loaded.approach} model; bundles hold the memory "
+                          "model only (evaluate it with python -m training.evaluate)")
     if not loaded.spm_bytes:
         raise ExportError("checkpoint has no SentencePiece model (key 'spm'); cannot build a bundle")
     directions = checkpoint_directions(loaded)  # a bad 'directions' fails before anything is traced
@@ -513,7 +509,7 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
         meta[HASHES_KEY] = bundle_hashes(final)
         (final / MODEL_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
         report.files = {f.name: f.stat().st_size for f in final.iterdir()}
-        _replace_dir(final, out_dir)
+        replace_dir(final, out_dir)
         report.seconds = time.time() - t0
         say(report.summary())
         return report
@@ -526,20 +522,3 @@ def _check_same(ref: Path, new: Path, sentences: list[str]) -> None:
         check_same_translations(ref, new, sentences)
     except WeightSharingError as e:
         raise ExportError(f"export check failed: {e}") from None
-
-
-def _replace_dir(new: Path, target: Path) -> None:
-    """Move ``new`` to ``target``, replacing an older bundle there only once the new one is complete."""
-    old = None
-    if target.exists():
-        old = target.with_name(f".{target.name}.old-{time.time_ns()}")
-        target.rename(old)
-    try:
-        new.rename(target)
-    except OSError:
-        if old is not None:
-            old.rename(target)
-        raise
-    if old is not None:
-        with contextlib.suppress(OSError):
-            shutil.rmtree(old)
