@@ -353,6 +353,7 @@ def test_tui_viewer_spells_the_warning_out(tmp_path: Path) -> None:
         async with app.run_test(size=(100, 30)) as pilot:
             await wait_until(pilot, lambda: translated(app), "the translation")
             assert WARNING_MARK in screen_text(app)
+            assert f"{WARNING_MARK} 2 to check" in screen_text(app)  # the status bar counts them
             await pilot.press("enter")
             assert isinstance(app.screen, MemoryViewer)
             await pilot.pause()

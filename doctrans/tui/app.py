@@ -27,7 +27,7 @@ from doctrans.engine.interface import Translator
 from doctrans.errors import UserError
 from doctrans.tui.screens import EditScreen, HelpScreen, MemoryViewer, OpenScreen, QuitScreen, SaveScreen
 from doctrans.tui.state import DocumentState, Step, translator_for
-from doctrans.tui.widgets import sentence_row
+from doctrans.tui.widgets import WARNING_MARK, sentence_row
 
 
 class DoctransApp(App[None]):
@@ -242,6 +242,9 @@ class DoctransApp(App[None]):
             parts.append(self._message)
         if edits:
             parts.append(f"{edits} edited")
+        warned = sum(1 for s in state.sentences if s.warnings and s.done)
+        if warned:  # sentences whose translation lacks a figure, code or term of the source
+            parts.append(f"{WARNING_MARK} {warned} to check")
         if state.dirty:
             parts.append("unsaved")
         elif state.saved_to is not None:
