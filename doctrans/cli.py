@@ -160,6 +160,12 @@ class Translators:
             from doctrans.translate_job import detect_language
 
             document = read_document(path)
+            if not any(block.text.strip() for block in document.blocks()):
+                # Before the model is picked by language: an empty or damaged document is not a
+                # language problem ("cannot tell the document's language" misled).
+                from doctrans.errors import DocumentError
+
+                raise DocumentError(f"{path}: the document has no text to translate")
             lang = detect_language(document)
         key = lang if self.by_language else None
         if key not in self.loaded:

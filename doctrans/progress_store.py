@@ -162,7 +162,8 @@ class SavedProgress:
         except ValueError as e:
             # numpy's message for object arrays suggests allow_pickle=True: never advise loading
             # pickles from a file that may have been tampered with.
-            why = "it holds Python objects, which doctrans never writes" if "pickle" in str(e) else str(e)
+            why = ("not a file doctrans writes: unknown format, or Python objects" if "pickle" in str(e)
+                   else str(e))
             raise damaged(why) from None
         except (OSError, EOFError, zipfile.BadZipFile, KeyError) as e:
             raise damaged(str(e) or type(e).__name__) from None

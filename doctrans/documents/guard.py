@@ -18,6 +18,7 @@ becomes U+FFFD, one code point for one, so every offset into the block text stay
 
 from __future__ import annotations
 
+import codecs
 import re
 import zipfile
 import zlib
@@ -96,3 +97,25 @@ def read_guarded(adapter: Adapter, path: Path) -> Document:
 
     document._blocks = blocks
     return document
+
+
+def first_undecodable_byte(path: Path, encoding: str) -> int | None:
+    """The file offset of the first byte ``encoding`` cannot decode (None if it all decodes).
+
+    Decoding errors raised while reading text report a position inside the decoder's current
+    buffer (byte 780 for an error at byte 1,056,372); this re-reads the file in binary.
+    """
+    decoder = codecs.getincrementaldecoder(encoding)()
+    offset = 0
+    with open(path, "rb") as f:
+        while True:
+            chunk = f.read(1 << 20)
+            try:
+                decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError as e:
+                # Bytes the decoder held back from the previous chunk come first in its buffer.
+                held = len(e.object) - len(chunk)
+                return offset - held + e.start
+            if not chunk:
+                return None
+            offset += len(chunk)

@@ -142,8 +142,13 @@ def _parse(path: Path, encoding: str) -> Iterator[tuple[str, Block | None]]:
     try:
         with open(path, encoding=encoding, newline="") as f:
             yield from _parse_lines(f)
-    except UnicodeDecodeError as e:
-        raise DocumentError(f"{path}: not valid {encoding} text near byte {e.start}; save it as UTF-8") from None
+    except UnicodeDecodeError:
+        # The error's position counts from the decoder's last buffer, not the file: find the real offset.
+        from doctrans.documents.guard import first_undecodable_byte
+
+        where = first_undecodable_byte(path, encoding)
+        at = f"at byte {where}" if where is not None else "somewhere"
+        raise DocumentError(f"{path}: not valid {encoding} text {at}; save it as UTF-8") from None
 
 
 def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
