@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.zh_en_corpora import CORPORA, make_data_dir
+from training import device_card
 from training.device_parts import join
 from training.prepare_data import main as prepare_main
 
@@ -85,10 +86,20 @@ def test_the_device_session_runs_end_to_end_on_the_cpu(tmp_path):
     assert (scores / "probe.tvsub-zh-en.zh-en.json").exists() and (scores / "probe.tvsub-zh-en.en-zh.json").exists()
     assert (back / "logs" / "s2.log.jsonl").exists()
 
+    # the model card is written from what came back, every split in both directions
+    bundle = back / "bundle_int8"
+    assert device_card.main([str(back)]) == 0
+    card = (bundle / "MODEL_CARD.md").read_text()
+    for title in device_card.SPLITS.values():
+        assert f"### {title}" in card
+    assert card.count("memory vs baseline") == 6 and "not run" not in card
+    assert "cpu" in card.lower() and "stage 2" in card and "device time" in card
+    scores_in_json = json.loads((bundle / "model.json").read_text())["scores"]
+    assert len(scores_in_json) == 12 and "tvsub_dev_en_zh_d_bleu" in scores_in_json
+
     # the bundle that came back translates both ways through the engine users run
     from doctrans.engine.onnx_engine import OnnxTranslator
 
-    bundle = back / "bundle_int8"
     meta = json.loads((bundle / "model.json").read_text())
     assert [(d["src"], d["tgt"]) for d in meta["directions"]] == [("zh", "en"), ("en", "zh")]
     assert meta["quantization"] == "int8"
