@@ -31,7 +31,9 @@ def test_paragraphs_columns_hyphenation_and_furniture(source: Path) -> None:
     # Two columns: the left column is read entirely before the right one.
     left = next(i for i, t in enumerate(texts) if t.startswith("Left column"))
     right = next(i for i, t in enumerate(texts) if t.startswith("Right column"))
-    assert left < right and "Left ends now." in texts[left] and "Right ends now." in texts[right]
+    assert left < right and "Left ends now." in texts[left]
+    # "It also goes down." ends a paragraph: "Right" would have fitted on that line.
+    assert texts[right:right + 2] == ["Right column text begins. It also goes down.", "Right ends now."]
     assert ("heading", 2, "Summary") in body and "他来了。她走了！我们都很好。" in texts
     # The repeated header and the page-number footer are not body text; they come once each.
     assert not any("ACME" in t or t.startswith("Page ") for t in texts)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from doctrans.documents.base import Adapter, Block, Document, Run, TranslatedBlock
 from doctrans.documents.docx_format import DocxAdapter
-from doctrans.documents.pdf_format import PdfAdapter
+from doctrans.documents.pdf_format import PDF_LAYOUTS, PdfAdapter
 from doctrans.documents.txt_format import TxtAdapter
 from doctrans.errors import DocumentError
 
@@ -61,16 +61,22 @@ def read_document(path: Path) -> Document:
         raise DocumentError(f"{path}: permission denied") from None
 
 
-def writer_for(document: Document, out_path: Path) -> Writer:
+def writer_for(document: Document, out_path: Path, *, pdf_layout: str = "layout") -> Writer:
+    """``pdf_layout``: for pdf -> pdf, ``layout`` (the source pages with the translation drawn in
+    place) or ``reflow`` (a new, reflowed document)."""
     from doctrans.documents import rebuild
 
+    if pdf_layout not in PDF_LAYOUTS:
+        raise DocumentError(f"unknown PDF layout {pdf_layout!r}; choose one of: {', '.join(PDF_LAYOUTS)}")
     out = adapter_for(out_path)
+    if out.name == document.format == "pdf" and pdf_layout == "reflow":
+        return rebuild.write_pdf
     if out.name == document.format:
         return out.write
     return {"txt": rebuild.write_txt, "docx": rebuild.write_docx, "pdf": rebuild.write_pdf}[out.name]
 
 
 __all__ = [
-    "ADAPTERS", "SUFFIXES", "Adapter", "Block", "Document", "DocumentError", "Run", "TranslatedBlock",
+    "ADAPTERS", "PDF_LAYOUTS", "SUFFIXES", "Adapter", "Block", "Document", "DocumentError", "Run", "TranslatedBlock",
     "adapter_for", "read_document", "register", "writer_for",
 ]

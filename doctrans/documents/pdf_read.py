@@ -1,0 +1,618 @@
+"""Reading a PDF as a person reads it: lines, paragraphs, lists, code, headings, reading order.
+
+Why pdfminer.six (MIT) and not pypdf's ``visitor_text``: pdfminer gives every glyph with its
+exact box (from the font's widths), font name and size, after the content stream's kerning and
+positioning operators are applied. pypdf's visitor hands over runs of text with only a start
+point, so the end of a line -- needed for right-aligned and centred lines, column gutters and
+"did this line end early?" -- had to be guessed from a character count, which dropped right-hand
+text and cut paragraphs. pdfminer's own layout analysis (LAParams) is not used: it merges
+columns with narrow gutters and has no notion of lists or code; the rules below are ours.
+
+From glyphs to blocks, per page:
+
+1. **Lines**: glyphs whose vertical centres lie within half a glyph height of each other form a
+   row; a row is cut where the horizontal gap exceeds about one em (a column gutter, a table cell
+   boundary, a right-aligned word on the same baseline). A lone list marker (a bullet drawn apart
+   from its text) is joined to the text after it. Spaces come from space glyphs or from gaps; in
+   monospace lines a gap becomes as many spaces as characters would fit (code indentation).
+2. **Paragraphs**: a line continues the block of the nearest line above it that overlaps it
+   horizontally, when the font size, monospace-ness and weight agree, no ruling line of a table
+   lies between them, the leading equals the document's usual leading for that size (measured,
+   so 2x CJK leading joins and an extra paragraph gap does not) and the line above did not end
+   early -- "early" meaning that the first word of the next line would have fitted in the room
+   left (the way a reader sees a paragraph end, whatever the alignment). A line starting with a
+   bullet or a number (``•``, ``1.``, ``a)``, ``一、``, ``（二）``, ``①``) starts a list item;
+   a continuation indented to its text joins it.
+3. **Kinds**: monospace blocks are code (``verbatim``: written back unchanged); blocks set
+   larger than the body size are headings, levels by size rank; short bold blocks too.
+4. **Furniture**: blocks in the top or bottom 9% of a page that repeat (digits ignored) on at
+   least 30% of the pages, in any corner, are headers/footers -- one block, translated once,
+   drawn back at every place it occurs; bare page numbers there are kept as they are.
+5. **Reading order** of the blocks of a page (Breuel 2003): ``a`` before ``b`` when they overlap
+   horizontally and ``a`` is above, or ``a`` is wholly left of ``b`` and no third block between
+   them in height spans both; a topological sort, ties broken top to bottom. Columns, sidebars,
+   right-aligned and centred lines all fall out of these two rules.
+
+All coordinates are PDF points with the origin at the bottom left of the (rotated) page.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import logging
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from doctrans.segment import is_cjk
+
+EDGE = 0.09  # fraction of the page height where headers/footers live
+_MONO = re.compile(r"courier|mono|consol|typewriter|code|menlo|fixed|cmtt|lmtt|inconsolata|sfmt|nimbusmon",
+                   re.IGNORECASE)
+_BOLD = re.compile(r"bold|black|heavy|semibold|demi|-bd|,b\b", re.IGNORECASE)
+_ITALIC = re.compile(r"italic|oblique|-it\b|,i\b", re.IGNORECASE)
+_SERIF = re.compile(r"times|serif|roman|georgia|garamond|minion|palatino|cmr|lmroman|nimbusrom|book|song|ming|mincho",
+                    re.IGNORECASE)
+# A list marker at the start of a line: bullets, 1. 1) (1) a) iv. 1.2.3, CJK 一、（一）①.
+MARKER = re.compile(
+    r"^(?:[•●○◦▪▫■□‣⁃∙·*➢➤►▶✓✔–—-]\s+"
+    r"|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s+|\(\d{1,3}\)\s+|\d{1,2}(?:\.\d{1,2})+\.?\s+"
+    r"|[一二三四五六七八九十百]+[、．.]\s*|[（(][一二三四五六七八九十]+[）)]\s*|[①-⑳]\s*)")
+# WinAnsiEncoding shows its unused codes as a bullet (PDF 1.7, Annex D, note 5) -- reportlab and
+# others write "•" as 0x7F -- but pdfminer has no character for them.
+_WINANSI_BULLETS = {f"(cid:{n})": "•" for n in (127, 129, 141, 143, 144, 157)}
+_BARE_NUMBER = re.compile(r"[-–—\s]*(\d+|[ivxlc]+)(\s*/\s*\d+)?[-–—\s]*", re.IGNORECASE)
+
+
+@dataclass
+class Glyph:
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    base: float  # baseline
+    size: float
+    text: str
+    font: str
+    color: tuple[float, ...] | None
+
+
+@dataclass
+class Line:
+    page: int
+    x0: float
+    x1: float
+    y0: float  # bottom of the glyph boxes
+    y1: float  # top
+    base: float
+    size: float
+    font: str  # the font of most of the line's characters
+    text: str
+    first_word: float  # width of the first word (for "would it have fitted on the line above?")
+    color: tuple[float, ...] | None = None
+    xs: list[float] = field(default_factory=list)  # x where each character of ``text`` starts
+
+    @property
+    def mono(self) -> bool:
+        return bool(_MONO.search(self.font))
+
+    @property
+    def bold(self) -> bool:
+        return bool(_BOLD.search(self.font))
+
+
+@dataclass
+class Place:
+    """Where and how a block was set: what the layout-preserving writer needs to redraw it."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    font: str
+    lines: list[Line]
+    align: str = "left"  # left | right | center | justify
+    leading: float = 0.0  # baseline to baseline; 0 = one line
+    marker: str = ""  # list marker ("•", "1.", "一、"), not part of the block text
+    marker_x: float = 0.0
+    text_x: float = 0.0  # where the text of a list item's first line starts (after its marker)
+    color: tuple[float, ...] | None = None
+
+    @property
+    def serif(self) -> bool:
+        return bool(_SERIF.search(self.font))
+
+    @property
+    def bold(self) -> bool:
+        return bool(_BOLD.search(self.font))
+
+    @property
+    def italic(self) -> bool:
+        return bool(_ITALIC.search(self.font))
+
+
+@dataclass
+class RawBlock:
+    """A block before it becomes a :class:`Block`: its lines and what was decided about it."""
+
+    lines: list[Line]
+    kind: str = "paragraph"
+    level: int = 0
+    marker: str = ""
+    marker_x: float = 0.0
+    text_x: float = 0.0
+    verbatim: bool = False
+    text: str = ""
+
+    @property
+    def page(self) -> int:
+        return self.lines[0].page
+
+    @property
+    def x0(self) -> float:
+        return min(ln.x0 for ln in self.lines)
+
+    @property
+    def x1(self) -> float:
+        return max(ln.x1 for ln in self.lines)
+
+    @property
+    def y0(self) -> float:
+        return min(ln.y0 for ln in self.lines)
+
+    @property
+    def y1(self) -> float:
+        return max(ln.y1 for ln in self.lines)
+
+    @property
+    def size(self) -> float:
+        return statistics.median(ln.size for ln in self.lines)
+
+    def place(self) -> Place:
+        lines = self.lines
+        leading = (lines[0].base - lines[-1].base) / (len(lines) - 1) if len(lines) > 1 else 0.0
+        fonts = Counter(ln.font for ln in lines)
+        return Place(self.page, self.x0, self.y0, self.x1, self.y1, self.size, fonts.most_common(1)[0][0],
+                     lines, _alignment(lines), leading, self.marker, self.marker_x, self.text_x or self.x0,
+                     lines[0].color)
+
+
+@dataclass
+class PageText:
+    width: float
+    height: float
+    blocks: list[RawBlock] = field(default_factory=list)
+    rules: list[tuple[float, float, float]] = field(default_factory=list)  # horizontal (x0, x1, y)
+
+
+# ---------------------------------------------------------------- glyphs and lines
+
+
+def _color(glyph: Any) -> tuple[float, ...] | None:
+    try:
+        c = glyph.graphicstate.ncolor
+    except AttributeError:
+        return None
+    if isinstance(c, int | float):
+        return (float(c),)
+    if isinstance(c, list | tuple) and all(isinstance(v, int | float) for v in c) and len(c) in (1, 3, 4):
+        return tuple(float(v) for v in c)
+    return None
+
+
+def _collect(item: Any, glyphs: list[Glyph], rules: list[tuple[float, float, float]]) -> None:
+    from pdfminer.layout import LTChar, LTCurve, LTLine, LTRect
+
+    for obj in item:
+        if isinstance(obj, LTChar):
+            text = _WINANSI_BULLETS.get(obj.get_text(), obj.get_text())
+            if text.strip():
+                base = obj.matrix[5] if obj.upright else obj.y0
+                glyphs.append(Glyph(obj.x0, obj.x1, obj.y0, obj.y1, base, obj.size, text,
+                                    obj.fontname.split("+")[-1], _color(obj)))
+        elif isinstance(obj, LTLine | LTRect) or (isinstance(obj, LTCurve) and not hasattr(obj, "__iter__")):
+            x0, y0, x1, y1 = obj.bbox
+            if y1 - y0 <= 2.5 and x1 - x0 > 5:
+                rules.append((x0, x1, (y0 + y1) / 2))
+            elif isinstance(obj, LTRect) and x1 - x0 > 5:
+                rules.extend([(x0, x1, y0), (x0, x1, y1)])  # a cell's top and bottom edges
+        elif hasattr(obj, "__iter__"):
+            _collect(obj, glyphs, rules)
+
+
+def _rows(glyphs: list[Glyph]) -> list[list[Glyph]]:
+    """Glyphs whose vertical centres are within half a height of the first (highest) one."""
+    rows: list[list[Glyph]] = []
+    lead: Glyph | None = None
+    for g in sorted(glyphs, key=lambda g: -(g.y0 + g.y1) / 2):
+        centre = (g.y0 + g.y1) / 2
+        if lead is not None and abs((lead.y0 + lead.y1) / 2 - centre) <= 0.5 * min(lead.size, g.size):
+            rows[-1].append(g)
+        else:
+            rows.append([g])
+            lead = g
+    return rows
+
+
+def _is_marker_only(text: str) -> bool:
+    return bool(MARKER.match(text + " ")) and MARKER.match(text + " ").end() >= len(text)  # type: ignore[union-attr]
+
+
+def _segments(row: list[Glyph]) -> list[list[Glyph]]:
+    """Cut a row at gaps wider than about an em; a lone list marker stays with its text."""
+    row = sorted(row, key=lambda g: g.x0)
+    segs: list[list[Glyph]] = [[row[0]]]
+    for g in row[1:]:
+        prev = segs[-1][-1]
+        size = max(prev.size, g.size)
+        if g.x0 - prev.x1 > 1.0 * size:
+            segs.append([g])
+        else:
+            segs[-1].append(g)
+    merged: list[list[Glyph]] = []
+    for seg in segs:
+        if merged and _is_marker_only("".join(g.text for g in merged[-1])) \
+                and seg[0].x0 - merged[-1][-1].x1 < 4 * seg[0].size:
+            merged[-1] = merged[-1] + seg
+        else:
+            merged.append(seg)
+    return merged
+
+
+def _line(page: int, seg: list[Glyph]) -> Line:
+    fonts = Counter()
+    for g in seg:
+        fonts[g.font] += len(g.text)
+    font = fonts.most_common(1)[0][0]
+    mono = bool(_MONO.search(font))
+    size = statistics.median(g.size for g in seg)
+    advance = statistics.median(g.x1 - g.x0 for g in seg) if mono else 0.0
+    text = ""
+    xs: list[float] = []
+    first_word_end = None
+    prev: Glyph | None = None
+    for g in seg:
+        if prev is not None:
+            gap = g.x0 - prev.x1
+            if mono and advance > 0:
+                spaces = max(0, round(gap / advance))
+            elif gap > 0.2 * size and not (is_cjk(prev.text[-1]) and is_cjk(g.text[0]) and gap < 0.8 * size):
+                spaces = 0 if text.endswith(" ") else 1
+            else:
+                spaces = 0
+            text += " " * spaces
+            xs += [g.x0] * spaces
+            if first_word_end is None and text.endswith(" "):
+                first_word_end = prev.x1
+        if first_word_end is None and is_cjk(g.text[0]):
+            first_word_end = g.x1  # a CJK line breaks after any character
+        if not mono and g.text.isspace():
+            if text and not text.endswith(" "):
+                text += " "
+                xs.append(g.x0)
+        else:
+            text += g.text
+            xs += [g.x0] * len(g.text)
+        prev = g
+    x0, x1 = seg[0].x0, max(g.x1 for g in seg)
+    base = statistics.median(g.base for g in seg)
+    cut = len(text.rstrip())
+    return Line(page, x0, x1, min(g.y0 for g in seg), max(g.y1 for g in seg), base, size, font, text[:cut],
+                (first_word_end or x1) - x0, seg[0].color, xs[:cut])
+
+
+def page_lines(page_no: int, layout: Any) -> tuple[list[Line], list[tuple[float, float, float]]]:
+    glyphs: list[Glyph] = []
+    rules: list[tuple[float, float, float]] = []
+    _collect(layout, glyphs, rules)
+    lines = [_line(page_no, seg) for row in _rows(glyphs) for seg in _segments(row)]
+    return [ln for ln in lines if ln.text.strip()], rules
+
+
+# ---------------------------------------------------------------- paragraphs
+
+
+def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
+    return min(a1, b1) - max(a0, b0)
+
+
+def _alignment(lines: list[Line]) -> str:
+    if len(lines) < 2:
+        return "left"
+    tol = 0.3 * lines[0].size
+    lefts = max(ln.x0 for ln in lines[1:]) - min(ln.x0 for ln in lines[1:]) if len(lines) > 2 else 0
+    left_ok = abs(lines[-1].x0 - lines[-2].x0) <= tol and lefts <= tol
+    right_ok = max(ln.x1 for ln in lines) - min(ln.x1 for ln in lines) <= tol
+    if left_ok and (right_ok or max(ln.x1 for ln in lines[:-1]) - min(ln.x1 for ln in lines[:-1]) <= tol):
+        return "justify" if len(lines) > 2 or right_ok else "left"
+    if right_ok:
+        return "right"
+    centres = [(ln.x0 + ln.x1) / 2 for ln in lines]
+    if max(centres) - min(centres) <= tol:
+        return "center"
+    return "left"
+
+
+def _ruled_between(rules: list[tuple[float, float, float]], above: Line, below: Line) -> bool:
+    lo, hi = below.y1 - 0.5, above.y0 + 0.5
+    x0, x1 = max(above.x0, below.x0), min(above.x1, below.x1)
+    return any(lo < y < hi and _overlap(rx0, rx1, x0, x1) > 0 for rx0, rx1, y in rules)
+
+
+def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple[float, float, float]],
+               marker: str) -> bool:
+    """Whether ``ln`` continues ``block``, whose last line is the nearest line above it; ``below`` is
+    the distance from ``ln`` to the next line under it (None: none)."""
+    prev = block.lines[-1]
+    if marker or ln.mono != prev.mono or abs(ln.size - prev.size) > 0.1 * max(ln.size, prev.size):
+        return False
+    pitch = prev.base - ln.base
+    if pitch <= 0 or _ruled_between(rules, prev, ln):
+        return False
+    if ln.mono:  # code: blank lines inside a listing keep it one block
+        return pitch <= 3.2 * ln.size
+    if ln.bold != prev.bold:
+        return False
+    # The leading is measured, not assumed (Chinese is often set at 1.6-2x, Latin at 1.2x): it must
+    # match the block's own leading, or for a block's second line, not exceed the leading that
+    # follows (a paragraph gap is a one-off larger distance).
+    if pitch > 2.5 * ln.size:
+        return False
+    if len(block.lines) > 1:
+        own = (block.lines[0].base - prev.base) / (len(block.lines) - 1)
+        if abs(pitch - own) > 0.2 * own + 0.5:
+            return False
+    elif below is not None and pitch > below * 1.15 + 0.5:
+        return False
+    if block.kind == "list_item":  # a continuation is indented to the item's text
+        return ln.x0 >= block.lines[0].x0 - 0.5 * ln.size and ln.x0 > block.marker_x + 0.5 * ln.size
+    # Did the line above end early? Then the first word of this one would have fitted there.
+    lines = [*block.lines, ln]
+    left, right = min(x.x0 for x in lines), max(x.x1 for x in lines)
+    if abs(ln.x1 - prev.x1) <= 0.3 * ln.size and abs(ln.x0 - prev.x0) > 0.3 * ln.size:
+        room = prev.x0 - left  # right-aligned
+    elif abs((ln.x0 + ln.x1) - (prev.x0 + prev.x1)) <= 0.6 * ln.size and abs(ln.x0 - prev.x0) > 0.3 * ln.size:
+        room = (right - left) - (prev.x1 - prev.x0)  # centred
+    else:
+        room = right - prev.x1
+    space = 0.0 if is_cjk(ln.text[0]) else 0.3 * ln.size
+    if room > ln.first_word + space + 0.25 * ln.size:
+        return False
+    # A first line indented further than the lines before it starts a new paragraph.
+    return not (len(block.lines) > 1 and ln.x0 > prev.x0 + 0.8 * ln.size
+                and abs(prev.x0 - block.lines[-2].x0) <= 0.3 * ln.size)
+
+
+def _code_text(lines: list[Line]) -> str:
+    """A code block's text: indentation from the x offset, blank lines from the baseline gaps."""
+    indent = min(ln.x0 for ln in lines)
+    adv = statistics.median((ln.x1 - ln.x0) / max(1, len(ln.text)) for ln in lines)
+    pitches = [a.base - b.base for a, b in itertools.pairwise(lines)]
+    step = min(pitches) if pitches else 1.0
+    out = []
+    for i, ln in enumerate(lines):
+        if i:
+            out.append("\n" * max(1, round(pitches[i - 1] / step)))
+        out.append(" " * max(0, round((ln.x0 - indent) / adv)) + ln.text)
+    return "".join(out)
+
+
+def _join_lines(a: str, b: str) -> str:
+    if re.search(r"[^\W\d_]-$", a) and b[:1].islower():
+        return a[:-1] + b  # de-hyphenate
+    if not a or not b or is_cjk(a[-1]) or is_cjk(b[0]):
+        return a + b
+    return a + " " + b
+
+
+def _split_marker(text: str) -> tuple[str, str]:
+    m = MARKER.match(text)
+    if not m or m.end() >= len(text):
+        return "", text
+    return text[: m.end()].rstrip(), text[m.end():]
+
+
+def _distance_below(lines: list[Line]) -> dict[int, float]:
+    """Per line (by id), the baseline distance to the nearest overlapping line of its size below."""
+    out: dict[int, float] = {}
+    for ln in lines:
+        ds = [ln.base - o.base for o in lines if o.base < ln.base and abs(o.size - ln.size) <= 0.1 * ln.size
+              and _overlap(o.x0, o.x1, ln.x0, ln.x1) > 0]
+        if ds:
+            out[id(ln)] = min(ds)
+    return out
+
+
+def paragraphs(lines: list[Line], rules: list[tuple[float, float, float]]) -> list[RawBlock]:
+    """The blocks of one page, in no particular order yet."""
+    below = _distance_below(lines)
+    blocks: list[RawBlock] = []
+    owner: dict[int, RawBlock] = {}  # id(line) -> its block
+    done: list[Line] = []
+    for ln in sorted(lines, key=lambda ln: (-ln.base, ln.x0)):
+        marker = "" if ln.mono else _split_marker(ln.text)[0]
+        above = [p for p in done if p.base > ln.base and _overlap(p.x0, p.x1, ln.x0, ln.x1) > 0]
+        nearest = min(above, key=lambda p: p.base) if above else None
+        block = owner.get(id(nearest)) if nearest is not None else None
+        if block is not None and block.lines[-1] is nearest and _continues(block, ln, below.get(id(ln)), rules, marker):
+            block.lines.append(ln)
+        else:
+            block = RawBlock([ln])
+            if marker:
+                block.kind, block.marker, block.marker_x = "list_item", marker, ln.x0
+                m = MARKER.match(ln.text)
+                block.text_x = ln.xs[m.end()] if m and m.end() < len(ln.xs) else ln.x0
+            blocks.append(block)
+        owner[id(ln)] = block
+        done.append(ln)
+    for b in blocks:
+        b.verbatim = all(ln.mono for ln in b.lines)
+        if b.verbatim:
+            b.text = _code_text(b.lines)
+            continue
+        b.text = _split_marker(b.lines[0].text)[1] if b.marker else b.lines[0].text
+        for ln in b.lines[1:]:
+            b.text = _join_lines(b.text, ln.text)
+    return blocks
+
+
+# ---------------------------------------------------------------- reading order
+
+
+def _between(c: RawBlock, a: RawBlock, b: RawBlock, tol: float) -> bool:
+    """Whether ``c`` lies vertically between ``a`` and ``b`` and spans both horizontally."""
+    if _overlap(c.x0, c.x1, a.x0, a.x1) <= tol or _overlap(c.x0, c.x1, b.x0, b.x1) <= tol:
+        return False
+    return (c.y1 <= a.y0 + tol and c.y0 >= b.y1 - tol) or (c.y1 <= b.y0 + tol and c.y0 >= a.y1 - tol)
+
+
+def reading_order(blocks: list[RawBlock]) -> list[RawBlock]:
+    """Breuel's two rules as a topological sort; ties go top to bottom, then left to right."""
+    n = len(blocks)
+    if n < 2:
+        return list(blocks)
+    tol = 1.0
+    after: list[set[int]] = [set() for _ in range(n)]
+    indeg = [0] * n
+    for i, a in enumerate(blocks):
+        for j, b in enumerate(blocks):
+            if i == j:
+                continue
+            xo = _overlap(a.x0, a.x1, b.x0, b.x1)
+            if xo > tol:
+                before = a.y1 > b.y1 + tol or (abs(a.y1 - b.y1) <= tol and a.y0 > b.y0)
+            elif a.x1 <= b.x0 + tol:
+                before = not any(k not in (i, j) and _between(c, a, b, tol) for k, c in enumerate(blocks))
+            else:
+                before = False
+            if before:
+                after[i].add(j)
+    for i in range(n):
+        for j in after[i]:
+            indeg[j] += 1
+    order: list[int] = []
+    ready = [i for i in range(n) if indeg[i] == 0]
+    remaining = set(range(n))
+    while remaining:
+        if not ready:  # a cycle (overlapping boxes): take the topmost left block and go on
+            ready = [min(remaining, key=lambda k: (-blocks[k].y1, blocks[k].x0))]
+        ready.sort(key=lambda k: (-blocks[k].y1, blocks[k].x0))
+        i = ready.pop(0)
+        if i not in remaining:
+            continue
+        remaining.discard(i)
+        order.append(i)
+        for j in after[i]:
+            indeg[j] -= 1
+            if indeg[j] == 0 and j in remaining:
+                ready.append(j)
+    return [blocks[i] for i in order]
+
+
+# ---------------------------------------------------------------- the whole document
+
+
+def _where(block: RawBlock, height: float) -> str | None:
+    if block.y0 > height * (1 - EDGE):
+        return "header"
+    if block.y1 < height * EDGE:
+        return "footer"
+    return None
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\d+", "#", re.sub(r"\s+", " ", text.strip().lower()))
+
+
+@dataclass
+class Furniture:
+    kind: str  # header | footer
+    text: str  # the text of its first occurrence
+    places: list[tuple[Place, str]]  # every occurrence: where, and its own text (page numbers differ)
+
+
+@dataclass
+class ReadResult:
+    pages: list[PageText]
+    body: list[RawBlock]  # reading order, page by page
+    furniture: list[Furniture]
+    kept: list[Place]  # page numbers: redrawn as they are
+    body_size: float
+
+
+def analyse(path: Path, data: bytes | None = None, password: str = "") -> ReadResult:
+    """Read every page of the PDF at ``path`` (or of ``data``) into blocks; see the module doc."""
+    from pdfminer.converter import PDFPageAggregator
+    from pdfminer.pdfdocument import PDFDocument
+    from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+    from pdfminer.pdfpage import PDFPage
+    from pdfminer.pdfparser import PDFParser
+
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
+    stream = io.BytesIO(data) if data is not None else open(path, "rb")  # noqa: SIM115
+    with stream:
+        doc = PDFDocument(PDFParser(stream), password=password)
+        rsrc = PDFResourceManager(caching=True)
+        device = PDFPageAggregator(rsrc, laparams=None)
+        interp = PDFPageInterpreter(rsrc, device)
+        raw: list[tuple[PageText, list[Line]]] = []
+        for no, page in enumerate(PDFPage.create_pages(doc)):
+            interp.process_page(page)
+            layout = device.get_result()
+            x0, y0, x1, y1 = layout.bbox
+            lines, rules = page_lines(no, layout)
+            raw.append((PageText(x1 - x0, y1 - y0, rules=rules), lines))
+    sizes: Counter[float] = Counter()
+    for _, lines in raw:
+        for ln in lines:
+            sizes[round(ln.size, 1)] += len(ln.text)
+    body_size = sizes.most_common(1)[0][0] if sizes else 10.0
+    for pt, lines in raw:
+        pt.blocks = reading_order(paragraphs(lines, pt.rules))
+    pages = [pt for pt, _ in raw]
+    body, furniture, kept = _furniture(pages)
+    _kinds(body, body_size)
+    return ReadResult(pages, body, furniture, kept, body_size)
+
+
+def _furniture(pages: list[PageText]) -> tuple[list[RawBlock], list[Furniture], list[Place]]:
+    counts: Counter[tuple[str, str]] = Counter()
+    for pt in pages:
+        counts.update({(w, _norm(b.text)) for b in pt.blocks if (w := _where(b, pt.height))})
+    need = max(2, round(0.3 * len(pages)))
+    found: dict[tuple[str, str], Furniture] = {}
+    body: list[RawBlock] = []
+    kept: list[Place] = []
+    for pt in pages:
+        for b in pt.blocks:
+            where = _where(b, pt.height)
+            if where and not b.verbatim and _BARE_NUMBER.fullmatch(b.text) and len(b.text) < 20:
+                kept.append(b.place())
+            elif where and counts[(where, _norm(b.text))] >= need:
+                key = (where, _norm(b.text))
+                f = found.setdefault(key, Furniture(where, b.text, []))
+                f.places.append((b.place(), b.text))
+            else:
+                body.append(b)
+    order = sorted(found.values(), key=lambda f: f.kind != "header")
+    return body, order, kept
+
+
+def _kinds(blocks: list[RawBlock], body_size: float) -> None:
+    heading_sizes = sorted({round(b.size, 1) for b in blocks
+                            if b.size > body_size * 1.15 and not b.verbatim and len(b.text) < 200}, reverse=True)
+    for b in blocks:
+        if b.verbatim or b.kind == "list_item":
+            continue
+        size = round(b.size, 1)
+        if size in heading_sizes:
+            b.kind, b.level = "heading", min(heading_sizes.index(size) + 1, 6)
+        elif all(ln.bold for ln in b.lines) and len(b.lines) <= 2 and len(b.text) < 120 \
+                and not b.text.endswith((".", "。", ":", "：")) and body_size <= size:
+            b.kind, b.level = "heading", min(len(heading_sizes) + 1, 6)
