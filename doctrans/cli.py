@@ -215,15 +215,21 @@ def translate(
     report: Annotated[Path | None, typer.Option("--report", help="write the sentences whose translation lacks a "
                                                 "number, code, URL or glossary term of the source to FILE "
                                                 "(.json or .csv)")] = None,
+    pdf_layout: Annotated[str, typer.Option("--pdf-layout", help="pdf -> pdf: 'layout' keeps every page (images, "
+                                            "drawings, columns) and draws the translation in place of the text; "
+                                            "'reflow' writes a new, reflowed document")] = "layout",
 ) -> None:
     """Translate documents; the output format follows the output suffix (pdf -> docx works)."""
     from rich.console import Console
 
+    from doctrans.documents import PDF_LAYOUTS
     from doctrans.glossary import load_glossary
     from doctrans.report import SentenceWarning, check_report_path, write_report
     from doctrans.signals import graceful_signals
     from doctrans.translate_job import Interrupted, translate_file
 
+    if pdf_layout not in PDF_LAYOUTS:
+        raise UserError(f"--pdf-layout {pdf_layout}: choose one of {', '.join(PDF_LAYOUTS)}")
     pairs = plan_outputs(inputs, output)
     check_report_path(report)
     terms = load_glossary(glossary)  # a bad glossary fails before any model is loaded
@@ -240,7 +246,8 @@ def translate(
                 with _progress(console, src_path.name, mode) as (on_start, on_progress):
                     result = translate_file(src_path, dst, translator, resume=resume, src_lang=lang,
                                             document=document, on_start=on_start, on_progress=on_progress,
-                                            notice=lambda line: typer.echo(line, err=True))
+                                            notice=lambda line: typer.echo(line, err=True),
+                                            pdf_layout=pdf_layout)
             except Interrupted:
                 raise
             except Exception as e:

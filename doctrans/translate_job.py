@@ -278,6 +278,7 @@ def translate_file(
     on_progress: ProgressCallback | None = None,
     on_start: Callable[[Document], None] | None = None,
     notice: Callable[[str], None] | None = None,
+    pdf_layout: str = "layout",
 ) -> JobResult:
     """Translate ``input_path`` into ``output`` (format chosen by the output suffix).
 
@@ -289,7 +290,8 @@ def translate_file(
     ``on_start`` sees the opened document (for a progress bar's total: ``document.size_hint``
     characters); ``on_progress`` is called per sentence; ``notice`` gets informational lines
     (what --resume reuses). ``document``: ``input_path`` already opened by the caller (to
-    identify its language), so the file is not read twice.
+    identify its language), so the file is not read twice. ``pdf_layout``: pdf -> pdf as the
+    source pages with the translation in place (``layout``) or a reflowed document (``reflow``).
     """
     input_path, output = Path(input_path), Path(output)
     check_paths(input_path, output)
@@ -298,7 +300,7 @@ def translate_file(
         clean_stale_temps(target)  # left by a run that was killed (kill -9, power loss)
     if document is None:
         document = read_document(input_path)
-    write = writer_for(document, output)
+    write = writer_for(document, output, pdf_layout=pdf_layout)
     lang = src_lang or detect_language(document) or translator.src_lang
     digest = file_sha256(input_path)
     saved = _load_for_resume(progress_file, input_path, digest, translator, notice) if resume else None
