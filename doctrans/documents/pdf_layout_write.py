@@ -245,6 +245,8 @@ def write_layout_pdf(document: Document, translated: Iterable[TranslatedBlock], 
     from pypdf import PdfReader, PdfWriter, Transformation
     from reportlab.pdfgen import canvas as rl_canvas
 
+    from doctrans.documents.pdf_open import open_reader
+
     layout = document.state
     items: dict[int, list[_Item]] = defaultdict(list)
     furniture_texts: list[str] = []
@@ -277,9 +279,7 @@ def write_layout_pdf(document: Document, translated: Iterable[TranslatedBlock], 
         c.showPage()
     c.save()
 
-    reader = PdfReader(document.path, strict=False)
-    if reader.is_encrypted:
-        reader.decrypt("")
+    reader = open_reader(document.path)  # decrypts owner-password-only PDFs, as reading did
     writer = PdfWriter(clone_from=reader)
     writer.remove_text()
     overlay = PdfReader(io.BytesIO(buf.getvalue()))
