@@ -1,12 +1,19 @@
 """Plain text and markdown-ish text, streamed line by line.
 
 Layout rules (so a translated file looks like the original):
-- blank lines, fenced code blocks (```), and the exact line endings are copied verbatim;
-- a heading (``# ...``), list item (``- ``, ``* ``, ``1. ``) or quote (``> ``) keeps its marker and
-  indentation, and only the text after it is translated;
-- a hard-wrapped paragraph (lines filled to a similar width) is translated as one text and
-  re-wrapped to the original width and indentation; lines that do not look wrapped (addresses,
-  verse, short lists) stay one block per line, so the line structure is kept.
+- blank lines and the exact line endings are copied verbatim;
+- code is a verbatim block, written back byte for byte and never sent to the model: fenced
+  (```/~~~) blocks, indented blocks that look like code (after a blank line, every line indented
+  4+ columns, most lines with code punctuation or a prompt), reST literal blocks (the indented
+  block after a paragraph ending in ``::``) and the bodies of ``.. code-block::``-like directives;
+- a heading (``# ...``), list item (``- ``, ``* ``, ``1. ``, ``1、``, ``一、``, ``（二）``, ``①``) or
+  quote (``> ``) keeps its marker and indentation, and only the text after it is translated;
+- lines are joined only where the text really is hard-wrapped prose: the block's lines are at most
+  ~100 columns wide (CJK counts two) and a line is taken as wrapped only if the first word of the
+  next line would not have fitted on it -- the way a reader sees that a break was forced. Such a
+  run of lines is translated as one text and re-wrapped to its width and indentation; every other
+  line (one paragraph per line, numbered items, lines of very different lengths, addresses,
+  verse) stays one block, so the line count is kept exactly.
 
 Both reading and writing walk the file with the same generator, so memory stays bounded by the
 longest paragraph, however long the file is (the writer pulls translations as it goes).
@@ -17,6 +24,7 @@ from __future__ import annotations
 import codecs
 import re
 import textwrap
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,8 +34,16 @@ from doctrans.errors import DocumentError
 from doctrans.segment import is_cjk
 
 _SAMPLE = 1 << 20  # bytes used to detect the encoding
-_MARKER = re.compile(r"^(\s*)(#{1,6}\s+|[-*+•]\s+|\d{1,3}[.)]\s+|>\s*)?(.*?)(\s*)$", re.DOTALL)
+_MARKER = re.compile(r"^(\s*)(#{1,6}\s+|[-*+•·▪●○◦]\s+|\d{1,3}[.)]\s+|\(\d{1,3}\)\s+|\d{1,3}、\s*"
+                     r"|[一二三四五六七八九十百]+[、．]\s*|[（(][一二三四五六七八九十百]+[）)]\s*|[①-⑳]\s*|>\s*)?"
+                     r"(.*?)(\s*)$", re.DOTALL)
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# reST directives whose indented body is code, not prose.
+_CODE_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+(code-block|code|sourcecode|highlight|literalinclude|doctest|"
+                             r"testcode|testoutput|math|raw)::")
+# A line that reads as code: programming punctuation, an assignment, a shell or REPL prompt.
+_CODE_LINE = re.compile(r"[{}();=<>\[\]]|^\s*(\$|>>>|\.\.\.|#|//|--)\s")
+_MAX_WRAP = 100  # hard-wrapped prose is wrapped at most this many columns wide
 # A "paragraph" of more lines than this (a file without blank lines) is cut into blocks of it,
 # so reading stays streamed and the first sentence is translated without reading the whole file.
 _MAX_PARAGRAPH_LINES = 200
@@ -85,15 +101,54 @@ def _join(lines: list[str]) -> str:
     return out
 
 
-def _looks_wrapped(lines: list[str]) -> bool:
-    """Hard-wrapped prose: every line but the last is filled to most of the longest one."""
-    width = max(len(x) for x in lines)
-    return width >= 30 and all(len(x) >= 0.6 * width for x in lines[:-1])
+def _cols(text: str) -> int:
+    """Display columns: a wide (CJK, full-width) character takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _first_word(text: str) -> str:
+    text = text.lstrip()
+    if text and is_cjk(text[0]):
+        return text[0]  # CJK breaks after any character
+    return text.split(maxsplit=1)[0] if text.strip() else ""
+
+
+def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
+    """Split a paragraph's lines (indentation included) into runs ``[start, end)``: a run of
+    several lines is hard-wrapped prose, a run of one line is a line of its own.
+
+    A line was wrapped (not broken on purpose) when the first word of the next line would not
+    have fitted on it within the paragraph's width; a width over ~100 columns is no wrapping at
+    all (one paragraph per line, however similar the lengths)."""
+    widths = [_cols(x.rstrip()) for x in lines]
+    width = max(widths)
+    if len(lines) < 2 or width > _MAX_WRAP or width < 30:
+        return [(i, i + 1) for i in range(len(lines))]
+    runs, start = [], 0
+    for i in range(len(lines) - 1):
+        word = _first_word(lines[i + 1])
+        space = 0 if word and is_cjk(word[0]) else 1
+        if widths[i] + space + _cols(word) <= width:
+            runs.append((start, i + 1))
+            start = i + 1
+    runs.append((start, len(lines)))
+    return runs
+
+
+def _looks_like_code(lines: list[str]) -> bool:
+    """Indented lines that read as code (most of them with code punctuation or a prompt)."""
+    return all(x.startswith(("    ", "\t")) for x in lines) and \
+        sum(bool(_CODE_LINE.search(x)) for x in lines) * 2 >= len(lines)
+
+
+@dataclass
+class _Code:
+    raw: str  # the lines exactly as in the file (fences, indentation, line endings)
 
 
 class TxtAdapter:
     name = "txt"
-    suffixes = (".txt", ".md", ".markdown", ".text")
+    suffixes = (".txt", ".md", ".markdown", ".text", ".rst")
 
     def read(self, path: Path) -> Document:
         encoding = detect_encoding(path)
@@ -119,6 +174,8 @@ class TxtAdapter:
 
 
 def render(tb: TranslatedBlock) -> str:
+    if isinstance(tb.block.ref, _Code):
+        return tb.block.ref.raw
     lay: _Layout = tb.block.ref
     text = tb.text.strip()
     if not lay.width:
@@ -164,46 +221,108 @@ def _parse(path: Path, encoding: str) -> Iterator[tuple[str, Block | None]]:
         raise DocumentError(f"{path}: not valid {encoding} text {at}; save it as UTF-8") from None
 
 
+def _indent(line: str) -> int:
+    return len(line.expandtabs()) - len(line.expandtabs().lstrip())
+
+
+def _code_block(lines: list[str]) -> Block:
+    """A verbatim block: the text is the code without its fences; the raw lines are written back."""
+    bodies = [_split_eol(x)[0] for x in lines]
+    if bodies and _FENCE.match(bodies[0]):
+        bodies = bodies[1:-1] if len(bodies) > 1 and _FENCE.match(bodies[-1]) else bodies[1:]
+    return Block("paragraph", "\n".join(bodies), ref=_Code("".join(lines)), verbatim=True)
+
+
 def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
     raw: list[str] = []  # verbatim text waiting to be emitted
-    para: list[tuple[str, str, str, str]] = []  # (indent, content, trailing, eol) of a paragraph
-    in_fence = False
+    para: list[tuple[str, str, str, str, str]] = []  # (indent, content, trailing, eol, line) of a paragraph
+    code: list[str] = []  # lines of the code block being read
+    fence = False  # inside a ``` fence
+    literal: int | None = None  # the indentation a reST literal block must exceed, once announced
+    in_literal = False
+    blanks: list[str] = []  # blank lines inside a literal block, until the block goes on or ends
+    after_blank = True  # the paragraph being read started after a blank line (or the file start)
+
+    def emit_code() -> Iterator[tuple[str, Block | None]]:
+        nonlocal raw, code
+        if code:
+            if any(_split_eol(x)[0].strip() and not _FENCE.match(x) for x in code):
+                yield "".join(raw), _code_block(code)
+                raw = []
+            else:
+                raw += code
+            code = []
 
     def flush() -> Iterator[tuple[str, Block | None]]:
-        nonlocal raw, para
+        nonlocal raw, para, literal
         if not para:
             return
-        contents = [p[1] for p in para]
-        if len(para) > 1 and not _looks_wrapped([p[0] + p[1] for p in para]):
-            # Not wrapped prose: one block per line keeps the line structure.
-            for indent, content, trailing, eol in para:
-                yield "".join(raw), Block("paragraph", content, ref=_Layout(indent, indent, 0, eol, trailing, eol))
-                raw = []
-        else:
-            width = max(len(p[0]) + len(p[1]) for p in para) if len(para) > 1 else 0
-            lay = _Layout(para[0][0], para[-1][0] if len(para) > 1 else para[0][0], width,
-                          para[0][3], para[-1][2], para[-1][3])
-            yield "".join(raw), Block("paragraph", _join(contents), ref=lay)
+        if after_blank and _looks_like_code([p[4] for p in para]):
+            code.extend(p[4] for p in para)
+            para = []
+            yield from emit_code()
+            return
+        if para[-1][1].endswith("::"):
+            literal = len(para[-1][0].expandtabs())  # reST: an indented literal block may follow
+        for start, end in wrapped_runs([p[0] + p[1] for p in para]):
+            run = para[start:end]
+            if len(run) == 1:
+                indent, _content, trailing, eol, _line = run[0]
+                lay = _Layout(indent, indent, 0, eol, trailing, eol)
+            else:
+                width = max(_cols(p[0] + p[1]) for p in run)
+                lay = _Layout(run[0][0], run[-1][0], width, run[0][3], run[-1][2], run[-1][3])
+            yield "".join(raw), Block("paragraph", _join([p[1] for p in run]), ref=lay)
             raw = []
         para = []
 
     for line in lines:
         body, eol = _split_eol(line)
-        if in_fence or _FENCE.match(body):
-            yield from flush()
-            raw.append(line)
+        if fence or _FENCE.match(body):
+            if not fence:
+                yield from flush()
+            code.append(line)
             if _FENCE.match(body):
-                in_fence = not in_fence
+                fence = not fence
+                if not fence:
+                    yield from emit_code()
+                    after_blank = False
             continue
+        if in_literal:
+            if not body.strip():
+                blanks.append(line)
+                continue
+            if _indent(body) > (literal or 0):
+                code.extend(blanks)
+                blanks = []
+                code.append(line)
+                continue
+            yield from emit_code()
+            raw += blanks
+            blanks, in_literal, literal, after_blank = [], False, None, bool(blanks)
         if not body.strip():
             yield from flush()
             raw.append(line)
+            after_blank = True
+            continue
+        if literal is not None and not para:
+            if _indent(body) > literal:
+                in_literal = True
+                code.append(line)
+                continue
+            literal = None
+        directive = _CODE_DIRECTIVE.match(body)
+        if directive:
+            yield from flush()
+            raw.append(line)
+            literal, after_blank = len(directive.group(1).expandtabs()), False
             continue
         m = _MARKER.match(body)
         assert m is not None  # the pattern matches any line
         indent, marker, content, trailing = m.group(1), m.group(2), m.group(3), m.group(4)
         if marker:
             yield from flush()
+            after_blank, literal = False, None
             kind = "heading" if marker.startswith("#") else "list_item" if marker[0] != ">" else "paragraph"
             level = marker.count("#") if kind == "heading" else len(indent) // 2
             if not content:
@@ -213,9 +332,12 @@ def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
             yield "".join(raw), block
             raw = []
             continue
-        para.append((indent, content, trailing, eol))
+        para.append((indent, content, trailing, eol, line))
         if len(para) >= _MAX_PARAGRAPH_LINES:
             yield from flush()  # a file without blank lines streams too, not buffered whole
+            after_blank = False
     yield from flush()
+    yield from emit_code()
+    raw += blanks
     if raw:
         yield "".join(raw), None

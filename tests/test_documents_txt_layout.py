@@ -1,0 +1,154 @@
+"""Plain text keeps its lines (issue 15) and its code (issue 14): what is joined, what is not,
+and that code blocks are written back byte for byte without reaching the engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from doctrans.documents import read_document
+from doctrans.translate_job import translate_file
+from tests.fakes import FakeTranslator
+
+LONG_LINES = [  # one paragraph per line, long and of similar length (282 and 257 characters)
+    "The committee met on Tuesday to review the annual budget of the association and agreed that the "
+    "money set aside for the library should be increased, because the number of members who borrow "
+    "books has grown every year since the new reading room was opened in the spring of last year.",
+    "Several members asked whether the fees could stay the same for another year; the treasurer "
+    "answered that this depends on the grant from the city council, which will be decided in the "
+    "autumn, and promised to report on it at the next meeting of the committee.",
+]
+NUMBERED = ["关于调整办公时间的通知", "一、自下月起，办公时间调整为上午九点至下午五点。",
+            "二、午休时间为中午十二点至一点，期间暂停对外服务。", "三、如有疑问，请与行政部联系。"]
+WRAPPED = ["The survey was carried out in all regions during the third quarter of the",
+           "year. Each site reported its inventory and the condition of every unit, and",
+           "the figures were checked against the purchase records.",
+           "A second paragraph starts on the next line without a blank line. It is",
+           "wrapped to the same width as the first one."]
+
+
+def _blocks(path: Path) -> list[tuple[str, str, bool]]:
+    return [(b.kind, b.text, b.verbatim) for b in read_document(path).blocks()]
+
+
+def _no_char_dropped(source: str, path: Path) -> None:
+    """Every non-space character of the source is in exactly one block (or in a list marker)."""
+    import re
+
+    from doctrans.documents.txt_format import _MARKER
+
+    texts = "".join(b.text for b in read_document(path).blocks())
+    markers = "".join((_MARKER.match(x).group(2) or "") for x in source.splitlines())  # type: ignore[union-attr]
+    assert sorted(re.sub(r"\s", "", texts + markers)) == sorted(re.sub(r"\s", "", source))
+
+
+def test_one_paragraph_per_line_keeps_its_line_count(tmp_path: Path) -> None:
+    assert [len(x) for x in LONG_LINES] == [282, 257]
+    lines = LONG_LINES * 36  # 72 lines, no blank lines between them
+    src = tmp_path / "minutes.txt"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert len(_blocks(src)) == 72
+    out = tmp_path / "out.txt"
+    translate_file(src, out, FakeTranslator(fn=lambda s: s + " (translated)"))
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 72
+    _no_char_dropped(src.read_text(encoding="utf-8"), src)
+
+
+def test_numbered_items_stay_one_per_line_in_gbk(tmp_path: Path) -> None:
+    src = tmp_path / "notice.txt"
+    text = "\r\n".join(NUMBERED) + "\r\n"
+    src.write_bytes(text.encode("gbk"))
+    blocks = _blocks(src)
+    assert [k for k, _, _ in blocks] == ["paragraph", "list_item", "list_item", "list_item"]
+    assert blocks[1][1] == "自下月起，办公时间调整为上午九点至下午五点。"
+    out = tmp_path / "out.txt"
+    translate_file(src, out, FakeTranslator(fn=lambda s: "【" + s + "】"))
+    result = out.read_bytes().decode("gbk")
+    assert result.count("\r\n") == 4 and result.splitlines()[2].startswith("二、【")
+    _no_char_dropped(text, src)
+
+
+def test_hard_wrapped_prose_is_joined_per_paragraph(tmp_path: Path) -> None:
+    src = tmp_path / "prose.txt"
+    src.write_text("\n".join(WRAPPED) + "\n", encoding="utf-8")
+    blocks = _blocks(src)
+    # The third line ends early ("A" would have fitted): a paragraph ends there.
+    assert [t for _, t, _ in blocks] == [" ".join(WRAPPED[:3]), " ".join(WRAPPED[3:])]
+    out = tmp_path / "out.txt"
+    translate_file(src, out, FakeTranslator())
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert max(map(len, lines)) <= max(map(len, WRAPPED))
+    assert " ".join(lines) == " ".join(WRAPPED).upper()
+
+
+def test_lines_of_different_lengths_are_kept(tmp_path: Path) -> None:
+    address = ["Peter Brown", "Sales Manager, ACME Ltd.", "12 High Street", "Manchester M1 2AB",
+               "United Kingdom of Great Britain and Northern Ireland"]
+    src = tmp_path / "address.txt"
+    src.write_text("\n".join(address) + "\n", encoding="utf-8")
+    assert [t for _, t, _ in _blocks(src)] == address
+
+
+MARKDOWN = """# Using the tool
+
+Install it and run it:
+
+```bash
+pip install doctrans  # the package
+doctrans translate a.pdf -o b.pdf
+```
+
+Or in Python, indented:
+
+    from doctrans import translate_file
+    result = translate_file(src, out, engine)
+
+The end.
+"""
+
+REST = """Reading a file
+==============
+
+The parser is called like this::
+
+    parser = ConfigParser()
+    parser.read("settings.ini")
+
+        nested = True
+
+It returns nothing.
+
+.. code-block:: python
+
+   print(parser.sections())
+
+Done.
+"""
+
+
+def test_markdown_and_rest_code_blocks_are_verbatim(tmp_path: Path) -> None:
+    for name, source, code in (
+        ("a.md", MARKDOWN, ["pip install doctrans  # the package\ndoctrans translate a.pdf -o b.pdf",
+                            "    from doctrans import translate_file\n    result = translate_file(src, out, engine)"]),
+        ("a.rst", REST, ['    parser = ConfigParser()\n    parser.read("settings.ini")\n\n        nested = True',
+                         "   print(parser.sections())"]),
+    ):
+        src = tmp_path / name
+        src.write_text(source, encoding="utf-8")
+        blocks = _blocks(src)
+        assert [t for _, t, v in blocks if v] == code
+        out = tmp_path / ("out" + src.suffix)
+        tr = FakeTranslator()
+        translate_file(src, out, tr)
+        result = out.read_text(encoding="utf-8")
+        for c in code:
+            assert c in result  # byte for byte
+            assert not any(line.strip() in call for line in c.splitlines() if line.strip() for call in tr.calls)
+        # The prose around the code is translated; the lines are where they were.
+        assert len(result.splitlines()) == len(source.splitlines())
+        assert "THE END." in result or "DONE." in result
+
+
+def test_indented_prose_is_not_code(tmp_path: Path) -> None:
+    src = tmp_path / "a.txt"
+    src.write_text("Intro line.\n\n    An indented quotation of a few words.\n", encoding="utf-8")
+    assert [v for _, _, v in _blocks(src)] == [False, False]
