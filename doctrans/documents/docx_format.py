@@ -184,6 +184,67 @@ def _kind(para: etree._Element, part_kind: str) -> tuple[str, int]:
     return "paragraph", 0
 
 
+_CODE_STYLE = re.compile(r"code|verbatim|preformatted|source|macro|plain ?text|console|listing|terminal",
+                         re.IGNORECASE)
+_MONO_FONT = re.compile(r"courier|consolas|mono|menlo|monaco|lucida console|source code|fira code|inconsolata|"
+                        r"fixedsys|typewriter|andale", re.IGNORECASE)
+
+
+def _code_styles(zf: zipfile.ZipFile, parser: etree.XMLParser) -> set[str]:
+    """Ids of the paragraph/character styles that mark code: named like one (Code, HTML
+    Preformatted, Source Code, Macro Text, Plain Text, Verbatim Char) or set in a monospace font,
+    directly or through the style they are based on."""
+    try:
+        root = etree.fromstring(zf.read("word/styles.xml"), parser)
+    except (KeyError, etree.XMLSyntaxError):
+        return set()
+    fonts: dict[str, str] = {}
+    based: dict[str, str] = {}
+    named: set[str] = set()
+    for style in root.iter(W + "style"):
+        sid = style.get(W + "styleId", "")
+        name = style.find(W + "name")
+        if _CODE_STYLE.search(sid) or (name is not None and _CODE_STYLE.search(name.get(W + "val", ""))):
+            named.add(sid)
+        rfonts = style.find(f"{W}rPr/{W}rFonts")
+        if rfonts is not None:
+            fonts[sid] = rfonts.get(W + "ascii") or rfonts.get(W + "hAnsi") or ""
+        parent = style.find(W + "basedOn")
+        if parent is not None:
+            based[sid] = parent.get(W + "val", "")
+    out = set(named)
+    for sid in set(fonts) | set(based):
+        seen, cur = set(), sid
+        while cur and cur not in fonts and cur not in seen:
+            seen.add(cur)
+            cur = based.get(cur, "")
+        if cur in fonts and _MONO_FONT.search(fonts[cur]):
+            out.add(sid)
+    return out
+
+
+def _is_code(para: etree._Element, elems: list[etree._Element], code_styles: set[str]) -> bool:
+    """A paragraph all of whose text is in a code style or a monospace font (a code listing in
+    Word): kept verbatim. Inline code inside prose is left to the sentence-level protection."""
+    pstyle = para.find(f"{W}pPr/{W}pStyle")
+    para_code = pstyle is not None and pstyle.get(W + "val", "") in code_styles
+    for t in elems:
+        run = t.getparent()
+        rpr = run.find(W + "rPr") if run is not None else None
+        rfonts = rpr.find(W + "rFonts") if rpr is not None else None
+        font = (rfonts.get(W + "ascii") or rfonts.get(W + "hAnsi") or "") if rfonts is not None else ""
+        rstyle = rpr.find(W + "rStyle") if rpr is not None else None
+        if font:
+            code = bool(_MONO_FONT.search(font))
+        elif rstyle is not None and rstyle.get(W + "val", "") in code_styles:
+            code = True
+        else:
+            code = para_code
+        if not code and (t.text or "").strip():
+            return False
+    return bool(elems)
+
+
 def _in_fallback(para: etree._Element) -> bool:
     return any(a.tag == MC + "Fallback" for a in para.iterancestors())
 
@@ -198,6 +259,7 @@ class DocxAdapter:
             blocks: list[Block] = []
             fallbacks = []
             parser = etree.XMLParser(resolve_entities=False, huge_tree=True, remove_blank_text=False)
+            code_styles = _code_styles(zf, parser)
             for name, part_kind in _text_parts(path, zf):
                 try:
                     tree = etree.ElementTree(etree.fromstring(zf.read(name), parser))
@@ -211,7 +273,8 @@ class DocxAdapter:
                     if not text.strip():
                         continue
                     kind, level = _kind(para, part_kind)
-                    blocks.append(Block(kind, text, runs, level=level, ref=_ParaRef(name, para, elems)))
+                    blocks.append(Block(kind, text, runs, level=level, ref=_ParaRef(name, para, elems),
+                                        verbatim=_is_code(para, elems, code_styles)))
                 for alt in tree.iter(MC + "AlternateContent"):
                     choice, fallback = alt.find(MC + "Choice"), alt.find(MC + "Fallback")
                     if choice is not None and fallback is not None:
@@ -225,6 +288,8 @@ class DocxAdapter:
         changed: set[str] = set()
         for tb in translated:
             ref: _ParaRef = tb.block.ref
+            if tb.block.verbatim:
+                continue  # code: the paragraph stays as it is
             _apply(tb, ref.texts)
             changed.add(ref.part)
         for part, choice, fallback in pkg.fallbacks:
