@@ -63,9 +63,20 @@ def test_cjk_target_uses_a_cjk_font(source: Path, tmp_path: Path) -> None:
     translate_file(source, out, FakeTranslator(fn=lambda s: "译文：" + s, tgt_lang="zh"))
     text = PdfReader(out).pages[0].extract_text()
     assert "译文：Introduction" in text
-    fonts = {str(f.get_object()["/BaseFont"]) for p in PdfReader(out).pages
-             for f in p["/Resources"]["/Font"].values()}
-    assert any("STSong" in f for f in fonts), fonts
+    for layout in ("layout", "reflow"):
+        out = tmp_path / f"zh-{layout}.pdf"
+        translate_file(source, out, FakeTranslator(fn=lambda s: "译文：" + s, tgt_lang="zh"), pdf_layout=layout)
+        # The font the translation is drawn with (the source's own fonts stay in the layout output's resources).
+        drawn: set[str] = set()
+
+        def visit(text, _cm, _tm, font, _size, drawn=drawn) -> None:  # type: ignore[no-untyped-def]
+            if font and "译" in text:
+                drawn.add(str(font["/BaseFont"]))
+
+        for page in PdfReader(out).pages:
+            page.extract_text(visitor_text=visit)
+        # An installed TrueType CJK font is embedded as a subset ("ABCDEF+Name"); else the built-in CID font.
+        assert drawn and all("+" in f or f == "/STSong-Light" for f in drawn), drawn
 
 
 @pytest.mark.parametrize("suffix", [".docx", ".txt"])

@@ -199,7 +199,7 @@ def _draw_block(canvas, place: Place, text: str, others: list[Place], margins: t
     font = font_for(text, place)
     align = _align(place, margins)
     x0, x1 = (place.text_x if place.marker else place.x0), place.x1
-    need = _width(text, font, place.size) - (x1 - x0)
+    need = _width(text, font, place.size) - (x1 - x0) + 0.5  # + 0.5: rounding must not wrap it
     if len(place.lines) == 1 and need > 0:
         lo, hi = _free_width(place, others, *margins)
         if align == "right":
