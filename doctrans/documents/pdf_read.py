@@ -251,7 +251,9 @@ def _segments(row: list[Glyph]) -> list[list[Glyph]]:
     for g in row[1:]:
         prev = segs[-1][-1]
         size = max(prev.size, g.size)
-        if g.x0 - prev.x1 > 1.0 * size:
+        # Code keeps its aligned columns in one line (``id    INTEGER,``); other text is cut at an em.
+        code = _MONO.search(prev.font) and _MONO.search(g.font) and g.x0 - prev.x1 < 12 * size
+        if g.x0 - prev.x1 > 1.0 * size and not code:
             segs.append([g])
         else:
             segs[-1].append(g)
@@ -266,13 +268,18 @@ def _segments(row: list[Glyph]) -> list[list[Glyph]]:
 
 
 def _line(page: int, seg: list[Glyph]) -> Line:
-    fonts = Counter()
+    fonts: Counter[str] = Counter()
     for g in seg:
         fonts[g.font] += len(g.text)
     font = fonts.most_common(1)[0][0]
+    mono_chars = sum(n for f, n in fonts.items() if _MONO.search(f))
+    if _MONO.search(font) and mono_chars < 0.75 * sum(fonts.values()):
+        # Prose with code words in it ("field 'id' of the 'Group' type") is prose: its font is
+        # the most used proportional one.
+        font = next(f for f, _ in fonts.most_common() if not _MONO.search(f))
     mono = bool(_MONO.search(font))
     size = statistics.median(g.size for g in seg)
-    advance = statistics.median(g.x1 - g.x0 for g in seg) if mono else 0.0
+    advance = statistics.median(g.x1 - g.x0 for g in seg if _MONO.search(g.font)) if mono else 0.0
     text = ""
     xs: list[float] = []
     first_word_end = None
@@ -280,8 +287,8 @@ def _line(page: int, seg: list[Glyph]) -> Line:
     for g in seg:
         if prev is not None:
             gap = g.x0 - prev.x1
-            if mono and advance > 0:
-                spaces = max(0, round(gap / advance))
+            if mono and advance > 0 and _MONO.search(prev.font) and _MONO.search(g.font):
+                spaces = max(1 if gap > 0.2 * size else 0, round(gap / advance))
             elif gap > 0.2 * size and not (is_cjk(prev.text[-1]) and is_cjk(g.text[0]) and gap < 0.8 * size):
                 spaces = 0 if text.endswith(" ") else 1
             else:
@@ -581,10 +588,19 @@ def analyse(path: Path, data: bytes | None = None, password: str = "") -> ReadRe
     return ReadResult(pages, body, furniture, kept, body_size)
 
 
+def _slot(where: str, b: RawBlock) -> tuple[str, int, int, int]:
+    """Where a page-edge block sits: edge, baseline, size, and left/centre/right by its x."""
+    return where, round(b.lines[0].base), round(b.size), round(b.x0) if b.x0 < 200 else round(b.x1)
+
+
 def _furniture(pages: list[PageText]) -> tuple[list[RawBlock], list[Furniture], list[Place]]:
+    # Furniture is what repeats at a page edge: the same text (digits aside), or -- for running
+    # heads that name the chapter -- the same place and size with changing text.
     counts: Counter[tuple[str, str]] = Counter()
+    slots: Counter[tuple[str, int, int, int]] = Counter()
     for pt in pages:
         counts.update({(w, _norm(b.text)) for b in pt.blocks if (w := _where(b, pt.height))})
+        slots.update({_slot(w, b) for b in pt.blocks if (w := _where(b, pt.height))})
     need = max(2, round(0.3 * len(pages)))
     found: dict[tuple[str, str], Furniture] = {}
     body: list[RawBlock] = []
@@ -594,7 +610,7 @@ def _furniture(pages: list[PageText]) -> tuple[list[RawBlock], list[Furniture], 
             where = _where(b, pt.height)
             if where and not b.verbatim and _BARE_NUMBER.fullmatch(b.text) and len(b.text) < 20:
                 kept.append(b.place())
-            elif where and counts[(where, _norm(b.text))] >= need:
+            elif where and (counts[(where, _norm(b.text))] >= need or slots[_slot(where, b)] >= need):
                 key = (where, _norm(b.text))
                 f = found.setdefault(key, Furniture(where, b.text, []))
                 f.places.append((b.place(), b.text))
@@ -608,6 +624,10 @@ def _kinds(blocks: list[RawBlock], body_size: float) -> None:
     heading_sizes = sorted({round(b.size, 1) for b in blocks
                             if b.size > body_size * 1.15 and not b.verbatim and len(b.text) < 200}, reverse=True)
     for b in blocks:
+        if b.kind == "list_item" and round(b.size, 1) in heading_sizes and len(b.lines) == 1 \
+                and re.match(r"\d", b.marker):
+            # "2.1 ASN.1 syntax" set large is a numbered heading, not a list item.
+            b.kind, b.text, b.marker = "paragraph", b.marker + " " + b.text, ""
         if b.verbatim or b.kind == "list_item":
             continue
         size = round(b.size, 1)
