@@ -1,0 +1,52 @@
+"""benchmarks.vs_ctranslate2's mapping on the tiny model: a bundle's weights read back exactly, and
+CTranslate2 (converted from the M2M100 mapping) translating greedily exactly like the model itself.
+Skipped without the benchmark extras (``pip install -e ".[bench]"``; CI does not install them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+pytest.importorskip("ctranslate2", reason="benchmark extra: pip install -e '.[bench]'")
+pytest.importorskip("transformers", reason="benchmark extra: pip install -e '.[bench]'")
+
+import ctranslate2
+
+from benchmarks.bundle_weights import recover
+from benchmarks.vs_ctranslate2 import convert_to_ct2, ct2_vocabulary, to_m2m100
+from doctrans.engine.beam import max_new_tokens
+from doctrans.engine.onnx_engine import OnnxTranslator
+from tests.tiny_model import one_torch_thread, sentences, shared_bundle, shared_checkpoint
+from training.checkpoint import load_model
+from training.search import translate_documents
+
+__all__ = ["one_torch_thread"]  # an autouse fixture: imported to apply here
+
+
+def test_bundle_weights_read_back_exactly() -> None:
+    ref = load_model(shared_checkpoint()).model.state_dict()
+    got = recover(shared_bundle()).model.state_dict()
+    assert set(got) == set(ref)
+    for name, value in ref.items():
+        assert torch.equal(got[name], value), name
+
+
+def test_ctranslate2_greedy_matches_the_sentence_level_model(tmp_path: Path) -> None:
+    sent = recover(shared_bundle(), mem_side="none")
+    vocab = ct2_vocabulary(sent.spm_bytes, sent.config.vocab_size)
+    out = convert_to_ct2(to_m2m100(sent.model), vocab, tmp_path / "ct2", "float32", ("<s>", "</s>", "<unk>"))
+    tr = OnnxTranslator.load(shared_bundle())
+    ids = [tr.tokenizer.encode(s) for s in sentences(12, seed=5)]
+    ref = translate_documents(sent.model, [ids], beam=1)[0].hypotheses
+    ct2 = ctranslate2.Translator(str(out), device="cpu", intra_threads=1)
+    got = []
+    for x in ids:  # one at a time: each with doctrans' own length limit
+        src = [vocab[i] for i in [*x, sent.config.eos_id]]
+        limit = max_new_tokens(len(src), sent.config.max_len)
+        got.append(ct2.translate_batch([src], beam_size=1, max_decoding_length=limit)[0].hypotheses[0])
+    # Without its memory the tiny model rambles (it was trained with one) up to the length limit:
+    # dozens of tokens per sentence that a wrong weight or position table would change.
+    assert got == [[vocab[i] for i in h] for h in ref]
+    assert sum(map(len, ref)) > 10 * len(ref)
