@@ -203,12 +203,13 @@ def export_graphs(model: MemoryTransformer, out: Path) -> None:
 
 def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quantize: str | None) -> dict:
     cfg, model = loaded.config, loaded.model
+    assert isinstance(model, MemoryTransformer)  # export_model refuses other approaches first
     (out / SPM_FILE).write_bytes(loaded.spm_bytes)
     with torch.no_grad():
         init = {s: m[0].numpy().astype(np.float32) for s, m in model.init_memory(1).items()}
-    np.savez(out / MEMORY_INIT_FILE, **init)
+    np.savez(out / MEMORY_INIT_FILE, allow_pickle=False, **init)
     raw = loaded.raw
-    meta = {
+    meta: dict[str, Any] = {
         "format_version": FORMAT_VERSION,
         "src_lang": loaded.src_lang,
         "tgt_lang": loaded.tgt_lang,
@@ -290,7 +291,7 @@ def check_document(model: MemoryTransformer, bundle: Path, sentences: list[str],
     """The document through the ONNX engine and through training.search, greedy and beam, in
     each of the checkpoint's ``directions`` (model.json form; None/[]: one direction, no tag)."""
     engines = _engines(bundle, 1)
-    wanted = directions or [None]
+    wanted: list[dict[str, str] | None] = list(directions) if directions else [None]
     if len(engines) != len(wanted):
         raise ExportError(f"export check failed: the bundle offers {len(engines)} directions, the checkpoint "
                           f"{len(wanted)}")
@@ -299,7 +300,7 @@ def check_document(model: MemoryTransformer, bundle: Path, sentences: list[str],
         if direction is not None and (tr.src_lang, tr.tgt_lang) != (direction["src"], direction["tgt"]):
             raise ExportError(f"export check failed: the bundle's direction {tr.src_lang}->{tr.tgt_lang} is not "
                               f"the checkpoint's {direction['src']}->{direction['tgt']}")
-        got = _check_direction(model, tr, sentences, mem_tol, beam, direction and direction["tag"])
+        got = _check_direction(model, tr, sentences, mem_tol, beam, direction["tag"] if direction else None)
         out = {"mem_diff": max(out["mem_diff"], got["mem_diff"]),
                "logit_diff": max(out["logit_diff"], got["logit_diff"]),
                "beam_same": out["beam_same"] + got["beam_same"]}

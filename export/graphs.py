@@ -157,7 +157,7 @@ class MemoryUpdateGraph(nn.Module):
             mem, h, ids = args[3 * i: 3 * i + 3]
             states = [h[:, j] for j in range(len(self.model.memory_units(side)))]
             new, weights = self.model.update_memory(side, mem, states, ids, need_weights=True)
-            outs += [new, torch.stack(weights, 1)]
+            outs += [new, torch.stack([w for w in weights if w is not None], 1)]  # need_weights: none is None
         return tuple(outs)
 
 

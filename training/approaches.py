@@ -132,11 +132,12 @@ def context_sources(corpus: TokenizedCorpus, idx: list[int | None], k: int, pad:
                     device: str) -> list[torch.Tensor]:
     """For sentences ``idx``: the source ids of the sentence 1..k back in the same document
     (all-padding rows where there is none); stops at the first distance no row has."""
-    starts = [None if i is None else int(corpus.doc_offsets[np.searchsorted(corpus.doc_offsets, i, "right") - 1])
-              for i in idx]
+    offsets = corpus.doc_offsets
+    starts: list[int | None] = [None if i is None else int(offsets[np.searchsorted(offsets, i, "right") - 1])
+                                for i in idx]
     out = []
     for j in range(1, k + 1):
-        back = [None if i is None or i - j < s else i - j for i, s in zip(idx, starts, strict=True)]
+        back = [None if i is None or s is None or i - j < s else i - j for i, s in zip(idx, starts, strict=True)]
         if all(b is None for b in back):
             break
         out.append(torch.from_numpy(collate(corpus, back, pad, bos, eos).src).to(device))

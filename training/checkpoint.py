@@ -105,7 +105,7 @@ def load_model(path: str | Path, require: str | None = None) -> LoadedModel:
         raise CheckpointError(f"{path}: a --approach {approach} checkpoint; this needs a {require} model")
     config_class, model_class = MODELS[approach]
     cfg = config_class.from_dict(ckpt["config"])
-    model = model_class(cfg)
+    model = model_class(cfg)  # type: ignore[arg-type]  # MODELS pairs each model with its own config class
     try:
         model.load_state_dict(ckpt["model"])
     except RuntimeError as e:  # weights that do not fit the recorded config

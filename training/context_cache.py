@@ -35,7 +35,9 @@ loads into everything but the context parts, which are new.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import torch
 import torch.nn.functional as F
@@ -44,7 +46,7 @@ from torch import Tensor, nn
 from training.model import (
     MASKED,
     Attention,
-    DecoderLayer,
+    DecoderBlocks,
     EncoderLayer,
     ModelConfig,
     causal_bias,
@@ -157,11 +159,11 @@ class Context:
         return (self.bias > MASKED / 2).any(-1).to(self.states.dtype).view(-1, 1, 1)
 
 
-class CacheDecoderLayer(DecoderLayer):
+class CacheDecoderLayer(DecoderBlocks):
     """The sentence-level decoder layer (same parameter names) + a serial, gated context attention."""
 
     def __init__(self, cfg: CacheConfig):
-        super().__init__(cfg, with_memory=False)
+        super().__init__(cfg)
         d = cfg.d_model
         self.ctx_norm, self.ctx_attn = nn.LayerNorm(d), Attention(d, cfg.n_heads, cfg.dropout)
         self.ctx_gate = nn.Linear(d, 1) if cfg.context_gate else None
@@ -184,6 +186,8 @@ class CacheDecoderLayer(DecoderLayer):
 # ---------------------------------------------------------------------------------------
 
 class CacheTransformer(nn.Module):
+    pos: Tensor  # buffer: sinusoidal positions
+
     def __init__(self, cfg: CacheConfig):
         super().__init__()
         self.cfg = cfg
@@ -191,8 +195,10 @@ class CacheTransformer(nn.Module):
         self.embed = nn.Embedding(cfg.vocab_size, d, padding_idx=cfg.pad_id)
         nn.init.normal_(self.embed.weight, std=d**-0.5)
         self.register_buffer("pos", sinusoid_table(cfg.max_len, d), persistent=False)
-        self.encoder = nn.ModuleList(EncoderLayer(cfg, False) for _ in range(cfg.enc_layers))
-        self.decoder = nn.ModuleList(CacheDecoderLayer(cfg) for _ in range(cfg.dec_layers))
+        self.encoder = cast("list[EncoderLayer]",
+                            nn.ModuleList(EncoderLayer(cfg, False) for _ in range(cfg.enc_layers)))
+        self.decoder = cast("list[CacheDecoderLayer]",
+                            nn.ModuleList(CacheDecoderLayer(cfg) for _ in range(cfg.dec_layers)))
         self.enc_norm, self.dec_norm = nn.LayerNorm(d), nn.LayerNorm(d)
         self.drop = nn.Dropout(cfg.dropout)
         self.shortener = Shortener(cfg)
@@ -272,7 +278,7 @@ class CacheTransformer(nn.Module):
 # Decoding: sentence by sentence, the cache holding the last k shortened encodings per document
 # ---------------------------------------------------------------------------------------
 
-def pad_entries(per_row: list[tuple[Tensor, Tensor] | None], d: int, device) -> tuple[Tensor, Tensor]:
+def pad_entries(per_row: Sequence[tuple[Tensor, Tensor] | None], d: int, device) -> tuple[Tensor, Tensor]:
     """Stack per-row cache entries (L_r, d)/(L_r,) of different lengths; ``None`` = no sentence."""
     L = max((z.shape[0] for e in per_row if e is not None for z in e[:1]), default=0)
     z = torch.zeros(len(per_row), L, d, device=device)

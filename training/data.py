@@ -267,7 +267,8 @@ def document_streams(corpus: TokenizedCorpus, rows: int, seed: int, epoch: int
     while True:
         reset = np.zeros(rows, dtype=bool)
         for r in range(rows):
-            if pos[r] is None or pos[r] >= end[r]:
+            p = pos[r]
+            if p is None or p >= end[r]:
                 pos[r] = None
                 while queue:
                     d = int(queue.pop(0))

@@ -21,6 +21,7 @@ import torch
 
 from training.checkpoint import CheckpointError, load_model
 from training.data import DataError, folder_and_name, tokenize_corpus
+from training.model import MemoryTransformer
 from training.token_cache import tag_source
 from training.trainer import dev_loss
 
@@ -37,6 +38,7 @@ def checkpoint_dev_loss(path: str | Path, devs: list[str], src: str, tgt: str) -
         corpus = tokenize_corpus(dev, src, tgt, lambda xs: sp.encode(xs), loaded.config.max_len, untokenize=True)
         if prefix:
             corpus = tag_source(corpus, prefix[0], loaded.config.max_len)
+        assert isinstance(loaded.model, MemoryTransformer)  # load_model(require='memory')
         loss, n = dev_loss(loaded.model, corpus, with_memory, "cpu")
         out[f"dev_loss[{folder_and_name(dev)}]"] = loss / n
         total, tokens = total + loss, tokens + n

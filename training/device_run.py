@@ -332,8 +332,10 @@ def main(argv: list[str] | None = None) -> int:
             training_phases.remove(phase)
         say(f"phase {phase} (budget {share:.0f} s)")
         t = time.time()
-        {"verify": lambda: verify(plan), "s1": lambda s=share: stage1(plan, s), "s2": lambda s=share: stage2(plan, s),
-         "s1c": lambda s=share: control(plan, s), "export": lambda: export(plan), "score": lambda: score(plan)}[phase]()
+        if phase in SHARE:
+            {"s1": stage1, "s2": stage2, "s1c": control}[phase](plan, share)
+        else:
+            {"verify": verify, "export": export, "score": score}[phase](plan)
         say(f"phase {phase} done in {time.time() - t:.0f} s")
     return 0
 

@@ -148,9 +148,9 @@ def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, le
         # The direction matters only to a bundle with several (a one-direction bundle may be scored
         # on data whose language codes differ from its own, as the tests' toy languages do).
         several = len(read_bundle(bundle).directions) > 1
-        direction = {"src": src, "tgt": tgt} if several else {}
         translator = OnnxTranslator.load(bundle, beam_size=beam, length_penalty=length_penalty, threads=threads,
-                                         no_repeat_ngram=no_repeat_ngram, **direction)
+                                         no_repeat_ngram=no_repeat_ngram, src=src if several else None,
+                                         tgt=tgt if several else None)
     except BundleError as e:
         raise CheckpointError(str(e)) from None
     results = [translator.translate_document(doc) for doc in src_docs]

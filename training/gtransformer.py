@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import torch
@@ -144,7 +145,7 @@ class GTDecoderLayer(nn.Module):
                 cross_group_b: Tensor, cross_global_b: Tensor, past: tuple[Tensor, ...] | None):
         """``past``: cached self-attention keys/values (group k, v [, global k, v]); returns the new cache."""
         y = self.self_norm(x)
-        kv = self.self_attn.kv(y)
+        kv: tuple[Tensor, ...] = self.self_attn.kv(y)
         if self.self_global is not None:
             kv = (*kv, *self.self_global.attn.kv(y))
         if past is not None:
@@ -166,6 +167,8 @@ class GTDecoderLayer(nn.Module):
 # ---------------------------------------------------------------------------------------
 
 class GTransformer(nn.Module):
+    pos: Tensor  # buffer: sinusoidal positions
+
     def __init__(self, cfg: GTConfig):
         super().__init__()
         self.cfg = cfg
@@ -176,8 +179,10 @@ class GTransformer(nn.Module):
         self.register_buffer("pos", sinusoid_table(min(2 * cfg.doc_max_len, 4096) + cfg.max_len, d), persistent=False)
         top_enc = range(cfg.enc_layers - cfg.global_layers, cfg.enc_layers)
         top_dec = range(cfg.dec_layers - cfg.global_layers, cfg.dec_layers)
-        self.encoder = nn.ModuleList(GTEncoderLayer(cfg, i in top_enc) for i in range(cfg.enc_layers))
-        self.decoder = nn.ModuleList(GTDecoderLayer(cfg, i in top_dec) for i in range(cfg.dec_layers))
+        self.encoder = cast("list[GTEncoderLayer]", nn.ModuleList(GTEncoderLayer(cfg, i in top_enc)
+                                                                  for i in range(cfg.enc_layers)))
+        self.decoder = cast("list[GTDecoderLayer]", nn.ModuleList(GTDecoderLayer(cfg, i in top_dec)
+                                                                  for i in range(cfg.dec_layers)))
         self.enc_norm, self.dec_norm = nn.LayerNorm(d), nn.LayerNorm(d)
         self.drop = nn.Dropout(cfg.dropout)
 
@@ -246,7 +251,8 @@ def split_instances(src_lengths: list[int], max_tokens: int) -> list[list[int]]:
     """Cut a document into runs of whole sentences whose source (+</s> each) fits ``max_tokens``.
     Returns positions within the document; a sentence longer than the limit stands alone."""
     out: list[list[int]] = []
-    cur, size = [], 0
+    cur: list[int] = []
+    size = 0
     for i, n in enumerate(src_lengths):
         if cur and size + n + 1 > max_tokens:
             out.append(cur)
@@ -339,7 +345,7 @@ def beam_search_instance(model: GTransformer, sentences: list[list[int]], beam: 
         lp = torch.where(at_limit[:, None], eos_only, lp)  # each sentence has its own length limit
         V = lp.shape[-1]
         top_v, top_i = (scores[:, None] + lp).view(-1).topk(2 * K)
-        new = []  # (score, origin beam, token)
+        new: list[tuple[float, int, int]] = []  # (score, origin beam, token)
         for rank, (v, i) in enumerate(zip(top_v.tolist(), top_i.tolist(), strict=True)):
             k, tok = divmod(i, V)
             if v == float("-inf"):

@@ -152,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
                                      loaded.config.max_len, a.max_docs, untokenize=not a.raw)
             if prefix:  # a bidirectional model reads the target-language tag first
                 corpus = tag_source(corpus, prefix[0], loaded.config.max_len)
+            assert isinstance(loaded.model, MemoryTransformer)  # load_model(require='memory')
             tallies = probe(loaded.model, corpus)
             results[folder_and_name(path)] = {c: t.per_token() for c, t in tallies.items()}
     except (CheckpointError, DataError) as e:

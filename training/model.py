@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from typing import cast
 
 import torch
 import torch.nn.functional as F
@@ -177,6 +178,8 @@ class FeedForward(nn.Sequential):
 class MemoryUnit(nn.Module):
     """Memory of one layer on one side: learned M_0, Output Attention and Update Attention."""
 
+    slot_pe: Tensor  # buffer
+
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         d, p = cfg.d_model, cfg.memory_dropout
@@ -230,30 +233,19 @@ class EncoderLayer(nn.Module):
         return x, h, w
 
 
-class DecoderLayer(nn.Module):
-    def __init__(self, cfg: ModelConfig, with_memory: bool):
+class DecoderBlocks(nn.Module):
+    """A decoder layer's three sub-layers, each pre-norm with its residual; the memory model's
+    layer (DecoderLayer) and the context-cache layer (training/context_cache.py) put their own
+    attention between them and share these, with the same parameter names."""
+
+    def __init__(self, cfg: ModelConfig):
         super().__init__()
         d = cfg.d_model
         self.self_norm, self.self_attn = nn.LayerNorm(d), Attention(d, cfg.n_heads, cfg.dropout)
         self.cross_norm, self.cross_attn = nn.LayerNorm(d), Attention(d, cfg.n_heads, cfg.dropout)
         self.ffn_norm, self.ffn = nn.LayerNorm(d), FeedForward(d, cfg.d_ff, cfg.dropout)
-        self.memory = MemoryUnit(cfg) if with_memory else None
         self.drop = nn.Dropout(cfg.dropout)
 
-    def forward(self, x: Tensor, self_bias: Tensor | None, cross_kv: tuple[Tensor, Tensor],
-                cross_bias: Tensor, mem: Tensor | None, past: tuple[Tensor, Tensor] | None = None,
-                need_weights: bool = False, causal: bool = False):
-        """``past`` = this layer's cached self-attention (k, v); returns the extended cache.
-        ``causal``: self-attention is causal over ``x`` (teacher forcing) on top of ``self_bias``."""
-        h, kv = self.self_block(x, self_bias, past, causal)
-        x, w = h, None
-        if self.memory is not None and mem is not None:
-            x, w = self.memory.output_attention(h, mem, need_weights)
-        x = self.cross_block(x, cross_kv, cross_bias)
-        return self.ffn_block(x), h, kv, w
-
-    # The three sub-layers, each pre-norm with its residual, so that a layer with another
-    # attention between them (training/context_cache.py) reuses them instead of re-typing them.
     def self_block(self, x: Tensor, self_bias: Tensor | None, past: tuple[Tensor, Tensor] | None = None,
                    causal: bool = False) -> tuple[Tensor, tuple[Tensor, Tensor]]:
         y = self.self_norm(x)
@@ -269,6 +261,24 @@ class DecoderLayer(nn.Module):
 
     def ffn_block(self, x: Tensor) -> Tensor:
         return x + self.drop(self.ffn(self.ffn_norm(x)))
+
+
+class DecoderLayer(DecoderBlocks):
+    def __init__(self, cfg: ModelConfig, with_memory: bool):
+        super().__init__(cfg)
+        self.memory = MemoryUnit(cfg) if with_memory else None
+
+    def forward(self, x: Tensor, self_bias: Tensor | None, cross_kv: tuple[Tensor, Tensor],
+                cross_bias: Tensor, mem: Tensor | None, past: tuple[Tensor, Tensor] | None = None,
+                need_weights: bool = False, causal: bool = False):
+        """``past`` = this layer's cached self-attention (k, v); returns the extended cache.
+        ``causal``: self-attention is causal over ``x`` (teacher forcing) on top of ``self_bias``."""
+        h, kv = self.self_block(x, self_bias, past, causal)
+        x, w = h, None
+        if self.memory is not None and mem is not None:
+            x, w = self.memory.output_attention(h, mem, need_weights)
+        x = self.cross_block(x, cross_kv, cross_bias)
+        return self.ffn_block(x), h, kv, w
 
 
 # A large finite value rather than -inf: a row that is all padding (a document stream with no
@@ -287,6 +297,8 @@ def causal_bias(t: int, device: torch.device) -> Tensor:
 
 
 class MemoryTransformer(nn.Module):
+    pos: Tensor  # buffer: sinusoidal positions
+
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         self.cfg = cfg
@@ -295,8 +307,11 @@ class MemoryTransformer(nn.Module):
         nn.init.normal_(self.embed.weight, std=d**-0.5)
         self.register_buffer("pos", sinusoid_table(cfg.max_len, d), persistent=False)
         enc_mem, dec_mem = set(cfg.memory_layers("src")), set(cfg.memory_layers("tgt"))
-        self.encoder = nn.ModuleList(EncoderLayer(cfg, i in enc_mem) for i in range(cfg.enc_layers))
-        self.decoder = nn.ModuleList(DecoderLayer(cfg, i in dec_mem) for i in range(cfg.dec_layers))
+        # Registered as ModuleLists, typed as the lists of layers they are (``cast`` does nothing at run time).
+        self.encoder = cast("list[EncoderLayer]", nn.ModuleList(EncoderLayer(cfg, i in enc_mem)
+                                                                for i in range(cfg.enc_layers)))
+        self.decoder = cast("list[DecoderLayer]", nn.ModuleList(DecoderLayer(cfg, i in dec_mem)
+                                                                for i in range(cfg.dec_layers)))
         self.enc_norm, self.dec_norm = nn.LayerNorm(d), nn.LayerNorm(d)
         self.drop = nn.Dropout(cfg.dropout)
 
@@ -403,11 +418,10 @@ class MemoryTransformer(nn.Module):
         is read by this sentence and then updated with it (source states, and the target
         states of the teacher-forced reference).
         """
-        use = memory is not None
-        enc, src_states, _ = self.encode(src, memory.get("src") if use else None)
+        enc, src_states, _ = self.encode(src, memory.get("src") if memory is not None else None)
         logits, tgt_states, _, _ = self.decode(tgt_in, self.cross_kv(enc), src,
-                                               memory.get("tgt") if use else None)
-        if not use:
+                                               memory.get("tgt") if memory is not None else None)
+        if memory is None:
             return logits, None
         return logits, self.write_memory(memory, src, src_states, tgt_in, tgt_states)
 

@@ -25,12 +25,13 @@ class StepModel(Protocol):
     """What the search needs of a model: the memory model, or the context-cache model whose
     ``mem`` is its Context (anything indexable by row)."""
 
-    cfg: ModelConfig
+    @property
+    def cfg(self) -> ModelConfig: ...
 
     def cross_kv(self, enc_out: Tensor) -> list[tuple[Tensor, Tensor]]: ...
 
     def decode_step(self, tokens: Tensor, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor, mem: Any,
-                    past: list[tuple[Tensor, Tensor]] | None, start: int,
+                    past: list[tuple[Tensor, Tensor]] | None, start: int, /,
                     ) -> tuple[Tensor, list[tuple[Tensor, Tensor]]]: ...
 
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, cast
 
 import sacrebleu
 from sacrebleu.significance import PairedTest
@@ -47,14 +49,17 @@ def paired_bootstrap(systems: dict[str, list[list[str]]], ref_docs: list[list[st
 
     sacreBLEU seeds its resampling with $SACREBLEU_SEED (12345 by default): repeatable.
     """
-    named, kw = [], {}
+    named: list[tuple[str, Sequence[str]]] = []
+    kw: dict[str, Any] = {}
     for name, hyp_docs in systems.items():
         prepared, kw, _ = scoring_for(hyp_docs, ref_docs, tgt_lang)
         named.append((name, [h for d in prepared for h in d]))
     refs = [[r for d in ref_docs for r in d]]
     test = PairedTest(named, {"BLEU": sacrebleu.BLEU(**kw)}, refs, test_type="bs", n_samples=samples)
     _, results = test()
-    return [(name, r.score, r.ci, r.p_value) for name, r in zip(results["System"], results["BLEU"], strict=True)]
+    # results: {"System": [names], "BLEU": [sacrebleu Result with .score, .ci, .p_value]}
+    scored = cast("list[Any]", results["BLEU"])
+    return [(str(name), r.score, r.ci, r.p_value) for name, r in zip(results["System"], scored, strict=True)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,8 +44,9 @@ def write_cache_file(path: Path, sides: dict[str, list[list[int]]], doc_lengths:
         counts[f"{lang}_tokens"] = len(tokens)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, doc_lengths=np.array(doc_lengths, dtype=np.uint32), doc_ids=np.array(doc_ids),
-                        spm_sha256=np.array(spm_hash), **arrays)
+    arrays.update(doc_lengths=np.array(doc_lengths, dtype=np.uint32), doc_ids=np.array(doc_ids),
+                  spm_sha256=np.array(spm_hash))
+    np.savez_compressed(tmp, allow_pickle=False, **arrays)
     tmp.replace(path)  # a crash mid-write never leaves a file that looks finished
     return counts
 

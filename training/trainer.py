@@ -324,7 +324,7 @@ class Trainer:
         self.forward_memory = torch.compile(carried_memory, dynamic=True)
 
     # -- set-up ---------------------------------------------------------------------------
-    def build_model(self, cfg: ModelConfig) -> torch.nn.Module:
+    def build_model(self, cfg: ModelConfig) -> Any:  # MemoryTransformer here; approaches return theirs
         """The model to train; other approaches override this (training/approaches.py)."""
         return MemoryTransformer(cfg)
 
@@ -418,7 +418,7 @@ class Trainer:
             self.last_save_step = self.step
 
     def log(self, record: dict) -> None:
-        if not self.main:
+        if self.log_f is None:  # not the main rank
             return
         record = {"step": self.step, "time": round(time.time(), 1), **record}
         self.log_f.write(json.dumps(record) + "\n")
@@ -480,6 +480,7 @@ class Trainer:
             memory = init
             if self.prev is not None:
                 carried = self.next_memory(self.prev["idx"], self.prev["memory"])
+                assert reset is not None  # document streams always say which rows restart
                 keep = torch.from_numpy(~reset).to(self.device)[:, None, None, None]
                 memory = {k: torch.where(keep, carried[k], init[k]) for k in init}
             self.prev = {"idx": idx, "memory": {k: v.detach() for k, v in memory.items()}}
@@ -510,7 +511,8 @@ class Trainer:
         self.model.train()
         data = self.batches()
         # Since the last log: training seconds only (evaluation and saving are timed apart).
-        t0, tokens, loss_sum, last = time.time(), 0, 0.0, {}
+        last: dict[str, float] = {}
+        t0, tokens, loss_sum = time.time(), 0, 0.0
         aside = 0.0  # seconds of evaluation + saving inside the current log interval
         self.run_start_step = self.step
         while self.step < a.max_steps:
@@ -529,7 +531,7 @@ class Trainer:
             gnorm = self.optimizer_step()
             self.recent_steps.append((time.time() - t_step, accum, step_tokens))
             self.tokens_seen += step_tokens
-            loss_sum, tokens = loss_sum + step_loss, tokens + step_tokens
+            loss_sum, tokens = loss_sum + float(step_loss), tokens + step_tokens
             if self.step % a.log_every == 0 or self.step == a.max_steps:
                 record = {"loss": float(loss_sum) / max(1, tokens), "lr": self.scheduler.get_last_lr()[0],
                           "gnorm": float(gnorm)}  # float(): the one wait for the GPU per log
