@@ -299,13 +299,8 @@ def _line(page: int, seg: list[Glyph]) -> Line:
                 first_word_end = prev.x1
         if first_word_end is None and is_cjk(g.text[0]):
             first_word_end = g.x1  # a CJK line breaks after any character
-        if not mono and g.text.isspace():
-            if text and not text.endswith(" "):
-                text += " "
-                xs.append(g.x0)
-        else:
-            text += g.text
-            xs += [g.x0] * len(g.text)
+        text += g.text  # space glyphs were left out in _collect: spaces come from the gaps
+        xs += [g.x0] * len(g.text)
         prev = g
     x0, x1 = seg[0].x0, max(g.x1 for g in seg)
     base = statistics.median(g.base for g in seg)
