@@ -416,7 +416,7 @@ def apply_glossary(translator: Translator, glossary: Glossary | None) -> Transla
     with_glossary = getattr(translator, "with_glossary", None)
     if with_glossary is None:
         raise UserError("this translation engine cannot apply a glossary")
-    return with_glossary(glossary)  # type: ignore[no-any-return]
+    return with_glossary(glossary)
 
 
 def _first_fit(model: Path | None, src: str | None, tgt: str | None) -> Translator:

@@ -67,7 +67,7 @@ def clean_stale_temps(target: Path) -> list[Path]:
     Files of a live process (same name, its pid running) are kept: two runs writing the same
     output would otherwise delete each other's files.
     """
-    removed = []
+    removed: list[Path] = []
     pattern = re.compile(re.escape(f".{target.name}.") + r"(?:(\d+)-)?[^/]*\.tmp$")
     try:
         candidates = list(target.parent.glob(f".{glob_escape(target.name)}.*.tmp"))
@@ -130,7 +130,7 @@ class SavedProgress:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temp_prefix(path), suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
-                np.savez(f, **arrays)
+                np.savez(f, allow_pickle=False, **arrays)
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, path)

@@ -31,6 +31,11 @@ class CountingSession:
         out = f"{sentence.upper()} #{self.count}"
         return SentenceResult(source=sentence, translation=out, src_tokens=sentence.split(), tgt_tokens=out.split())
 
+    def force(self, sentence: str, translation: str) -> SentenceResult:
+        self.count += 1
+        return SentenceResult(source=sentence, translation=translation, src_tokens=sentence.split(),
+                              tgt_tokens=translation.split())
+
     @property
     def memory(self) -> MemoryState:
         return {"src": np.full((1, 1, 1), float(self.count), dtype=np.float32)}
@@ -46,7 +51,14 @@ class CountingTranslator:
     def count_tokens(self, text: str) -> int:
         return len(text.split())
 
-    def new_document(self, memory: MemoryState | None = None) -> CountingSession:
+    @property
+    def directions(self) -> list[tuple[str, str]]:
+        return [(self.src_lang, self.tgt_lang)]
+
+    def with_direction(self, src: str | None = None, tgt: str | None = None) -> CountingTranslator:
+        return self
+
+    def new_document(self, memory: MemoryState | None = None, *, return_attention: bool = False) -> CountingSession:
         start = 0 if memory is None else int(memory["src"].ravel()[0])
         return CountingSession(start, self.delay)
 

@@ -25,6 +25,12 @@ class FakeSession:
         return SentenceResult(source=sentence, translation=self.engine.fn(sentence),
                               src_tokens=sentence.split(), tgt_tokens=self.engine.fn(sentence).split())
 
+    def force(self, sentence: str, translation: str) -> SentenceResult:
+        """A person's translation: no engine call, the memory moves on as for a translated one."""
+        self._count += 1
+        return SentenceResult(source=sentence, translation=translation, src_tokens=sentence.split(),
+                              tgt_tokens=translation.split())
+
     @property
     def memory(self) -> MemoryState:
         # The "memory" counts sentences seen, so resume tests can check it was restored.
@@ -42,7 +48,14 @@ class FakeTranslator:
     def count_tokens(self, text: str) -> int:
         return len(text.split())
 
-    def new_document(self, memory: MemoryState | None = None) -> FakeSession:
+    @property
+    def directions(self) -> list[tuple[str, str]]:
+        return [(self.src_lang, self.tgt_lang)]
+
+    def with_direction(self, src: str | None = None, tgt: str | None = None) -> FakeTranslator:
+        return self  # one direction only
+
+    def new_document(self, memory: MemoryState | None = None, *, return_attention: bool = False) -> FakeSession:
         session = FakeSession(self)
         if memory is not None:
             session._count = int(memory["src"].ravel()[0])

@@ -11,8 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from doctrans import cli
+from doctrans.engine.interface import MemoryState
 from doctrans.translate_job import progress_path
-from tests.fakes import FakeTranslator
+from tests.fakes import FakeSession, FakeTranslator
 from tests.test_documents_builders import make_docx, make_pdf
 
 runner = CliRunner()
@@ -192,7 +193,7 @@ class Interrupting(FakeTranslator):
 
         self.fn = fn
 
-    def new_document(self, memory=None):  # type: ignore[no-untyped-def]
+    def new_document(self, memory: MemoryState | None = None, *, return_attention: bool = False) -> FakeSession:
         if memory is not None:
             self.resumed_from.append(float(memory["src"].ravel()[0]))
         return super().new_document(memory)

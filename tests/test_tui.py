@@ -147,7 +147,7 @@ class AttnTranslator(FakeTranslator):
     gate: threading.Semaphore | None = None
     forced: list[str] = field(default_factory=list)
 
-    def new_document(self, memory: MemoryState | None = None) -> AttnSession:  # type: ignore[override]
+    def new_document(self, memory: MemoryState | None = None, *, return_attention: bool = False) -> AttnSession:
         return AttnSession(self, 0 if memory is None else int(memory["src"].ravel()[0]))
 
 

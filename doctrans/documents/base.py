@@ -129,8 +129,12 @@ class Document:
 class Adapter(Protocol):
     """One per format (argos-translate-files style): a name, its suffixes, read and write."""
 
-    name: str
-    suffixes: tuple[str, ...]
+    # Read-only in the protocol: an adapter declares them as plain class attributes.
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def suffixes(self) -> tuple[str, ...]: ...
 
     def read(self, path: Path) -> Document:
         """Open and validate ``path``; raise DocumentError with a clear message if unusable."""

@@ -18,10 +18,14 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.documents.pdf_read import Furniture, Place, ReadResult, analyse
 from doctrans.errors import DocumentError
+
+if TYPE_CHECKING:  # pypdf is imported when a PDF is opened, not with the package
+    from pypdf import PdfReader
 
 PDF_LAYOUTS = ("layout", "reflow")
 
@@ -37,7 +41,7 @@ class PdfLayout:
     kept: list[Place] = field(default_factory=list)  # page numbers, redrawn as they are
 
 
-def _open(path: Path):  # -> pypdf.PdfReader
+def _open(path: Path) -> PdfReader:
     # pypdf logs recoverable damage as warnings; the user gets one clear line (or a result) instead.
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     with open(path, "rb") as f:
@@ -55,7 +59,7 @@ def _open(path: Path):  # -> pypdf.PdfReader
     return open_reader(path)  # decryption and pypdf's failures on damaged files (issue 16)
 
 
-def _analyse(path: Path, reader) -> ReadResult:  # type: ignore[no-untyped-def]
+def _analyse(path: Path, reader: PdfReader) -> ReadResult:
     """pdfminer on the file; when it cannot parse it (damage pypdf repaired while opening), on
     pypdf's rewritten copy of it."""
     try:

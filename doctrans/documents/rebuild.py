@@ -25,7 +25,8 @@ _DEJAVU = [
 
 
 def _split(translated: Iterable[TranslatedBlock]) -> tuple[list[TranslatedBlock], list[TranslatedBlock]]:
-    body, furniture = [], []
+    body: list[TranslatedBlock] = []
+    furniture: list[TranslatedBlock] = []
     for tb in translated:
         (furniture if tb.block.kind in _FURNITURE and tb.block.ref is None else body).append(tb)
     return body, furniture

@@ -9,7 +9,6 @@ document, so the caller decides the sentence order and can save/restore the memo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -64,6 +63,11 @@ class DocumentSession(Protocol):
 
     def translate(self, sentence: str) -> SentenceResult: ...
 
+    def force(self, sentence: str, translation: str) -> SentenceResult:
+        """Take ``translation`` (a person's edit) as this sentence's translation: the memory is
+        written from it as if the model had produced it, so later sentences read the edit."""
+        ...
+
     @property
     def memory(self) -> MemoryState: ...
 
@@ -78,13 +82,16 @@ class Translator(Protocol):
 
     def count_tokens(self, text: str) -> int: ...
 
-    def new_document(self, memory: MemoryState | None = None) -> DocumentSession:
-        """A session with a fresh memory, or one resumed from a saved ``memory``."""
+    @property
+    def directions(self) -> list[tuple[str, str]]:
+        """Every (source, target) pair the model translates (both ways for a bidirectional one)."""
         ...
 
+    def with_direction(self, src: str | None = None, tgt: str | None = None) -> Translator:
+        """The same model translating ``src`` -> ``tgt`` (one of ``directions``)."""
+        ...
 
-def translate_sentences(translator: Translator, sentences: Iterable[str]) -> Iterator[SentenceResult]:
-    """Translate one document's sentences in order through one memory session."""
-    session = translator.new_document()
-    for sentence in sentences:
-        yield session.translate(sentence)
+    def new_document(self, memory: MemoryState | None = None, *, return_attention: bool = False) -> DocumentSession:
+        """A session with a fresh memory, or one resumed from a saved ``memory``; with
+        ``return_attention`` its results carry the memory-attention maps (the TUI's viewer)."""
+        ...

@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-from rich.text import Text
+from rich.table import Table
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -124,7 +124,7 @@ class DoctransApp(App[None]):
             state.tgt_lang = translator.tgt_lang
             self._show_direction()
 
-    def _row(self, i: int) -> Text | object:
+    def _row(self, i: int) -> Table:
         state = self.state
         assert state is not None
         s = state.sentences[i]

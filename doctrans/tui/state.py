@@ -15,7 +15,6 @@ sentences read holds the person's words, not the model's.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import os
 import re
 import tempfile
@@ -75,20 +74,15 @@ class Step:
 
 
 def open_session(translator: Translator, memory: MemoryState | None) -> DocumentSession:
-    """A session that returns attention maps when the engine can (the ONNX engine takes
-    ``return_attention`` per document; the Translator protocol itself does not know it)."""
-    params = inspect.signature(translator.new_document).parameters
-    takes_options = "return_attention" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-    if takes_options:
-        return translator.new_document(memory=memory, return_attention=True)  # type: ignore[call-arg]
-    return translator.new_document(memory=memory)
+    """A session whose results carry the memory-attention maps the viewer shows."""
+    return translator.new_document(memory=memory, return_attention=True)
 
 
 def translator_for(translator: Translator, lang: str) -> Translator:
     """The direction of ``translator``'s bundle that reads ``lang``: a bidirectional zh<->en
     bundle opened for zh->en must translate an English document opened later as en->zh. The
     translator itself when it already reads ``lang`` or its bundle has no such direction."""
-    directions = getattr(translator, "directions", None)
+    directions = translator.directions
     if not directions or same_language(translator.src_lang, lang):
         return translator
     fits = [(s, t) for s, t in directions if same_language(s, lang)]
@@ -96,11 +90,7 @@ def translator_for(translator: Translator, lang: str) -> Translator:
         return translator
     # Prefer translating back into the current source language (zh->en, then en->zh).
     src, tgt = next(((s, t) for s, t in fits if same_language(t, translator.src_lang)), fits[0])
-    return translator.with_direction(src, tgt)  # type: ignore[attr-defined]
-
-
-def can_force(session: DocumentSession) -> bool:
-    return callable(getattr(session, "force", None))
+    return translator.with_direction(src, tgt)
 
 
 @dataclass
@@ -172,14 +162,13 @@ class DocumentState:
         are forced, when the engine can, so the memory carries the person's translation.
         """
         session = open_session(translator, self.sentences[start].memory_before if start else None)
-        forcing = can_force(session)
         for s in self.sentences[start:]:
             if cancelled():
                 return
             before = session.memory
-            forced = s.edited and s.translation is not None and forcing
-            result = (session.force(s.source, s.translation)  # type: ignore[attr-defined]
-                      if forced else session.translate(s.source))
+            forced = s.edited and s.translation is not None
+            result = (session.force(s.source, s.translation)
+                      if forced and s.translation is not None else session.translate(s.source))
             yield Step(s.index, result, before, session.memory, forced)
 
     def mark_stale_from(self, start: int) -> None:
