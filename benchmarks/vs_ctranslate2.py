@@ -291,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--beams", type=int, nargs="+", default=[1, 5])
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     p.add_argument("--no-pytorch", action="store_true", help="leave PyTorch eager out (the slowest column)")
+    p.add_argument("--only", nargs="+", metavar="WORD",
+                   help="only the columns whose name has one of these words (ct2 int8, the base, stays): "
+                        "e.g. --only doctrans, to measure an engine change")
     p.add_argument("--work", type=Path, default=Path.home() / ".cache" / "doctrans-bench")
     p.add_argument("--json", type=Path, help="write the medians here")
     p.add_argument("--quick", action="store_true", help="smoke test: 24 sentences, 1 round, 1 thread")
@@ -347,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if not args.no_pytorch:
         cols.append(("pytorch fp32", systems.pytorch))
+    if args.only:
+        cols = [(c, f) for c, f in cols if c == "ct2 int8" or any(w in c for w in args.only)]
     cells = [(b, t) for t in args.threads for b in args.beams]
     rates: dict[tuple[int, int, str], list[float]] = {}
     systems.doc = Doc(doc.ids[:8], doc.pieces[:8], doc.limits[:8])

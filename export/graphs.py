@@ -18,7 +18,9 @@ not copy out K x heads x slots weights it would throw away for every pruned beam
 
 from __future__ import annotations
 
+import onnx
 import torch
+from onnx import TensorProto, helper
 from torch import Tensor, nn
 
 from training.model import MemoryTransformer
@@ -163,3 +165,41 @@ class MemoryUpdateGraph(nn.Module):
 
 GRAPHS = {"encoder": EncoderGraph, "decoder": DecoderStepGraph, "decoder_full": DecoderFullGraph,
           "memory_update": MemoryUpdateGraph}
+
+
+def topk_graph() -> onnx.ModelProto:
+    """The engine's search helper (doctrans.engine.topk embeds its bytes; runtime has no onnx):
+    logits (rows, V) and k -> the k best log-probabilities per row and their token ids, best
+    first, equal values by lower token id (ONNX TopK's rule, the numpy search's too)."""
+    nodes = [helper.make_node("LogSoftmax", ["logits"], ["logprobs"], axis=-1),
+             helper.make_node("TopK", ["logprobs", "k"], ["values", "tokens"], axis=-1, largest=1, sorted=1)]
+    graph = helper.make_graph(
+        nodes, "doctrans_topk",
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["rows", "vocab"]),
+         helper.make_tensor_value_info("k", TensorProto.INT64, [1])],
+        [helper.make_tensor_value_info("values", TensorProto.FLOAT, ["rows", "k"]),
+         helper.make_tensor_value_info("tokens", TensorProto.INT64, ["rows", "k"])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="doctrans")
+    model.ir_version = 8  # what ONNX Runtime 1.18 (the oldest doctrans supports) reads
+    onnx.checker.check_model(model)
+    return model
+
+
+def reorder_graph() -> onnx.ModelProto:
+    """The engine's KV-cache reorder on the decoder's device (doctrans.engine.device embeds its
+    bytes): past_k, past_v (layers, rows, heads, T, d_head) and origin (rows,) -> both gathered
+    along the rows axis, so a GPU's cache never travels to the host between steps."""
+    nodes = [helper.make_node("Gather", ["past_k", "origin"], ["new_k"], axis=1),
+             helper.make_node("Gather", ["past_v", "origin"], ["new_v"], axis=1)]
+    shape = ["layers", "rows", "heads", "past_len", "d_head"]
+    graph = helper.make_graph(
+        nodes, "doctrans_reorder",
+        [helper.make_tensor_value_info("past_k", TensorProto.FLOAT, shape),
+         helper.make_tensor_value_info("past_v", TensorProto.FLOAT, shape),
+         helper.make_tensor_value_info("origin", TensorProto.INT64, ["rows"])],
+        [helper.make_tensor_value_info("new_k", TensorProto.FLOAT, shape),
+         helper.make_tensor_value_info("new_v", TensorProto.FLOAT, shape)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="doctrans")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model

@@ -32,6 +32,16 @@ class StepDecoder(Protocol):
         ...
 
 
+class TopKStepDecoder(StepDecoder, Protocol):
+    """A decoder that also gives each row's best candidates itself (the ONNX engine: see
+    doctrans.engine.topk), so the search does not log_softmax and sort K x V values in numpy."""
+
+    def step_topk(self, tokens: np.ndarray, t: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """tokens (B*K, 1) at position t -> the k best log-probabilities per row (B*K, k) float32
+        and their token ids, best first, equal values by lower token id."""
+        ...
+
+
 @dataclass
 class Hypothesis:
     tokens: list[int]  # without BOS/EOS
@@ -93,16 +103,40 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
     finished: list[list[tuple[float, list[int]]]] = [[] for _ in range(B)]
     done = [False] * B
     last = np.full((B * K, 1), bos_id, dtype=np.int64)
+    # Banned n-grams need every candidate's score: only the full path can mask them.
+    step_topk = getattr(decoder, "step_topk", None) if no_repeat_ngram <= 0 else None
+    beam_of = np.empty(0, dtype=np.int64)
     for t in range(max(limits)):
-        lp = log_softmax(decoder.step(last, t)).reshape(B, K, -1)
-        V = lp.shape[-1]
-        cand = (scores[:, :, None] + lp).reshape(B, K * V)
-        if no_repeat_ngram > 0:
+        # Per row, the best 2K candidates as (value, beam, token), best first; equal values by
+        # lower beam, then lower token (the first maximum, as the reference's max()).
+        ranked: list[list[tuple[float, int, int]]] = [[] for _ in range(B)]
+        if step_topk is not None:
+            # Each row's best 2K (its share of the best 2K overall can be no more), plus the row's
+            # beam score (which keeps the row's order), merged: K x 2K values instead of K x V.
+            vals, toks = step_topk(last, t, 2 * K)
+            M = vals.shape[1]
+            sums = (scores.reshape(B * K, 1) + vals).reshape(B, K * M)
+            toks = toks.reshape(B, K * M)
+            if beam_of.shape[0] != K * M:
+                beam_of = np.repeat(np.arange(K), M)
             for b in range(B):
-                for k in range(K):
-                    if not done[b] and scores[b, k] > neg_inf:
-                        for tok in banned_tokens(seqs[b][k], no_repeat_ngram):
-                            cand[b, k * V + tok] = neg_inf
+                if not done[b]:
+                    order = np.lexsort((toks[b], beam_of, -sums[b]))[: 2 * K]
+                    ranked[b] = list(zip(sums[b][order].tolist(), beam_of[order].tolist(),
+                                         toks[b][order].tolist(), strict=True))
+        else:
+            lp = log_softmax(decoder.step(last, t)).reshape(B, K, -1)
+            V = lp.shape[-1]
+            cand = (scores[:, :, None] + lp).reshape(B, K * V)
+            if no_repeat_ngram > 0:
+                for b in range(B):
+                    for k in range(K):
+                        if not done[b] and scores[b, k] > neg_inf:
+                            for tok in banned_tokens(seqs[b][k], no_repeat_ngram):
+                                cand[b, k * V + tok] = neg_inf
+            for b in range(B):
+                if not done[b]:
+                    ranked[b] = [(float(cand[b, i]), *divmod(i, V)) for i in _topk(cand[b], 2 * K).tolist()]
         origin = np.arange(B * K)
         new_scores = scores.copy()
         tokens = np.full(B * K, eos_id, dtype=np.int64)
@@ -110,10 +144,7 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
             if done[b]:
                 continue
             live = 0
-            top = _topk(cand[b], 2 * K)
-            for rank, i in enumerate(top.tolist()):
-                v = float(cand[b, i])
-                k, tok = divmod(i, V)
+            for rank, (v, k, tok) in enumerate(ranked[b]):
                 if v == -np.inf:
                     break
                 if tok == eos_id:

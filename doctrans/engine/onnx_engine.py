@@ -38,11 +38,13 @@ from doctrans.engine.bundle import (
     read_bundle,
     select_direction,
 )
+from doctrans.engine.device import BoundDecoder, device_of, reorder_session
 from doctrans.engine.errors import BundleError
 from doctrans.engine.integrity import verify_bundle_files
 from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
 from doctrans.engine.protect import Prepared, prepare
 from doctrans.engine.tokenizer import Tokenizer
+from doctrans.engine.topk import topk, topk_session
 from doctrans.glossary import Glossary
 from doctrans.verbatim import remask, restore_warnings
 
@@ -94,10 +96,11 @@ class _Decoder:
     """Drives decoder.onnx for the beam search: holds the cross K/V and the growing KV cache."""
 
     def __init__(self, sess: ort.InferenceSession, info: BundleInfo, src: np.ndarray, cross_k: np.ndarray,
-                 cross_v: np.ndarray, mem_tgt: np.ndarray | None):
+                 cross_v: np.ndarray, mem_tgt: np.ndarray | None, topk_sess: ort.InferenceSession):
         n = src.shape[0]
         empty = np.zeros((info.dec_layers, n, info.n_heads, 0, info.d_head), dtype=np.float32)
         self.sess = sess
+        self.topk_sess = topk_sess
         self.feed: dict[str, np.ndarray] = {"src_ids": src, "cross_k": cross_k, "cross_v": cross_v,
                                             "past_k": empty, "past_v": empty}
         if mem_tgt is not None:
@@ -110,11 +113,29 @@ class _Decoder:
         logits, self.feed["past_k"], self.feed["past_v"] = self.sess.run(None, self.feed)
         return logits
 
+    def step_topk(self, tokens: np.ndarray, t: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The k best log-probabilities of every row and their tokens (doctrans.engine.topk)."""
+        return topk(self.topk_sess, self.step(tokens, t), k)
+
     def reorder(self, origin: np.ndarray) -> None:
         if np.array_equal(origin, self.identity):  # greedy, or beams that kept their places
             return
         self.feed["past_k"] = np.take(self.feed["past_k"], origin, axis=1)
         self.feed["past_v"] = np.take(self.feed["past_v"], origin, axis=1)
+
+
+# I/O binding (doctrans.engine.device) on the CPU too; off by default (no faster there): tests
+# switch it on to check the bound decoder against the plain one.
+BIND_ON_CPU = False
+
+
+def make_decoder(s: dict[str, ort.InferenceSession], info: BundleInfo, src: np.ndarray, cross_k: np.ndarray,
+                 cross_v: np.ndarray, mem_tgt: np.ndarray | None) -> _Decoder | BoundDecoder:
+    """The step decoder for a search: on a GPU the cache stays on the device (I/O binding)."""
+    device = device_of(s["decoder"])
+    if device == "cpu" and not BIND_ON_CPU:
+        return _Decoder(s["decoder"], info, src, cross_k, cross_v, mem_tgt, s["topk"])
+    return BoundDecoder(s["decoder"], info, src, cross_k, cross_v, mem_tgt, s["topk"], s["reorder"], device)
 
 
 class OnnxTranslator:
@@ -198,6 +219,10 @@ class OnnxTranslator:
                                   f"({str(e).splitlines()[0][:200]})") from None
             check_graph_inputs(info, name, {i.name: list(i.shape) for i in sess.get_inputs()})
             sessions[name] = sess
+        # Not bundle graphs: the search's candidate selection (doctrans.engine.topk) and the KV-cache
+        # reorder on the decoder's device (doctrans.engine.device), for any bundle.
+        sessions["topk"] = topk_session(so, providers)
+        sessions["reorder"] = reorder_session(so, providers)
         memory_init = load_memory_init(info)
         # After the structural checks (their messages are more specific): same-size garbage in a
         # file passes them all, and only the digests in model.json can tell.
@@ -353,9 +378,9 @@ class OnnxDocumentSession:
                 limit = max(1, min(limit, opt.max_length))
 
             def search(K: int) -> list[Hypothesis]:
-                dec = _Decoder(s["decoder"], info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
-                               np.repeat(enc["cross_v"], K, axis=1),
-                               None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0))
+                dec = make_decoder(s, info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
+                                   np.repeat(enc["cross_v"], K, axis=1),
+                                   None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0))
                 return beam_search_n_best(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty,
                                           opt.no_repeat_ngram)[0] or [Hypothesis([], 0.0)]
 

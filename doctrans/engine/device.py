@@ -1,0 +1,104 @@
+"""The step decoder with ONNX Runtime I/O binding: the KV cache stays where the decoder runs.
+
+On a GPU (CUDAExecutionProvider, from ``onnxruntime-gpu``), feeding numpy arrays to every step
+would copy the cross K/V and the whole growing KV cache to the device and back at every token. Here
+the sentence's constant inputs are copied to the device once, each step's new cache (an ORT
+value on the device) is bound as the next step's past, the beam reorder is a ``Gather`` run on
+the device (the embedded graph below, built by ``export.graphs.reorder_graph``), and the logits go
+through the top-k graph (doctrans.engine.topk) on the device too: per step only the tokens go in
+and ``2K`` values and token ids per row come out.
+
+On the CPU the plain :class:`doctrans.engine.onnx_engine._Decoder` is as fast (measured: binding
+buys nothing when the arrays already are in host memory), so the engine uses this class for CUDA
+only; tests run it on the CPU to check it computes exactly what the plain decoder does.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+import onnxruntime as ort
+
+from doctrans.engine.bundle import BundleInfo
+
+REORDER_GRAPH = base64.b64decode(
+    "CAgSCGRvY3RyYW5zOpIDCiwKBnBhc3RfawoGb3JpZ2luEgVuZXdfayIGR2F0aGVyKgsKBGF4aXMYAaABAgosCgZwYXN0X3YKBm9y"
+    "aWdpbhIFbmV3X3YiBkdhdGhlcioLCgRheGlzGAGgAQISEGRvY3RyYW5zX3Jlb3JkZXJaQQoGcGFzdF9rEjcKNQgBEjEKCBIGbGF5"
+    "ZXJzCgYSBHJvd3MKBxIFaGVhZHMKChIIcGFzdF9sZW4KCBIGZF9oZWFkWkEKBnBhc3RfdhI3CjUIARIxCggSBmxheWVycwoGEgRy"
+    "b3dzCgcSBWhlYWRzCgoSCHBhc3RfbGVuCggSBmRfaGVhZFoYCgZvcmlnaW4SDgoMCAcSCAoGEgRyb3dzYkAKBW5ld19rEjcKNQgB"
+    "EjEKCBIGbGF5ZXJzCgYSBHJvd3MKBxIFaGVhZHMKChIIcGFzdF9sZW4KCBIGZF9oZWFkYkAKBW5ld192EjcKNQgBEjEKCBIGbGF5"
+    "ZXJzCgYSBHJvd3MKBxIFaGVhZHMKChIIcGFzdF9sZW4KCBIGZF9oZWFkQgQKABAR")
+
+
+def device_of(sess: ort.InferenceSession) -> str:
+    """Where a session's first provider computes: "cuda" or "cpu" (ORT's device names)."""
+    return "cuda" if sess.get_providers()[0] == "CUDAExecutionProvider" else "cpu"
+
+
+def reorder_session(options: ort.SessionOptions, providers: list[str]) -> ort.InferenceSession:
+    return ort.InferenceSession(REORDER_GRAPH, options, providers=providers)
+
+
+class BoundDecoder:
+    """:class:`doctrans.engine.beam.TopKStepDecoder` over decoder.onnx with I/O binding on ``device``."""
+
+    def __init__(self, sess: ort.InferenceSession, info: BundleInfo, src: np.ndarray, cross_k: np.ndarray,
+                 cross_v: np.ndarray, mem_tgt: np.ndarray | None, topk_sess: ort.InferenceSession,
+                 reorder_sess: ort.InferenceSession, device: str):
+        self.sess, self.topk_sess, self.reorder_sess, self.device = sess, topk_sess, reorder_sess, device
+        n = src.shape[0]
+        self.io = sess.io_binding()
+        constants = {"src_ids": src, "cross_k": cross_k, "cross_v": cross_v}
+        if mem_tgt is not None:
+            constants["mem_tgt"] = mem_tgt
+        # Kept referenced: a bound OrtValue must outlive the runs that read it.
+        self._constants = {k: self._to_device(np.ascontiguousarray(v)) for k, v in constants.items()}
+        for name, value in self._constants.items():
+            self.io.bind_ortvalue_input(name, value)
+        empty = np.zeros((info.dec_layers, n, info.n_heads, 0, info.d_head), dtype=np.float32)
+        self.past = (self._to_device(empty), self._to_device(empty.copy()))
+        self.identity = np.arange(n)
+
+    def _to_device(self, x: np.ndarray) -> ort.OrtValue:
+        return ort.OrtValue.ortvalue_from_numpy(x, self.device, 0)
+
+    def _run(self, tokens: np.ndarray, t: int) -> ort.OrtValue:
+        io = self.io
+        io.bind_cpu_input("tokens", np.ascontiguousarray(tokens, dtype=np.int64))
+        io.bind_cpu_input("step", np.array(t, dtype=np.int64))
+        io.bind_ortvalue_input("past_k", self.past[0])
+        io.bind_ortvalue_input("past_v", self.past[1])
+        for name in ("logits", "new_k", "new_v"):
+            io.bind_output(name, self.device)
+        self.sess.run_with_iobinding(io)
+        logits, new_k, new_v = io.get_outputs()
+        self.past = (new_k, new_v)
+        return logits
+
+    def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
+        return self._run(tokens, t).numpy()
+
+    def step_topk(self, tokens: np.ndarray, t: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+        logits = self._run(tokens, t)
+        io = self.topk_sess.io_binding()
+        io.bind_ortvalue_input("logits", logits)
+        io.bind_cpu_input("k", np.array([min(k, logits.shape()[-1])], dtype=np.int64))
+        io.bind_output("values", "cpu")
+        io.bind_output("tokens", "cpu")
+        self.topk_sess.run_with_iobinding(io)
+        values, ids = io.copy_outputs_to_cpu()
+        return values, ids
+
+    def reorder(self, origin: np.ndarray) -> None:
+        if np.array_equal(origin, self.identity):
+            return
+        io = self.reorder_sess.io_binding()
+        io.bind_ortvalue_input("past_k", self.past[0])
+        io.bind_ortvalue_input("past_v", self.past[1])
+        io.bind_cpu_input("origin", np.ascontiguousarray(origin, dtype=np.int64))
+        io.bind_output("new_k", self.device)
+        io.bind_output("new_v", self.device)
+        self.reorder_sess.run_with_iobinding(io)
+        new_k, new_v = io.get_outputs()
+        self.past = (new_k, new_v)

@@ -1,0 +1,64 @@
+"""The I/O-bound step decoder (doctrans.engine.device): on the CPU it must translate exactly as the
+plain decoder; on a GPU (onnxruntime-gpu) the engine picks CUDA and the cache stays there."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+import doctrans.engine.onnx_engine as engine
+from doctrans.engine.device import REORDER_GRAPH
+from doctrans.engine.onnx_engine import OnnxTranslator
+from doctrans.engine.topk import TOPK_GRAPH, topk, topk_session
+from tests.tiny_model import one_torch_thread, sentences, shared_bundle
+
+__all__ = ["one_torch_thread"]  # an autouse fixture: imported to apply here
+
+DOC = sentences(5, seed=9)
+
+
+def test_embedded_graphs_are_the_exported_ones() -> None:
+    graphs = pytest.importorskip("export.graphs")  # onnx is the export extra's, not the runtime's
+    assert graphs.topk_graph().SerializeToString() == TOPK_GRAPH
+    assert graphs.reorder_graph().SerializeToString() == REORDER_GRAPH
+
+
+def test_topk_graph_matches_numpy() -> None:
+    from doctrans.engine.beam import _topk, log_softmax
+
+    sess = topk_session(ort.SessionOptions(), ["CPUExecutionProvider"])
+    rng = np.random.default_rng(0)
+    logits = rng.normal(size=(4, 50)).astype(np.float32)
+    logits[1, [3, 7, 9]] = 9.0  # ties: lower token id first
+    values, tokens = topk(sess, logits, 6)
+    for row in range(4):
+        want = _topk(log_softmax(logits)[row], 6)
+        assert tokens[row].tolist() == want.tolist()
+        np.testing.assert_allclose(values[row], log_softmax(logits)[row][want], atol=1e-6)
+    assert topk(sess, logits, 80)[1].shape == (4, 50)  # k beyond the vocabulary: all of it
+
+
+@pytest.mark.parametrize("beam", [1, 4])
+def test_bound_decoder_translates_like_the_plain_one(beam: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    tr = OnnxTranslator.load(shared_bundle(), beam_size=beam)
+    plain = tr.translate_document(DOC)
+    monkeypatch.setattr(engine, "BIND_ON_CPU", True)
+    made = []
+    original = engine.make_decoder
+    monkeypatch.setattr(engine, "make_decoder", lambda *a: made.append(original(*a)) or made[-1])
+    bound = tr.translate_document(DOC)
+    assert made and all(type(d).__name__ == "BoundDecoder" for d in made)
+    assert [r.tgt_tokens for r in bound] == [r.tgt_tokens for r in plain]
+    np.testing.assert_allclose([r.score for r in bound], [r.score for r in plain], atol=1e-6)
+
+
+@pytest.mark.skipif("CUDAExecutionProvider" not in ort.get_available_providers(),
+                    reason="no GPU: onnxruntime-gpu with a CUDA device is needed (CPU stays the default)")
+def test_cuda_provider_keeps_the_cache_on_the_device() -> None:
+    gpu = OnnxTranslator.load(shared_bundle(), beam_size=3)
+    assert gpu.providers[0] == "CUDAExecutionProvider"
+    cpu = OnnxTranslator.load(shared_bundle(), beam_size=3, providers=["CPUExecutionProvider"])
+    assert cpu.providers == ["CPUExecutionProvider"]
+    got, want = gpu.translate_document(DOC), cpu.translate_document(DOC)
+    assert [r.translation for r in got] == [r.translation for r in want]
