@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 
@@ -100,7 +100,7 @@ def handle_errors(fn: F) -> F:
         with user_errors():
             return fn(*args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)  # functools.wraps keeps fn's signature (what Typer reads); mypy cannot see it
 
 
 def open_translator(model: Path | None, src: str | None, tgt: str | None, detected: bool = False,

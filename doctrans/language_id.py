@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 SAMPLE_CHARS = 5000  # enough for a confident guess; identification cost grows with the sample
 MIN_CONFIDENCE = 0.5  # below this the guess is reported as unknown
@@ -27,7 +28,7 @@ class LanguageGuess:
 
 
 @functools.cache
-def _identifier():  # type: ignore[no-untyped-def]
+def _identifier() -> Any:  # py3langid.langid.LanguageIdentifier (untyped package)
     # Imported lazily: loading the model takes ~0.3 s, which `doctrans --help` should not pay.
     from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
 

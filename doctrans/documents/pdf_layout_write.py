@@ -28,10 +28,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from doctrans.documents.base import Document, TranslatedBlock
 from doctrans.documents.pdf_read import Place
 from doctrans.segment import is_cjk
+
+if TYPE_CHECKING:  # reportlab is imported when a PDF is written
+    from reportlab.pdfgen.canvas import Canvas
 
 _MIN_SCALE = 0.45  # never shrink a block's font below this fraction of its source size
 _CJK_TTF = [  # TrueType CJK fonts reportlab can embed (CFF-based Noto CJK .otf/.ttc it cannot)
@@ -148,7 +152,7 @@ def _free_width(place: Place, others: list[Place], left_margin: float, right_mar
     return lo, hi
 
 
-def _set_color(canvas, color: tuple[float, ...] | None) -> None:  # type: ignore[no-untyped-def]
+def _set_color(canvas: Canvas, color: tuple[float, ...] | None) -> None:
     if color is None:
         canvas.setFillColorRGB(0, 0, 0)
     elif len(color) == 1:
@@ -159,7 +163,7 @@ def _set_color(canvas, color: tuple[float, ...] | None) -> None:  # type: ignore
         canvas.setFillColorCMYK(*color)
 
 
-def _draw_verbatim(canvas, place: Place) -> None:  # type: ignore[no-untyped-def]
+def _draw_verbatim(canvas: Canvas, place: Place) -> None:
     """A code block or page number, line by line where it was, in a font of its kind."""
     from doctrans.documents.rebuild import font_for as script_font
 
@@ -192,7 +196,7 @@ def _align(place: Place, margins: tuple[float, float]) -> str:
     return "left"
 
 
-def _draw_block(canvas, place: Place, text: str, others: list[Place], margins: tuple[float, float]) -> None:  # type: ignore[no-untyped-def]
+def _draw_block(canvas: Canvas, place: Place, text: str, others: list[Place], margins: tuple[float, float]) -> None:
     text = " ".join(text.split())
     if not text:
         return

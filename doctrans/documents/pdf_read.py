@@ -241,7 +241,8 @@ def _rows(glyphs: list[Glyph]) -> list[list[Glyph]]:
 
 
 def _is_marker_only(text: str) -> bool:
-    return bool(MARKER.match(text + " ")) and MARKER.match(text + " ").end() >= len(text)  # type: ignore[union-attr]
+    m = MARKER.match(text + " ")
+    return m is not None and m.end() >= len(text)
 
 
 def _segments(row: list[Glyph]) -> list[list[Glyph]]:

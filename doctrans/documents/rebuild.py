@@ -12,9 +12,14 @@ import html
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from doctrans.documents.base import Document, TranslatedBlock
 from doctrans.segment import is_cjk
+
+if TYPE_CHECKING:  # reportlab is imported when a PDF is written
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import BaseDocTemplate
 
 _FURNITURE = ("header", "footer")
 _DEJAVU = [
@@ -150,7 +155,7 @@ def write_pdf(document: Document, translated: Iterable[TranslatedBlock], out_pat
     if not story:
         story.append(Spacer(1, 1))
 
-    def furniture_on_page(canvas, doc) -> None:  # type: ignore[no-untyped-def]
+    def furniture_on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
         import re
 
         width, height = page_size

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
+import numpy as np
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -54,7 +55,7 @@ class MemoryViewer(Screen[None]):
 
     @property
     def tui(self) -> DoctransApp:
-        return self.app  # type: ignore[return-value]
+        return cast("DoctransApp", self.app)  # Screen.app is typed App; these screens run in DoctransApp only
 
     def compose(self) -> ComposeResult:
         yield Static(id="vtitle")
@@ -113,8 +114,8 @@ class MemoryViewer(Screen[None]):
                    no_next if nres is None else "no target memory")
         self.update_trace()
 
-    def _show(self, selector: str, matrix: object, tokens: list[str], title: str, note: str) -> None:
-        self.query_one(selector, HeatmapView).show(matrix, tokens, title, note)  # type: ignore[arg-type]
+    def _show(self, selector: str, matrix: np.ndarray | None, tokens: list[str], title: str, note: str) -> None:
+        self.query_one(selector, HeatmapView).show(matrix, tokens, title, note)
 
     def focused_map(self) -> HeatmapView:
         focused = self.focused
