@@ -150,6 +150,7 @@ def test_default_bundle_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert default_bundle("de", "en") is None
 
 
+@pytest.mark.slow  # 20 s: a multi-megabyte text through the whole job
 def test_large_text_and_long_sentence(tmp_path: Path, engine: FakeTranslator) -> None:
     paragraph = "The quick brown fox jumps over the lazy dog. It was 3.5 m away! Really?\n"
     big = (paragraph * 3 + "\n") * (5_000_000 // (len(paragraph) * 3 + 1))

@@ -25,13 +25,6 @@ ADAPTERS: list[Adapter] = [TxtAdapter(), DocxAdapter(), PdfAdapter()]
 SUFFIXES: dict[str, Adapter] = {s: a for a in ADAPTERS for s in a.suffixes}
 
 
-def register(adapter: Adapter) -> None:
-    """Add (or replace) a format; its suffixes then resolve to it."""
-    ADAPTERS.append(adapter)
-    for s in adapter.suffixes:
-        SUFFIXES[s] = adapter
-
-
 def adapter_for(path: Path) -> Adapter:
     adapter = SUFFIXES.get(Path(path).suffix.lower())
     if adapter is None:

@@ -23,7 +23,6 @@ if TYPE_CHECKING:  # reportlab is imported when a PDF is written
 
 _FURNITURE = ("header", "footer")
 _DEJAVU = [
-    Path(__file__).resolve().parent.parent / "fonts" / "DejaVuSans.ttf",
     Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
     Path("/usr/share/fonts/TTF/DejaVuSans.ttf"),
 ]
