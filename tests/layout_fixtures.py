@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.test_documents_builders import tiny_png
+from tests.document_builders import tiny_png
 
 HEADER = "ACME Ltd. · Technical Note 7"
 CODE = [

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 MALE = ["jan", "tom", "max", "ben", "leo", "paul", "finn", "karl"]
 FEMALE = ["ana", "eva", "mia", "lea", "ida", "zoe", "lina", "rosa"]
@@ -82,3 +83,18 @@ def synthetic_corpora(root: Path) -> dict[str, Path]:
     """The train (600 documents) and dev (40) corpora every synthetic-task test uses."""
     return {"train": write_corpus(root / "train.jsonl", 600, seed=1),
             "dev": write_corpus(root / "dev.jsonl", 40, seed=2), "dir": root}
+
+
+def translate_dev(ckpt: Path, dev: Path, max_docs: int = 40, **kw: Any) -> tuple[list, list, Any, Any]:
+    """(references, hypotheses per document, the loaded model, its SentencePiece) of a trained
+    checkpoint of any approach on the first ``max_docs`` synthetic dev documents."""
+    import sentencepiece as spm
+
+    from training import approaches
+    from training.checkpoint import load_model
+
+    loaded = load_model(ckpt)
+    sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
+    docs = [json.loads(line) for line in dev.read_text().splitlines()][:max_docs]
+    res = approaches.translate_documents(loaded.model, [[sp.encode(s) for s in d["xx"]] for d in docs], **kw)
+    return [d["yy"] for d in docs], [[sp.decode(h) for h in r.hypotheses] for r in res], loaded, sp

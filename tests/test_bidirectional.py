@@ -22,7 +22,6 @@ from doctrans.tui.app import DoctransApp
 from doctrans.tui.state import translator_for
 from export.bundle import ExportError, checkpoint_directions, export_model
 from tests.fakes import FakeTranslator
-from tests.test_tui import Clock, run, translated, wait_until
 from tests.tiny_model import (
     one_torch_thread,
     shared_bidi_bundle,
@@ -30,6 +29,7 @@ from tests.tiny_model import (
     shared_bundle,
     to_chinese,
 )
+from tests.tui_helpers import Clock, run, translated, wait_until
 from training.checkpoint import LoadedModel, load_model
 from training.search import translate_documents
 

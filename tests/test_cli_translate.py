@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from doctrans import cli
 from doctrans.engine.interface import MemoryState
 from doctrans.translate_job import progress_path
+from tests.document_builders import make_docx, make_pdf
 from tests.fakes import FakeSession, FakeTranslator
-from tests.test_documents_builders import make_docx, make_pdf
 
 runner = CliRunner()
 

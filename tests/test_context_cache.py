@@ -6,14 +6,16 @@ from __future__ import annotations
 import pytest
 import torch
 
-from tests.synthetic import pronoun_accuracy
-from tests.test_gtransformer import corpora, one_thread, train, translate_dev  # noqa: F401  (fixtures)
+from tests.synthetic import pronoun_accuracy, translate_dev
+from tests.synthetic import train_synthetic as train
 from training import approaches
 from training import train as train_mod
 from training.checkpoint import read_checkpoint
 from training.context_cache import SHORTENINGS, CacheConfig, CacheTransformer, Shortener, sparsemax
 from training.context_cache import translate_documents as cache_translate
 from training.model import CONFIGS, MASKED
+
+pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 D = CONFIGS["tiny"]["d_model"]
 
@@ -142,7 +144,7 @@ def test_cached_decoding_sees_the_context_training_sees(kind):
             assert greedy[: len(hyp)] == hyp
 
 
-def test_init_loads_the_sentence_model_and_only_context_parts_are_new(corpora, tmp_path):  # noqa: F811
+def test_init_loads_the_sentence_model_and_only_context_parts_are_new(corpora, tmp_path):
     s1 = train(tmp_path, "s1", "--stage", "sentence", "--max-steps", "2", "--max-tokens", "256",
                data=corpora["train"])
     args = train_mod.parse_args(["--approach", "cache", "--shorten", "grouping", "--stage", "document", "--src", "xx",
@@ -160,7 +162,7 @@ def test_init_loads_the_sentence_model_and_only_context_parts_are_new(corpora, t
 
 
 @pytest.mark.parametrize("shorten", ["none", "grouping"])
-def test_caching_solves_the_context_task(corpora, shorten):  # noqa: F811
+def test_caching_solves_the_context_task(corpora, shorten):
     """The name is 1-4 sentences before its pronoun in tests/synthetic.py (4 when two fillers and a
     pronoun come between: 4% of cases), so k=4 keeps every name in the cache."""
     run = train(corpora["dir"], f"cache-{shorten}", "--approach", "cache", "--shorten", shorten, "--context-size",

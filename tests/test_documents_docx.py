@@ -12,8 +12,8 @@ from lxml import etree
 from doctrans.documents import read_document
 from doctrans.segment import segment_block
 from doctrans.translate_job import translate_file
+from tests.document_builders import make_docx
 from tests.fakes import FakeTranslator
-from tests.test_documents_builders import make_docx
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 TEXT_PARTS = {"word/document.xml", "word/footnotes.xml", "word/endnotes.xml", "word/comments.xml"}

@@ -10,8 +10,8 @@ from pypdf import PdfReader
 
 from doctrans.documents import read_document
 from doctrans.translate_job import translate_file
+from tests.document_builders import make_pdf
 from tests.fakes import FakeTranslator
-from tests.test_documents_builders import make_pdf
 
 
 @pytest.fixture(scope="module")

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-import sentencepiece as spm
 import torch
 
 from export.bundle import ExportError, export_checkpoint
-from tests.synthetic import pronoun_accuracy, synthetic_corpora, train_synthetic
+from tests.synthetic import pronoun_accuracy, train_synthetic, translate_dev
 from training import approaches
 from training import train as train_mod
 from training.checkpoint import CheckpointError, load_model, read_checkpoint
@@ -27,15 +25,7 @@ from training.gtransformer import (
 from training.model import CONFIGS, MASKED
 
 PAD, BOS, EOS = 0, 1, 2
-
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    """Tiny models on a shared 2-core CPU: a second thread only adds contention (10x slower here)."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 def tiny(**over) -> GTransformer:
@@ -136,19 +126,6 @@ def test_word_dropout_hits_words_only_and_only_in_training():
 
 
 train = train_synthetic
-
-
-@pytest.fixture(scope="module")
-def corpora(tmp_path_factory) -> dict[str, Path]:
-    return synthetic_corpora(tmp_path_factory.mktemp("syn"))
-
-
-def translate_dev(ckpt: Path, dev: Path, max_docs: int = 40, **kw):
-    loaded = load_model(ckpt)
-    sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
-    docs = [json.loads(line) for line in dev.read_text().splitlines()][:max_docs]
-    res = approaches.translate_documents(loaded.model, [[sp.encode(s) for s in d["xx"]] for d in docs], **kw)
-    return [d["yy"] for d in docs], [[sp.decode(h) for h in r.hypotheses] for r in res], loaded, sp
 
 
 def test_gtransformer_solves_the_context_task(corpora):

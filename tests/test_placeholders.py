@@ -343,7 +343,7 @@ def test_tui_marks_sentences_with_warnings_and_an_edit_clears_them(tmp_path: Pat
 def test_tui_viewer_spells_the_warning_out(tmp_path: Path) -> None:
     from doctrans.tui.app import DoctransApp
     from doctrans.tui.screens import MemoryViewer
-    from tests.test_tui import screen_text, translated, wait_until
+    from tests.tui_helpers import screen_text, translated, wait_until
 
     src = tmp_path / "doc.txt"
     src.write_text(DOC, encoding="utf-8")

@@ -9,21 +9,14 @@ Update them with ``DOCTRANS_UPDATE_SNAPSHOTS=1 pytest tests/test_tui.py``.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import io
 import os
-import shutil
 import threading
-import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import docx
 import numpy as np
 import pytest
-from rich.console import Console
-from textual.pilot import Pilot
 from textual.widgets import Input
 from typer.testing import CliRunner
 
@@ -34,9 +27,9 @@ from doctrans.tui.screens import EditScreen, HelpScreen, MemoryViewer, OpenScree
 from doctrans.tui.state import DocumentState
 from doctrans.tui.widgets import HeatmapView
 from tests.fakes import FakeTranslator
+from tests.tui_helpers import TIMEOUT, Clock, run, screen_text, translated, wait_until
 
 SNAPSHOTS = Path(__file__).parent / "__snapshots__" / "test_tui"
-TIMEOUT = 30.0
 
 # Sentences in the tiny model's vocabulary (tests/tiny_model.py), one per paragraph: the tiny
 # vocabulary is lower-case, so the splitter would not cut "... . the ..." inside a paragraph.
@@ -60,15 +53,6 @@ def docx_texts(path: Path) -> list[str]:
     return [p.text for p in docx.Document(str(path)).paragraphs]
 
 
-def screen_text(app: DoctransApp) -> str:
-    """The screen as plain text, what ``export_screenshot`` draws without the styles."""
-    width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True,
-                      color_system="truecolor", legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return "\n".join(line.rstrip() for line in console.export_text(styles=False).splitlines()) + "\n"
-
-
 def check_snapshot(app: DoctransApp, name: str) -> None:
     text = screen_text(app)
     path = SNAPSHOTS / f"{name}.txt"
@@ -77,35 +61,6 @@ def check_snapshot(app: DoctransApp, name: str) -> None:
         path.write_text(text, encoding="utf-8")
     assert path.exists(), f"no snapshot {path}; create it with DOCTRANS_UPDATE_SNAPSHOTS=1"
     assert text == path.read_text(encoding="utf-8"), f"screen differs from {path}:\n{text}"
-
-
-async def wait_until(pilot: Pilot, cond: Callable[[], bool], what: str = "condition") -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-    await pilot.pause()
-
-
-def translated(app: DoctransApp) -> bool:
-    return app.state is not None and app.state.complete and not app.running
-
-
-def run(coro: Callable[[], Awaitable[None]]) -> None:
-    """Plain asyncio in a sync test: no pytest-asyncio needed."""
-    asyncio.run(coro())
-
-
-class Clock:
-    """A deterministic clock: each reading is one second later."""
-
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        self.t += 1.0
-        return self.t
 
 
 # -- a fake engine with attention, deterministic -------------------------------------------------
@@ -156,47 +111,6 @@ FAKE_DOC = ("Learn to Remember", ["The woman walked in. She sat down by the wind
 
 
 # -- the real engine ----------------------------------------------------------------------------
-def _bundle_key(root: Path) -> str:
-    """What the tiny bundle is built from: its builder, the training and export code, versions."""
-    from importlib.metadata import version
-
-    h = hashlib.sha256()
-    files = [root / "tests" / "tiny_model.py", *(root / "training").rglob("*.py"), *(root / "export").rglob("*.py")]
-    for f in sorted(files):
-        h.update(str(f.relative_to(root)).encode())
-        h.update(f.read_bytes())
-    for package in ("torch", "onnx", "onnxruntime", "sentencepiece"):
-        h.update(version(package).encode())
-    return h.hexdigest()[:16]
-
-
-@pytest.fixture(scope="module")
-def tiny_bundle(request: pytest.FixtureRequest) -> Path:
-    """``tests.tiny_model.shared_bundle()``, kept in pytest's cache directory between runs, keyed
-    by everything it is built from: training + verified export take 30-60 s on the shared CPU,
-    the TUI tests using it a few seconds. Without the cache plugin it is simply built."""
-    from tests.tiny_model import shared_bundle
-
-    cache = getattr(request.config, "cache", None)
-    if cache is None:
-        return shared_bundle()
-    target = Path(cache.mkdir("doctrans-tiny-bundle")) / _bundle_key(Path(__file__).resolve().parent.parent)
-    if not (target / "model.json").exists():
-        tmp = target.with_name(target.name + f".tmp{os.getpid()}")
-        shutil.rmtree(tmp, ignore_errors=True)
-        shutil.copytree(shared_bundle(), tmp)
-        try:
-            os.replace(tmp, target)  # atomic: a parallel run sees the whole bundle or none
-        except OSError:
-            shutil.rmtree(tmp, ignore_errors=True)  # another run got there first
-    return target
-
-
-@pytest.fixture(scope="module")
-def tiny_translator(tiny_bundle: Path):  # type: ignore[no-untyped-def]
-    from doctrans.engine import load_translator
-
-    return load_translator(tiny_bundle, beam_size=1, threads=1)
 
 
 def test_open_translate_view_edit_save(tmp_path: Path, tiny_translator) -> None:  # type: ignore[no-untyped-def]

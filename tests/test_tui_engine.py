@@ -8,10 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from doctrans.engine import load_translator
-from tests.test_tui import tiny_bundle
 from tests.tiny_model import sentences
 
-__all__ = ["tiny_bundle"]  # a fixture (the tiny bundle, cached between runs): imported to use it here
 DOC = sentences(3)
 
 

@@ -1,6 +1,6 @@
 """Builders of real test documents (python-docx, reportlab), shared by the document/CLI tests.
 
-Named test_* only so it sits with the tests it serves; it holds no tests itself.
+A helper module (no tests): imported by the document, CLI and layout tests.
 """
 
 from __future__ import annotations
