@@ -41,6 +41,8 @@ GLOSSARY_HELP = ("CSV or TSV file of terms: source term, target term; each occur
                  "its target term exactly")
 SRC_HELP = "source language (default: identified in the document); picks the installed model"
 TGT_HELP = "target language; picks the model when several translate the source language"
+TM_HELP = ("translation memory, TMX or two-column CSV/TSV (repeatable): a sentence found in it (exact match "
+           "after whitespace and punctuation normalisation) takes its stored translation, the model is not called")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -218,6 +220,11 @@ def translate(
     pdf_layout: Annotated[str, typer.Option("--pdf-layout", help="pdf -> pdf: 'layout' keeps every page (images, "
                                             "drawings, columns) and draws the translation in place of the text; "
                                             "'reflow' writes a new, reflowed document")] = "layout",
+    tm: Annotated[list[Path] | None, typer.Option("--tm", help=TM_HELP)] = None,
+    local_tm: Annotated[bool, typer.Option("--local-tm", help="also reuse the local translation memory "
+                                           "(`doctrans tm add`, --tm-update)")] = False,
+    tm_update: Annotated[bool, typer.Option("--tm-update", help="add each finished document's sentence pairs "
+                                            "to the local translation memory")] = False,
 ) -> None:
     """Translate documents; the output format follows the output suffix (pdf -> docx works)."""
     from rich.console import Console
@@ -233,6 +240,9 @@ def translate(
     pairs = plan_outputs(inputs, output)
     check_report_path(report)
     terms = load_glossary(glossary)  # a bad glossary fails before any model is loaded
+    from doctrans.tm.run import RunTM
+
+    memory = RunTM(tm or [], use_local=local_tm, update_local=tm_update)  # so does a bad TM file
     warnings: list[SentenceWarning] = []
     translators = Translators(model, src, tgt)
     console = Console(stderr=True)
@@ -247,7 +257,11 @@ def translate(
                     result = translate_file(src_path, dst, translator, resume=resume, src_lang=lang,
                                             document=document, on_start=on_start, on_progress=on_progress,
                                             notice=lambda line: typer.echo(line, err=True),
-                                            pdf_layout=pdf_layout)
+                                            pdf_layout=pdf_layout,
+                                            tm=memory.lookup(translator.src_lang, translator.tgt_lang),
+                                            keep_pairs=tm_update)
+                if tm_update:
+                    memory.update(result.pairs, translator.src_lang, translator.tgt_lang, str(src_path))
             except Interrupted:
                 raise
             except Exception as e:
@@ -260,6 +274,8 @@ def translate(
                 continue
             resumed = result.sentences - result.translated
             note = f", {resumed} resumed" if resumed else ""
+            if result.tm_hits:
+                note += f", {result.tm_hits} from the translation memory"
             if result.warnings:  # a number, code, URL or term of the source not in its translation
                 where = f"listed in {report}" if report else "list them with --report FILE"
                 n = len(result.warnings)
@@ -433,3 +449,66 @@ def _first_fit(model: Path | None, src: str | None, tgt: str | None) -> Translat
     if not found:  # nothing fits: open_translator says why, in the words of a translate run
         return open_translator(model, src, tgt)
     return open_translator(model or found[0].path, found[0].src_lang, found[0].tgt_lang)
+
+
+tm_app = typer.Typer(name="tm", help="The local translation memory (exact matches reused by translate --local-tm).",
+                     no_args_is_help=True)
+app.add_typer(tm_app)
+
+
+@tm_app.command("add")
+@handle_errors
+def tm_add(
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="TMX, or two-column CSV/TSV files")],
+    src: Annotated[str | None, typer.Option("--src", help="source language (default: the TMX header's srclang, "
+                                            "the CSV header's first column)")] = None,
+    tgt: Annotated[str | None, typer.Option("--tgt", help="target language (default: every other language of "
+                                            "a TMX unit, the CSV header's second column)")] = None,
+) -> None:
+    """Add translation memory files to the local TM (all files are checked before any is added)."""
+    from doctrans.tm import TMStore, default_tm_path, primary_language, read_tm_file
+
+    read = [read_tm_file(p) for p in files]
+    plans: list[tuple[Path, list[tuple[str, str]], str, str]] = []
+    for f in read:
+        source = primary_language(src) if src else f.srclang
+        if f.plain:
+            if not (src and tgt):
+                raise UserError(f"{f.path}: the columns' languages are not named (a header row such as 'en,de'); "
+                                "give --src and --tgt")
+            plans.append((f.path, f.plain, primary_language(src), primary_language(tgt)))
+        if f.units:
+            if source is None:
+                langs = sorted(f.languages())
+                raise UserError(f"{f.path}: which language is the source? give --src (the file has "
+                                f"{', '.join(langs)})")
+            targets = [primary_language(tgt)] if tgt else sorted(f.languages() - {source})
+            for target in targets:
+                pairs = list(f.pairs(source, target))
+                if pairs:
+                    plans.append((f.path, pairs, source, target))
+        if not any(plan[0] == f.path for plan in plans):
+            raise UserError(f"{f.path}: no segments for {source or '?'}->{tgt or '?'} in this file")
+    store = TMStore(default_tm_path())
+    for path, pairs, s, t in plans:
+        n = store.add(pairs, s, t, origin=str(path))
+        typer.echo(f"{path}: {n} segments {s}->{t}")
+    typer.echo(f"{store.path}: {len(store)} segments")
+
+
+@tm_app.command("list")
+@handle_errors
+def tm_list() -> None:
+    """Segments per language pair in the local TM, and where it is."""
+    from doctrans.tm import TMStore, default_tm_path
+
+    path = default_tm_path()
+    if not path.exists():
+        typer.echo(f"no translation memory yet at {path} (doctrans tm add FILE, or translate --tm-update)")
+        return
+    store = TMStore(path, create=False)
+    counts = store.counts()
+    for s, t, n in counts:
+        typer.echo(f"{s}->{t}  {n} segments")
+    total = sum(n for *_, n in counts)
+    typer.echo(f"{path}: {total} segments, {path.stat().st_size / 1e6:.1f} MB")

@@ -90,12 +90,19 @@ def file_sha256(path: Path) -> str:
 class JobResult:
     output: Path
     sentences: int  # all sentences of the document
-    translated: int  # sentences sent to the engine in this run (the rest came from --resume)
+    translated: int  # sentences done in this run, by the engine or the TM (the rest came from --resume)
     source_tokens: int
     blocks: int
     # Sentences whose translation lacks a number, code, URL or glossary term of the source, or
     # whose span the engine had to put back itself (doctrans.report); resumed sentences included.
     warnings: list[SentenceWarning] = field(default_factory=list)
+    tm_hits: int = 0  # sentences taken verbatim from the translation memory (doctrans.tm) in this run
+    # (source, translation) of every sentence, in order: only with keep_pairs (--tm-update).
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+
+
+# A translation memory for the run's language pair: source sentence -> stored translation or None.
+TMLookup = Callable[[str], str | None]
 
 
 @dataclass
@@ -121,6 +128,9 @@ class _Loop:
     finished: bool = False
     warnings: list[SentenceWarning] = field(default_factory=list)
     name: str = ""  # the input file, for the warnings
+    tm: TMLookup | None = None
+    tm_hits: int = 0
+    sources: list[str] | None = None  # kept when the caller wants the sentence pairs
 
     def blocks(self, document: Document) -> Iterator[TranslatedBlock]:
         try:
@@ -177,8 +187,13 @@ class _Loop:
                         raise
                     raise UserError(f"the progress file's memory does not fit this model ({_first_line(e)}); "
                                     "delete the progress file to start over") from None
+            hit = self.tm(source) if self.tm is not None else None
             try:
-                result = self.session.translate(source)
+                if hit is not None:  # reused verbatim; the memory reads it as if the model had written it
+                    result = self.session.force(source, hit)
+                    result.tm = True
+                else:
+                    result = self.session.translate(source)
             except Exception as e:
                 # ONNX Runtime failing inside a graph: a damaged bundle or a model.json that does
                 # not describe its graphs (ids, lengths) -- not a bug of doctrans.
@@ -186,18 +201,23 @@ class _Loop:
                     raise BundleError(f"the model failed on sentence {i + 1} ({_first_line(e)}); the bundle "
                                       "is damaged or its model.json does not match its graphs") from None
                 raise
-            target = _CONTROL.sub(" ", result.translation).replace("\n", " ").strip()
+            target = hit if hit is not None else _CONTROL.sub(" ", result.translation).replace("\n", " ").strip()
             # Snapshot after each finished sentence: an interrupt inside the next call then
             # can never leave the memory one sentence ahead of the saved translations.
             self.memory = self.session.memory
             self.translated += 1
-            self.tokens += len(result.src_tokens) or self.translator.count_tokens(source)
+            if hit is not None:
+                self.tm_hits += 1
+            else:  # tokens/s is the engine's speed
+                self.tokens += len(result.src_tokens) or self.translator.count_tokens(source)
             notes = getattr(result, "notes", [])  # engines other than ONNX (the tests' fakes) have none
         for w in sentence_warnings(source, target, getattr(self.translator, "glossary", None), notes):
             self.warnings.append(SentenceWarning(self.name, i + 1, w.problem, w.kind, w.span, w.message, source,
                                                  target))
         self.translations.append(target)
         self.source_crcs.append(crc)
+        if self.sources is not None:
+            self.sources.append(source)
         if self.on_sentence is not None:
             self.on_sentence()
         return target
@@ -279,6 +299,8 @@ def translate_file(
     on_start: Callable[[Document], None] | None = None,
     notice: Callable[[str], None] | None = None,
     pdf_layout: str = "layout",
+    tm: TMLookup | None = None,
+    keep_pairs: bool = False,
 ) -> JobResult:
     """Translate ``input_path`` into ``output`` (format chosen by the output suffix).
 
@@ -292,6 +314,9 @@ def translate_file(
     (what --resume reuses). ``document``: ``input_path`` already opened by the caller (to
     identify its language), so the file is not read twice. ``pdf_layout``: pdf -> pdf as the
     source pages with the translation in place (``layout``) or a reflowed document (``reflow``).
+    ``tm``: the translation memory for the translator's language pair (doctrans.tm); a sentence it
+    has is not sent to the model. ``keep_pairs``: return every (source, translation) pair (to add
+    the document to the local TM).
     """
     input_path, output = Path(input_path), Path(output)
     check_paths(input_path, output)
@@ -306,7 +331,8 @@ def translate_file(
     saved = _load_for_resume(progress_file, input_path, digest, translator, notice) if resume else None
     if on_start:
         on_start(document)
-    loop = _Loop(translator, lang, saved, on_progress, name=str(input_path))
+    loop = _Loop(translator, lang, saved, on_progress, name=str(input_path), tm=tm,
+                 sources=[] if keep_pairs else None)
     # Saves only what this run added: a failure before the first new sentence keeps the old file.
     checkpoint = Checkpointer(progress_file, lambda: loop.progress(digest) if loop.translated else None)
     loop.on_sentence = checkpoint.tick
@@ -334,7 +360,9 @@ def translate_file(
         raise
     with contextlib.suppress(FileNotFoundError):
         progress_file.unlink()
-    return JobResult(output, len(loop.translations), loop.translated, loop.tokens, loop.text_blocks, loop.warnings)
+    pairs = list(zip(loop.sources, loop.translations, strict=True)) if loop.sources is not None else []
+    return JobResult(output, len(loop.translations), loop.translated, loop.tokens, loop.text_blocks, loop.warnings,
+                     loop.tm_hits, pairs)
 
 
 def _load_for_resume(progress_file: Path, input_path: Path, digest: str, translator: Translator,
@@ -395,7 +423,7 @@ def _write_fallback(error: Exception, input_path: Path, output: Path, document: 
     checkpoint.save()
     reason = f"{type(error).__name__}: {_first_line(error)}" if not isinstance(error, UserError) else str(error)
     alt = fallback_path(output, input_path)
-    replay = _Loop(loop.translator, loop.lang, loop.progress(digest), loop.on_progress)
+    replay = _Loop(loop.translator, loop.lang, loop.progress(digest), loop.on_progress, tm=loop.tm)
     replay.on_sentence = loop.on_sentence
     try:
         _write_atomically(write_txt, document, replay.blocks(document), alt)

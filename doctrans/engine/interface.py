@@ -50,6 +50,7 @@ class SentenceResult:
     # translation (doctrans.verbatim.check) is the caller's, so it covers every engine and edits.
     notes: list[SpanWarning] = field(default_factory=list)
     copied: bool = False  # nothing to translate (a number, a URL): the source, the model not called
+    tm: bool = False  # an exact match of the user's translation memory (doctrans.tm), the model not called
 
 
 # The memory of a document between two sentences: side name ("src"/"tgt") -> array

@@ -1,0 +1,20 @@
+"""The user's translation memory (TM): sentence pairs people already translated, reused verbatim.
+
+``doctrans translate ... --tm memory.tmx`` (TMX 1.4, or a two-column CSV/TSV; repeatable) loads
+the files into an in-memory store for the run; ``--local-tm`` also reads the local TM that
+``doctrans tm add FILE...`` and ``doctrans translate ... --tm-update`` grow (SQLite under
+``$XDG_DATA_HOME/doctrans/tm/``, ``~/.local/share/doctrans/tm/`` by default; ``DOCTRANS_TM_DIR``
+overrides it). A sentence whose normalised text (:func:`normalise_key`) is in the TM for the
+run's language pair is not sent to the model: the stored translation is used as it is, fed to
+the document memory (``DocumentSession.force``) so later sentences read it, and counted.
+
+This pass does **exact matches only**: the store has a B-tree index on (source language, target
+language, normalised key) and no full-text (FTS5) or character-n-gram index; fuzzy matches (and
+feeding them to a retrieval-trained model) are a later deliverable of issue 19.
+"""
+
+from doctrans.tm.normalise import normalise_key, primary_language
+from doctrans.tm.readers import TMError, TMFile, read_tm_file
+from doctrans.tm.store import TMStore, default_tm_path
+
+__all__ = ["TMError", "TMFile", "TMStore", "default_tm_path", "normalise_key", "primary_language", "read_tm_file"]

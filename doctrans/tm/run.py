@@ -1,0 +1,49 @@
+"""The translation memory of one ``doctrans translate`` run: the ``--tm`` files (read and checked
+before any model is loaded), the local TM with ``--local-tm``/``--tm-update``, and one lookup per
+language pair the run translates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from doctrans.tm.readers import TMFile, read_tm_file
+from doctrans.tm.store import TMStore, default_tm_path
+
+
+class RunTM:
+    def __init__(self, files: list[Path], *, use_local: bool = False, update_local: bool = False) -> None:
+        self.files: list[TMFile] = [read_tm_file(p) for p in files]
+        self.local = TMStore(default_tm_path()) if use_local or update_local else None
+        self.use_local = use_local
+        self._memory: dict[tuple[str, str], TMStore] = {}
+
+    @property
+    def active(self) -> bool:
+        return bool(self.files) or self.use_local
+
+    def lookup(self, src: str, tgt: str) -> Callable[[str], str | None] | None:
+        """Source sentence -> stored translation for ``src`` -> ``tgt``: the ``--tm`` files first
+        (loaded into an in-memory store once per pair), then the local TM; None without a TM."""
+        if not self.active:
+            return None
+        if self.files and (src, tgt) not in self._memory:
+            store = TMStore(":memory:")
+            for f in self.files:
+                store.add(f.pairs(src, tgt), src, tgt, origin=str(f.path))
+            self._memory[(src, tgt)] = store
+        stores = ([self._memory[(src, tgt)]] if self.files else []) + \
+                 ([self.local] if self.use_local and self.local is not None else [])
+
+        def find(source: str) -> str | None:
+            for store in stores:
+                hit = store.lookup(source, src, tgt)
+                if hit is not None:
+                    return hit
+            return None
+
+        return find
+
+    def update(self, pairs: list[tuple[str, str]], src: str, tgt: str, origin: str) -> int:
+        """``--tm-update``: add a finished document's sentence pairs to the local TM."""
+        return self.local.add(pairs, src, tgt, origin) if self.local is not None else 0
