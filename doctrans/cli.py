@@ -403,11 +403,16 @@ def tui(
     src: Annotated[str | None, typer.Option("--src", help=SRC_HELP)] = None,
     tgt: Annotated[str | None, typer.Option("--tgt", help=TGT_HELP)] = None,
     glossary: Annotated[Path | None, typer.Option("--glossary", "-g", help=GLOSSARY_HELP)] = None,
+    tm: Annotated[list[Path] | None, typer.Option("--tm", help=TM_HELP)] = None,
+    local_tm: Annotated[bool, typer.Option("--local-tm", help="also reuse the local translation memory "
+                                           "(`doctrans tm add`, --tm-update)")] = False,
 ) -> None:
     """Translate a document interactively and inspect what the memory wrote and read."""
     from doctrans.glossary import load_glossary
+    from doctrans.tm.run import RunTM
 
     terms = load_glossary(glossary)
+    memory = RunTM(tm or [], use_local=local_tm)  # a bad TM file: one line, before the model loads
     if file is not None:
         from doctrans.documents import adapter_for
 
@@ -421,7 +426,7 @@ def tui(
         lang = src
     from doctrans.tui import run_tui
 
-    run_tui(apply_glossary(translator, terms), file, lang)
+    run_tui(apply_glossary(translator, terms), file, lang, tm=memory if memory.active else None)
 
 
 def apply_glossary(translator: Translator, glossary: Glossary | None) -> Translator:

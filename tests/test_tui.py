@@ -21,11 +21,12 @@ from textual.widgets import Input
 from typer.testing import CliRunner
 
 from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
+from doctrans.tm.run import RunTM
 from doctrans.tui.app import DoctransApp
 from doctrans.tui.heatmap import Palette, readers, slots_written, token_label, viewer_data
 from doctrans.tui.screens import EditScreen, HelpScreen, MemoryViewer, OpenScreen, QuitScreen, SaveScreen
 from doctrans.tui.state import DocumentState
-from doctrans.tui.widgets import HeatmapView
+from doctrans.tui.widgets import TM_MARK, HeatmapView
 from tests.fakes import FakeTranslator
 from tests.tui_helpers import TIMEOUT, Clock, run, screen_text, translated, wait_until
 
@@ -438,7 +439,8 @@ def test_cli_tui_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
     seen = {}
     monkeypatch.setattr(cli, "open_translator", lambda *_a, **_k: FakeTranslator())
-    monkeypatch.setattr("doctrans.tui.run_tui", lambda tr, path, lang: seen.update(tr=tr, path=path, lang=lang))
+    monkeypatch.setattr("doctrans.tui.run_tui",
+                        lambda tr, path, lang, tm=None: seen.update(tr=tr, path=path, lang=lang, tm=tm))
     doc = tmp_path / "doc.txt"
     doc.write_text("One.\n")
     result = runner.invoke(cli.app, ["tui", str(doc), "--model", str(tmp_path)])
@@ -449,3 +451,38 @@ def test_cli_tui_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert seen["lang"] == "en"  # --src reaches the app: the document is not identified again
     result = runner.invoke(cli.app, ["tui", str(doc), "--src", "fr"])
     assert result.exit_code == 2 and "does not match the model" in result.output
+    # --tm reaches the app as the run's translation memory; a damaged TM file is one line, exit 2.
+    assert seen["tm"] is None
+    (tmp_path / "tm.csv").write_text("en,de\nOne.,Eins.\n", encoding="utf-8")
+    result = runner.invoke(cli.app, ["tui", str(doc), "--model", str(tmp_path), "--tm", str(tmp_path / "tm.csv")])
+    assert result.exit_code == 0, result.output
+    assert seen["tm"] is not None and seen["tm"].lookup("en", "de")("One.") == "Eins."
+    (tmp_path / "bad.tmx").write_text("<tmx><body><tu>", encoding="utf-8")
+    result = runner.invoke(cli.app, ["tui", str(doc), "--tm", str(tmp_path / "bad.tmx")])
+    assert result.exit_code == 2 and result.output.count("error:") == 1 and "Traceback" not in result.output
+
+
+def test_translation_memory_matches_are_taken_and_marked(tmp_path: Path) -> None:
+    """``doctrans tui --tm FILE``: an exact match is the stored translation, written into the
+    memory as a forced one (the model does not translate it), and marked with its score."""
+    src = make_docx(tmp_path / "remember.docx", *FAKE_DOC)
+    table = tmp_path / "tm.csv"
+    table.write_text("en,de\nShe sat down by the window.,Sie setzte sich ans Fenster.\n", encoding="utf-8")
+    engine = AttnTranslator()
+    app = DoctransApp(engine, src, clock=Clock(), tm=RunTM([table]))
+
+    async def flow() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: translated(app), "the translation")
+            state = app.state
+            assert state is not None
+            by_source = {s.source: s for s in state.sentences}
+            hit = by_source["She sat down by the window."]
+            assert hit.translation == "Sie setzte sich ans Fenster." and hit.result is not None and hit.result.tm
+            assert engine.forced == ["Sie setzte sich ans Fenster."]
+            others = [s for s in state.sentences if s is not hit]
+            assert all(s.translation == s.source.upper() and s.result is not None and not s.result.tm
+                       for s in others)
+            assert f"{TM_MARK} Sie setzte sich" in screen_text(app)
+
+    run(flow)

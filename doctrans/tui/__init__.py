@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from doctrans.engine.interface import Translator
 
+if TYPE_CHECKING:
+    from doctrans.tm.run import RunTM
 
-def run_tui(translator: Translator, path: Path | None = None, src_lang: str | None = None) -> None:
+
+def run_tui(translator: Translator, path: Path | None = None, src_lang: str | None = None,
+            tm: RunTM | None = None) -> None:
     """Run the app in this terminal until the user quits; ``src_lang`` (``--src``, or identified
     by the CLI) is the language of ``path``, so it is not identified again."""
     from doctrans.tui.app import DoctransApp  # Textual is imported only when the TUI runs
 
-    DoctransApp(translator, path, src_lang=src_lang).run()
+    DoctransApp(translator, path, src_lang=src_lang, tm=tm).run()
 
 
 __all__ = ["run_tui"]

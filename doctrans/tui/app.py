@@ -25,6 +25,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from doctrans.engine.interface import Translator
 from doctrans.errors import UserError
+from doctrans.tm.run import RunTM
 from doctrans.tui.screens import EditScreen, HelpScreen, MemoryViewer, OpenScreen, QuitScreen, SaveScreen
 from doctrans.tui.state import DocumentState, Step, translator_for
 from doctrans.tui.widgets import WARNING_MARK, sentence_row
@@ -54,9 +55,11 @@ class DoctransApp(App[None]):
     ]
 
     def __init__(self, translator: Translator, path: Path | None = None, *, src_lang: str | None = None,
-                 clock: Callable[[], float] = time.perf_counter, autostart: bool = True) -> None:
+                 clock: Callable[[], float] = time.perf_counter, autostart: bool = True,
+                 tm: RunTM | None = None) -> None:
         super().__init__()
         self.translator = translator
+        self.tm = tm  # --tm / --local-tm: exact matches are taken, not translated (doctrans.tm)
         self.path = Path(path) if path is not None else None
         self.src_lang = src_lang  # of ``path`` only; files opened later are identified
         self.state: DocumentState | None = None
@@ -176,7 +179,8 @@ class DoctransApp(App[None]):
             return worker.is_cancelled or run_id != self._run_id
 
         try:
-            for step in state.run(self.translator, start, cancelled):
+            lookup = self.tm.lookup(self.translator.src_lang, self.translator.tgt_lang) if self.tm else None
+            for step in state.run(self.translator, start, cancelled, lookup):
                 if cancelled():
                     return
                 self.call_from_thread(self._on_step, run_id, step)

@@ -154,12 +154,14 @@ class DocumentState:
         return self.path.with_name(f"{self.path.stem}.{self.tgt_lang}{self.path.suffix}")
 
     # -- the memory loop ----------------------------------------------------------------------
-    def run(self, translator: Translator, start: int, cancelled: Callable[[], bool]) -> Iterator[Step]:
+    def run(self, translator: Translator, start: int, cancelled: Callable[[], bool],
+            tm: Callable[[str], str | None] | None = None) -> Iterator[Step]:
         """Translate sentences ``start``.. in order through one memory session; yields each.
 
         Runs in a worker thread: it only *reads* the state (sources, edits, the memory before
         ``start``); the UI thread applies each :class:`Step` with :meth:`apply`. Edited sentences
-        are forced, when the engine can, so the memory carries the person's translation.
+        are forced, so the memory carries the person's translation; so are exact matches of the
+        translation memory ``tm`` (source -> stored translation, doctrans.tm), marked ``result.tm``.
         """
         session = open_session(translator, self.sentences[start].memory_before if start else None)
         for s in self.sentences[start:]:
@@ -167,8 +169,14 @@ class DocumentState:
                 return
             before = session.memory
             forced = s.edited and s.translation is not None
-            result = (session.force(s.source, s.translation)
-                      if forced and s.translation is not None else session.translate(s.source))
+            hit = tm(s.source) if tm is not None and not forced else None
+            if forced and s.translation is not None:
+                result = session.force(s.source, s.translation)
+            elif hit is not None:
+                result = session.force(s.source, hit)
+                result.tm = True
+            else:
+                result = session.translate(s.source)
             yield Step(s.index, result, before, session.memory, forced)
 
     def mark_stale_from(self, start: int) -> None:

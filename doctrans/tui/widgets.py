@@ -26,6 +26,7 @@ _KIND_TAGS = {"paragraph": "\u00b6", "list_item": "\u2022", "table_cell": "\u25a
 
 
 WARNING_MARK = "\u26a0"  # ⚠, before a translation with sentence warnings (doctrans.report)
+TM_MARK = "TM 100%"  # before a translation taken from the translation memory (exact match)
 
 
 def block_tag(block: Block) -> str:
@@ -52,6 +53,8 @@ def sentence_row(sentence: Sentence, block: Block, first_in_block: bool, running
             target.append(" \u21bb" if not running else " \u21bb translating\u2026", style="italic dim")
         if sentence.warnings:  # a number, code, URL or term of the source is not in it: look here
             target = Text(f"{WARNING_MARK} ", style="bold yellow") + target
+        if sentence.result is not None and sentence.result.tm and not sentence.edited:
+            target = Text(f"{TM_MARK} ", style="bold cyan") + target
         if sentence.edited:
             target = Text("\u270e ", style="bold") + target
     grid.add_row(gutter, source, target)
