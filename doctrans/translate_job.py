@@ -18,7 +18,6 @@ the document itself is streamed block by block for formats that can stream (plai
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import tempfile
@@ -32,6 +31,7 @@ from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.engine.errors import BundleError
 from doctrans.engine.interface import DocumentSession, MemoryState, Translator
 from doctrans.errors import DocumentError, UserError
+from doctrans.hashing import sha256_file
 from doctrans.progress_store import Checkpointer, SavedProgress, clean_stale_temps, temp_prefix
 from doctrans.report import SentenceWarning, sentence_warnings
 from doctrans.segment import join_gap, segment_block
@@ -78,12 +78,6 @@ def detect_language(document: Document) -> str | None:
     return document.src_lang
 
 
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 @dataclass
@@ -327,7 +321,7 @@ def translate_file(
         document = read_document(input_path)
     write = writer_for(document, output, pdf_layout=pdf_layout)
     lang = src_lang or detect_language(document) or translator.src_lang
-    digest = file_sha256(input_path)
+    digest = sha256_file(input_path)
     saved = _load_for_resume(progress_file, input_path, digest, translator, notice) if resume else None
     if on_start:
         on_start(document)

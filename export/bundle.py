@@ -31,7 +31,6 @@ are exact (max |Δ| ~1e-6) for every batch size, length and an empty KV cache.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import tempfile
@@ -48,6 +47,7 @@ import torch
 from doctrans.engine.bundle import FORMAT_VERSION, GRAPH_FILES, MEMORY_INIT_FILE, MODEL_JSON, SPM_FILE, WEIGHTS_FILE
 from doctrans.engine.integrity import HASHES_KEY, bundle_hashes
 from doctrans.errors import UserError
+from doctrans.hashing import sha256_file
 from export.files import DEFAULT_SENTENCES, replace_dir
 from export.graphs import GRAPHS, dynamic_axes, graph_io
 from export.share_weights import SharingReport, WeightSharingError, check_same_translations, share_weights
@@ -97,12 +97,6 @@ class ExportReport:
         return "\n".join(lines)
 
 
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 # -- directions -------------------------------------------------------------------------------
@@ -224,7 +218,7 @@ def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quant
         "files": {**GRAPH_FILES, "spm": SPM_FILE, "memory_init": MEMORY_INIT_FILE},
         "provenance": {
             "checkpoint": ckpt_path.name if ckpt_path else None,
-            "checkpoint_sha256": sha256(ckpt_path) if ckpt_path else None,
+            "checkpoint_sha256": sha256_file(ckpt_path) if ckpt_path else None,
             "step": raw.get("step"), "stage": raw.get("stage"),
             "exporter": f"torch.onnx TorchScript (torch {torch.__version__}), opset {OPSET}",
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

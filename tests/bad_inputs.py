@@ -11,7 +11,6 @@ of them tamper with it); the others run the fake engine of tests/fakes.py.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import shutil
@@ -23,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from doctrans.hashing import sha256_file
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 SHIPPED = Path(__file__).resolve().parent.parent / "doctrans" / "models" / "en-zh"
@@ -189,8 +190,6 @@ def _image_only_pdf() -> bytes:
 # --- progress files and bundles ----------------------------------------------------------------
 
 
-def sha256_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def write_progress(path: Path, meta: object | None = None, crcs: object = (), memory: dict | None = None,

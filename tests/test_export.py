@@ -14,8 +14,9 @@ import torch
 from doctrans.engine.bundle import GRAPH_FILES
 from doctrans.engine.errors import BundleError
 from doctrans.engine.onnx_engine import OnnxTranslator
+from doctrans.hashing import sha256_file
 from export import graphs, share_weights
-from export.bundle import ExportError, export_checkpoint, export_model, sha256
+from export.bundle import ExportError, export_checkpoint, export_model
 from tests.tiny_model import one_torch_thread, sentences, shared_bundle, shared_checkpoint
 from training.checkpoint import LoadedModel, load_model
 from training.model import MemoryTransformer, make_config
@@ -37,7 +38,7 @@ def test_bundle_layout_and_model_json() -> None:
     assert (meta["src_lang"], meta["tgt_lang"]) == ("en", "xx")
     assert meta["memory"] == {"sides": ["src", "tgt"], "slots": 16, "layers": {"src": [1], "tgt": [1]}}
     assert meta["special_ids"] == {"pad": 0, "bos": 1, "eos": 2, "unk": 3}
-    assert meta["provenance"]["checkpoint_sha256"] == sha256(ckpt)
+    assert meta["provenance"]["checkpoint_sha256"] == sha256_file(ckpt)
     assert meta["provenance"]["step"] == 80
     assert "train_loss" in meta["scores"]
     assert meta["quantization"] is None

@@ -20,13 +20,13 @@ Re-running skips files that are already there and made with the same tokenizer a
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import shutil
 import sys
 import time
 from pathlib import Path
 
+from doctrans.hashing import sha256_file
 from training import spm as spm_lib
 from training import verbatim_pairs
 from training.data import DataError, read_documents
@@ -38,12 +38,6 @@ LANGS = ("zh", "en")
 SPLITS = ("train", "dev")
 
 
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def train_vocabulary(data: Path, corpora: dict[str, int], out: Path, vocab_size: int, seed: int) -> Path:

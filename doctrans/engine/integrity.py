@@ -15,23 +15,17 @@ Bundles exported before this (no ``sha256`` key) load as before.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import tempfile
 from pathlib import Path
 
 from doctrans.engine.errors import BundleError
+from doctrans.hashing import sha256_file
 
 HASHES_KEY = "sha256"
 
 
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def hashed_files(bundle: Path) -> list[str]:
