@@ -23,13 +23,12 @@ given, whatever the case of the occurrence (a glossary fixes a rendering; it doe
 
 from __future__ import annotations
 
-import csv
-import io
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from doctrans.errors import UserError
+from doctrans.text_table import TableRowError, first_row_delimiter, read_utf8_text, table_rows
 from doctrans.verbatim import Span
 
 _HEADERS = {"source", "target", "src", "tgt", "term", "terms", "translation", "source term", "target term",
@@ -126,35 +125,17 @@ class Glossary:
             raise GlossaryError(f"{path}: no such glossary file")
         if path.is_dir():
             raise GlossaryError(f"{path}: is a directory, not a glossary file")
-        try:
-            raw = path.read_bytes()
-        except OSError as e:
-            raise GlossaryError(f"{path}: cannot read the glossary ({e.strerror})") from None
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise GlossaryError(f"{path}: the glossary is not UTF-8 text (byte {e.start}); save it as UTF-8 "
-                                "CSV or TSV") from None
-        if "\x00" in text:
-            raise GlossaryError(f"{path}: not a text file; the glossary must be a UTF-8 CSV or TSV file")
-        lines = text.splitlines()
-        first = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
-        delimiter = "\t" if "\t" in first else ","
-        rows: list[tuple[int, list[str]]] = []
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-        try:
-            for cells in reader:
-                rows.append((reader.line_num, cells))
-        except csv.Error as e:
-            raise GlossaryError(f"{path}: line {reader.line_num}: {e}") from None
+        text = read_utf8_text(path, GlossaryError, reading="the glossary",
+                              not_utf8="the glossary is not UTF-8 text (byte {byte}); save it as UTF-8 CSV or TSV",
+                              not_text="not a text file; the glossary must be a UTF-8 CSV or TSV file")
+        delimiter = first_row_delimiter(text)
+        try:  # every row read before any is checked: a csv error anywhere is the one reported
+            rows = list(table_rows(text, delimiter))
+        except TableRowError as e:
+            raise GlossaryError(f"{path}: line {e.line}: {e}") from None
         pairs: list[tuple[str, str]] = []
         numbers: list[int] = []
         for line, cells in rows:
-            cells = [c.strip() for c in cells]
-            while cells and not cells[-1]:
-                cells.pop()
-            if not cells or cells[0].startswith("#"):
-                continue
             if len(cells) != 2:
                 sep = "tab" if delimiter == "\t" else "comma"
                 raise GlossaryError(f"{path}: line {line}: expected two {sep}-separated columns (source term, "

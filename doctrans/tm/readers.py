@@ -17,8 +17,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -26,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from doctrans.errors import UserError
+from doctrans.text_table import TableRowError, first_row_delimiter, read_utf8_text, table_rows
 from doctrans.tm.normalise import primary_language
 
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -149,44 +148,24 @@ def read_tmx(path: Path) -> TMFile:
 
 def _rows(text: str, delimiter: str) -> list[tuple[int, list[str]]] | None:
     """Every non-blank, non-comment row split by ``delimiter``; None if one is not two columns."""
-    rows: list[tuple[int, list[str]]] = []
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        for cells in reader:
-            cells = [c.strip() for c in cells]
-            while cells and not cells[-1]:
-                cells.pop()
-            if not cells or cells[0].startswith("#"):
-                continue
-            if len(cells) != 2:
-                return None
-            rows.append((reader.line_num, cells))
-    except csv.Error:
+        rows = list(table_rows(text, delimiter))
+    except TableRowError:
         return None
-    return rows
+    return rows if all(len(cells) == 2 for _, cells in rows) else None
 
 
 def read_table(path: Path) -> TMFile:
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise TMError(f"{path}: cannot read the translation memory ({e.strerror})") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise TMError(f"{path}: not UTF-8 text (byte {e.start}); save the translation memory as UTF-8 CSV/TSV "
-                      "or TMX") from None
-    if "\x00" in text:
-        raise TMError(f"{path}: not a text file; a translation memory is a TMX or a UTF-8 CSV/TSV file")
+    text = read_utf8_text(path, TMError, reading="the translation memory",
+                          not_utf8="not UTF-8 text (byte {byte}); save the translation memory as UTF-8 CSV/TSV or TMX",
+                          not_text="not a text file; a translation memory is a TMX or a UTF-8 CSV/TSV file")
     rows = None
     for delimiter in _DELIMITERS:
         rows = _rows(text, delimiter)
         if rows:
             break
     if rows is None:
-        first = next((ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
-        delimiter = "\t" if "\t" in first else ","
-        bad = _first_bad_row(text, delimiter)
+        bad = _first_bad_row(text, first_row_delimiter(text))
         raise TMError(f"{path}: line {bad[0]}: expected two columns (source, target) separated by a tab, comma "
                       f"or semicolon, got {bad[1]}")
     out = TMFile(path)
@@ -209,14 +188,11 @@ def read_table(path: Path) -> TMFile:
 
 
 def _first_bad_row(text: str, delimiter: str) -> tuple[int, str]:
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    """The first row that is not two columns, or csv cannot read (the file was refused for it)."""
     try:
-        for cells in reader:
-            cells = [c.strip() for c in cells]
-            while cells and not cells[-1]:
-                cells.pop()
-            if cells and not cells[0].startswith("#") and len(cells) != 2:
-                return reader.line_num, f"{len(cells)} column{'s' if len(cells) != 1 else ''}"
-    except csv.Error as e:
-        return reader.line_num, f"a CSV error ({e})"
-    return reader.line_num, "an unreadable row"
+        for line, cells in table_rows(text, delimiter):
+            if len(cells) != 2:
+                return line, f"{len(cells)} column{'s' if len(cells) != 1 else ''}"
+    except TableRowError as e:
+        return e.line, f"a CSV error ({e})"
+    return len(text.splitlines()), "an unreadable row"
