@@ -34,7 +34,10 @@ from doctrans.engine.onnx_engine import (
     MAX_FALLBACK_BEAM,
     OnnxDocumentSession,
     OnnxTranslator,
+    decode_full,
+    encode,
     make_decoder,
+    update_memory,
 )
 from doctrans.verbatim import restore_warnings
 
@@ -110,10 +113,7 @@ class BatchedDocuments:
             src[i, : len(x)] = x
         sessions: list[OnnxDocumentSession] = [self.rows[r] for r in active]
         mem = {side: np.concatenate([d._mem[side] for d in sessions]) for side in sessions[0]._mem}
-        enc_feed = {"src_ids": src}
-        if "src" in mem:
-            enc_feed["mem_src"] = mem["src"]
-        enc = dict(zip([o.name for o in s["encoder"].get_outputs()], s["encoder"].run(None, enc_feed), strict=True))
+        enc = encode(s, src, mem)
         mem_tgt = mem.get("tgt")
 
         def search(rows: slice, K: int, n: int | None = None) -> list[list[Hypothesis]]:
@@ -155,20 +155,10 @@ class BatchedDocuments:
         tgt = np.full((A, max(tgt_lengths)), info.pad_id, dtype=np.int64)
         for i, h in enumerate(hyps):
             tgt[i, : tgt_lengths[i]] = [info.bos_id, *h.tokens]
-        full_feed = {"tgt_ids": tgt, "src_ids": src, "cross_k": enc["cross_k"], "cross_v": enc["cross_v"]}
-        if mem_tgt is not None:
-            full_feed["mem_tgt"] = mem_tgt
-        full = dict(zip([o.name for o in s["decoder_full"].get_outputs()], s["decoder_full"].run(None, full_feed),
-                        strict=True))
+        full = decode_full(s, tgt, src, enc, mem_tgt)
         if "tgt_output_attn" in full:
             extras["tgt_output"] = [full["tgt_output_attn"][i, -1][:, : tgt_lengths[i]] for i in range(A)]
-        upd_feed: dict[str, np.ndarray] = {}
-        if "src" in mem:
-            upd_feed.update(mem_src=mem["src"], h_src=enc["h_src"], src_ids=src)
-        if "tgt" in mem:
-            upd_feed.update(mem_tgt=mem["tgt"], h_tgt=full["h_tgt"], tgt_ids=tgt)
-        upd = dict(zip([o.name for o in s["memory_update"].get_outputs()], s["memory_update"].run(None, upd_feed),
-                       strict=True))
+        upd = update_memory(s, mem, src, enc, tgt, full)
         for side in mem:
             n = lengths if side == "src" else tgt_lengths
             for i, d in enumerate(sessions):

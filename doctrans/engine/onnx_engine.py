@@ -362,10 +362,7 @@ class OnnxDocumentSession:
         opt = opt or self.options
         s = tr.sessions
         extras: dict[str, np.ndarray] = {}
-        enc_feed = {"src_ids": src}
-        if "src" in self._mem:
-            enc_feed["mem_src"] = self._mem["src"]
-        enc = dict(zip([o.name for o in s["encoder"].get_outputs()], s["encoder"].run(None, enc_feed), strict=True))
+        enc = encode(s, src, self._mem)
         if "src_output_attn" in enc:
             extras["src_output_attn"] = enc["src_output_attn"][0, -1]
 
@@ -396,11 +393,7 @@ class OnnxDocumentSession:
         if not self._mem and forced is None:
             return hyp, extras
         tgt = np.asarray([[info.bos_id, *hyp.tokens]], dtype=np.int64)
-        full_feed = {"tgt_ids": tgt, "src_ids": src, "cross_k": enc["cross_k"], "cross_v": enc["cross_v"]}
-        if mem_tgt is not None:
-            full_feed["mem_tgt"] = mem_tgt
-        full = dict(zip([o.name for o in s["decoder_full"].get_outputs()], s["decoder_full"].run(None, full_feed),
-                        strict=True))
+        full = decode_full(s, tgt, src, enc, mem_tgt)
         if "tgt_output_attn" in full:
             extras["tgt_output_attn"] = full["tgt_output_attn"][0, -1]
         if forced is not None:
@@ -408,17 +401,48 @@ class OnnxDocumentSession:
         if not self._mem:
             return hyp, extras
 
-        upd_feed: dict[str, np.ndarray] = {}
-        if "src" in self._mem:
-            upd_feed.update(mem_src=self._mem["src"], h_src=enc["h_src"], src_ids=src)
-        if "tgt" in self._mem:
-            upd_feed.update(mem_tgt=self._mem["tgt"], h_tgt=full["h_tgt"], tgt_ids=tgt)
-        upd = dict(zip([o.name for o in s["memory_update"].get_outputs()], s["memory_update"].run(None, upd_feed),
-                       strict=True))
+        upd = update_memory(s, self._mem, src, enc, tgt, full)
         for side in self._mem:
             self._mem[side] = upd[f"mem_{side}_next"]
             extras[f"{side}_update_attn"] = upd[f"{side}_update_attn"][0, -1]
         return hyp, extras
+
+
+# The three graphs around the search, run the same way for one document (OnnxDocumentSession) and
+# for a batch of documents (doctrans.engine.batch): ``mem`` maps a side to its (B, ...) memory.
+def run_graph(sess: ort.InferenceSession, feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """One ONNX graph run; its outputs by name."""
+    return dict(zip([o.name for o in sess.get_outputs()], sess.run(None, feed), strict=True))
+
+
+def encode(sessions: dict[str, ort.InferenceSession], src: np.ndarray,
+           mem: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The encoder over ``src`` reading the source-side memory (if the model has one)."""
+    feed = {"src_ids": src}
+    if "src" in mem:
+        feed["mem_src"] = mem["src"]
+    return run_graph(sessions["encoder"], feed)
+
+
+def decode_full(sessions: dict[str, ort.InferenceSession], tgt: np.ndarray, src: np.ndarray,
+                enc: dict[str, np.ndarray], mem_tgt: np.ndarray | None) -> dict[str, np.ndarray]:
+    """The decoder teacher-forced over ``tgt`` (BOS + chosen tokens): the target states the
+    memory update writes, the output attention, the logits of a forced translation."""
+    feed = {"tgt_ids": tgt, "src_ids": src, "cross_k": enc["cross_k"], "cross_v": enc["cross_v"]}
+    if mem_tgt is not None:
+        feed["mem_tgt"] = mem_tgt
+    return run_graph(sessions["decoder_full"], feed)
+
+
+def update_memory(sessions: dict[str, ort.InferenceSession], mem: dict[str, np.ndarray], src: np.ndarray,
+                  enc: dict[str, np.ndarray], tgt: np.ndarray, full: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Every side's memory written with the sentence pair: ``mem_<side>_next`` and the attention."""
+    feed: dict[str, np.ndarray] = {}
+    if "src" in mem:
+        feed.update(mem_src=mem["src"], h_src=enc["h_src"], src_ids=src)
+    if "tgt" in mem:
+        feed.update(mem_tgt=mem["tgt"], h_tgt=full["h_tgt"], tgt_ids=tgt)
+    return run_graph(sessions["memory_update"], feed)
 
 
 def _forced_score(logits: np.ndarray, targets: list[int], length_penalty: float) -> float:
