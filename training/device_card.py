@@ -20,6 +20,8 @@ import re
 import sys
 from pathlib import Path
 
+from training.model_card import PAUSE_S, attached, read_scores
+
 SPLITS = {"tvsub-zh-en": "TVsub dev (subtitles)", "pydocs-en-zh": "pydocs dev (Python library reference)",
           "django-en-zh": "Django dev (web-framework documentation)"}
 DIRECTIONS = ("zh-en", "en-zh")
@@ -29,7 +31,6 @@ SYSTEMS = [("s1c", "sentence-level baseline: stage 1 continued on as many target
 STAGES = [("s1", "stage 1, sentence level, both directions, from scratch"),
           ("s2", "stage 2, memory fine-tuning (Feng et al. 2022 settings), from stage 1"),
           ("s1c", "control: stage 1 continued at sentence level, same target tokens as stage 2")]
-PAUSE_S = 600  # a gap this long between two log lines is the machine being away, not training
 LICENCE = ("**TVsub is research-only (CC BY-NC-ND 4.0) and this model inherits that restriction**; pydocs is "
            "under the PSF licence, Django's documentation under its BSD licence.")
 
@@ -74,22 +75,13 @@ def run_facts(device_log: str) -> dict[str, str]:
     return facts
 
 
-def read_score(path: Path) -> dict | None:
-    return json.loads(path.read_text()) if path.exists() else None
-
-
-def table_lines(path: Path) -> list[str]:
-    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("|")] \
-        if path.exists() else []
-
-
 def score_section(scores: Path) -> tuple[list[str], dict[str, float]]:
     """A table per dev split (both directions side by side), the bootstrap and probe tables, and
     the shipped (memory model) scores for model.json."""
     lines: list[str] = []
     shipped: dict[str, float] = {}
     for split, title in SPLITS.items():
-        got = {(s, d): read_score(scores / f"{s}.{split}.{d}.json") for s, _ in SYSTEMS for d in DIRECTIONS}
+        got = {(s, d): read_scores(scores / f"{s}.{split}.{d}.json") for s, _ in SYSTEMS for d in DIRECTIONS}
         if not any(got.values()):
             continue
         lines += [f"### {title}", "", "| model | zh→en s-BLEU | zh→en d-BLEU | en→zh s-BLEU | en→zh d-BLEU |",
@@ -112,13 +104,13 @@ def score_section(scores: Path) -> tuple[list[str], dict[str, float]]:
                 shipped[f"{key}_d_bleu"] = round(mem["d_bleu"], 2)
         lines.append("")
         for d in DIRECTIONS:
-            if rows := table_lines(scores / f"significance.{split}.{d}.md"):
-                lines += [f"Paired bootstrap {d.replace('-', '→')}, baseline vs memory model "
-                          "(`training/significance.py`):", "", *rows, ""]
-            if rows := table_lines(scores / f"probe.{split}.{d}.md"):
-                lines += [f"Memory probe {d.replace('-', '→')} (`training/memory_probe.py`): teacher-forced dev "
-                          "loss of the memory model with its own memory, another document's, the initial one and "
-                          "none; the baseline for reference:", "", *rows, ""]
+            arrow = d.replace("-", "→")
+            lines += attached(scores / f"significance.{split}.{d}.md",
+                              f"Paired bootstrap {arrow}, baseline vs memory model (`training/significance.py`):")
+            lines += attached(scores / f"probe.{split}.{d}.md",
+                              f"Memory probe {arrow} (`training/memory_probe.py`): teacher-forced dev loss of the "
+                              "memory model with its own memory, another document's, the initial one and none; "
+                              "the baseline for reference:")
     return lines, shipped
 
 
