@@ -8,13 +8,17 @@ overrides it). A sentence whose normalised text (:func:`normalise_key`) is in th
 run's language pair is not sent to the model: the stored translation is used as it is, fed to
 the document memory (``DocumentSession.force``) so later sentences read it, and counted.
 
-This pass does **exact matches only**: the store has a B-tree index on (source language, target
-language, normalised key) and no full-text (FTS5) or character-n-gram index; fuzzy matches (and
-feeding them to a retrieval-trained model) are a later deliverable of issue 19.
+Exact matches are one B-tree search on (source language, target language, normalised key).
+**Fuzzy matches** (doctrans.tm.fuzzy: the CAT-tool percentage, ``TM 87%``, over an FTS5 trigram
+index built on first use) are offered as suggestions: ``doctrans tm search TEXT`` and the TUI's
+sentence view show them; the model does not read them (a memory-only bundle was not trained
+with retrieved pairs; feeding them to a retrieval-trained SMDT bundle is issue 19's later step).
 """
 
+from doctrans.tm.fuzzy import DEFAULT_THRESHOLD, FuzzyMatch
 from doctrans.tm.normalise import normalise_key, primary_language
 from doctrans.tm.readers import TMError, TMFile, read_tm_file
 from doctrans.tm.store import TMStore, default_tm_path
 
-__all__ = ["TMError", "TMFile", "TMStore", "default_tm_path", "normalise_key", "primary_language", "read_tm_file"]
+__all__ = ["DEFAULT_THRESHOLD", "FuzzyMatch", "TMError", "TMFile", "TMStore", "default_tm_path", "normalise_key",
+           "primary_language", "read_tm_file"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from doctrans.tm.fuzzy import DEFAULT_THRESHOLD, FuzzyMatch
 from doctrans.tm.readers import TMFile, read_tm_file
 from doctrans.tm.store import TMStore, default_tm_path
 
@@ -22,18 +23,23 @@ class RunTM:
     def active(self) -> bool:
         return bool(self.files) or self.use_local
 
-    def lookup(self, src: str, tgt: str) -> Callable[[str], str | None] | None:
-        """Source sentence -> stored translation for ``src`` -> ``tgt``: the ``--tm`` files first
-        (loaded into an in-memory store once per pair), then the local TM; None without a TM."""
-        if not self.active:
-            return None
+    def _stores(self, src: str, tgt: str) -> list[TMStore]:
+        """The stores a lookup for ``src`` -> ``tgt`` asks, in order: the ``--tm`` files (loaded
+        into an in-memory store once per pair), then the local TM."""
         if self.files and (src, tgt) not in self._memory:
             store = TMStore(":memory:")
             for f in self.files:
                 store.add(f.pairs(src, tgt), src, tgt, origin=str(f.path))
             self._memory[(src, tgt)] = store
-        stores = ([self._memory[(src, tgt)]] if self.files else []) + \
-                 ([self.local] if self.use_local and self.local is not None else [])
+        return ([self._memory[(src, tgt)]] if self.files else []) + \
+               ([self.local] if self.use_local and self.local is not None else [])
+
+    def lookup(self, src: str, tgt: str) -> Callable[[str], str | None] | None:
+        """Source sentence -> stored translation for ``src`` -> ``tgt``: the ``--tm`` files first,
+        then the local TM; None without a TM."""
+        if not self.active:
+            return None
+        stores = self._stores(src, tgt)
 
         def find(source: str) -> str | None:
             for store in stores:
@@ -41,6 +47,20 @@ class RunTM:
                 if hit is not None:
                     return hit
             return None
+
+        return find
+
+    def suggest(self, src: str, tgt: str, threshold: float = DEFAULT_THRESHOLD,
+                limit: int = 3) -> Callable[[str], list[FuzzyMatch]] | None:
+        """Source sentence -> the most similar stored segments (fuzzy matches, best first, over
+        every store of the run); None without a TM. The TUI shows them beside a sentence."""
+        if not self.active:
+            return None
+        stores = self._stores(src, tgt)
+
+        def find(source: str) -> list[FuzzyMatch]:
+            found = [m for store in stores for m in store.fuzzy(source, src, tgt, threshold, limit)]
+            return sorted(found, key=lambda m: -m.score)[:limit]
 
         return find
 

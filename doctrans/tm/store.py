@@ -2,8 +2,12 @@
 
 The table is ``WITHOUT ROWID`` with that triple as its primary key, so an exact lookup is one
 B-tree search (benchmarks/tm_lookup.py measures it at 10 k, 100 k and 1 M segments). Adding a
-segment that is already there replaces its translation: the newest translation wins. No FTS5 or
-n-gram index yet (exact matches only; fuzzy matching is a later deliverable).
+segment that is already there replaces its translation: the newest translation wins.
+
+Fuzzy matches (:meth:`TMStore.fuzzy`, scored as doctrans.tm.fuzzy explains) read an FTS5 trigram
+index of the keys, ``fuzzy_index``. It is built the first time a store is asked for a fuzzy match
+(one ``INSERT ... SELECT``; a store that only ever answers exact lookups, such as a ``--tm`` file
+loaded for one run, never pays for it) and kept up to date by :meth:`TMStore.add` from then on.
 
 The local TM lives in ``$DOCTRANS_TM_DIR/tm.sqlite`` if that is set, else under the XDG data
 directory: ``$XDG_DATA_HOME/doctrans/tm/tm.sqlite`` (an absolute ``XDG_DATA_HOME`` only, as the
@@ -16,10 +20,22 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
 from doctrans.errors import UserError
+from doctrans.tm.fuzzy import (
+    DEFAULT_THRESHOLD,
+    SHORTLIST,
+    FuzzyMatch,
+    best_matches,
+    fts_phrase,
+    gram_counts,
+    length_bounds,
+    rare_trigrams,
+    trigrams,
+)
 from doctrans.tm.normalise import clean_value, normalise_key, primary_language
 
 TM_FILE = "tm.sqlite"
@@ -35,6 +51,16 @@ CREATE TABLE IF NOT EXISTS segments (
     PRIMARY KEY (src_lang, tgt_lang, key)
 ) WITHOUT ROWID;
 """
+# The fuzzy-match index (see the module docstring): the keys again, as trigrams; ``pair`` is
+# "src>tgt", stored but not indexed. ``fuzzy_grams`` holds each trigram's document frequency:
+# FTS5's own (fts5vocab) is counted by walking the trigram's whole posting list, ~0.5 ms for a
+# common one, which would be most of a lookup.
+_FUZZY_SCHEMA = """
+CREATE VIRTUAL TABLE fuzzy_index USING fts5(key, pair UNINDEXED, tokenize = 'trigram');
+CREATE TABLE fuzzy_grams (gram TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO fuzzy_index (key, pair) SELECT key, src_lang || '>' || tgt_lang FROM segments;
+"""
+_ADD_GRAMS = "INSERT INTO fuzzy_grams VALUES (?, ?) ON CONFLICT (gram) DO UPDATE SET df = df + excluded.df"
 
 
 def default_tm_path() -> Path:
@@ -84,10 +110,75 @@ class TMStore:
                 rows.append((src, tgt, key, source, value, origin, now))
         try:
             with self.db:
+                if self._has_fuzzy_index():
+                    self._index_new_keys(rows)
                 self.db.executemany("INSERT OR REPLACE INTO segments VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
         except sqlite3.DatabaseError as e:
             raise UserError(f"{self.path}: cannot write to the translation memory ({e})") from None
         return len(rows)
+
+    def _has_fuzzy_index(self) -> bool:
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'fuzzy_index'").fetchone() is not None
+
+    def _index_new_keys(self, rows: list[tuple[str, str, str, str, str, str, float]]) -> None:
+        """Put the keys of ``rows`` that the store does not hold yet into the fuzzy index (a key
+        already there keeps its index entry: only its translation changes)."""
+        new: dict[tuple[str, str, str], None] = {}
+        for src, tgt, key, *_ in rows:
+            if (src, tgt, key) not in new and self.db.execute(
+                    "SELECT 1 FROM segments WHERE src_lang = ? AND tgt_lang = ? AND key = ?",
+                    (src, tgt, key)).fetchone() is None:
+                new[(src, tgt, key)] = None
+        self.db.executemany("INSERT INTO fuzzy_index (key, pair) VALUES (?, ?)",
+                            [(key, f"{src}>{tgt}") for src, tgt, key in new])
+        self.db.executemany(_ADD_GRAMS, gram_counts(key for _, _, key in new).items())
+
+    def _build_fuzzy_index(self) -> None:
+        with self.db:
+            self.db.executescript(_FUZZY_SCHEMA)
+            keys = (str(k) for (k,) in self.db.execute("SELECT key FROM segments"))
+            self.db.executemany(_ADD_GRAMS, gram_counts(keys).items())
+
+    def fuzzy(self, source: str, src_lang: str, tgt_lang: str, threshold: float = DEFAULT_THRESHOLD,
+              limit: int = 3) -> list[FuzzyMatch]:
+        """The stored segments most similar to ``source`` scoring at least ``threshold`` (0-100),
+        best first, at most ``limit``; an exact match scores 100. Builds the fuzzy index on the
+        first call (see the module docstring)."""
+        key = normalise_key(source)
+        if len(key) < 3:  # no trigram: too short to be "similar" to anything but itself
+            hit = self.lookup(source, src_lang, tgt_lang)
+            return [FuzzyMatch(source, hit, 100.0)] if hit is not None else []
+        src, tgt = primary_language(src_lang), primary_language(tgt_lang)
+        try:
+            if not self._has_fuzzy_index():
+                self._build_fuzzy_index()
+            grams = trigrams(key.lower())
+            marks = ",".join("?" * len(grams))
+            frequency = dict(self.db.execute(f"SELECT gram, df FROM fuzzy_grams WHERE gram IN ({marks})", grams))
+            rare = rare_trigrams(grams, frequency)
+            if not rare:
+                return []
+            # Segments sharing the most rare trigrams first (rowids only: no stored text is read
+            # until the few best are known).
+            shared: Counter[int] = Counter()
+            for gram in rare:
+                shared.update(r for (r,) in self.db.execute(
+                    "SELECT rowid FROM fuzzy_index WHERE fuzzy_index MATCH ?", (fts_phrase(gram),)))
+            best = [r for r, _ in shared.most_common(SHORTLIST)]
+            lo, hi = length_bounds(len(key), threshold)
+            pair = f"{src}>{tgt}"
+            found = [str(k) for k, p in self.db.execute(
+                f"SELECT key, pair FROM fuzzy_index WHERE rowid IN ({','.join('?' * len(best))})", best)
+                if p == pair and lo <= len(k) <= hi]
+            matches = []
+            for k, s in best_matches(key, found, threshold, limit):
+                row = self.db.execute("SELECT source, target FROM segments WHERE src_lang = ? AND tgt_lang = ? "
+                                      "AND key = ?", (src, tgt, k)).fetchone()
+                if row is not None:
+                    matches.append(FuzzyMatch(str(row[0]), str(row[1]), s))
+            return matches
+        except sqlite3.DatabaseError as e:
+            raise UserError(f"{self.path}: cannot search the translation memory ({e})") from None
 
     def lookup(self, source: str, src_lang: str, tgt_lang: str) -> str | None:
         """The stored translation of ``source`` (exact match of the normalised key), or None."""

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The zh<->en model on the CPU, in the background of development sessions, while no GPU comes:
 # the same data and bidirectional training as the device run (training/recipes/device_run.sh),
-# the `small` config, one thread at the lowest priority, resumed from ~/runs at every start.
+# the `small` config, one thread at the lowest priority (THREADS=2 when the machine is otherwise idle),
+# resumed from ~/runs at every start.
 #
 #   bash training/recipes/cpu_bidir.sh        # starts stage 1, or resumes it; returns at once
 #   tail -f ~/runs/cpu_bidir/s1.out           # progress (dev loss per direction every 500 steps)
@@ -27,6 +28,6 @@ mkdir -p "$OUT"
 nohup nice -n 19 "$PY" -m training.train --stage sentence --config small --src zh --tgt en --bidirectional \
     --data "$C/tvsub-zh-en.train.npz:1" "$C/pydocs-en-zh.train.npz:3" "$C/django-en-zh.train.npz:3" \
     --dev "$C/tvsub-zh-en.dev.npz" "$C/pydocs-en-zh.dev.npz" "$C/django-en-zh.dev.npz" --spm "$C/spm.model" \
-    --out "$OUT" --max-tokens 4000 --lr 1e-3 --warmup 1000 --max-steps 200000 --threads 1 \
+    --out "$OUT" --max-tokens 4000 --lr 1e-3 --warmup 1000 --max-steps 200000 --threads "${THREADS:-1}" \
     --eval-every 500 --save-every 250 --log-every 25 --patience 1000 "${resume[@]}" >>"$RUNS/cpu_bidir/s1.out" 2>&1 &
 echo "started (pid $!): $OUT, log $RUNS/cpu_bidir/s1.out"
