@@ -167,6 +167,6 @@ def recover(bundle: str | Path, mem_side: str | None = None) -> Recovered:
             if value.shape != p.shape:
                 raise RecoveryError(f"{n}: bundle has shape {tuple(value.shape)}, the model {tuple(p.shape)}")
             p.copy_(value)
-    directions = [[d.src, d.tgt] for d in info.directions] if "directions" in info.raw else None
+    directions = [[d.src, d.tgt] for d in info.directions] if any(d.tag for d in info.directions) else None
     return Recovered(model, cfg, (bundle / "spm.model").read_bytes(), info.src_lang, info.tgt_lang, quantized,
                      directions)

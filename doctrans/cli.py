@@ -376,8 +376,7 @@ def export(
 @handle_errors
 def models() -> None:
     """List the installed model bundles (languages, size, dev scores)."""
-    import json
-
+    from doctrans.bundle_manifest import read_json
     from doctrans.models_registry import describe_bundle, list_bundles
 
     bundles = list_bundles()
@@ -385,9 +384,8 @@ def models() -> None:
         typer.echo("no model bundles installed (see `doctrans export`, or set DOCTRANS_MODELS)")
         return
     for info in bundles:
-        meta = json.loads((info.path / "model.json").read_text(encoding="utf-8"))
+        scores = read_json(info.path).get("scores") or {}  # lenient, like the registry's listing
         size = sum(f.stat().st_size for f in info.path.iterdir() if f.is_file())
-        scores = meta.get("scores") or {}
         shown = ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in scores.items())
         # A bidirectional bundle: every direction it offers ("zh->en, en->zh").
         typer.echo(f"{describe_bundle(info)}  {size / 1e6:6.1f} MB  {info.path}" +

@@ -7,18 +7,21 @@ offered on its own, so one bidirectional bundle serves Chinese and English docum
 are searched in the directories of ``$DOCTRANS_MODELS`` (os.pathsep-separated) first, then in
 ``doctrans/models/*/`` inside the package.
 
-The registry reads model.json leniently (it only routes documents); the engine checks the bundle
-strictly when it loads it, so a damaged ``directions`` is reported there, as one error line.
+The registry reads model.json leniently (``doctrans.bundle_manifest.read_json``: it only routes
+documents); the engine checks the bundle strictly when it loads it
+(``doctrans.bundle_manifest.BundleManifest.read``), so a damaged ``directions`` is reported there,
+as one error line.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from doctrans.bundle_manifest import MODEL_JSON, read_json
+from doctrans.engine.errors import BundleError
 from doctrans.errors import UserError
 from doctrans.language_id import same_language
 
@@ -36,7 +39,7 @@ class InstalledBundle:
 
 
 @dataclass(frozen=True)
-class BundleInfo:
+class BundleOffer:
     """One direction a bundle offers: what ``--src``/``--tgt`` and language identification pick."""
 
     path: Path
@@ -67,9 +70,8 @@ def directions_of(meta: dict[str, Any]) -> tuple[Pair, ...]:
 def read_installed(path: Path) -> InstalledBundle | None:
     """The bundle at ``path``, or None when it has no readable model.json."""
     try:
-        meta = json.loads((path / "model.json").read_text(encoding="utf-8"))
-        return InstalledBundle(path, directions_of(meta))
-    except (OSError, ValueError, KeyError, TypeError):
+        return InstalledBundle(path, directions_of(read_json(path)))
+    except (BundleError, KeyError, TypeError):
         return None
 
 
@@ -77,24 +79,24 @@ def list_bundles() -> list[InstalledBundle]:
     """Every readable bundle, in search order; unreadable model.json files are skipped."""
     found = []
     for root in search_dirs():
-        for meta in sorted(root.glob("*/model.json")):
+        for meta in sorted(root.glob(f"*/{MODEL_JSON}")):
             bundle = read_installed(meta.parent)
             if bundle is not None:
                 found.append(bundle)
     return found
 
 
-def offers(bundles: list[InstalledBundle]) -> list[BundleInfo]:
+def offers(bundles: list[InstalledBundle]) -> list[BundleOffer]:
     """Each direction of each bundle, in search order."""
-    return [BundleInfo(b.path, src, tgt) for b in bundles for src, tgt in b.directions]
+    return [BundleOffer(b.path, src, tgt) for b in bundles for src, tgt in b.directions]
 
 
-def _matches(offer: BundleInfo, src: str | None, tgt: str | None) -> bool:
+def _matches(offer: BundleOffer, src: str | None, tgt: str | None) -> bool:
     return (src is None or same_language(offer.src_lang, src)) and (tgt is None or same_language(offer.tgt_lang, tgt))
 
 
 def matching_bundles(src: str | None, tgt: str | None,
-                     bundles: list[InstalledBundle] | None = None) -> list[BundleInfo]:
+                     bundles: list[InstalledBundle] | None = None) -> list[BundleOffer]:
     """The directions of installed bundles (or ``bundles``) for the given languages (None = any),
     in search order: a bidirectional zh<->en bundle is found for zh->en and for en->zh."""
     return [o for o in offers(list_bundles() if bundles is None else bundles) if _matches(o, src, tgt)]
@@ -106,7 +108,7 @@ def default_bundle(src: str | None, tgt: str | None) -> Path | None:
     return found[0].path if found else None
 
 
-def describe(found: list[BundleInfo]) -> str:
+def describe(found: list[BundleOffer]) -> str:
     return ", ".join(f"{b.src_lang}->{b.tgt_lang}" for b in found) or "none"
 
 
@@ -114,7 +116,7 @@ def describe_bundle(bundle: InstalledBundle) -> str:
     return ", ".join(f"{s}->{t}" for s, t in bundle.directions)
 
 
-def pick_bundle(src: str | None, tgt: str | None, *, detected: bool = False) -> BundleInfo:
+def pick_bundle(src: str | None, tgt: str | None, *, detected: bool = False) -> BundleOffer:
     """The bundle direction that translates ``src`` (given or ``detected`` in the document) into ``tgt``.
 
     Several directions from one source language (en->zh and en->de) need ``--tgt``; the first one

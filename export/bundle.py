@@ -31,7 +31,6 @@ are exact (max |Δ| ~1e-6) for every batch size, length and an empty KV cache.
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 import time
@@ -44,8 +43,18 @@ from typing import Any
 import numpy as np
 import torch
 
-from doctrans.engine.bundle import FORMAT_VERSION, GRAPH_FILES, MEMORY_INIT_FILE, MODEL_JSON, SPM_FILE, WEIGHTS_FILE
-from doctrans.engine.integrity import HASHES_KEY, bundle_hashes
+from doctrans.bundle_manifest import (
+    GRAPH_FILES,
+    MEMORY_INIT_FILE,
+    MODEL_JSON,
+    SPM_FILE,
+    WEIGHTS_FILE,
+    BundleManifest,
+    Direction,
+    edit,
+    record_hashes,
+    standard_files,
+)
 from doctrans.errors import UserError
 from doctrans.hashing import sha256_file
 from export.files import DEFAULT_SENTENCES, replace_dir
@@ -195,7 +204,8 @@ def export_graphs(model: MemoryTransformer, out: Path) -> None:
                               opset_version=OPSET, dynamo=False, do_constant_folding=True)
 
 
-def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quantize: str | None) -> dict:
+def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quantize: str | None) -> BundleManifest:
+    """spm.model, memory_init.npz and model.json of a new bundle in ``out`` (the graphs are traced apart)."""
     cfg, model = loaded.config, loaded.model
     assert isinstance(model, MemoryTransformer)  # export_model refuses other approaches first
     (out / SPM_FILE).write_bytes(loaded.spm_bytes)
@@ -203,35 +213,41 @@ def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quant
         init = {s: m[0].numpy().astype(np.float32) for s, m in model.init_memory(1).items()}
     np.savez(out / MEMORY_INIT_FILE, allow_pickle=False, **init)
     raw = loaded.raw
-    meta: dict[str, Any] = {
-        "format_version": FORMAT_VERSION,
-        "src_lang": loaded.src_lang,
-        "tgt_lang": loaded.tgt_lang,
-        "model": {k: getattr(cfg, k) for k in ("vocab_size", "d_model", "n_heads", "d_ff", "enc_layers",
-                                                "dec_layers", "max_len")},
-        "memory": {"sides": list(cfg.sides), "slots": cfg.mem_slots,
-                   "layers": {s: cfg.memory_layers(s) for s in cfg.sides}},
-        "special_ids": {"pad": cfg.pad_id, "bos": cfg.bos_id, "eos": cfg.eos_id, "unk": 3},
-        "max_source_tokens": cfg.max_len - 1,
-        "max_target_tokens": cfg.max_len - 1,
-        "quantization": quantize,
-        "files": {**GRAPH_FILES, "spm": SPM_FILE, "memory_init": MEMORY_INIT_FILE},
-        "provenance": {
+    ids = special_ids(loaded)
+    manifest = BundleManifest(
+        path=out, src_lang=loaded.src_lang, tgt_lang=loaded.tgt_lang,
+        vocab_size=cfg.vocab_size, d_model=cfg.d_model, n_heads=cfg.n_heads, d_ff=cfg.d_ff,
+        enc_layers=cfg.enc_layers, dec_layers=cfg.dec_layers, max_len=cfg.max_len,
+        pad_id=ids["pad"], bos_id=ids["bos"], eos_id=ids["eos"], unk_id=ids["unk"],
+        mem_sides=tuple(cfg.sides), mem_slots=cfg.mem_slots,
+        mem_layers={s: cfg.memory_layers(s) for s in cfg.sides},
+        quantization=quantize,
+        files=standard_files(cfg.sides),
+        provenance={
             "checkpoint": ckpt_path.name if ckpt_path else None,
             "checkpoint_sha256": sha256_file(ckpt_path) if ckpt_path else None,
             "step": raw.get("step"), "stage": raw.get("stage"),
             "exporter": f"torch.onnx TorchScript (torch {torch.__version__}), opset {OPSET}",
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         },
-        "scores": raw.get("metrics") or {},
-    }
-    directions = checkpoint_directions(loaded)
-    if directions:  # src_lang/tgt_lang stay (the first direction) for older doctrans versions
-        meta["directions"] = directions
-    if not cfg.sides:
-        meta["files"].pop("memory_update")
-    (out / MODEL_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
-    return meta
+        scores=raw.get("metrics") or {},
+        # src_lang/tgt_lang stay (the first direction) for older doctrans versions
+        directions=[Direction(d["src"], d["tgt"], d["tag"]) for d in checkpoint_directions(loaded)],
+    )
+    manifest.write(out)
+    return manifest
+
+
+def special_ids(loaded: LoadedModel) -> dict[str, int]:
+    """pad/bos/eos as the model was trained with them, unk as the tokenizer assigns it; the
+    SentencePiece model must agree with the model on the others (the engine feeds its ids)."""
+    cfg, sp = loaded.config, _spm(loaded)
+    ids = {"pad": cfg.pad_id, "bos": cfg.bos_id, "eos": cfg.eos_id, "unk": sp.unk_id()}
+    for key, got in (("pad", sp.pad_id()), ("bos", sp.bos_id()), ("eos", sp.eos_id())):
+        if got != ids[key]:
+            raise ExportError(f"the checkpoint's SentencePiece model has {key} id {got}, the model {ids[key]}; "
+                              "they must agree")
+    return ids
 
 
 # -- verification ---------------------------------------------------------------------------
@@ -373,9 +389,7 @@ def quantize_bundle(src: Path, dst: Path) -> None:
             quantize_dynamic(f, dst / f.name, weight_type=QuantType.QInt8, per_channel=True)
         else:
             shutil.copy2(f, dst / f.name)
-    meta = json.loads((dst / MODEL_JSON).read_text(encoding="utf-8"))
-    meta["quantization"] = "int8"
-    (dst / MODEL_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
+    edit(dst, lambda m: setattr(m, "quantization", "int8"))
 
 
 def compare_int8(fp32: Path, int8: Path, sentences: list[str]) -> dict[str, Any]:
@@ -495,14 +509,10 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
             _check_same(work / "int8-inline", final, sentences)
             report.int8 = compare_int8(fp32, final, sentences)
         if no_repeat_ngram:
-            meta = json.loads((final / MODEL_JSON).read_text(encoding="utf-8"))
-            meta["decoding"] = {"no_repeat_ngram": no_repeat_ngram}
-            (final / MODEL_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
+            edit(final, lambda m: setattr(m, "decoding", {**m.decoding, "no_repeat_ngram": no_repeat_ngram}))
         # Digests of every file the engine reads, last (after any model.json edit above): the
         # engine refuses a file that changed since (doctrans.engine.integrity).
-        meta = json.loads((final / MODEL_JSON).read_text(encoding="utf-8"))
-        meta[HASHES_KEY] = bundle_hashes(final)
-        (final / MODEL_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
+        record_hashes(final)
         report.files = {f.name: f.stat().st_size for f in final.iterdir()}
         replace_dir(final, out_dir)
         report.seconds = time.time() - t0

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import shutil
 import sys
 import tempfile
@@ -31,8 +30,7 @@ import onnx
 from onnx import TensorProto, numpy_helper
 from onnx.external_data_helper import set_external_data
 
-from doctrans.engine.bundle import GRAPH_FILES, MODEL_JSON, WEIGHTS_FILE
-from doctrans.engine.integrity import HASHES_KEY, bundle_hashes
+from doctrans.bundle_manifest import GRAPH_FILES, MODEL_JSON, WEIGHTS_FILE, set_weights_file
 from doctrans.errors import UserError
 from export.files import DEFAULT_SENTENCES, replace_dir
 
@@ -182,7 +180,9 @@ def share_weights(src: Path, dst: Path) -> SharingReport:
         report.distinct = len(weights.places)
     report.weights_bytes = (dst / WEIGHTS_FILE).stat().st_size
     _copy_other_files(src, dst)
-    _record_in_model_json(dst, report.weights_bytes)
+    # model.json names the file and its size (the loader reports a truncated file by that), and
+    # recorded digests follow the rewritten graphs.
+    set_weights_file(dst, report.weights_bytes, WEIGHTS_FILE)
     verify_shared(dst, expected)
     return report
 
@@ -192,17 +192,6 @@ def _copy_other_files(src: Path, dst: Path) -> None:
     for f in src.iterdir():
         if f.is_file() and f.name not in graphs and f.name != WEIGHTS_FILE:
             shutil.copy2(f, dst / f.name)
-
-
-def _record_in_model_json(bundle: Path, weights_bytes: int) -> None:
-    """model.json names the file and its size (the loader reports a truncated file by that)."""
-    mj = bundle / MODEL_JSON
-    meta = json.loads(mj.read_text(encoding="utf-8"))
-    meta.setdefault("files", {})["weights"] = WEIGHTS_FILE
-    meta["weights_bytes"] = weights_bytes
-    if HASHES_KEY in meta:  # the graphs were rewritten: their digests must follow, or the engine refuses them
-        meta[HASHES_KEY] = bundle_hashes(bundle)
-    mj.write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
 
 
 def verify_shared(bundle: Path, expected: dict[str, dict[str, TensorKey]]) -> None:

@@ -20,6 +20,8 @@ import re
 import sys
 from pathlib import Path
 
+from doctrans.bundle_manifest import BundleManifest, set_scores
+from doctrans.errors import UserError
 from training.model_card import PAUSE_S, attached, read_scores
 
 SPLITS = {"tvsub-zh-en": "TVsub dev (subtitles)", "pydocs-en-zh": "pydocs dev (Python library reference)",
@@ -116,7 +118,7 @@ def score_section(scores: Path) -> tuple[list[str], dict[str, float]]:
 
 def write_card(result: Path, notes: str = "", bundle: Path | None = None) -> str:
     bundle = bundle or result / "bundle_int8"
-    meta = json.loads((bundle / "model.json").read_text(encoding="utf-8"))
+    meta = BundleManifest.read(bundle).to_json()
     m, mem = meta["model"], meta["memory"]
     device_log = (result / "logs" / "device_run.log").read_text(encoding="utf-8") \
         if (result / "logs" / "device_run.log").exists() else ""
@@ -148,8 +150,7 @@ def write_card(result: Path, notes: str = "", bundle: Path | None = None) -> str
               "", *scores]
     if notes:
         lines += [notes.strip(), ""]
-    meta["scores"] = shipped
-    (bundle / "model.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    set_scores(bundle, shipped)
     card = "\n".join(lines)
     (bundle / "MODEL_CARD.md").write_text(card, encoding="utf-8")
     return card
@@ -163,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     try:
         print(write_card(a.result, a.notes.read_text(encoding="utf-8") if a.notes else "", a.bundle))
-    except (OSError, KeyError, ValueError) as e:
+    except (OSError, KeyError, ValueError, UserError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0

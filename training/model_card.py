@@ -19,6 +19,9 @@ from pathlib import Path
 
 import torch
 
+from doctrans.bundle_manifest import BundleManifest, set_scores
+from doctrans.errors import UserError
+
 CORPORA = {"tvsub-zh-en": "TVsub dev (2 episodes, 1,086 subtitle lines)",
            "pydocs-en-zh": "pydocs dev (10 library-reference pages, 1,094 paragraphs)"}
 SCORE_KEYS = {"tvsub-zh-en": "tvsub_dev", "pydocs-en-zh": "pydocs_dev"}
@@ -125,7 +128,7 @@ def stages_for(runs: Path, direction: str) -> list[Stage]:
 
 
 def write_card(bundle: Path, runs: Path, notes: str) -> str:
-    meta = json.loads((bundle / "model.json").read_text())
+    meta = BundleManifest.read(bundle).to_json()
     direction = f"{meta['src_lang']}-{meta['tgt_lang']}"
     m, mem = meta["model"], meta["memory"]
     size = sum(f.stat().st_size for f in bundle.iterdir() if f.is_file() and f.name != "MODEL_CARD.md")
@@ -150,8 +153,7 @@ def write_card(bundle: Path, runs: Path, notes: str) -> str:
               "", "## Dev scores (beam 5, same evaluation code for every row: `training/evaluate.py`)", "", *table]
     if notes:
         lines += [notes.strip(), ""]
-    meta["scores"] = shipped
-    (bundle / "model.json").write_text(json.dumps(meta, indent=2) + "\n")
+    set_scores(bundle, shipped)
     card = "\n".join(lines)
     (bundle / "MODEL_CARD.md").write_text(card)
     return card
@@ -165,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     try:
         print(write_card(a.bundle, a.runs, a.notes.read_text() if a.notes else ""))
-    except (OSError, KeyError, ValueError) as e:
+    except (OSError, KeyError, ValueError, UserError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0

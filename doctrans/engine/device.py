@@ -20,7 +20,7 @@ import base64
 import numpy as np
 import onnxruntime as ort
 
-from doctrans.engine.bundle import BundleInfo
+from doctrans.bundle_manifest import BundleManifest
 
 REORDER_GRAPH = base64.b64decode(
     "CAgSCGRvY3RyYW5zOpIDCiwKBnBhc3RfawoGb3JpZ2luEgVuZXdfayIGR2F0aGVyKgsKBGF4aXMYAaABAgosCgZwYXN0X3YKBm9y"
@@ -43,7 +43,7 @@ def reorder_session(options: ort.SessionOptions, providers: list[str]) -> ort.In
 class BoundDecoder:
     """:class:`doctrans.engine.beam.TopKStepDecoder` over decoder.onnx with I/O binding on ``device``."""
 
-    def __init__(self, sess: ort.InferenceSession, info: BundleInfo, src: np.ndarray, cross_k: np.ndarray,
+    def __init__(self, sess: ort.InferenceSession, info: BundleManifest, src: np.ndarray, cross_k: np.ndarray,
                  cross_v: np.ndarray, mem_tgt: np.ndarray | None, topk_sess: ort.InferenceSession,
                  reorder_sess: ort.InferenceSession, device: str):
         self.sess, self.topk_sess, self.reorder_sess, self.device = sess, topk_sess, reorder_sess, device

@@ -1,5 +1,5 @@
-"""sha256 of every file a bundle's engine reads, written by the export into model.json and
-checked when a bundle is opened.
+"""sha256 of every file a bundle's engine reads, recorded in model.json by the export
+(``doctrans.bundle_manifest.record_hashes``) and checked here when a bundle is opened.
 
 Why: a ``weights.bin`` replaced by garbage of the same size passes every structural check (file
 sizes, graph inputs, memory shapes) and translates silently into garbage. model.json lists
@@ -19,26 +19,14 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
+from doctrans.bundle_manifest import HASHES_KEY, BundleManifest, bundle_hashes, check_hashes, hashed_files
 from doctrans.engine.errors import BundleError
 from doctrans.hashing import sha256_file
 
-HASHES_KEY = "sha256"
-
-
-
-
-def hashed_files(bundle: Path) -> list[str]:
-    """The files of ``bundle`` whose digests model.json records: what the engine reads."""
-    from doctrans.engine.bundle import GRAPH_FILES, MEMORY_INIT_FILE, SPM_FILE, WEIGHTS_FILE
-
-    names = [*GRAPH_FILES.values(), SPM_FILE, MEMORY_INIT_FILE, WEIGHTS_FILE]
-    return [n for n in names if (bundle / n).is_file()]
-
-
-def bundle_hashes(bundle: Path) -> dict[str, str]:
-    """``{file: sha256}`` for model.json (export.bundle writes it)."""
-    return {name: sha256_file(bundle / name) for name in hashed_files(bundle)}
+# Kept importable from here (the tests and older callers); they live with model.json's other parts.
+__all__ = ["HASHES_KEY", "bundle_hashes", "hashed_files", "verify_bundle_files"]
 
 
 def _cache_file() -> Path:
@@ -69,18 +57,15 @@ def _save_cache(cache: dict[str, list]) -> None:
                 os.unlink(tmp)
 
 
-def verify_bundle_files(bundle: Path, raw: dict) -> None:
-    """Check every digest model.json lists; one BundleError line naming the first file that differs."""
-    listed = raw.get(HASHES_KEY)
-    if listed is None:
+def verify_bundle_files(bundle: Path, listed: dict[str, Any] | BundleManifest) -> None:
+    """Check every digest model.json lists (``listed``: the bundle's manifest, or a parsed
+    model.json); one BundleError line naming the first file that differs."""
+    hashes = listed.hashes if isinstance(listed, BundleManifest) else check_hashes(listed, bundle)
+    if hashes is None:
         return  # exported before digests were recorded
-    if not isinstance(listed, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in listed.items()):
-        raise BundleError(f"{bundle}: model.json {HASHES_KEY!r} must map file names to hex digests")
     cache = _load_cache()
     changed = False
-    for name, want in sorted(listed.items()):
-        if not name or Path(name).name != name:
-            raise BundleError(f"{bundle}: model.json {HASHES_KEY!r} names {name!r}, not a file of the bundle")
+    for name, want in sorted(hashes.items()):
         path = bundle / name
         try:
             st = path.stat()

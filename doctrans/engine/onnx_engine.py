@@ -27,11 +27,9 @@ from typing import Any
 import numpy as np
 import onnxruntime as ort
 
+from doctrans.bundle_manifest import SPM_FILE, BundleManifest, Direction
 from doctrans.engine.beam import Hypothesis, beam_search_n_best, max_new_tokens
 from doctrans.engine.bundle import (
-    SPM_FILE,
-    BundleInfo,
-    Direction,
     check_graph_inputs,
     direction_tag_ids,
     load_memory_init,
@@ -95,7 +93,7 @@ class _Options:
 class _Decoder:
     """Drives decoder.onnx for the beam search: holds the cross K/V and the growing KV cache."""
 
-    def __init__(self, sess: ort.InferenceSession, info: BundleInfo, src: np.ndarray, cross_k: np.ndarray,
+    def __init__(self, sess: ort.InferenceSession, info: BundleManifest, src: np.ndarray, cross_k: np.ndarray,
                  cross_v: np.ndarray, mem_tgt: np.ndarray | None, topk_sess: ort.InferenceSession):
         n = src.shape[0]
         empty = np.zeros((info.dec_layers, n, info.n_heads, 0, info.d_head), dtype=np.float32)
@@ -129,7 +127,7 @@ class _Decoder:
 BIND_ON_CPU = False
 
 
-def make_decoder(s: dict[str, ort.InferenceSession], info: BundleInfo, src: np.ndarray, cross_k: np.ndarray,
+def make_decoder(s: dict[str, ort.InferenceSession], info: BundleManifest, src: np.ndarray, cross_k: np.ndarray,
                  cross_v: np.ndarray, mem_tgt: np.ndarray | None) -> _Decoder | BoundDecoder:
     """The step decoder for a search: on a GPU the cache stays on the device (I/O binding)."""
     device = device_of(s["decoder"])
@@ -141,7 +139,7 @@ def make_decoder(s: dict[str, ort.InferenceSession], info: BundleInfo, src: np.n
 class OnnxTranslator:
     """A :class:`~doctrans.engine.interface.Translator` over an exported model bundle."""
 
-    def __init__(self, info: BundleInfo, sessions: dict[str, ort.InferenceSession], tokenizer: Tokenizer,
+    def __init__(self, info: BundleManifest, sessions: dict[str, ort.InferenceSession], tokenizer: Tokenizer,
                  memory_init: dict[str, np.ndarray], options: _Options, direction: Direction | None = None,
                  tag_ids: dict[Direction, int] | None = None, glossary: Glossary | None = None):
         self.info = info
@@ -226,7 +224,7 @@ class OnnxTranslator:
         memory_init = load_memory_init(info)
         # After the structural checks (their messages are more specific): same-size garbage in a
         # file passes them all, and only the digests in model.json can tell.
-        verify_bundle_files(info.path, info.raw)
+        verify_bundle_files(info.path, info)
         tokenizer = Tokenizer(info.path / SPM_FILE, info.vocab_size)
         return cls(info, sessions, tokenizer, memory_init,
                    _Options(beam_size, length_penalty, max_length, return_attention,
