@@ -454,7 +454,8 @@ def _first_fit(model: Path | None, src: str | None, tgt: str | None) -> Translat
     return open_translator(model or found[0].path, found[0].src_lang, found[0].tgt_lang)
 
 
-tm_app = typer.Typer(name="tm", help="The local translation memory (exact matches reused by translate --local-tm).",
+tm_app = typer.Typer(name="tm", help="The local translation memory (exact matches reused by translate "
+                     "--local-tm; fuzzy matches shown by tm search).",
                      no_args_is_help=True)
 app.add_typer(tm_app)
 
@@ -515,3 +516,30 @@ def tm_list() -> None:
         typer.echo(f"{s}->{t}  {n} segments")
     total = sum(n for *_, n in counts)
     typer.echo(f"{path}: {total} segments, {path.stat().st_size / 1e6:.1f} MB")
+
+
+@tm_app.command("search")
+@handle_errors
+def tm_search(
+    text: Annotated[str, typer.Argument(help="a source sentence")],
+    src: Annotated[str, typer.Option("--src", help="its language")],
+    tgt: Annotated[str, typer.Option("--tgt", help="the target language")],
+    tm: Annotated[list[Path] | None, typer.Option("--tm", help="search these TMX/CSV/TSV files instead of the "
+                                                  "local TM (repeatable)")] = None,
+    threshold: Annotated[float, typer.Option("--threshold", min=1, max=100,
+                                             help="lowest fuzzy-match score shown, in percent")] = 70.0,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="matches shown at most")] = 5,
+) -> None:
+    """Fuzzy matches of a sentence in the translation memory, best first, with their scores."""
+    from doctrans.tm import default_tm_path
+    from doctrans.tm.run import RunTM
+
+    if not tm and not default_tm_path().exists():
+        typer.echo(f"no translation memory yet at {default_tm_path()} (doctrans tm add FILE, or give --tm FILE)")
+        return
+    suggest = RunTM(list(tm or []), use_local=not tm).suggest(src, tgt, threshold, limit)
+    found = suggest(text) if suggest is not None else []
+    if not found:
+        typer.echo(f"no match of {threshold:.0f}% or more")
+    for m in found:
+        typer.echo(f"{m.label()}\t{m.source}\t{m.target}")

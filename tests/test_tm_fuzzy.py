@@ -125,3 +125,26 @@ def test_run_tm_suggests_from_tm_files(tmp_path: Path) -> None:
     found = suggest("The scanner must be switched off before the lid is opened.")
     assert found[0].source == PAIRS[1][0]
     assert RunTM([]).suggest("en", "de") is None
+
+
+def test_cli_tm_search_local_and_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from doctrans import cli
+
+    monkeypatch.setenv("DOCTRANS_TM_DIR", str(tmp_path / "local"))
+    runner = CliRunner()
+    q = "The printer must be switched off before the lid is opened."
+    r = runner.invoke(cli.app, ["tm", "search", q, "--src", "en", "--tgt", "de"])
+    assert r.exit_code == 0 and "no translation memory yet" in r.output
+    csv = tmp_path / "tm.csv"
+    csv.write_text("en,de\n" + "".join(f'"{s}","{t}"\n' for s, t in PAIRS), encoding="utf-8")
+    assert runner.invoke(cli.app, ["tm", "add", str(csv)]).exit_code == 0
+    r = runner.invoke(cli.app, ["tm", "search", q, "--src", "en", "--tgt", "de", "--limit", "1"])
+    assert r.exit_code == 0
+    label, source, target = r.output.strip().split("\t")
+    assert label.startswith("TM 8") and (source, target) == PAIRS[0]
+    r = runner.invoke(cli.app, ["tm", "search", q, "--src", "en", "--tgt", "de", "--tm", str(csv), "--threshold", "99"])
+    assert r.exit_code == 0 and "no match of 99% or more" in r.output
+    r = runner.invoke(cli.app, ["tm", "search", q, "--src", "en", "--tgt", "de", "--tm", str(tmp_path / "nope.csv")])
+    assert r.exit_code != 0 and "Traceback" not in r.output
