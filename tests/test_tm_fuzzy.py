@@ -139,7 +139,7 @@ def test_cli_tm_search_local_and_files(tmp_path: Path, monkeypatch: pytest.Monke
     assert r.exit_code == 0 and "no translation memory yet" in r.output
     csv = tmp_path / "tm.csv"
     csv.write_text("en,de\n" + "".join(f'"{s}","{t}"\n' for s, t in PAIRS), encoding="utf-8")
-    assert runner.invoke(cli.app, ["tm", "add", str(csv)]).exit_code == 0
+    assert runner.invoke(cli.app, ["tm", "add", str(csv), "--src", "en", "--tgt", "de"]).exit_code == 0
     r = runner.invoke(cli.app, ["tm", "search", q, "--src", "en", "--tgt", "de", "--limit", "1"])
     assert r.exit_code == 0
     label, source, target = r.output.strip().split("\t")
