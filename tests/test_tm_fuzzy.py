@@ -143,7 +143,7 @@ def test_cli_tm_search_local_and_files(tmp_path: Path, monkeypatch: pytest.Monke
     r = runner.invoke(cli.app, ["tm", "search", q, "--src", "en", "--tgt", "de", "--limit", "1"])
     assert r.exit_code == 0
     label, source, target = r.output.strip().split("\t")
-    assert label.startswith("TM 8") and (source, target) == PAIRS[0]
+    assert label == "TM 91%" and (source, target) == PAIRS[0]  # "cover" -> "lid": 5 edits in 59
     r = runner.invoke(cli.app, ["tm", "search", q, "--src", "en", "--tgt", "de", "--tm", str(csv), "--threshold", "99"])
     assert r.exit_code == 0 and "no match of 99% or more" in r.output
     r = runner.invoke(cli.app, ["tm", "search", q, "--src", "en", "--tgt", "de", "--tm", str(tmp_path / "nope.csv")])
