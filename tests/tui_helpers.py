@@ -4,11 +4,13 @@ asyncio in a sync test (used by test_tui, test_tui_engine, test_bidirectional)."
 from __future__ import annotations
 
 import asyncio
-import io
+import html
+import re
 import time
 from collections.abc import Awaitable, Callable
 
-from rich.console import Console
+from rich.cells import cell_len
+from textual.app import App
 from textual.pilot import Pilot
 
 from doctrans.tui.app import DoctransApp
@@ -45,10 +47,31 @@ class Clock:
         return self.t
 
 
-def screen_text(app: DoctransApp) -> str:
-    """The screen as plain text, what ``export_screenshot`` draws without the styles."""
+def screen_text(app: App[object]) -> str:
+    """The screen as plain text: the characters of ``App.export_screenshot()`` (public API), one
+    line per screen row, trailing blanks stripped. Modal screens show the screens under them, as
+    on the terminal.
+
+    The SVG holds one ``<text>`` per run of characters that is not all blanks, placed at its
+    column (``x`` = column x cell width) on its row (``clip-path`` ``...-line-N``); the cell width
+    is that of the runs themselves (``textLength`` = characters x cell width)."""
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True,
-                      color_system="truecolor", legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return "\n".join(line.rstrip() for line in console.export_text(styles=False).splitlines()) + "\n"
+    runs = [(float(x), float(length), int(row), html.unescape(raw.replace("&#160;", " ")))
+            for x, length, row, raw in _TEXT_RUN.findall(app.export_screenshot())]
+    cell = next((length / len(text) for _x, length, _row, text in runs if text), 1.0)
+    rows = [[" "] * width for _ in range(height)]
+    for x, _length, row, text in runs:
+        col = round(x / cell)
+        for ch in text.replace("\n", ""):
+            w = cell_len(ch)
+            if 0 <= row < height and col + w <= width:
+                rows[row][col] = ch
+                if w == 2:
+                    rows[row][col + 1] = ""  # the right half of a wide character
+            col += w
+    return "\n".join("".join(cells).rstrip() for cells in rows) + "\n"
+
+
+# A run of text in rich's SVG export (Console.export_svg), attributes in the order rich writes them.
+_TEXT_RUN = re.compile(r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="([\d.]+)" '
+                       r'clip-path="url\(#[^)]*-line-(\d+)\)">([^<]*)</text>')
