@@ -7,7 +7,7 @@ Everything here runs before a model is loaded, so a wrong path costs nothing:
   directory (``in/sub/a.docx`` -> ``OUT/sub/a.docx``);
 - several inputs, a folder, an existing directory or a path ending in a separator mean an output
   directory (created if needed);
-- every output location is checked for writability up front (translate_job.check_output_location).
+- every output location is checked for writability up front (pipeline.check_output_location).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def find_documents(folder: Path) -> list[Path]:
 def plan_outputs(inputs: list[Path], output: Path) -> list[tuple[Path, Path]]:
     """Pair each input document with its output path (see the module docstring)."""
     from doctrans.documents import adapter_for
-    from doctrans.translate_job import check_output_location
+    from doctrans.pipeline import check_output_location
 
     folders = [p for p in inputs if p.is_dir()]
     as_dir = len(inputs) > 1 or bool(folders) or output.is_dir() or str(output).endswith((os.sep, "/"))

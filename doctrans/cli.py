@@ -417,14 +417,15 @@ def tui(
         if not file.exists():
             raise UserError(f"{file}: no such file")
         adapter_for(file)  # unsupported suffix: fail before loading the model
-        translator, lang, _ = Translators(model, src, tgt).for_file(file)
+        translator, lang, document = Translators(model, src, tgt).for_file(file)
     else:  # the file picker may open anything: start with the first installed model that fits
         translator = _first_fit(model, src, tgt)
         check_languages(translator, src, tgt)
-        lang = src
+        lang, document = src, None
     from doctrans.tui import run_tui
 
-    run_tui(apply_glossary(translator, terms), file, lang, tm=memory if memory.active else None)
+    run_tui(apply_glossary(translator, terms), file, lang, tm=memory if memory.active else None,
+            document=document)  # read to identify its language: the TUI does not read it again
 
 
 def apply_glossary(translator: Translator, glossary: Glossary | None) -> Translator:

@@ -4,42 +4,51 @@ The loop is the product's core (DESIGN.md): one :class:`DocumentSession` per doc
 fed in reading order, so the recurrent memory sees the document as a reader would. This module
 owns everything around it that a user relies on:
 
-- output is written to a temp file in the target directory and renamed (``os.replace``), so an
-  interrupted run never leaves a half-written output, and the input is only ever read;
+- output is written to a temp file in the target directory and renamed
+  (``pipeline.write_atomically``), so an interrupted run never leaves a half-written output, and
+  the input is only ever read;
 - Ctrl-C (KeyboardInterrupt) saves a progress file next to the output -- the finished
   translations and the session memory, with ``np.savez`` -- and ``resume=True`` replays the
   finished sentences without calling the engine and continues from the saved memory, so no
   finished sentence is lost or translated twice.
 
 Finished translations are kept as a list of strings (the resume state must hold them anyway);
-the document itself is streamed block by block for formats that can stream (plain text).
+the document itself is streamed block by block for formats that can stream (plain text). The
+steps a sentence goes through -- segmenting, the session, cleaning, assembling, the atomic write
+-- are :mod:`doctrans.pipeline`'s, shared with the TUI.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
-import re
-import tempfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from doctrans.documents import read_document, writer_for
-from doctrans.documents.base import Block, Document, TranslatedBlock
+from doctrans.documents.base import Document, TranslatedBlock
 from doctrans.engine.errors import BundleError
 from doctrans.engine.interface import DocumentSession, MemoryState, Translator
 from doctrans.errors import DocumentError, UserError
 from doctrans.hashing import sha256_file
-from doctrans.progress_store import Checkpointer, SavedProgress, clean_stale_temps, temp_prefix
+from doctrans.pipeline import (
+    TMLookup,
+    assemble,
+    check_paths,
+    clean_translation,
+    detect_language,
+    feed,
+    first_line,
+    open_session,
+    sentence_spans,
+    write_atomically,
+)
+from doctrans.progress_store import Checkpointer, SavedProgress, clean_stale_temps
 from doctrans.report import SentenceWarning, sentence_warnings
-from doctrans.segment import join_gap, segment_block
 from doctrans.verbatim import SpanWarning
 
 PROGRESS_SUFFIX = ".doctrans-progress.npz"
-# Characters a model may emit that cannot go into XML or would break the layout.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 # chars_done, sentences_done, source_tokens_done
 ProgressCallback = Callable[[int, int, int], None]
@@ -66,20 +75,6 @@ def progress_path(output: Path) -> Path:
     return output.with_name(output.name + PROGRESS_SUFFIX)
 
 
-def detect_language(document: Document) -> str | None:
-    """Source language of a document, identified on a sample of its text (doctrans.language_id);
-    ``None`` means too little text to tell, and the caller falls back to ``--src`` or the model's
-    language. The guess is cached on the document."""
-    if document.src_lang is None:
-        from doctrans.language_id import identify, sample_text
-
-        guess = identify(sample_text(block.text for block in document.blocks()))
-        document.src_lang = guess.lang if guess else None
-    return document.src_lang
-
-
-
-
 @dataclass
 class JobResult:
     output: Path
@@ -93,10 +88,6 @@ class JobResult:
     tm_hits: int = 0  # sentences taken verbatim from the translation memory (doctrans.tm) in this run
     # (source, translation) of every sentence, in order: only with keep_pairs (--tm-update).
     pairs: list[tuple[str, str]] = field(default_factory=list)
-
-
-# A translation memory for the run's language pair: source sentence -> stored translation or None.
-TMLookup = Callable[[str], str | None]
 
 
 @dataclass
@@ -145,14 +136,9 @@ class _Loop:
         if self.saved is not None:
             self.memory = self.saved.memory
         for block in document.blocks():
-            if block.verbatim:
-                # Code is written back as it is: no sentences, no engine call, nothing in the
-                # resume state (so a resumed run lines up with the same sentences).
-                chars += len(block.text) + 1
-                yield TranslatedBlock(block, block.text, [])
-                continue
-            spans = segment_block(block.text, self.lang, self.translator.count_tokens,
-                                  self.translator.max_source_tokens)
+            # A verbatim block (code) has no sentences: written back as it is, no engine call,
+            # nothing in the resume state (so a resumed run lines up with the same sentences).
+            spans = sentence_spans(block, self.lang, self.translator)
             targets = []
             for s, e in spans:
                 targets.append(self._translate(block.text[s:e]))
@@ -174,38 +160,28 @@ class _Loop:
             notes: list[SpanWarning] = []  # the engine's notes are not saved; the check below is redone
         else:
             if self.session is None:
-                try:  # the engine checks the sides and shapes of a memory it starts from
-                    self.session = self.translator.new_document(memory=self.memory)
-                except (ValueError, KeyError, TypeError, IndexError) as e:
-                    if self.saved is None or self.memory is not self.saved.memory:
-                        raise
-                    raise UserError(f"the progress file's memory does not fit this model ({_first_line(e)}); "
-                                    "delete the progress file to start over") from None
-            hit = self.tm(source) if self.tm is not None else None
-            try:
-                if hit is not None:  # reused verbatim; the memory reads it as if the model had written it
-                    result = self.session.force(source, hit)
-                    result.tm = True
-                else:
-                    result = self.session.translate(source)
+                self.session = open_session(self.translator, self.memory,
+                                            saved_in=None if self.saved is None else "the progress file")
+            try:  # a TM hit is forced: reused verbatim, the memory reads it as if the model had written it
+                result = feed(self.session, source, tm=self.tm)
             except Exception as e:
                 # ONNX Runtime failing inside a graph: a damaged bundle or a model.json that does
                 # not describe its graphs (ids, lengths) -- not a bug of doctrans.
                 if type(e).__module__.startswith("onnxruntime"):
-                    raise BundleError(f"the model failed on sentence {i + 1} ({_first_line(e)}); the bundle "
+                    raise BundleError(f"the model failed on sentence {i + 1} ({first_line(e)}); the bundle "
                                       "is damaged or its model.json does not match its graphs") from None
                 raise
-            target = hit if hit is not None else _CONTROL.sub(" ", result.translation).replace("\n", " ").strip()
+            target = clean_translation(result.translation)
             # Snapshot after each finished sentence: an interrupt inside the next call then
             # can never leave the memory one sentence ahead of the saved translations.
             self.memory = self.session.memory
             self.translated += 1
-            if hit is not None:
+            if result.tm:
                 self.tm_hits += 1
             else:  # tokens/s is the engine's speed
                 self.tokens += len(result.src_tokens) or self.translator.count_tokens(source)
-            notes = getattr(result, "notes", [])  # engines other than ONNX (the tests' fakes) have none
-        for w in sentence_warnings(source, target, getattr(self.translator, "glossary", None), notes):
+            notes = result.notes
+        for w in sentence_warnings(source, target, self.translator.glossary, notes):
             self.warnings.append(SentenceWarning(self.name, i + 1, w.problem, w.kind, w.span, w.message, source,
                                                  target))
         self.translations.append(target)
@@ -215,70 +191,6 @@ class _Loop:
         if self.on_sentence is not None:
             self.on_sentence()
         return target
-
-
-def _first_line(e: BaseException, limit: int = 200) -> str:
-    text = " ".join(str(e).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def assemble(block: Block, spans: list[tuple[int, int]], targets: list[str], tgt_lang: str) -> TranslatedBlock:
-    """Put the translated segments of a block back between its original gaps."""
-    text = block.text
-    if not spans:
-        return TranslatedBlock(block, text, [])
-    parts = [text[: spans[0][0]]]
-    length = len(parts[0])
-    alignment = []
-    prev_end = spans[0][0]
-    for i, ((s, e), tgt) in enumerate(zip(spans, targets, strict=True)):
-        if i:
-            gap = join_gap(text[prev_end:s], tgt_lang, parts[-1], tgt)
-            parts.append(gap)
-            length += len(gap)
-        parts.append(tgt)
-        alignment.append(((s, e), (length, length + len(tgt))))
-        length += len(tgt)
-        prev_end = e
-    parts.append(text[prev_end:])
-    return TranslatedBlock(block, "".join(parts), alignment)
-
-
-def _chmod_like_new_file(path: Path) -> None:
-    """mkstemp creates 0600 files; the output should get the permissions a plain open() gives."""
-    umask = os.umask(0)
-    os.umask(umask)
-    with contextlib.suppress(OSError):
-        os.chmod(path, 0o666 & ~umask)
-
-
-def check_paths(input_path: Path, output: Path) -> None:
-    if not input_path.exists():
-        raise UserError(f"{input_path}: no such file")
-    if input_path.is_dir():
-        raise UserError(f"{input_path}: is a directory, not a document")
-    if output.exists() and output.resolve() == input_path.resolve():
-        raise UserError(f"{output}: the output must not be the input file (it is never overwritten)")
-    check_output_location(output)
-
-
-def check_output_location(output: Path) -> None:
-    """That ``output`` can be written -- checked before any model is loaded, by trying: a parent
-    that is a file, a read-only or virtual file system, a missing folder all fail here."""
-    if output.exists() and output.is_dir():
-        raise UserError(f"{output}: is a directory; give a file name or several inputs")
-    parent = output.parent
-    if not parent.exists():
-        raise UserError(f"{parent}: output directory does not exist")
-    if not parent.is_dir():
-        raise UserError(f"{parent}: not a directory, cannot write {output.name} into it")
-    try:
-        fd, probe = tempfile.mkstemp(dir=parent, prefix=temp_prefix(output), suffix=".tmp")
-    except OSError as e:
-        raise UserError(f"{output}: cannot write there ({e.strerror or e})") from None
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(probe)
 
 
 def translate_file(
@@ -335,7 +247,7 @@ def translate_file(
             raise DocumentError(f"{input_path}: the document has no text to translate")
 
     try:
-        _write_atomically(write, document, loop.blocks(document), output, has_text)
+        write_atomically(write, document, loop.blocks(document), output, has_text)
     except KeyboardInterrupt as e:
         checkpoint.save()
         from doctrans.signals import Terminated, signal_name
@@ -377,24 +289,6 @@ def _load_for_resume(progress_file: Path, input_path: Path, digest: str, transla
     return saved
 
 
-def _write_atomically(write: Callable[[Document, Iterator[TranslatedBlock], Path], None], document: Document,
-                      blocks: Iterator[TranslatedBlock], output: Path,
-                      check: Callable[[], None] | None = None) -> None:
-    """Write to a temp file next to ``output`` (named with our pid, see progress_store), then rename."""
-    fd, tmp_name = tempfile.mkstemp(dir=output.parent, prefix=temp_prefix(output), suffix=".tmp")
-    os.close(fd)
-    tmp = Path(tmp_name)
-    _chmod_like_new_file(tmp)
-    try:
-        write(document, blocks, tmp)
-        if check is not None:
-            check()
-        os.replace(tmp, output)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-
-
 def fallback_path(output: Path, input_path: Path) -> Path:
     """Where the plain-text fallback of a failed output goes: ``out.txt``, else ``out.pdf.txt``."""
     alt = output.with_suffix(".txt")
@@ -415,17 +309,17 @@ def _write_fallback(error: Exception, input_path: Path, output: Path, document: 
     from doctrans.documents.rebuild import write_txt
 
     checkpoint.save()
-    reason = f"{type(error).__name__}: {_first_line(error)}" if not isinstance(error, UserError) else str(error)
+    reason = f"{type(error).__name__}: {first_line(error)}" if not isinstance(error, UserError) else str(error)
     alt = fallback_path(output, input_path)
     replay = _Loop(loop.translator, loop.lang, loop.progress(digest), loop.on_progress, tm=loop.tm)
     replay.on_sentence = loop.on_sentence
     try:
-        _write_atomically(write_txt, document, replay.blocks(document), alt)
+        write_atomically(write_txt, document, replay.blocks(document), alt)
     except KeyboardInterrupt:
         raise
     except Exception as e2:
         raise DocumentError(f"{output}: cannot write this output ({reason}), nor plain text to {alt} "
-                            f"({type(e2).__name__}: {_first_line(e2)}); progress saved to "
+                            f"({type(e2).__name__}: {first_line(e2)}); progress saved to "
                             f"{checkpoint.path} for --resume") from None
     with contextlib.suppress(FileNotFoundError):
         checkpoint.path.unlink()

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from doctrans.engine.interface import MemoryState, SentenceResult
+from doctrans.glossary import Glossary
 
 
 @dataclass
@@ -47,6 +48,7 @@ class CountingTranslator:
     tgt_lang: str = "de"
     max_source_tokens: int = 64
     delay: float = field(default_factory=lambda: float(os.environ.get("DOCTRANS_TEST_DELAY", "0")))
+    glossary: Glossary | None = None  # the protocol's: a fake applies none
 
     def count_tokens(self, text: str) -> int:
         return len(text.split())

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from doctrans.engine.interface import MemoryState, SentenceResult
+from doctrans.glossary import Glossary
 
 
 @dataclass
@@ -44,6 +45,7 @@ class FakeTranslator:
     tgt_lang: str = "de"
     max_source_tokens: int = 64
     calls: list[str] = field(default_factory=list)
+    glossary: Glossary | None = None  # the protocol's: a fake applies none
 
     def count_tokens(self, text: str) -> int:
         return len(text.split())

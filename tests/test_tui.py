@@ -1,8 +1,9 @@
 """The TUI (doctrans.tui): pilot-driven flows with a real tiny bundle, the viewer's numbers against
 the engine's, edit + re-run semantics, cancel/continue, quit handling, and text snapshots.
 
-Snapshots are the screen as plain text (the compositor's output through rich's ``export_text``),
-taken with a deterministic fake engine so they do not move when the tiny model is retrained.
+Snapshots are the screen as plain text (the characters of Textual's public ``export_screenshot``:
+tests/tui_helpers.screen_text), taken with a deterministic fake engine so they do not move when
+the tiny model is retrained.
 Update them with ``DOCTRANS_UPDATE_SNAPSHOTS=1 pytest tests/test_tui.py``.
 """
 
@@ -20,7 +21,9 @@ import pytest
 from textual.widgets import Input
 from typer.testing import CliRunner
 
+from doctrans.documents.base import Document
 from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
+from doctrans.errors import UserError
 from doctrans.tm.run import RunTM
 from doctrans.tui.app import DoctransApp
 from doctrans.tui.heatmap import Palette, readers, slots_written, token_label, viewer_data
@@ -315,6 +318,37 @@ def test_cancel_and_continue_keep_the_memory_chain(tmp_path: Path) -> None:
     run(flow)
 
 
+def test_viewer_follows_the_run_and_the_list_follows_the_viewer(tmp_path: Path) -> None:
+    """The viewer is given the state it shows: the app tells it of each new sentence (the read
+    maps of the next sentence appear), and it posts a message when it moves (the list follows)."""
+    src = tmp_path / "doc.txt"
+    src.write_text("One. Two. Three.\n", encoding="utf-8")
+    gate = threading.Semaphore(0)
+    app = DoctransApp(AttnTranslator(gate=gate), src, clock=Clock())
+
+    async def flow() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            state = app.state
+            assert state is not None
+            gate.release(1)
+            await wait_until(pilot, lambda: state.sentences[0].done, "one sentence")
+            await pilot.press("enter")
+            viewer = app.screen
+            assert isinstance(viewer, MemoryViewer) and viewer.state is state and viewer.index == 0
+            assert viewer.query_one("#src_read", HeatmapView).matrix is None  # sentence 2 not there yet
+            gate.release(10)
+            await wait_until(pilot, lambda: translated(app), "the rest")
+            assert viewer.query_one("#src_read", HeatmapView).matrix is not None
+            await pilot.press("right", "right")
+            assert viewer.index == 2 and app.selected() == 2
+            await pilot.press("left")
+            assert viewer.index == 1 and app.selected() == 1
+            await pilot.press("escape")
+            assert not isinstance(app.screen, MemoryViewer)
+
+    run(flow)
+
+
 def test_quit_while_translating(tmp_path: Path) -> None:
     """Quitting with a sentence in flight: the worker's late result finds no app, no error."""
     src = tmp_path / "doc.txt"
@@ -427,6 +461,100 @@ def test_state_without_attention_or_force(tmp_path: Path) -> None:
     assert state.save(state.default_output()).read_text(encoding="utf-8").strip() == "ONE. TWO."
 
 
+def _translate_all(state: DocumentState, tr: FakeTranslator, start: int = 0) -> None:
+    for step in state.run(tr, start, lambda: False):
+        state.apply(step)
+
+
+MARKDOWN = """# Using the tool
+
+Install it and run it:
+
+```bash
+pip install doctrans
+```
+
+The end.
+"""
+
+
+@pytest.mark.parametrize("name", ["a.md", "remember.docx"])
+def test_tui_saves_what_the_cli_writes(tmp_path: Path, name: str) -> None:
+    """One pipeline: the TUI's save of a document is the CLI job's output, byte for byte; a code
+    block is kept as it is and never reaches the engine in either."""
+    from doctrans.translate_job import translate_file
+
+    src = tmp_path / name
+    if name.endswith(".md"):
+        src.write_text(MARKDOWN, encoding="utf-8")
+    else:
+        make_docx(src, *FAKE_DOC)
+    cli_engine, tui_engine = FakeTranslator(), FakeTranslator()
+    cli_out, tui_out = tmp_path / f"cli.{name}", tmp_path / f"tui.{name}"
+    translate_file(src, cli_out, cli_engine)
+    state = DocumentState.open(src, tui_engine)
+    _translate_all(state, tui_engine)
+    state.save(tui_out)
+    assert tui_out.read_bytes() == cli_out.read_bytes()
+    assert tui_engine.calls == cli_engine.calls
+    if name.endswith(".md"):
+        assert "pip install doctrans" not in " ".join(tui_engine.calls)
+        assert "```bash\npip install doctrans\n```" in tui_out.read_text(encoding="utf-8")
+
+
+def test_the_document_is_read_once_and_saved_again_from_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening reads (parses) the file once; saving writes from that read, also a second time
+    after an edit (the docx writer sets every translated run again)."""
+    from doctrans.documents import read_document
+    from doctrans.documents.docx_format import DocxAdapter
+
+    reads: list[Path] = []
+    real_read = DocxAdapter.read
+
+    def read(self: DocxAdapter, path: Path) -> Document:
+        reads.append(path)
+        return real_read(self, path)
+
+    monkeypatch.setattr(DocxAdapter, "read", read)
+    src = make_docx(tmp_path / "remember.docx", *FAKE_DOC)
+    tr = FakeTranslator()
+    state = DocumentState.open(src, tr)
+    _translate_all(state, tr)
+    first = state.save(tmp_path / "one.docx")
+    assert state.edit(2, "Sie setzte sich.")
+    _translate_all(state, tr, 2)
+    second = state.save(tmp_path / "two.docx")
+    assert reads == [src]
+    upper = ["LEARN TO REMEMBER", "THE WOMAN WALKED IN. SHE SAT DOWN BY THE WINDOW.",
+             "IT WAS RAINING, AND NOBODY SPOKE.", "MEMORY SLOTS", "ATTENTION MAPS"]
+    assert docx_texts(first) == upper
+    assert docx_texts(second) == [upper[0], "THE WOMAN WALKED IN. Sie setzte sich.", *upper[2:]]
+
+    # The app, handed the document the CLI read to identify its language, does not read it again.
+    document = read_document(src)
+    app = DoctransApp(AttnTranslator(), src, clock=Clock(), document=document)
+
+    async def flow() -> None:
+        async with app.run_test() as pilot:
+            await wait_until(pilot, lambda: translated(app), "the translation")
+            assert app.state is not None and app.state.document is document
+
+    run(flow)
+    assert reads == [src, src]
+
+
+def test_a_file_changed_on_disk_is_not_saved(tmp_path: Path) -> None:
+    src = tmp_path / "doc.txt"
+    src.write_text("One. Two.\n", encoding="utf-8")
+    tr = FakeTranslator()
+    state = DocumentState.open(src, tr)
+    _translate_all(state, tr)
+    src.write_text("One. Two. Three.\n", encoding="utf-8")
+    with pytest.raises(UserError, match="changed on disk since it was opened"):
+        state.save(tmp_path / "out.txt")
+    assert not (tmp_path / "out.txt").exists() and state.dirty
+
+
 def test_cli_tui_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from doctrans import cli
 
@@ -439,8 +567,8 @@ def test_cli_tui_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
     seen = {}
     monkeypatch.setattr(cli, "open_translator", lambda *_a, **_k: FakeTranslator())
-    monkeypatch.setattr("doctrans.tui.run_tui",
-                        lambda tr, path, lang, tm=None: seen.update(tr=tr, path=path, lang=lang, tm=tm))
+    monkeypatch.setattr("doctrans.tui.run_tui", lambda tr, path, lang, tm=None, document=None:
+                        seen.update(tr=tr, path=path, lang=lang, tm=tm, document=document))
     doc = tmp_path / "doc.txt"
     doc.write_text("One.\n")
     result = runner.invoke(cli.app, ["tui", str(doc), "--model", str(tmp_path)])
@@ -449,6 +577,11 @@ def test_cli_tui_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     result = runner.invoke(cli.app, ["tui", str(doc), "--model", str(tmp_path), "--src", "en"])
     assert result.exit_code == 0, result.output
     assert seen["lang"] == "en"  # --src reaches the app: the document is not identified again
+    assert seen["document"] is None  # nor read: the app reads it
+    result = runner.invoke(cli.app, ["tui", str(doc)])
+    assert result.exit_code == 0, result.output
+    # Read to pick the model by its language: handed to the app, which does not read it again.
+    assert seen["document"] is not None and seen["document"].path == doc
     result = runner.invoke(cli.app, ["tui", str(doc), "--src", "fr"])
     assert result.exit_code == 2 and "does not match the model" in result.output
     # --tm reaches the app as the run's translation memory; a damaged TM file is one line, exit 2.

@@ -118,7 +118,7 @@ class Document:
     format: str  # "txt", "docx", "pdf"
     _blocks: Callable[[], Iterator[Block]]
     size_hint: int = 0  # characters of text, roughly: the progress bar's total
-    src_lang: str | None = None  # filled by translate_job.detect_language; None = unknown
+    src_lang: str | None = None  # filled by pipeline.detect_language; None = unknown
     state: Any = None  # adapter-private (parsed package, page layout...)
 
     def blocks(self) -> Iterator[Block]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 
 if TYPE_CHECKING:
+    from doctrans.glossary import Glossary
     from doctrans.verbatim import SpanWarning
 
 
@@ -82,6 +83,12 @@ class Translator(Protocol):
     max_source_tokens: int
 
     def count_tokens(self, text: str) -> int: ...
+
+    @property
+    def glossary(self) -> Glossary | None:
+        """The user's glossary this translator applies (``--glossary``), or None; the check of a
+        finished translation looks for its target terms (doctrans.report)."""
+        ...
 
     @property
     def directions(self) -> list[tuple[str, str]]:

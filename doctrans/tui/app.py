@@ -23,6 +23,7 @@ from textual.widgets import Footer, Header, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from doctrans.documents.base import Document
 from doctrans.engine.interface import Translator
 from doctrans.errors import UserError
 from doctrans.tm.run import RunTM
@@ -56,12 +57,13 @@ class DoctransApp(App[None]):
 
     def __init__(self, translator: Translator, path: Path | None = None, *, src_lang: str | None = None,
                  clock: Callable[[], float] = time.perf_counter, autostart: bool = True,
-                 tm: RunTM | None = None) -> None:
+                 tm: RunTM | None = None, document: Document | None = None) -> None:
         super().__init__()
         self.translator = translator
         self.tm = tm  # --tm / --local-tm: exact matches are taken, not translated (doctrans.tm)
         self.path = Path(path) if path is not None else None
         self.src_lang = src_lang  # of ``path`` only; files opened later are identified
+        self._document = document  # ``path`` as the CLI read it (to identify its language), or None
         self.state: DocumentState | None = None
         self.clock = clock  # injectable: the snapshot tests need a deterministic tokens/s
         self.autostart = autostart
@@ -85,14 +87,15 @@ class DoctransApp(App[None]):
         self.query_one("#sentences").display = False
         self._show_direction()
         if self.path is not None:
-            self.load(self.path, self.src_lang)
+            document, self._document = self._document, None  # read once: handed over, not kept
+            self.load(self.path, self.src_lang, document)
         else:
             self.action_open()
 
     # -- documents ----------------------------------------------------------------------------
-    def load(self, path: Path, src_lang: str | None = None) -> bool:
+    def load(self, path: Path, src_lang: str | None = None, document: Document | None = None) -> bool:
         try:
-            state = DocumentState.open(path, self.translator, src_lang)
+            state = DocumentState.open(path, self.translator, src_lang, document)
         except UserError as e:  # DocumentError is one: a clear line, the app stays usable
             self.notify(str(e), title="Cannot open", severity="error", timeout=8)
             return False
@@ -203,9 +206,8 @@ class DoctransApp(App[None]):
         self._running_at = nxt if nxt < len(state.sentences) else None
         self.refresh_rows([i for i in (step.index, nxt) if i < len(state.sentences)])
         self.update_status()
-        viewer = self.screen if isinstance(self.screen, MemoryViewer) else None
-        if viewer is not None and viewer.index in (step.index, step.index - 1):
-            viewer.refresh_maps()
+        if isinstance(self.screen, MemoryViewer):
+            self.screen.sentence_translated(step.index)
 
     def _on_run_end(self, run_id: int) -> None:
         if run_id != self._run_id:
@@ -262,9 +264,13 @@ class DoctransApp(App[None]):
 
     def action_viewer(self) -> None:
         i = self.selected()
-        if i is None:
+        if i is None or self.state is None:
             return
-        self.push_screen(MemoryViewer(i))
+        self.push_screen(MemoryViewer(self.state, i))
+
+    def on_memory_viewer_sentence_changed(self, message: MemoryViewer.SentenceChanged) -> None:
+        """The viewer moved to another sentence: the list follows it."""
+        self.highlight_sentence(message.index)
 
     def action_edit(self) -> None:
         i = self.selected()

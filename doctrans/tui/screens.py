@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 import numpy as np
 from rich.text import Text
@@ -12,15 +12,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DirectoryTree, Footer, Input, Label, Markdown, Static
 
 from doctrans.documents import SUFFIXES
 from doctrans.tui.heatmap import n_heads, readers, slots_written, token_label, viewer_data
+from doctrans.tui.state import DocumentState
 from doctrans.tui.widgets import WARNING_MARK, HeatmapView
-
-if TYPE_CHECKING:
-    from doctrans.tui.app import DoctransApp
 
 # How many later sentences the trace line follows a slot into. The memory is rewritten by every
 # sentence, so beyond a few sentences "reads slot 8" says little about what sentence t wrote.
@@ -29,7 +28,18 @@ TRACE_SENTENCES = 3
 
 class MemoryViewer(Screen[None]):
     """Update Attention of sentence t (what it wrote) next to the Output Attention of sentence
-    t+1 (what it read back), as in Feng et al. 2022, Figs. 6/7."""
+    t+1 (what it read back), as in Feng et al. 2022, Figs. 6/7.
+
+    Shows the :class:`DocumentState` it is given and only reads it; moving to another sentence
+    posts :class:`SentenceChanged` (the app's list follows), and the app tells it of each newly
+    translated sentence (:meth:`sentence_translated`)."""
+
+    class SentenceChanged(Message):
+        """The viewer now shows sentence ``index``."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
 
     DEFAULT_CSS = """
     MemoryViewer #vtitle { height: auto; max-height: 3; padding: 0 1; background: $panel; }
@@ -48,14 +58,11 @@ class MemoryViewer(Screen[None]):
         Binding("question_mark,f1", "app.help", "Help"),
     ]
 
-    def __init__(self, index: int) -> None:
+    def __init__(self, state: DocumentState, index: int) -> None:
         super().__init__()
+        self.state = state
         self.index = index
         self.head: int | None = None  # None = mean over heads
-
-    @property
-    def tui(self) -> DoctransApp:
-        return cast("DoctransApp", self.app)  # Screen.app is typed App; these screens run in DoctransApp only
 
     def compose(self) -> ComposeResult:
         yield Static(id="vtitle")
@@ -74,9 +81,14 @@ class MemoryViewer(Screen[None]):
         self.query_one("#src_write", HeatmapView).focus()
 
     # -- data ---------------------------------------------------------------------------------
+    def sentence_translated(self, index: int) -> None:
+        """Sentence ``index`` has a new translation: redraw if it is this one or the next (whose
+        read attention is shown)."""
+        if index in (self.index, self.index + 1):
+            self.refresh_maps()
+
     def refresh_maps(self) -> None:
-        state = self.tui.state
-        assert state is not None
+        state = self.state
         s = state.sentences[self.index]
         nxt = state.next_with_result(self.index)
         heads = n_heads(s.result)
@@ -151,8 +163,7 @@ class MemoryViewer(Screen[None]):
         trace.update(text)
 
     def _later_readers(self, slots: list[int]) -> Text:
-        state = self.tui.state
-        assert state is not None
+        state = self.state
         out = Text()
         found = False
         for u in range(self.index + 1, min(len(state.sentences), self.index + 1 + TRACE_SENTENCES)):
@@ -183,16 +194,14 @@ class MemoryViewer(Screen[None]):
         self.update_trace()
 
     def action_close(self) -> None:
-        self.app.pop_screen()
+        self.dismiss()
 
     def action_switch_map(self) -> None:
         other = "#tgt_write" if self.focused_map().id == "src_write" else "#src_write"
         self.query_one(other, HeatmapView).focus()
 
     def action_head(self, delta: int) -> None:
-        state = self.tui.state
-        assert state is not None
-        heads = n_heads(state.sentences[self.index].result)
+        heads = n_heads(self.state.sentences[self.index].result)
         if not heads:
             return
         # Cycle mean -> 1 -> 2 -> ... -> heads -> mean.
@@ -201,10 +210,8 @@ class MemoryViewer(Screen[None]):
         self.refresh_maps()
 
     def action_sentence(self, delta: int) -> None:
-        state = self.tui.state
-        assert state is not None
-        self.index = max(0, min(len(state.sentences) - 1, self.index + delta))
-        self.tui.highlight_sentence(self.index)
+        self.index = max(0, min(len(self.state.sentences) - 1, self.index + delta))
+        self.post_message(self.SentenceChanged(self.index))
         self.refresh_maps()
 
 

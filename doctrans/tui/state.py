@@ -1,45 +1,55 @@
 """The TUI's document model, without Textual: sentences, their translations, the memory loop.
 
-Kept apart from the widgets so the loop and the save path are plain code the tests can call, and
-so the TUI segments, assembles and writes exactly like the CLI (``translate_job``): the same
-``segment_block`` spans, the same ``assemble`` of translated segments back into their block, the
-same writers from ``writer_for``.
+Kept apart from the widgets so the loop and the save path are plain code the tests can call. The
+steps are the CLI's (:mod:`doctrans.pipeline`): the same sentences (``sentence_spans``: a code
+block has none and is kept as it is), the same session and forcing (``open_session``, ``feed``),
+the same cleaning, ``assemble`` and atomic write through the writer from ``writer_for``.
+
+The document is read once, when it is opened (or by the CLI, to identify its language, and handed
+over): its blocks are kept, and saving writes from them and the parsed document. The writers read
+the file's own bytes again (the txt layout, the docx parts, the PDF pages), so a file that changed
+on disk since it was opened is refused at save time (its size and mtime are kept).
 
 Re-running the loop after an edit: each sentence keeps the memory it was translated *with*
 (``memory_before``), so the loop can restart at any sentence from that saved memory
-(``translator.new_document(memory=...)``) instead of from the start of the document. An edited
+(``pipeline.open_session(memory=...)``) instead of from the start of the document. An edited
 sentence is fed to the engine as a forced translation (``session.force``), so the memory later
 sentences read holds the person's words, not the model's.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import re
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from doctrans.documents import read_document, writer_for
 from doctrans.documents.base import Block, Document, TranslatedBlock
-from doctrans.engine.interface import DocumentSession, MemoryState, SentenceResult, Translator
+from doctrans.engine.interface import MemoryState, SentenceResult, Translator
 from doctrans.errors import DocumentError, UserError
 from doctrans.glossary import Glossary
 from doctrans.language_id import same_language
+from doctrans.pipeline import (
+    TMLookup,
+    assemble,
+    check_input,
+    check_paths,
+    clean_translation,
+    detect_language,
+    feed,
+    open_session,
+    sentence_spans,
+    write_atomically,
+)
 from doctrans.report import sentence_warnings
-from doctrans.segment import segment_block
-from doctrans.translate_job import assemble, check_paths, detect_language
 from doctrans.verbatim import SpanWarning
 
-# Same cleaning as the CLI job: characters a model may emit that cannot go into XML or would
-# break the layout of the block they are put back into.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
-
-def clean_translation(text: str) -> str:
-    return _CONTROL.sub(" ", text).replace("\n", " ").strip()
+def file_stamp(path: Path) -> tuple[int, int]:
+    """(size, mtime in ns) of ``path``: whether it changed on disk, without reading it."""
+    st = os.stat(path)
+    return st.st_size, st.st_mtime_ns
 
 
 @dataclass
@@ -73,11 +83,6 @@ class Step:
     forced: bool
 
 
-def open_session(translator: Translator, memory: MemoryState | None) -> DocumentSession:
-    """A session whose results carry the memory-attention maps the viewer shows."""
-    return translator.new_document(memory=memory, return_attention=True)
-
-
 def translator_for(translator: Translator, lang: str) -> Translator:
     """The direction of ``translator``'s bundle that reads ``lang``: a bidirectional zh<->en
     bundle opened for zh->en must translate an English document opened later as en->zh. The
@@ -105,31 +110,33 @@ class DocumentState:
     saved_to: Path | None = None
     block_sentences: list[list[int]] = field(default_factory=list)  # block -> its sentence indices
     glossary: Glossary | None = None  # the translator's (--glossary): the check looks for its targets
+    stamp: tuple[int, int] | None = None  # file_stamp(path) when it was opened
 
     @classmethod
-    def open(cls, path: Path, translator: Translator, src_lang: str | None = None) -> DocumentState:
+    def open(cls, path: Path, translator: Translator, src_lang: str | None = None,
+             document: Document | None = None) -> DocumentState:
         """Read and segment a document (raises DocumentError/UserError with a clear message);
-        ``src_lang`` (given with --src) skips the language identification."""
+        ``src_lang`` (given with --src) skips the language identification. ``document``: ``path``
+        already read by the caller (the CLI, to identify its language), so it is not read again."""
         path = Path(path)
-        if not path.exists():
-            raise UserError(f"{path}: no such file")
-        if path.is_dir():
-            raise UserError(f"{path}: is a directory, not a document")
-        document = read_document(path)
-        lang = src_lang or detect_language(document) or translator.src_lang
+        check_input(path)
+        stamp = file_stamp(path)
+        if document is None:
+            document = read_document(path)
         blocks = list(document.blocks())
+        lang = src_lang or detect_language(document, blocks) or translator.src_lang
         sentences: list[Sentence] = []
         per_block: list[list[int]] = []
         for b, block in enumerate(blocks):
             ids = []
-            for s, e in segment_block(block.text, lang, translator.count_tokens, translator.max_source_tokens):
+            for s, e in sentence_spans(block, lang, translator):
                 ids.append(len(sentences))
                 sentences.append(Sentence(len(sentences), b, (s, e), block.text[s:e]))
             per_block.append(ids)
         if not sentences:
             raise DocumentError(f"{path}: the document has no text to translate")
         return cls(path, document, blocks, sentences, lang, translator.tgt_lang, block_sentences=per_block,
-                   glossary=getattr(translator, "glossary", None))
+                   glossary=translator.glossary, stamp=stamp)
 
     # -- queries ------------------------------------------------------------------------------
     def first_pending(self) -> int | None:
@@ -155,29 +162,24 @@ class DocumentState:
 
     # -- the memory loop ----------------------------------------------------------------------
     def run(self, translator: Translator, start: int, cancelled: Callable[[], bool],
-            tm: Callable[[str], str | None] | None = None) -> Iterator[Step]:
+            tm: TMLookup | None = None) -> Iterator[Step]:
         """Translate sentences ``start``.. in order through one memory session; yields each.
 
         Runs in a worker thread: it only *reads* the state (sources, edits, the memory before
         ``start``); the UI thread applies each :class:`Step` with :meth:`apply`. Edited sentences
         are forced, so the memory carries the person's translation; so are exact matches of the
         translation memory ``tm`` (source -> stored translation, doctrans.tm), marked ``result.tm``.
+        The session's results carry the memory-attention maps the viewer shows.
         """
-        session = open_session(translator, self.sentences[start].memory_before if start else None)
+        memory = self.sentences[start].memory_before if start else None
+        session = open_session(translator, memory, return_attention=True)
         for s in self.sentences[start:]:
             if cancelled():
                 return
             before = session.memory
-            forced = s.edited and s.translation is not None
-            hit = tm(s.source) if tm is not None and not forced else None
-            if forced and s.translation is not None:
-                result = session.force(s.source, s.translation)
-            elif hit is not None:
-                result = session.force(s.source, hit)
-                result.tm = True
-            else:
-                result = session.translate(s.source)
-            yield Step(s.index, result, before, session.memory, forced)
+            forced = s.translation if s.edited else None
+            result = feed(session, s.source, forced=forced, tm=tm)
+            yield Step(s.index, result, before, session.memory, forced is not None)
 
     def mark_stale_from(self, start: int) -> None:
         """Sentences from ``start`` on will be redone by a run (an edited one keeps its text, but
@@ -215,46 +217,27 @@ class DocumentState:
         return True
 
     # -- saving -------------------------------------------------------------------------------
-    def translated_blocks(self, document: Document) -> Iterator[TranslatedBlock]:
-        for b, block in enumerate(document.blocks()):
-            if b >= len(self.blocks) or block.text != self.blocks[b].text:
-                raise UserError(f"{self.path}: the file changed on disk since it was opened; reopen it")
-            ids = self.block_sentences[b]
+    def translated_blocks(self) -> Iterator[TranslatedBlock]:
+        """Every block of the document with its sentences' translations put back in."""
+        for block, ids in zip(self.blocks, self.block_sentences, strict=True):
             spans = [self.sentences[i].span for i in ids]
             targets = [self.sentences[i].translation or "" for i in ids]
             yield assemble(block, spans, targets, self.tgt_lang)
 
     def save(self, output: Path) -> Path:
-        """Write the translation through the CLI's writers: temp file in the target directory,
-        then rename, so a failed save never leaves a half-written file."""
+        """Write the translation through the CLI's writers and atomic write: temp file in the
+        target directory, then rename, so a failed save never leaves a half-written file. Saving
+        again (after more edits) writes from the same parsed document: the docx writer sets every
+        translated run's text each time, so nothing of an earlier save is left over."""
         output = Path(output)
         pending = self.first_pending()
         if pending is not None:
             raise UserError(f"sentence {pending + 1} is not translated yet; wait for the translation "
                             "to finish (or press t to continue it) before saving")
         check_paths(self.path, output)
-        # A fresh read: writers such as docx rewrite the parsed package in place, so a second
-        # save must not start from the first save's modified copy.
-        document = read_document(self.path)
-        write = writer_for(document, output)
-        fd, tmp_name = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.", suffix=".tmp")
-        os.close(fd)
-        tmp = Path(tmp_name)
-        try:
-            write(document, self.translated_blocks(document), tmp)
-            _chmod_like_new_file(tmp)
-            os.replace(tmp, output)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
+        if self.stamp is not None and file_stamp(self.path) != self.stamp:
+            raise UserError(f"{self.path}: the file changed on disk since it was opened; reopen it")
+        write_atomically(writer_for(self.document, output), self.document, self.translated_blocks(), output)
         self.dirty = False
         self.saved_to = output
         return output
-
-
-def _chmod_like_new_file(path: Path) -> None:
-    """mkstemp creates 0600 files; the output gets the permissions a plain open() gives."""
-    umask = os.umask(0)
-    os.umask(umask)
-    with contextlib.suppress(OSError):
-        os.chmod(path, 0o666 & ~umask)
