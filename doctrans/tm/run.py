@@ -4,6 +4,7 @@ language pair the run translates."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +19,7 @@ class RunTM:
         self.local = TMStore(default_tm_path()) if use_local or update_local else None
         self.use_local = use_local
         self._memory: dict[tuple[str, str], TMStore] = {}
+        self._loading = threading.Lock()  # the TUI asks from two worker threads at once
 
     @property
     def active(self) -> bool:
@@ -26,11 +28,12 @@ class RunTM:
     def _stores(self, src: str, tgt: str) -> list[TMStore]:
         """The stores a lookup for ``src`` -> ``tgt`` asks, in order: the ``--tm`` files (loaded
         into an in-memory store once per pair), then the local TM."""
-        if self.files and (src, tgt) not in self._memory:
-            store = TMStore(":memory:")
-            for f in self.files:
-                store.add(f.pairs(src, tgt), src, tgt, origin=str(f.path))
-            self._memory[(src, tgt)] = store
+        with self._loading:
+            if self.files and (src, tgt) not in self._memory:
+                store = TMStore(":memory:")
+                for f in self.files:
+                    store.add(f.pairs(src, tgt), src, tgt, origin=str(f.path))
+                self._memory[(src, tgt)] = store
         return ([self._memory[(src, tgt)]] if self.files else []) + \
                ([self.local] if self.use_local and self.local is not None else [])
 

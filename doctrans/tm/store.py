@@ -13,16 +13,24 @@ The local TM lives in ``$DOCTRANS_TM_DIR/tm.sqlite`` if that is set, else under 
 directory: ``$XDG_DATA_HOME/doctrans/tm/tm.sqlite`` (an absolute ``XDG_DATA_HOME`` only, as the
 XDG spec asks), else ``~/.local/share/doctrans/tm/tm.sqlite``. ``TMStore(":memory:")`` is the
 in-memory store a ``--tm`` file is loaded into for one run.
+
+A store may be used from several threads (the TUI's memory loop looks up exact matches in one
+worker thread while another finds the selected sentence's fuzzy matches, and the local TM is
+opened by the CLI's thread): the connection is opened with ``check_same_thread=False`` and every
+method holds the store's lock, so one thread's statements never interleave with another's.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import wraps
 from pathlib import Path
+from typing import Concatenate, ParamSpec, TypeVar
 
 from doctrans.errors import UserError
 from doctrans.tm.fuzzy import (
@@ -63,6 +71,19 @@ INSERT INTO fuzzy_index (key, pair) SELECT key, src_lang || '>' || tgt_lang FROM
 _ADD_GRAMS = "INSERT INTO fuzzy_grams VALUES (?, ?) ON CONFLICT (gram) DO UPDATE SET df = df + excluded.df"
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _locked(method: Callable[Concatenate[TMStore, _P], _R]) -> Callable[Concatenate[TMStore, _P], _R]:
+    """Run ``method`` holding the store's lock (see the module docstring)."""
+    @wraps(method)
+    def locked(self: TMStore, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return locked
+
+
 def default_tm_path() -> Path:
     """Where the local TM is (see the module docstring); the directory may not exist yet."""
     override = os.environ.get("DOCTRANS_TM_DIR")
@@ -79,6 +100,7 @@ class TMStore:
 
     def __init__(self, path: Path | str, *, create: bool = True) -> None:
         self.path = path
+        self._lock = threading.RLock()
         where = str(path)
         try:
             if where != ":memory:":
@@ -87,7 +109,7 @@ class TMStore:
                     raise UserError(f"{p}: no translation memory yet (add one with `doctrans tm add FILE` or "
                                     "`doctrans translate ... --tm-update`)")
                 p.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(where, timeout=30)
+            self.db = sqlite3.connect(where, timeout=30, check_same_thread=False)
             self.db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as e:
             raise UserError(f"{path}: not a usable doctrans translation memory ({e}); move it away to start "
@@ -95,9 +117,11 @@ class TMStore:
         except OSError as e:
             raise UserError(f"{path}: cannot create the translation memory there ({e.strerror or e})") from None
 
+    @_locked
     def close(self) -> None:
         self.db.close()
 
+    @_locked
     def add(self, pairs: Iterable[tuple[str, str]], src_lang: str, tgt_lang: str, origin: str = "") -> int:
         """Add (source, target) segments for ``src_lang`` -> ``tgt_lang``; returns how many rows
         were written (empty segments skipped). One transaction: all of them or none."""
@@ -139,6 +163,7 @@ class TMStore:
             keys = (str(k) for (k,) in self.db.execute("SELECT key FROM segments"))
             self.db.executemany(_ADD_GRAMS, gram_counts(keys).items())
 
+    @_locked
     def fuzzy(self, source: str, src_lang: str, tgt_lang: str, threshold: float = DEFAULT_THRESHOLD,
               limit: int = 3) -> list[FuzzyMatch]:
         """The stored segments most similar to ``source`` scoring at least ``threshold`` (0-100),
@@ -180,6 +205,7 @@ class TMStore:
         except sqlite3.DatabaseError as e:
             raise UserError(f"{self.path}: cannot search the translation memory ({e})") from None
 
+    @_locked
     def lookup(self, source: str, src_lang: str, tgt_lang: str) -> str | None:
         """The stored translation of ``source`` (exact match of the normalised key), or None."""
         row = self.db.execute("SELECT target FROM segments WHERE src_lang = ? AND tgt_lang = ? AND key = ?",
@@ -187,11 +213,13 @@ class TMStore:
                                normalise_key(source))).fetchone()
         return None if row is None else str(row[0])
 
+    @_locked
     def counts(self) -> list[tuple[str, str, int]]:
         """(source language, target language, segments) for every pair in the store."""
         rows = self.db.execute("SELECT src_lang, tgt_lang, COUNT(*) FROM segments GROUP BY src_lang, tgt_lang "
                                "ORDER BY src_lang, tgt_lang").fetchall()
         return [(str(s), str(t), int(n)) for s, t, n in rows]
 
+    @_locked
     def __len__(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM segments").fetchone()[0])
