@@ -25,11 +25,12 @@ from doctrans.documents.base import Document
 from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
 from doctrans.errors import UserError
 from doctrans.tm.run import RunTM
+from doctrans.tm.store import TMStore, default_tm_path
 from doctrans.tui.app import DoctransApp
 from doctrans.tui.heatmap import Palette, readers, slots_written, token_label, viewer_data
 from doctrans.tui.screens import EditScreen, HelpScreen, MemoryViewer, OpenScreen, QuitScreen, SaveScreen
 from doctrans.tui.state import DocumentState
-from doctrans.tui.widgets import TM_MARK, HeatmapView
+from doctrans.tui.widgets import DIFF_STYLE, TM_MARK, HeatmapView, marked_differences
 from tests.fakes import FakeTranslator
 from tests.tui_helpers import TIMEOUT, Clock, run, screen_text, translated, wait_until
 
@@ -619,3 +620,179 @@ def test_translation_memory_matches_are_taken_and_marked(tmp_path: Path) -> None
             assert f"{TM_MARK} Sie setzte sich" in screen_text(app)
 
     run(flow)
+
+
+# -- fuzzy TM matches: suggestions for the selected sentence --------------------------------------
+# Sentence 3 of FAKE_DOC ("She sat down by the window.") has two near matches (81 % and 77 %),
+# sentence 4 an exact one; the others none.
+NEAR_TM = ("en\tde\n"
+           "She sat down by the door.\tSie setzte sich an die T\u00fcr.\n"
+           "She stood up by the window.\tSie stand am Fenster auf.\n"
+           "It was raining, and nobody spoke.\tEs regnete, und niemand sprach.\n")
+
+
+def test_fuzzy_suggestions_are_shown_and_one_can_be_taken(tmp_path: Path) -> None:
+    """``doctrans tui --tm FILE``: the selected sentence's fuzzy matches are shown with their score,
+    best first, the differences of the stored source marked; ``1`` takes the first as the
+    translation the way an edit does (forced into the memory, kept, saved, marked ``TM 81% ✎``);
+    the model never reads them, and the exact match is still taken by the loop."""
+    src = make_docx(tmp_path / "remember.docx", *FAKE_DOC)
+    table = tmp_path / "tm.tsv"
+    table.write_text(NEAR_TM, encoding="utf-8")
+    engine = AttnTranslator()
+    app = DoctransApp(engine, src, clock=Clock(), tm=RunTM([table]))
+
+    async def flow() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: translated(app), "the translation")
+            state = app.state
+            assert state is not None
+            s = state.sentences
+            # The exact match keeps working: taken, forced, marked TM 100%.
+            assert s[3].translation == "Es regnete, und niemand sprach." and s[3].result is not None
+            assert s[3].result.tm and engine.forced == ["Es regnete, und niemand sprach."]
+            assert f"{TM_MARK} Es regnete" in screen_text(app)
+
+            await pilot.press("down", "down")
+            assert app.selected() == 2
+            await wait_until(pilot, lambda: app.suggestions_for(2) is not None, "the suggestions")
+            matches = app.suggestions_for(2)
+            assert matches is not None
+            assert [(m.label(), m.target) for m in matches] == [("TM 81%", "Sie setzte sich an die T\u00fcr."),
+                                                                ("TM 77%", "Sie stand am Fenster auf.")]
+            text = screen_text(app)
+            assert "TM suggestions for sentence 3" in text
+            assert "1   She sat down by the door." in text and "TM 81% Sie setzte sich an die T\u00fcr." in text
+            assert "2   She stood up by the window." in text and "TM 77% Sie stand am Fenster auf." in text
+            assert text.index("TM 81%") < text.index("TM 77%")
+            assert "1 Use TM" in text  # the footer offers the key with a TM
+            # The suggestions are not context for the model: it translated the document's sentences
+            # (the exact match aside), nothing of the memory.
+            assert engine.calls == [x.source for x in s]
+
+            engine.calls.clear()
+            await pilot.press("3")  # there is no third suggestion: nothing happens
+            await pilot.pause()
+            assert s[2].translation == "SHE SAT DOWN BY THE WINDOW." and not s[2].edited and not app.running
+            await pilot.press("1")
+            assert s[2].translation == "Sie setzte sich an die T\u00fcr." and s[2].edited
+            assert s[2].tm_label == "TM 81%"
+            await wait_until(pilot, lambda: translated(app), "the re-run")
+            # As an edit: forced into the memory, then only the later sentences (the exact match forced again).
+            assert engine.forced[1:] == ["Sie setzte sich an die T\u00fcr.", "Es regnete, und niemand sprach."]
+            assert engine.calls == [x.source for x in s[2:]]
+            assert s[2].translation == "Sie setzte sich an die T\u00fcr."
+            text = screen_text(app)
+            assert "TM 81% \u270e Sie setzte sich an die T\u00fcr." in text  # the row
+            assert "TM 81% \u2713 Sie setzte sich an die T\u00fcr." in text  # the suggestion in use
+            assert "1 edited" in text
+
+            await pilot.press("down")  # the exact match's sentence: its stored pair, in use
+            await wait_until(pilot, lambda: "TM suggestions for sentence 4" in screen_text(app), "sentence 4")
+            assert "TM 100% \u2713 Es regnete" in screen_text(app)
+            await pilot.press("down")  # nothing similar in the memory
+            await wait_until(pilot, lambda: app.suggestions_for(4) == [], "sentence 5")
+            assert "no stored sentence is 70% similar" in screen_text(app)
+
+            await pilot.press("s", "enter")
+            await pilot.pause()
+        assert docx_texts(tmp_path / "remember.de.docx") == [
+            "LEARN TO REMEMBER", "THE WOMAN WALKED IN. Sie setzte sich an die T\u00fcr.",
+            "Es regnete, und niemand sprach.", "MEMORY SLOTS", "ATTENTION MAPS"]
+
+    run(flow)
+
+
+def test_a_suggestion_taken_ahead_of_the_loop(tmp_path: Path) -> None:
+    """A suggestion taken for a sentence the loop has not reached (it was cancelled before):
+    the loop continues from where it stopped, through that sentence, forcing it; the memory chain
+    is unbroken."""
+    src = make_docx(tmp_path / "remember.docx", *FAKE_DOC)
+    table = tmp_path / "tm.tsv"
+    table.write_text(NEAR_TM, encoding="utf-8")
+    gate = threading.Semaphore(0)
+    engine = AttnTranslator(gate=gate)
+    app = DoctransApp(engine, src, clock=Clock(), tm=RunTM([table]))
+
+    async def flow() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            state = app.state
+            assert state is not None
+            s = state.sentences
+            gate.release(1)
+            await wait_until(pilot, lambda: s[0].done, "one sentence")
+            await pilot.press("c")
+            gate.release(1)  # the sentence in flight finishes and is dropped
+            await pilot.pause(0.2)
+            assert not app.running and state.first_pending() == 1
+            await pilot.press("down", "down")
+            await wait_until(pilot, lambda: app.suggestions_for(2) is not None, "the suggestions")
+            await pilot.press("2")
+            assert s[2].translation == "Sie stand am Fenster auf." and s[2].tm_label == "TM 77%"
+            gate.release(10)
+            await wait_until(pilot, lambda: translated(app), "the rest")
+            assert [x.translation for x in s] == ["LEARN TO REMEMBER", "THE WOMAN WALKED IN.",
+                                                  "Sie stand am Fenster auf.", "Es regnete, und niemand sprach.",
+                                                  "MEMORY SLOTS", "ATTENTION MAPS"]
+            assert "Sie stand am Fenster auf." in engine.forced
+            # Continued from the memory after sentence 1: the fake memory counts sentences seen.
+            assert [float(x.memory_before["src"].ravel()[0]) for x in s[1:]] == [1, 2, 3, 4, 5]
+
+    run(flow)
+
+
+def test_no_suggestions_without_a_tm(tmp_path: Path) -> None:
+    src = make_docx(tmp_path / "remember.docx", *FAKE_DOC)
+    app = DoctransApp(AttnTranslator(), src, clock=Clock())
+
+    async def flow() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: translated(app), "the translation")
+            state = app.state
+            assert state is not None
+            await pilot.press("down", "down", "1")
+            await pilot.pause()
+            assert not app.query_one("#suggestions").display
+            assert state.sentences[2].translation == "SHE SAT DOWN BY THE WINDOW." and not state.sentences[2].edited
+            text = screen_text(app)
+            assert "TM" not in text and "Use TM" not in text
+
+    run(flow)
+
+
+def test_the_local_tm_is_read_from_the_worker_threads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--local-tm``: the CLI opens the local TM in its thread; the loop's exact matches and the
+    suggestions are looked up in worker threads (SQLite refuses a connection used by another
+    thread unless the store allows it)."""
+    monkeypatch.setenv("DOCTRANS_TM_DIR", str(tmp_path / "tm"))
+    store = TMStore(default_tm_path())
+    store.add([("It was raining, and nobody spoke.", "Es regnete, und niemand sprach."),
+               ("She sat down by the door.", "Sie setzte sich an die T\u00fcr.")], "en", "de")
+    store.close()
+    src = make_docx(tmp_path / "remember.docx", *FAKE_DOC)
+    app = DoctransApp(AttnTranslator(), src, clock=Clock(), tm=RunTM([], use_local=True))
+
+    async def flow() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: translated(app) or app._message == "failed", "the translation")
+            state = app.state
+            assert state is not None and translated(app)
+            assert state.sentences[3].translation == "Es regnete, und niemand sprach."
+            await pilot.press("down", "down")
+            await wait_until(pilot, lambda: app.suggestions_for(2) is not None, "the suggestions")
+            assert "TM 81% Sie setzte sich an die T\u00fcr." in screen_text(app)
+
+    run(flow)
+
+
+def test_marked_differences() -> None:
+    def marked(stored: str, sentence: str) -> list[str]:
+        text = marked_differences(stored, sentence)
+        assert text.plain == stored
+        return [text.plain[span.start:span.end] for span in text.spans if span.style == DIFF_STYLE]
+
+    assert marked("She sat down by the door.", "She sat down by the window.") == ["door"]
+    assert marked("She stood up by the window.", "She sat down by the window.") == ["stood", "up"]
+    assert marked("我今天去了商店。", "我昨天去了商店。") == ["今"]  # Chinese: character by character
+    assert marked("Same words.", "Same words.") == []
+

@@ -5,6 +5,13 @@ stays responsive); each finished sentence is handed to the UI thread with ``call
 and applied there, so :class:`DocumentState` is only ever modified on the UI thread. Every run
 has an id; a cancelled or superseded run (an edit restarts the loop) may still finish the
 sentence it was in, and that late result is dropped by its stale id.
+
+Translation memory (``--tm`` / ``--local-tm``): exact matches are taken by the loop itself
+(forced, marked ``TM 100%``). Fuzzy matches are *suggestions* for the selected sentence, in a
+panel under the list: looked up in another thread worker (5-15 ms each, more the first time a
+store builds its fuzzy index) and cached per sentence, so moving through the list never waits
+on the store; a suggestion the person accepts (1-3) goes through the edit path (forced into the
+memory, kept by re-runs, marked ``TM 87% ✎``). The model never reads them.
 """
 
 from __future__ import annotations
@@ -16,9 +23,11 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState, get_current_worker
@@ -26,10 +35,14 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from doctrans.documents.base import Document
 from doctrans.engine.interface import Translator
 from doctrans.errors import UserError
+from doctrans.tm.fuzzy import FuzzyMatch
 from doctrans.tm.run import RunTM
 from doctrans.tui.screens import EditScreen, HelpScreen, MemoryViewer, OpenScreen, QuitScreen, SaveScreen
 from doctrans.tui.state import DocumentState, Step, translator_for
-from doctrans.tui.widgets import WARNING_MARK, sentence_row
+from doctrans.tui.widgets import WARNING_MARK, sentence_row, suggestions_view
+
+SUGGESTIONS = 3  # fuzzy TM matches shown for the selected sentence, keys 1..3
+PREFETCH = 2  # sentences after the selected one whose suggestions are looked up with it
 
 
 class DoctransApp(App[None]):
@@ -41,6 +54,7 @@ class DoctransApp(App[None]):
     #status { width: 1fr; padding: 0 1; }
     #progress { width: 32; }
     #empty { height: 1fr; content-align: center middle; color: $text-muted; }
+    #suggestions { height: auto; max-height: 9; padding: 0 1; border-top: solid $panel-lighten-2; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -51,6 +65,9 @@ class DoctransApp(App[None]):
         Binding("c", "cancel", "Cancel"),
         Binding("r", "restart", "Restart", show=False),
         Binding("o", "open", "Open", show=False),
+        Binding("1", "use_suggestion(0)", "Use TM"),  # shown with a TM only (check_action)
+        Binding("2", "use_suggestion(1)", "Use TM 2", show=False),
+        Binding("3", "use_suggestion(2)", "Use TM 3", show=False),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -73,11 +90,16 @@ class DoctransApp(App[None]):
         self._run_t0 = 0.0
         self._tps = 0.0
         self._message = ""
+        # Fuzzy TM matches by (source language, target language, sentence): looked up once.
+        self._suggestions: dict[tuple[str, str, str], list[FuzzyMatch]] = {}
+        self._looking_up: set[tuple[str, str, str]] = set()  # asked of the suggestion worker, not back yet
+        self._suggest_error: str | None = None  # a lookup failed (a damaged TM): not asked again
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("No document open. Press o to open one.", id="empty")
         yield OptionList(id="sentences")
+        yield Static(id="suggestions")
         with Horizontal(id="statusbar"):
             yield Static(id="status")
             yield ProgressBar(id="progress", show_eta=False)
@@ -85,6 +107,7 @@ class DoctransApp(App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#sentences").display = False
+        self.query_one("#suggestions").display = False
         self._show_direction()
         if self.path is not None:
             document, self._document = self._document, None  # read once: handed over, not kept
@@ -114,6 +137,8 @@ class DoctransApp(App[None]):
         self.query_one("#progress", ProgressBar).update(total=len(state.sentences), progress=0)
         self._message = ""
         self.update_status()
+        self.query_one("#suggestions").display = self.tm is not None
+        self.show_suggestions()
         if self.autostart:
             self.start_run(0)
         return True
@@ -206,6 +231,8 @@ class DoctransApp(App[None]):
         self._running_at = nxt if nxt < len(state.sentences) else None
         self.refresh_rows([i for i in (step.index, nxt) if i < len(state.sentences)])
         self.update_status()
+        if step.index == self.selected():
+            self.show_suggestions()  # the ✓ follows the sentence's translation
         if isinstance(self.screen, MemoryViewer):
             self.screen.sentence_translated(step.index)
 
@@ -217,6 +244,11 @@ class DoctransApp(App[None]):
         self.update_status()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "suggest" and event.state is WorkerState.ERROR:
+            self._suggest_error = f"TM suggestions: {event.worker.error}"
+            self.show_suggestions()
+            self.notify(str(event.worker.error), title="TM suggestions failed", severity="error", timeout=10)
+            return
         if event.worker.group == "translate" and event.state is WorkerState.ERROR:
             self._running_at = None
             self._message = "failed"
@@ -258,6 +290,90 @@ class DoctransApp(App[None]):
         self.query_one("#status", Static).update(" \u00b7 ".join(parts))
         self.query_one("#progress", ProgressBar).update(total=n, progress=done)
 
+    # -- TM suggestions -----------------------------------------------------------------------
+    def _suggestion_key(self, i: int) -> tuple[str, str, str]:
+        assert self.state is not None
+        return self.translator.src_lang, self.translator.tgt_lang, self.state.sentences[i].source
+
+    def suggestions_for(self, i: int) -> list[FuzzyMatch] | None:
+        """The fuzzy matches of sentence ``i`` if they have been looked up (None: not yet)."""
+        return self._suggestions.get(self._suggestion_key(i))
+
+    def show_suggestions(self) -> None:
+        """Show the selected sentence's suggestions, from the cache or, the first time, after a
+        lookup in a thread worker (the panel says it is looking them up meanwhile)."""
+        i = self.selected()
+        state = self.state
+        if self.tm is None or state is None or i is None:
+            return
+        if self._suggest_error is not None:
+            self.query_one("#suggestions", Static).update(Text(self._suggest_error, style="bold red"))
+            return
+        matches = self.suggestions_for(i)
+        s = state.sentences[i]
+        self.query_one("#suggestions", Static).update(
+            suggestions_view(i, s.source, matches, s.translation, SUGGESTIONS))
+        wanted = [self._suggestion_key(j) for j in range(i, min(len(state.sentences), i + 1 + PREFETCH))]
+        wanted = [k for k in dict.fromkeys(wanted) if k not in self._suggestions]
+        if wanted and not set(wanted) <= self._looking_up:
+            self._looking_up = set(wanted)
+            # Exclusive: moving on cancels the lookups for sentences no longer selected (the one
+            # in flight finishes and is cached).
+            self.run_worker(partial(self._look_up_suggestions, wanted), name="suggest", group="suggest",
+                            thread=True, exclusive=True, exit_on_error=False)
+
+    def _look_up_suggestions(self, keys: list[tuple[str, str, str]]) -> None:
+        """Worker thread: the fuzzy matches of each (src, tgt, sentence), handed to the UI thread."""
+        worker = get_current_worker()
+        assert self.tm is not None
+        try:
+            for src, tgt, source in keys:
+                if worker.is_cancelled:
+                    return
+                find = self.tm.suggest(src, tgt, limit=SUGGESTIONS)
+                found = find(source) if find is not None else []
+                self.call_from_thread(self._on_suggestions, (src, tgt, source), found)
+        except RuntimeError:
+            if self.is_running:  # else: the app has shut down meanwhile, nobody to show them to
+                raise
+
+    def _on_suggestions(self, key: tuple[str, str, str], matches: list[FuzzyMatch]) -> None:
+        self._suggestions[key] = matches
+        self._looking_up.discard(key)
+        i = self.selected()
+        if i is not None and self._suggestion_key(i) == key:
+            self.show_suggestions()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.show_suggestions()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The suggestion keys exist with a TM, on the main screen (where the panel is)."""
+        if action == "use_suggestion":
+            return self.tm is not None and self.state is not None and not isinstance(
+                self.screen, (MemoryViewer, ModalScreen))
+        return True
+
+    def action_use_suggestion(self, n: int) -> None:
+        """Take suggestion ``n`` as the selected sentence's translation, as an edit would."""
+        i = self.selected()
+        state = self.state
+        if self.tm is None or state is None or i is None:
+            return
+        matches = self.suggestions_for(i)
+        if matches is None:
+            self.notify("The TM suggestions of this sentence are still being looked up.", severity="warning")
+            return
+        if n >= len(matches):
+            self.notify(f"This sentence has {len(matches) or 'no'} TM suggestion{'s' if len(matches) != 1 else ''}.",
+                        severity="warning")
+            return
+        match = matches[n]
+        if match.target == state.sentences[i].translation:
+            self.notify(f"{match.label()} is the translation already.")
+            return
+        self._edited(i, match.target, match.label())
+
     # -- actions ------------------------------------------------------------------------------
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_viewer()
@@ -284,20 +400,26 @@ class DoctransApp(App[None]):
         later = len(state.sentences) - i - 1
         self.push_screen(EditScreen(i, s.source, s.translation, later), partial(self._edited, i))
 
-    def _edited(self, i: int, text: str | None) -> None:
+    def _edited(self, i: int, text: str | None, tm_label: str | None = None) -> None:
+        """A person's translation of sentence ``i``: typed (``e``), or an accepted TM suggestion
+        (``tm_label``: its score)."""
         state = self.state
         if text is None or state is None:
             return
-        if not state.edit(i, text):
+        if not state.edit(i, text, tm_label):
             return
         # Later sentences read the memory this one writes: re-run the loop from the earliest
-        # sentence that is out of date (an edit before a run's position moves the run back).
-        start = i if self._running_at is None else min(i, self._running_at)
+        # sentence that is out of date (an edit before a run's position moves the run back; a
+        # suggestion taken for a sentence the loop has not reached yet continues it from there).
+        pending = state.first_pending()
+        start = min(j for j in (i, self._running_at, pending) if j is not None)
         later = len(state.sentences) - i - 1
-        self.notify(f"Sentence {i + 1} edited. Re-running the memory loop from sentence {start + 1}: "
+        what = "edited" if tm_label is None else f"takes the {tm_label} match"
+        self.notify(f"Sentence {i + 1} {what}. Re-running the memory loop from sentence {start + 1}: "
                     f"{later} later sentence{'s' if later != 1 else ''} read this memory and may change.",
                     title="Memory loop re-runs", timeout=6)
         self.start_run(start)
+        self.show_suggestions()
 
     def action_translate(self) -> None:
         state = self.state

@@ -326,10 +326,18 @@ Translates the document **sentence by sentence, in order**, carrying a small mem
 | c | cancel the translation |
 | r | restart: translate the whole document again (your edits are kept) |
 | o | open another document |
+| 1 2 3 | use TM suggestion 1, 2 or 3 as the translation (with --tm / --local-tm) |
 | q | quit (asks when there are unsaved changes) |
 
 The gutter marks the first sentence of each block: H1.. headings, ¶ paragraphs, • list items,
 ▦ table cells. ✎ = your edit; ↻ = will be redone because an earlier sentence changed.
+
+## Translation memory (--tm, --local-tm)
+A sentence stored in the memory is taken as stored, not translated: TM 100%.
+For the selected sentence, the panel under the list shows the most similar stored sentences
+(fuzzy matches, 70 % or more) with their score: the stored source, the words that differ from
+the sentence highlighted, beside its stored translation. 1–3 uses one as the sentence's
+translation, as an edit would (TM 87% ✎). The model does not read the suggestions.
 
 ## Memory viewer
 Left: what sentence *t* **wrote** into the memory — its Update Attention, each memory slot's

@@ -62,6 +62,7 @@ class Sentence:
     result: SentenceResult | None = None  # the engine's output (tokens, attention) for this sentence
     memory_before: MemoryState | None = None  # the memory this sentence was translated with
     edited: bool = False  # the translation is a person's; re-runs keep it (forced)
+    tm_label: str | None = None  # "TM 87%": the edit is a fuzzy TM match the person accepted
     stale: bool = False  # an earlier sentence changed; this translation will be redone
     # A number, code, URL or glossary term of the source missing from the translation, or a span
     # the engine put back itself (doctrans.report): marked in the list, spelled out in the viewer.
@@ -203,15 +204,17 @@ class DocumentState:
         s.stale = False
         self.dirty = True
 
-    def edit(self, index: int, text: str) -> bool:
-        """A person's translation of sentence ``index``. True when it changed the translation: the
-        loop must then be re-run from here; accepting the text unchanged changes nothing."""
+    def edit(self, index: int, text: str, tm_label: str | None = None) -> bool:
+        """A person's translation of sentence ``index``: typed, or a fuzzy TM match they accepted
+        (``tm_label``, its score: ``TM 87%``). True when it changed the translation: the loop must
+        then be re-run from here; accepting the text unchanged changes nothing."""
         s = self.sentences[index]
         text = clean_translation(text)
         if not text or text == s.translation:
             return False
         s.translation = text
         s.edited = True
+        s.tm_label = tm_label
         s.warnings = sentence_warnings(s.source, text, self.glossary)  # a person can drop a figure too
         self.dirty = True
         return True

@@ -1,10 +1,14 @@
-"""The TUI's own widgets: the sentence rows of the main screen and the heatmap view."""
+"""The TUI's own widgets: the sentence rows of the main screen, the TM suggestions of the selected
+sentence, and the heatmap view."""
 
 from __future__ import annotations
 
+import difflib
+import re
 from typing import ClassVar
 
 import numpy as np
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -15,6 +19,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from doctrans.documents.base import Block
+from doctrans.tm.fuzzy import DEFAULT_THRESHOLD, FuzzyMatch
 from doctrans.tui.heatmap import Palette, render_heatmap
 from doctrans.tui.state import Sentence
 
@@ -27,6 +32,14 @@ _KIND_TAGS = {"paragraph": "\u00b6", "list_item": "\u2022", "table_cell": "\u25a
 
 WARNING_MARK = "\u26a0"  # ⚠, before a translation with sentence warnings (doctrans.report)
 TM_MARK = "TM 100%"  # before a translation taken from the translation memory (exact match)
+EDIT_MARK = "\u270e"  # ✎, before a person's translation (typed, or a TM suggestion they accepted)
+IN_USE_MARK = "\u2713"  # ✓, after the TM suggestion that is the sentence's translation now
+DIFF_STYLE = "reverse"  # the words of a suggestion's source that the sentence does not have
+# Words compared by the suggestions' highlighting: a Han or kana character on its own (Chinese and
+# Japanese put no spaces between words), else a run of word characters, a run of spaces, or one
+# other character.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_WORD = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+|\s+|.", re.S)
 
 
 def block_tag(block: Block) -> str:
@@ -56,9 +69,48 @@ def sentence_row(sentence: Sentence, block: Block, first_in_block: bool, running
         if sentence.result is not None and sentence.result.tm and not sentence.edited:
             target = Text(f"{TM_MARK} ", style="bold cyan") + target
         if sentence.edited:
-            target = Text("\u270e ", style="bold") + target
+            target = Text(f"{EDIT_MARK} ", style="bold") + target
+            if sentence.tm_label:  # an accepted fuzzy match: "TM 87% ✎"
+                target = Text(f"{sentence.tm_label} ", style="bold cyan") + target
     grid.add_row(gutter, source, target)
     return grid
+
+
+def marked_differences(stored: str, sentence: str) -> Text:
+    """``stored`` (a TM suggestion's source) with the words ``sentence`` does not have in that
+    place marked (:data:`DIFF_STYLE`): what the stored translation may translate differently."""
+    a, b = _WORD.findall(sentence), _WORD.findall(stored)
+    out = Text()
+    for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        for word in b[j1:j2]:
+            out.append(word, style=DIFF_STYLE if tag != "equal" and not word.isspace() else "")
+    return out
+
+
+def suggestions_view(index: int, source: str, matches: list[FuzzyMatch] | None, translation: str | None,
+                     keys: int) -> Group:
+    """The TM suggestions of sentence ``index``, laid out as the list's rows: the key (1..``keys``)
+    in the gutter, the stored source (its differences from ``source`` marked) under the sentence,
+    the score and the stored translation under the translation (``✓``: the one in use).
+    ``matches`` None: still being looked up."""
+    head = Text(f"TM suggestions for sentence {index + 1}", style="bold")
+    if matches is None:
+        return Group(head + Text(": looking up\u2026", style="italic dim"))
+    if not matches:
+        return Group(head + Text(f": no stored sentence is {DEFAULT_THRESHOLD:.0f}% similar or more", style="dim"))
+    shown = min(keys, len(matches))
+    head.append(" \u00b7 press " + ("1 to use it" if shown == 1 else f"1\u2013{shown} to use one"), style="dim")
+    grid = Table.grid(expand=True, padding=(0, 1))
+    grid.add_column(width=3, no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_column(ratio=1)
+    for n, m in enumerate(matches[:keys], 1):
+        target = Text(f"{m.label()} ", style="bold cyan")
+        if translation is not None and m.target == translation:
+            target.append(f"{IN_USE_MARK} ", style="bold")
+        target.append(m.target)
+        grid.add_row(Text(str(n), style="bold"), marked_differences(m.source, source), target)
+    return Group(head, grid)
 
 
 class HeatmapView(Widget, can_focus=True):
