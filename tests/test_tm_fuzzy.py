@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from doctrans.tm import TMStore
-from doctrans.tm.fuzzy import MIN_TRIGRAMS, length_bounds, rare_trigrams, score, trigrams
+from doctrans.tm.fuzzy import STRETCHES, length_bounds, score, stretch_queries, trigrams
 from doctrans.tm.run import RunTM
 
 PAIRS = [
@@ -104,17 +104,18 @@ def test_store_written_before_the_fuzzy_index_existed(tmp_path: Path) -> None:
     assert TMStore(path).fuzzy("Replace the toner cartridge when the red light flashes.", "en", "de")
 
 
-def test_rare_trigrams_cover_every_stretch_of_the_sentence() -> None:
-    # A rare word at the start must not take every pick: one changed word would leave none.
+def test_queries_cover_every_stretch_of_the_sentence() -> None:
+    # A rare word at the start must not take every query: one changed word would leave none.
     key = "zyxwvu and then the rest of this ordinary sentence goes on for a while longer"
     grams = trigrams(key)
     frequency = {g: (1 if i < 4 else 1000 + i) for i, g in enumerate(grams)}
-    picked = rare_trigrams(grams, frequency)
-    positions = sorted(grams.index(g) for g in picked)
-    assert len(picked) >= MIN_TRIGRAMS
-    assert positions[-1] > len(grams) * 3 // 4  # one from the last stretch too
-    assert rare_trigrams(grams, {}) == []
-
+    queries = stretch_queries(grams, frequency)
+    assert len(queries) == STRETCHES
+    assert all(q.count(" AND ") == 1 for q in queries)
+    last = grams[len(grams) * (STRETCHES - 1) // STRETCHES:]
+    assert any(g in queries[-1] for g in last)  # the last query asks for the end of the sentence
+    assert stretch_queries(grams, {}) == []
+    assert stretch_queries(['a"b'], {'a"b': 1}) == ['"a""b"']  # quotes cannot break the query
 
 def test_run_tm_suggests_from_tm_files(tmp_path: Path) -> None:
     csv = tmp_path / "tm.csv"

@@ -7,17 +7,17 @@ Characters rather than words, so Chinese (no spaces) and English are scored the 
 
 Finding candidates among a million segments cannot score them all. The store keeps an SQLite
 FTS5 index of the keys with the ``trigram`` tokenizer (every three-character substring, which
-also works for Chinese) and each trigram's document frequency. :func:`rare_trigrams` picks the
-sentence's *rarest* trigrams: common ones (``" th"``, ``"的时候"``) would match half the memory,
-and a segment that scores 70 % or more shares most of the sentence's trigrams anyway, so it
-shares most of the rare ones. The rarest trigram of each of :data:`MIN_TRIGRAMS` stretches of
-the sentence is taken (so that a changed word cannot remove them all), then more rare ones while
-their postings stay within :data:`POSTINGS` rows; the :data:`SHORTLIST` segments sharing the most
-of them (counted over rowids, no text read) are then fetched, kept if within the length a score
-can reach (:func:`length_bounds`), and scored exactly by rapidfuzz in one call
-(:func:`best_matches`). FTS5's own bm25 ranking of an OR query is not used: it costs ~20 ms over
-a few thousand matches, the counting ~5 ms.
-benchmarks/tm_lookup.py measures the lookup at 10 k, 100 k and 1 M segments.
+also works for Chinese) and each trigram's document frequency. :func:`stretch_queries` cuts the
+sentence into :data:`STRETCHES` stretches and asks, for each, for the segments holding its two
+rarest trigrams (an AND, intersected by FTS5 in C): a segment that scores 70 % or more shares
+most stretches with the sentence, and a changed word spoils only the one or two it falls in.
+Common trigrams alone (``" th"``, ``"的时候"``) would match half the memory; the rarest over the
+whole sentence would cluster in its rarest word, often the changed one. SQLite counts the
+stretches each segment matches; the :data:`SHORTLIST` best are fetched, kept if within the
+length a score can reach (:func:`length_bounds`), and scored exactly by rapidfuzz in one call
+(:func:`best_matches`). FTS5's bm25 ranking is not used (~20 ms over a few thousand matches), nor
+Python-side counting of posting lists (~5 ms per 10,000 rows). benchmarks/tm_lookup.py measures
+the lookup at 10 k, 100 k and 1 M segments.
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 DEFAULT_THRESHOLD = 70.0  # the usual lower bound of a "fuzzy match" in CAT tools
-MIN_TRIGRAMS = 8  # rare trigrams asked for even when their postings exceed POSTINGS
-POSTINGS = 4000  # index rows (rowids) read per lookup, beyond the first MIN_TRIGRAMS trigrams
+STRETCHES = 8  # parts of a sentence, each asked for by its two rarest trigrams
 SHORTLIST = 50  # segments whose text is read and scored exactly
 
 
@@ -88,20 +87,16 @@ def fts_phrase(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def rare_trigrams(grams: list[str], frequency: dict[str, int]) -> list[str]:
-    """The trigrams of a sentence the index is asked for (see the module docstring): the rarest
-    of each of :data:`MIN_TRIGRAMS` stretches of the sentence, so that one changed word cannot
-    take them all (picked by rarity alone they cluster in the rarest word, often the changed
-    one), then the rarest of the rest while their postings stay within :data:`POSTINGS`.
-    Trigrams no stored segment has are left out (empty: nothing can be similar)."""
+def stretch_queries(grams: list[str], frequency: dict[str, int]) -> list[str]:
+    """One FTS5 MATCH expression per stretch of the sentence (see the module docstring): its two
+    rarest trigrams that the index holds, ANDed. Empty: no trigram of the sentence is stored, so
+    nothing can be similar."""
     known = [g for g in grams if frequency.get(g, 0) > 0]
     n = len(known)
-    stretches = [known[i * n // MIN_TRIGRAMS:(i + 1) * n // MIN_TRIGRAMS] for i in range(MIN_TRIGRAMS)]
-    rare = list(dict.fromkeys(min(s, key=lambda g: frequency[g]) for s in stretches if s))
-    postings = sum(frequency[g] for g in rare)
-    for g in sorted(set(known) - set(rare), key=lambda g: frequency[g]):
-        if postings + frequency[g] > POSTINGS:
-            break
-        rare.append(g)
-        postings += frequency[g]
-    return rare
+    queries = []
+    for i in range(STRETCHES):
+        stretch = known[i * n // STRETCHES:(i + 1) * n // STRETCHES]
+        if stretch:
+            rarest = sorted(stretch, key=lambda g: frequency[g])[:2]
+            queries.append(" AND ".join(fts_phrase(g) for g in rarest))
+    return list(dict.fromkeys(queries))

@@ -26,7 +26,6 @@ import os
 import sqlite3
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import wraps
 from pathlib import Path
@@ -38,10 +37,9 @@ from doctrans.tm.fuzzy import (
     SHORTLIST,
     FuzzyMatch,
     best_matches,
-    fts_phrase,
     gram_counts,
     length_bounds,
-    rare_trigrams,
+    stretch_queries,
     trigrams,
 )
 from doctrans.tm.normalise import clean_value, normalise_key, primary_language
@@ -180,16 +178,14 @@ class TMStore:
             grams = trigrams(key.lower())
             marks = ",".join("?" * len(grams))
             frequency = dict(self.db.execute(f"SELECT gram, df FROM fuzzy_grams WHERE gram IN ({marks})", grams))
-            rare = rare_trigrams(grams, frequency)
-            if not rare:
+            queries = stretch_queries(grams, frequency)
+            if not queries:
                 return []
-            # Segments sharing the most rare trigrams first (rowids only: no stored text is read
-            # until the few best are known).
-            shared: Counter[int] = Counter()
-            for gram in rare:
-                shared.update(r for (r,) in self.db.execute(
-                    "SELECT rowid FROM fuzzy_index WHERE fuzzy_index MATCH ?", (fts_phrase(gram),)))
-            best = [r for r, _ in shared.most_common(SHORTLIST)]
+            # Segments matching the most stretches first, counted by SQLite (rowids only: no stored
+            # text is read until the few best are known).
+            union = " UNION ALL ".join(["SELECT rowid AS r FROM fuzzy_index WHERE fuzzy_index MATCH ?"] * len(queries))
+            best = [int(r) for (r,) in self.db.execute(
+                f"SELECT r FROM ({union}) GROUP BY r ORDER BY count(*) DESC LIMIT {SHORTLIST}", queries)]
             lo, hi = length_bounds(len(key), threshold)
             pair = f"{src}>{tgt}"
             found = [str(k) for k, p in self.db.execute(
