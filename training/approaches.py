@@ -5,6 +5,9 @@
 - ``gtransformer``: G-Transformer (``training/gtransformer.py``): batches of document instances.
 - ``cache``: context caching with sequence shortening (``training/context_cache.py``): the same
   document streams (or sentence batches), each sentence reading its k previous sentences.
+- ``smdt``: SMDT (``training/smdt.py``): G-Transformer's instances plus, for every sentence, the
+  pairs retrieved for it from the training corpus (``training/retrieval.py``, precomputed once and
+  cached), with the sentence-level task mixed in.
 
 The other approaches reuse everything of the memory model's pipeline: SentencePiece, the
 tokenized corpus, ``Trainer`` (two learning rates for new vs pre-trained parameters when
@@ -20,17 +23,19 @@ model names its ``new_parameter_names()``, those a sentence-level checkpoint lac
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 
 import numpy as np
 import torch
 
-from training import context_cache, gtransformer
+from training import context_cache, gtransformer, retrieval, smdt
 from training import search as memory_search
 from training.checkpoint import read_checkpoint
 from training.data import TokenizedCorpus, collate
 from training.model import MemoryTransformer, ModelConfig, label_smoothed_loss
 from training.search import DocumentTranslation
-from training.trainer import DataPosition, Trainer, TrainError, to_tensors
+from training.trainer import DataPosition, Trainer, TrainError, parse_corpus_arg, to_tensors
 
 # -- shared ----------------------------------------------------------------------------------
 
@@ -77,10 +82,11 @@ class GTransformerTrainer(ApproachTrainer):
 
     @staticmethod
     def add_arguments(p: argparse.ArgumentParser) -> None:
-        g = p.add_argument_group("G-Transformer (--approach gtransformer)")
+        g = p.add_argument_group("G-Transformer (--approach gtransformer; also smdt)")
         g.add_argument("--global-layers", type=int, default=2, help="top layers with combined group+global attention")
         g.add_argument("--word-dropout", type=float, default=0.1, help="replace input words by <unk> (training)")
-        g.add_argument("--instance-tokens", type=int, default=512, help="source tokens per document instance")
+        g.add_argument("--instance-tokens", type=int, default=512,
+                       help="source tokens per document instance (smdt: the document part, retrieved pairs apart)")
 
     def approach_overrides(self) -> dict:
         a = self.args
@@ -123,6 +129,112 @@ class GTransformerTrainer(ApproachTrainer):
             total += label_smoothed_loss(logits, tgt_out, self.cfg.pad_id, 0.0, reduce=False).item()
             tokens += int((tgt_out != self.cfg.pad_id).sum())
         return total, tokens
+
+
+# -- SMDT ------------------------------------------------------------------------------------
+
+
+class SMDTTrainer(GTransformerTrainer):
+    """G-Transformer's instances, each sentence with its retrieved pairs; a ``--sentence-task``
+    share of the batches splits its instances into one-sentence instances (the auxiliary task)."""
+
+    config_class = smdt.SMDTConfig
+
+    @staticmethod
+    def add_arguments(p: argparse.ArgumentParser) -> None:
+        g = p.add_argument_group("SMDT (--approach smdt; also --global-layers, --word-dropout, --instance-tokens)")
+        g.add_argument("--retrieve-k", type=int, default=1, help="retrieved sentence pairs per sentence")
+        g.add_argument("--global-heads", type=int, nargs=3, metavar=("MEMORY", "DOCUMENT", "ADJACENT"),
+                       help="global heads of each kind (default: the paper's 3:3:2 of 8, scaled to --config's heads)")
+        g.add_argument("--adjacent", type=int, default=2,
+                       help="adjacent-sentence heads: sentences within this distance")
+        g.add_argument("--selection", action=argparse.BooleanOptionalAction, default=True,
+                       help="selection layer: keep or drop each retrieved token")
+        g.add_argument("--sentence-task", type=float, default=0.5,
+                       help="share of batches given as one-sentence instances (the auxiliary task)")
+        g.add_argument("--retrieval-max-df", type=int, default=2000,
+                       help="retrieval: terms in more sentences than this are not searched (stop words)")
+        g.add_argument("--retrieval-cache", type=Path,
+                       help="folder of the cached retrieval (default: the first --data's folder if writable, "
+                            "else OUT/cache)")
+
+    def __init__(self, args: argparse.Namespace):
+        if args.bidirectional:
+            raise TrainError("--approach smdt: one direction per model (the translation memory is one "
+                             "direction's pairs)")
+        super().__init__(args)
+        self.model.tm = retrieval.TranslationMemory.from_corpus(self.train)
+        self.neighbours = retrieval.training_neighbours(self.train, self.cfg.retrieve_k, self.cfg.retrieval_max_df,
+                                                        self.retrieval_cache(), log=self.log_line)
+        self.dev_neighbours: dict[int, np.ndarray] = {}
+
+    def log_line(self, line: str) -> None:
+        if self.main and not self.args.quiet:
+            print(line, flush=True)
+
+    def retrieval_cache(self) -> Path:
+        a = self.args
+        if a.retrieval_cache is not None:
+            return a.retrieval_cache
+        data = parse_corpus_arg(a.data[0])[0]
+        return data.parent if os.access(data.parent, os.W_OK) else a.out / "cache"
+
+    def approach_overrides(self) -> dict:
+        a = self.args
+        sep = self.sp.piece_to_id("<sep>")
+        return dict(super().approach_overrides(), retrieve_k=a.retrieve_k, adjacent=a.adjacent, selection=a.selection,
+                    retrieval_max_df=a.retrieval_max_df,
+                    sep_id=int(sep) if sep != self.sp.unk_id() else self.sp.eos_id())
+
+    def _model_config(self, resume_ckpt, init_ckpt):
+        cfg = super()._model_config(resume_ckpt, init_ckpt)
+        if resume_ckpt is None:  # the head split is recorded for the heads the model has
+            try:
+                cfg.head_split = smdt.head_split(cfg.n_heads, self.args.global_heads or ())
+            except ValueError as e:
+                raise TrainError(f"--global-heads: {e}") from None
+        return cfg
+
+    def build_model(self, cfg):
+        return smdt.SMDT(cfg)
+
+    def batches(self):
+        for share, reset in super().batches():
+            sentence_task = np.random.default_rng([self.args.seed, self.pos.epoch, self.pos.index, 5]).random()
+            if sentence_task < self.args.sentence_task:
+                share = [[i] for inst in share for i in inst]  # the same sentences, one per instance
+            yield share, reset
+
+    def collate(self, corpus: TokenizedCorpus, instances: list[list[int]], neighbours: np.ndarray | None = None):
+        b = smdt.collate_instances(corpus, instances, self.neighbours if neighbours is None else neighbours,
+                                   self.model.tm, self.cfg)
+        return b, [torch.from_numpy(x).to(self.device) for x in (b.src, b.pos, b.meta, b.tgt_in, b.tgt_out)]
+
+    def micro_step(self, idx, reset):
+        _, (src, pos, meta, tgt_in, tgt_out) = self.collate(self.train, idx)
+        with self.autocast():
+            logits = self.model(src, pos, meta, tgt_in)
+        return self.backward(logits, tgt_out)
+
+    @torch.no_grad()
+    def corpus_dev_loss(self, corpus: TokenizedCorpus, rows: int = 16) -> tuple[float, int]:
+        """Document instances of ``corpus``, each sentence with its pairs from the training TM."""
+        if id(corpus) not in self.dev_neighbours:
+            self.dev_neighbours[id(corpus)] = self.model.tm.index.search(
+                corpus.src_tokens, corpus.src_offsets, self.cfg.retrieve_k, self.cfg.retrieval_max_df)[0]
+        inst = gtransformer.corpus_instances(corpus, self.cfg.doc_max_len)
+        total, tokens = 0.0, 0
+        for s in range(0, len(inst), rows):
+            b, (src, pos, meta, tgt_in, tgt_out) = self.collate(corpus, inst[s:s + rows],
+                                                                self.dev_neighbours[id(corpus)])
+            logits = self.model(src, pos, meta, tgt_in)
+            total += label_smoothed_loss(logits, tgt_out, self.cfg.pad_id, 0.0, reduce=False).item()
+            tokens += b.n_tokens
+        return total, tokens
+
+    def payload(self, metrics: dict | None = None) -> dict:
+        """The checkpoint also holds the translation memory (the training pairs) the model retrieves from."""
+        return {**super().payload(metrics), "tm": self.model.tm.payload()}
 
 
 # -- context caching / shortening ------------------------------------------------------------
@@ -191,7 +303,8 @@ class CacheTrainer(ApproachTrainer):
 
 # -- registry --------------------------------------------------------------------------------
 
-TRAINERS: dict[str, type[Trainer]] = {"memory": Trainer, "gtransformer": GTransformerTrainer, "cache": CacheTrainer}
+TRAINERS: dict[str, type[Trainer]] = {"memory": Trainer, "gtransformer": GTransformerTrainer, "cache": CacheTrainer,
+                                      "smdt": SMDTTrainer}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -217,6 +330,10 @@ def trainer_for(args) -> Trainer:
 def translate_documents(model: torch.nn.Module, documents: list[list[list[int]]], beam: int = 5,
                         length_penalty: float = 1.0, no_repeat_ngram: int = 0) -> list[DocumentTranslation]:
     """Translate documents (source sentences as ids) with whichever approach ``model`` is."""
+    if isinstance(model, smdt.SMDT):  # before G-Transformer: SMDT is one
+        if no_repeat_ngram:
+            raise ValueError("no_repeat_ngram is not supported for SMDT")
+        return smdt.translate_documents(model, documents, beam, length_penalty)
     if isinstance(model, gtransformer.GTransformer):
         if no_repeat_ngram:  # its search decodes whole groups of sentences in one sequence
             raise ValueError("no_repeat_ngram is not supported for G-Transformer")

@@ -20,13 +20,16 @@ import torch
 from training.context_cache import CacheConfig, CacheTransformer
 from training.gtransformer import GTConfig, GTransformer
 from training.model import MemoryTransformer, ModelConfig
+from training.retrieval import TranslationMemory
+from training.smdt import SMDT, SMDTConfig
 
 # Every approach's model class, under the ``approach`` its config records (training.approaches).
-DocumentModel = MemoryTransformer | GTransformer | CacheTransformer
+DocumentModel = MemoryTransformer | GTransformer | CacheTransformer | SMDT
 MODELS: dict[str, tuple[type[ModelConfig], type[DocumentModel]]] = {
     "memory": (ModelConfig, MemoryTransformer),
     "gtransformer": (GTConfig, GTransformer),
     "cache": (CacheConfig, CacheTransformer),
+    "smdt": (SMDTConfig, SMDT),
 }
 
 
@@ -110,6 +113,8 @@ def load_model(path: str | Path, require: str | None = None) -> LoadedModel:
         model.load_state_dict(ckpt["model"])
     except RuntimeError as e:  # weights that do not fit the recorded config
         raise CheckpointError(f"{path}: weights do not match its config ({str(e).splitlines()[0]})") from None
+    if isinstance(model, SMDT) and "tm" in ckpt:  # the pairs it retrieves from (the training corpus)
+        model.tm = TranslationMemory.from_payload(ckpt["tm"])
     model.eval()
     return LoadedModel(model, cfg, ckpt.get("spm", b""), ckpt.get("src_lang", "src"),
                        ckpt.get("tgt_lang", "tgt"), ckpt)

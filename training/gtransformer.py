@@ -227,13 +227,17 @@ class GTransformer(nn.Module):
         if past is None:
             causal = causal_bias(t, tgt_in.device)
             self_group, self_global = self_group + causal, causal
-        cross_group, cross_global = group_bias(tags, src_tags), key_bias(src_tags)
+        cross_group, cross_global = self.cross_biases(tags, src_tags)
         x, cache = self.embed_tokens(tgt_in, start), []
         for i, layer in enumerate(self.decoder):
             x, kv = layer(x, self_group, self_global, cross[i], cross_group, cross_global,
                           None if past is None else past[i])
             cache.append(kv)
         return self.dec_norm(x) @ self.embed.weight.T, cache
+
+    def cross_biases(self, tags: Tensor, src_tags: Tensor) -> tuple[Tensor, Tensor]:
+        """(group, global) biases of the target-to-source attention for decoder inputs ``tags``."""
+        return group_bias(tags, src_tags), key_bias(src_tags)
 
     def forward(self, src: Tensor, tgt_in: Tensor) -> Tensor:
         """Teacher-forced logits for a batch of instances (word dropout when training)."""
@@ -313,15 +317,26 @@ def beam_search_instance(model: GTransformer, sentences: list[list[int]], beam: 
     Returns the best hypothesis as a list of sentences (ids, no EOS) and, if ``return_tags``, the
     group tag of every decoder input fed along that hypothesis (for tests and inspection).
     """
-    cfg, K = model.cfg, beam
+    cfg = model.cfg
     device = next(model.parameters()).device
     sents = [s[: cfg.max_len - 1] for s in sentences]
-    n = len(sents)
     src = torch.tensor([[t for s in sents for t in (*s, cfg.eos_id)]], device=device)
     enc, src_tags = model.encode(src)
+    return beam_search_encoded(model, enc, src_tags, [len(s) for s in sents], beam, length_penalty, return_tags)
+
+
+@torch.no_grad()
+def beam_search_encoded(model: GTransformer, enc: Tensor, src_tags: Tensor, lengths: list[int], beam: int = 5,
+                        length_penalty: float = 1.0, return_tags: bool = False):
+    """The search of :func:`beam_search_instance` over an encoded instance of ``len(lengths)``
+    sentences (source lengths without EOS): ``enc`` (1, S, d) and ``src_tags``, whatever the
+    model's ``decode`` reads of the source (G-Transformer: tags (1, S); SMDT: (1, S, 3))."""
+    cfg, K = model.cfg, beam
+    device = enc.device
+    n = len(lengths)
     cross = [tuple(t.expand(K, -1, -1, -1) for t in kv) for kv in model.cross_kv(enc)]
-    src_tags = src_tags.expand(K, -1)
-    limits = [max_new_tokens(len(s) + 1, cfg.max_len) for s in sents]  # per sentence, counting </s>
+    src_tags = src_tags.expand(K, *src_tags.shape[1:])
+    limits = [max_new_tokens(n_src + 1, cfg.max_len) for n_src in lengths]  # per sentence, counting </s>
 
     scores = torch.full((K,), float("-inf"), device=device)
     scores[0] = 0.0  # identical beams at the start: expand only the first

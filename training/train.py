@@ -37,8 +37,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--stage", choices=["sentence", "document"], required=True)
     p.add_argument("--approach", choices=sorted(approaches.TRAINERS), default="memory",
-                   help="document-level model: recurrent memory (model.py), G-Transformer (gtransformer.py) "
-                        "or context caching/shortening (context_cache.py); see training/approaches.py")
+                   help="document-level model: recurrent memory (model.py), G-Transformer (gtransformer.py), "
+                        "context caching/shortening (context_cache.py) or SMDT with retrieved pairs (smdt.py); "
+                        "see training/approaches.py")
     p.add_argument("--data", required=True, nargs="+",
                    help="training corpora; PATH or PATH:WEIGHT (integer up-sampling factor); a PATH is a "
                         "JSONL(.xz) corpus or a pre-tokenized .npz of training.prepare_data")
