@@ -61,3 +61,55 @@ def test_rows_resume_and_idle() -> None:
     np.testing.assert_allclose(batch.memory(1)["src"], fresh.memory["src"], atol=1e-5)
     with pytest.raises(ValueError, match="sentences for 2 rows"):
         batch.translate([doc[0]])
+
+
+def test_rows_of_different_translators_and_ids() -> None:
+    """Rows need only share the graphs and options: a row with a glossary (its own translator
+    object) beside one without, and the ids-level step the benchmark times, give what each
+    session gives alone."""
+    from doctrans.engine.batch import batch_key, translate_ids_rows, translate_rows
+    from doctrans.glossary import Glossary
+
+    tr = OnnxTranslator.load(shared_bundle(), beam_size=2)
+    with_terms = tr.with_glossary(Glossary.from_pairs([("cat", "KATZE")]))
+    docs = [sentences(3, seed=6), sentences(3, seed=7)]
+    docs[1][1] = "the cat sees a dog ."
+    rows = [tr.new_document(), with_terms.new_document()]
+    assert batch_key(rows[0]) == batch_key(rows[1])
+    assert batch_key(tr.new_document(beam_size=3)) != batch_key(rows[0])  # other options: another batch
+    got = [translate_rows(rows, [a, b]) for a, b in zip(*docs, strict=True)]
+    for r, t in enumerate((tr, with_terms)):
+        alone = t.translate_document(docs[r])
+        assert [step[r].translation for step in got if step[r]] == [x.translation for x in alone]
+    with pytest.raises(ValueError, match="one model with the same options"):
+        translate_rows([rows[0], tr.new_document(beam_size=3)], ["a .", "b ."])
+
+    sessions = [tr.new_document(), tr.new_document()]
+    ids = [[tr.source_ids(s) for s in d] for d in docs[:1] * 2]
+    for a, b in zip(*ids, strict=True):
+        hyps = translate_ids_rows(sessions, [a, b])
+        assert hyps[0].tokens == hyps[1].tokens
+    alone = tr.translate_document(docs[0])
+    assert tr.tokenizer.decode(hyps[0].tokens) == alone[-1].translation
+
+
+def test_finished_rows_leave_the_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row whose search is over is cut out of the decoder's batch (a looping neighbour must not
+    make it pay), and the rows left compute what they computed with it."""
+    from doctrans.engine import batch as engine_batch
+
+    shrunk: list[int] = []
+    real_cut = engine_batch._LiveRows._cut
+
+    def cut(self: engine_batch._LiveRows, tokens: np.ndarray) -> None:
+        before = self.alive.shape[0]
+        real_cut(self, tokens)
+        if self.alive.shape[0] < before:
+            shrunk.append(before - self.alive.shape[0])
+
+    monkeypatch.setattr(engine_batch._LiveRows, "_cut", cut)
+    tr = OnnxTranslator.load(shared_bundle(), beam_size=3)
+    short, long = "the cat .", " ".join(sentences(4, seed=8))
+    batch = engine_batch.translate_rows([tr.new_document(), tr.new_document()], [short, long])
+    assert shrunk and shrunk[0] == 3  # the short sentence's three beams went first
+    assert [x.translation for x in batch if x] == [tr.translate_document([s])[0].translation for s in (short, long)]

@@ -18,11 +18,16 @@ differ a little: ONNX Runtime quantizes a MatMul's activations with one scale pe
 other rows of the batch move a row's rounding (as the other beams already do within a sentence).
 Verbatim placeholders and the wider-beam fallback work per row as in the one-document session
 (the fallback search runs for that row alone, on its own unpadded inputs).
+
+:func:`translate_rows` is the same step over any document sessions that share a model's graphs
+and decoding options (:func:`batch_key`): each row may have its own translator object -- its own
+direction of a bidirectional bundle, its own glossary -- since only the source preparation and
+the decoding differ per row. ``doctrans translate --batch-docs N`` drives it (doctrans.batch).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,11 +39,13 @@ from doctrans.engine.onnx_engine import (
     MAX_FALLBACK_BEAM,
     OnnxDocumentSession,
     OnnxTranslator,
+    _Decoder,
     decode_full,
     encode,
     make_decoder,
     update_memory,
 )
+from doctrans.engine.protect import Prepared
 from doctrans.verbatim import restore_warnings
 
 
@@ -61,34 +68,7 @@ class BatchedDocuments:
         """The next sentence of every row (None: that row has none this step; its memory is kept)."""
         if len(sentences) != len(self.rows):
             raise ValueError(f"{len(sentences)} sentences for {len(self.rows)} rows")
-        tr, info, opt = self.tr, self.tr.info, self.options
-        results: list[SentenceResult | None] = [None] * len(sentences)
-        active, ids, preps = [], [], []
-        for r, sentence in enumerate(sentences):
-            if sentence is None:
-                continue
-            prep = tr.prepare(sentence)
-            if prep.model_text is None:  # as OnnxDocumentSession.translate: copied, memory untouched
-                results[r] = SentenceResult(source=sentence, translation=prep.copy or "", copied=True)
-                continue
-            active.append(r)
-            ids.append(tr.source_ids(prep.model_text))
-            preps.append(prep)
-        if not active:
-            return results
-        hyps, extras = self._run(active, ids, preps, opt)
-        for i, r in enumerate(active):
-            hyp, prep, sentence = hyps[i], preps[i], sentences[r]
-            assert sentence is not None
-            restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
-            attention = None
-            if opt.return_attention:
-                attention = SentenceAttention(**{k: v[i] for k, v in extras.items()})
-            results[r] = SentenceResult(
-                source=sentence, translation=restored.text, src_tokens=tr.tokenizer.pieces(ids[i]),
-                tgt_tokens=tr.tokenizer.pieces([info.bos_id, *hyp.tokens]), score=hyp.score, attention=attention,
-                notes=restore_warnings(restored, prep.masked))
-        return results
+        return translate_rows(self.rows, sentences)
 
     def translate_documents(self, documents: Sequence[Sequence[str]]) -> list[list[SentenceResult]]:
         """Whole documents, one per row, sentence i of each at step i (a row idles once its
@@ -103,65 +83,188 @@ class BatchedDocuments:
                     out[r].append(res)
         return out
 
-    # -- the graphs over the active rows ---------------------------------------------------------
-    def _run(self, active: list[int], ids: list[list[int]], preps: list, opt: Any,
-             ) -> tuple[list[Hypothesis], dict[str, list[np.ndarray | None]]]:
-        tr, info, s = self.tr, self.tr.info, self.tr.sessions
-        A, lengths = len(active), [len(x) for x in ids]
-        src = np.full((A, max(lengths)), info.pad_id, dtype=np.int64)
-        for i, x in enumerate(ids):
-            src[i, : len(x)] = x
-        sessions: list[OnnxDocumentSession] = [self.rows[r] for r in active]
-        mem = {side: np.concatenate([d._mem[side] for d in sessions]) for side in sessions[0]._mem}
-        enc = encode(s, src, mem)
-        mem_tgt = mem.get("tgt")
 
-        def search(rows: slice, K: int, n: int | None = None) -> list[list[Hypothesis]]:
-            """The beam search over ``rows`` of the batch (``n``: cut the sources to n tokens)."""
-            cut = slice(None) if n is None else slice(0, n)
-            x = src[rows, cut]
-            dec = make_decoder(s, info, np.repeat(x, K, axis=0), np.repeat(enc["cross_k"][:, rows, :, cut], K, axis=1),
-                               np.repeat(enc["cross_v"][:, rows, :, cut], K, axis=1),
-                               None if mem_tgt is None else np.repeat(mem_tgt[rows], K, axis=0))
-            limits = []
-            for length in lengths[rows]:
-                limit = max_new_tokens(length, info.max_len)
-                limits.append(limit if opt.max_length is None else max(1, min(limit, opt.max_length)))
-            return beam_search_n_best(dec, x.shape[0], K, limits, info.bos_id, info.eos_id, opt.length_penalty,
-                                      opt.no_repeat_ngram)
+def batch_key(session: object) -> Hashable | None:
+    """Sessions with equal keys can be rows of one :func:`translate_rows` step: the same ONNX graphs
+    (one bundle, loaded once; any of its directions) and the same decoding options. None: not an
+    ONNX session (another engine translates its sentences one at a time)."""
+    if not isinstance(session, OnnxDocumentSession):
+        return None
+    return id(session.tr.sessions), tuple(sorted(session.options.__dict__.items()))
 
-        hyps = []
-        wider = min(MAX_FALLBACK_BEAM, max(FALLBACK_BEAM, 2 * opt.beam_size))
-        for i, nbest in enumerate(search(slice(None), opt.beam_size)):
-            nbest = nbest or [Hypothesis([], 0.0)]
-            hyp = nbest[0]
-            prep = preps[i]
-            if prep.masked.spans:  # the placeholder fallback, as OnnxDocumentSession.translate_ids
-                def copied(hs: list[Hypothesis], prep: Any = prep) -> Hypothesis | None:
-                    return next((h for h in hs if prep.acceptable(tr.tokenizer.decode(h.tokens))), None)
 
-                picked = copied(nbest)
-                if picked is None and wider > opt.beam_size:
-                    picked = copied(search(slice(i, i + 1), wider, lengths[i])[0] or [])
-                hyp = picked or hyp
-            hyps.append(hyp)
+def translate_rows(rows: Sequence[OnnxDocumentSession], sentences: Sequence[str | None],
+                   ) -> list[SentenceResult | None]:
+    """The next sentence of each session, all through one batch (None: that row has none this step;
+    its memory is kept). Every row's memory moves on as ``rows[r].translate(sentences[r])`` would move
+    it; the sessions must share one :func:`batch_key`."""
+    if len(sentences) != len(rows):
+        raise ValueError(f"{len(sentences)} sentences for {len(rows)} rows")
+    if len({batch_key(d) for d in rows}) > 1 or (rows and batch_key(rows[0]) is None):
+        raise ValueError("the rows of one batch must be sessions of one model with the same options")
+    results: list[SentenceResult | None] = [None] * len(sentences)
+    active: list[OnnxDocumentSession] = []
+    ids, preps, where = [], [], []
+    for r, (row, sentence) in enumerate(zip(rows, sentences, strict=True)):
+        if sentence is None:
+            continue
+        prep = row.tr.prepare(sentence)  # each row its own glossary and direction tag
+        if prep.model_text is None:  # as OnnxDocumentSession.translate: copied, memory untouched
+            results[r] = SentenceResult(source=sentence, translation=prep.copy or "", copied=True)
+            continue
+        active.append(row)
+        ids.append(row.tr.source_ids(prep.model_text))
+        preps.append(prep)
+        where.append(r)
+    if not active:
+        return results
+    opt = active[0].options
+    hyps, extras = _run(active, ids, preps, opt)
+    for i, r in enumerate(where):
+        hyp, prep, sentence, tr = hyps[i], preps[i], sentences[r], active[i].tr
+        assert sentence is not None
+        restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
+        attention = None
+        if opt.return_attention:
+            attention = SentenceAttention(**{k: v[i] for k, v in extras.items()})
+        results[r] = SentenceResult(
+            source=sentence, translation=restored.text, src_tokens=tr.tokenizer.pieces(ids[i]),
+            tgt_tokens=tr.tokenizer.pieces([tr.info.bos_id, *hyp.tokens]), score=hyp.score, attention=attention,
+            notes=restore_warnings(restored, prep.masked))
+    return results
 
-        extras: dict[str, list[np.ndarray | None]] = {}
-        if "src_output_attn" in enc:
-            extras["src_output"] = [enc["src_output_attn"][i, -1][:, : lengths[i]] for i in range(A)]
-        if not mem:
-            return hyps, extras
-        tgt_lengths = [len(h.tokens) + 1 for h in hyps]
-        tgt = np.full((A, max(tgt_lengths)), info.pad_id, dtype=np.int64)
-        for i, h in enumerate(hyps):
-            tgt[i, : tgt_lengths[i]] = [info.bos_id, *h.tokens]
-        full = decode_full(s, tgt, src, enc, mem_tgt)
-        if "tgt_output_attn" in full:
-            extras["tgt_output"] = [full["tgt_output_attn"][i, -1][:, : tgt_lengths[i]] for i in range(A)]
-        upd = update_memory(s, mem, src, enc, tgt, full)
-        for side in mem:
-            n = lengths if side == "src" else tgt_lengths
-            for i, d in enumerate(sessions):
-                d._mem[side] = upd[f"mem_{side}_next"][i: i + 1].copy()
-            extras[f"{side}_update"] = [upd[f"{side}_update_attn"][i, -1][:, :, : n[i]] for i in range(A)]
+
+def translate_ids_rows(rows: Sequence[OnnxDocumentSession], ids: Sequence[list[int]]) -> list[Hypothesis]:
+    """One sentence per row as source ids (``tr.source_ids``: tag, pieces, EOS) -> each row's best
+    hypothesis; every row's memory moves on. No verbatim spans (nothing was masked): the step of
+    :func:`translate_rows` without the text around it (benchmarks/vs_ctranslate2.py times it)."""
+    if len({batch_key(d) for d in rows}) > 1 or (rows and batch_key(rows[0]) is None):
+        raise ValueError("the rows of one batch must be sessions of one model with the same options")
+    if not rows:
+        return []
+    return _run(list(rows), [list(x) for x in ids], [None] * len(rows), rows[0].options)[0]
+
+
+# -- the graphs over the active rows -------------------------------------------------------------
+def _run(sessions: list[OnnxDocumentSession], ids: list[list[int]], preps: Sequence[Prepared | None], opt: Any,
+         ) -> tuple[list[Hypothesis], dict[str, list[np.ndarray | None]]]:
+    tr = sessions[0].tr
+    info, s = tr.info, tr.sessions
+    A, lengths = len(sessions), [len(x) for x in ids]
+    src = np.full((A, max(lengths)), info.pad_id, dtype=np.int64)
+    for i, x in enumerate(ids):
+        src[i, : len(x)] = x
+    mem = {side: np.concatenate([d._mem[side] for d in sessions]) for side in sessions[0]._mem}
+    enc = encode(s, src, mem)
+    mem_tgt = mem.get("tgt")
+
+    def search(rows: slice, K: int, n: int | None = None) -> list[list[Hypothesis]]:
+        """The beam search over ``rows`` of the batch (``n``: cut the sources to n tokens)."""
+        cut = slice(None) if n is None else slice(0, n)
+        x = src[rows, cut]
+        dec: Any = make_decoder(s, info, np.repeat(x, K, axis=0),
+                                np.repeat(enc["cross_k"][:, rows, :, cut], K, axis=1),
+                                np.repeat(enc["cross_v"][:, rows, :, cut], K, axis=1),
+                                None if mem_tgt is None else np.repeat(mem_tgt[rows], K, axis=0))
+        if isinstance(dec, _Decoder) and x.shape[0] > 1:
+            dec = _LiveRows(dec, K, info.eos_id)
+        limits = []
+        for length in lengths[rows]:
+            limit = max_new_tokens(length, info.max_len)
+            limits.append(limit if opt.max_length is None else max(1, min(limit, opt.max_length)))
+        return beam_search_n_best(dec, x.shape[0], K, limits, info.bos_id, info.eos_id, opt.length_penalty,
+                                  opt.no_repeat_ngram)
+
+    hyps = []
+    wider = min(MAX_FALLBACK_BEAM, max(FALLBACK_BEAM, 2 * opt.beam_size))
+    for i, nbest in enumerate(search(slice(None), opt.beam_size)):
+        nbest = nbest or [Hypothesis([], 0.0)]
+        hyp = nbest[0]
+        prep = preps[i]
+        if prep is not None and prep.masked.spans:  # the placeholder fallback, as OnnxDocumentSession.translate_ids
+            def copied(hs: list[Hypothesis], prep: Prepared = prep) -> Hypothesis | None:
+                return next((h for h in hs if prep.acceptable(tr.tokenizer.decode(h.tokens))), None)
+
+            picked = copied(nbest)
+            if picked is None and wider > opt.beam_size:
+                picked = copied(search(slice(i, i + 1), wider, lengths[i])[0] or [])
+            hyp = picked or hyp
+        hyps.append(hyp)
+
+    extras: dict[str, list[np.ndarray | None]] = {}
+    if "src_output_attn" in enc:
+        extras["src_output"] = [enc["src_output_attn"][i, -1][:, : lengths[i]] for i in range(A)]
+    if not mem:
         return hyps, extras
+    tgt_lengths = [len(h.tokens) + 1 for h in hyps]
+    tgt = np.full((A, max(tgt_lengths)), info.pad_id, dtype=np.int64)
+    for i, h in enumerate(hyps):
+        tgt[i, : tgt_lengths[i]] = [info.bos_id, *h.tokens]
+    full = decode_full(s, tgt, src, enc, mem_tgt)
+    if "tgt_output_attn" in full:
+        extras["tgt_output"] = [full["tgt_output_attn"][i, -1][:, : tgt_lengths[i]] for i in range(A)]
+    upd = update_memory(s, mem, src, enc, tgt, full)
+    for side in mem:
+        n = lengths if side == "src" else tgt_lengths
+        for i, d in enumerate(sessions):
+            d._mem[side] = upd[f"mem_{side}_next"][i: i + 1].copy()
+        extras[f"{side}_update"] = [upd[f"{side}_update_attn"][i, -1][:, :, : n[i]] for i in range(A)]
+    return hyps, extras
+
+
+class _LiveRows:
+    """The step decoder of a batch of documents that stops computing the rows whose search is over.
+
+    The beam search runs until every row of the batch is done; a row that finished early (or
+    whose beams all ended) would still go through every decoder step up to the last row's end --
+    and a small model looping up to its length limit (2 x source + 10 tokens) in one document
+    made the whole batch pay for it (measured on the shipped zh-en int8 model: batching was
+    slower than one document at a time). Such a row is recognised by its K last tokens all being
+    EOS (beam.py feeds EOS to every beam that is not live, and a live beam never has EOS), and is
+    cut out of the decoder's batch -- source, cross K/V, memory and KV cache -- from then on; its
+    outputs are filled with zeros, which the search never reads (done rows are skipped, and a row
+    with no live beam has every score at -inf). The other rows compute exactly what they did.
+    """
+
+    _BATCH_AXES = (("src_ids", 0), ("mem_tgt", 0), ("cross_k", 1), ("cross_v", 1), ("past_k", 1), ("past_v", 1))
+
+    def __init__(self, inner: _Decoder, beam: int, eos_id: int):
+        self.inner, self.K, self.eos = inner, beam, eos_id
+        n = inner.identity.shape[0]
+        self.alive = np.arange(n)  # the search's row of each row the decoder still computes
+        self.where = np.arange(n)  # the decoder's row of each row of the search (-1: cut out)
+
+    def _cut(self, tokens: np.ndarray) -> None:
+        over = (tokens[:, 0].reshape(-1, self.K) == self.eos).all(axis=1)
+        keep = np.flatnonzero(~over[self.alive // self.K])
+        if keep.shape[0] == self.alive.shape[0]:
+            return
+        for name, axis in self._BATCH_AXES:
+            if name in self.inner.feed:
+                self.inner.feed[name] = np.take(self.inner.feed[name], keep, axis=axis)
+        self.inner.identity = np.arange(keep.shape[0])
+        self.alive = self.alive[keep]
+        self.where = np.full(tokens.shape[0], -1)
+        self.where[self.alive] = np.arange(keep.shape[0])
+
+    def _spread(self, part: np.ndarray, rows: int) -> np.ndarray:
+        full = np.zeros((rows, *part.shape[1:]), dtype=part.dtype)
+        full[self.alive] = part
+        return full
+
+    def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
+        self._cut(tokens)
+        if self.alive.shape[0] == tokens.shape[0]:
+            return self.inner.step(tokens, t)
+        return self._spread(self.inner.step(tokens[self.alive], t), tokens.shape[0])
+
+    def step_topk(self, tokens: np.ndarray, t: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+        self._cut(tokens)
+        if self.alive.shape[0] == tokens.shape[0]:
+            return self.inner.step_topk(tokens, t, k)
+        values, ids = self.inner.step_topk(tokens[self.alive], t, k)
+        return self._spread(values, tokens.shape[0]), self._spread(ids, tokens.shape[0])
+
+    def reorder(self, origin: np.ndarray) -> None:
+        # A beam continues a beam of its own row, and a row that is cut out never moves.
+        self.inner.reorder(origin if self.alive.shape[0] == origin.shape[0] else self.where[origin[self.alive]])
