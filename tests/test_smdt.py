@@ -27,9 +27,12 @@ from training.smdt import (
     TM_SRC,
     TM_TGT,
     SMDTConfig,
+    collate_instances,
     encoder_masks,
     head_split,
     instance_source,
+    source_lengths,
+    square_batches,
     stack_sources,
     translate_documents,
 )
@@ -132,6 +135,17 @@ PAIRS = [[([5, 6, 30], [40, 41])], [], [([10, 11, 31], [42])]]
 def encoded_inputs(src=SRC, pairs=PAIRS, **over):
     s = instance_source(src, pairs, cfg(**over))
     return [torch.from_numpy(a) for a in stack_sources([s], PAD)]
+
+
+def test_dev_batches_bound_rows_times_length_squared():
+    c = corpus(TOY)
+    inst = [[0, 1, 2], [3, 4], [5, 6, 7]]
+    neighbours = training_neighbours(c, k=1, max_df=100)
+    lengths = source_lengths(c, inst, neighbours, TranslationMemory.from_corpus(c), cfg())
+    batch = collate_instances(c, inst, neighbours, TranslationMemory.from_corpus(c), cfg())
+    assert lengths == [int((batch.meta[r, :, 2] > 0).sum()) for r in range(3)] == [41, 19, 27]
+    assert square_batches(lengths, 2 * 41**2) == [(0, 2), (2, 3)]
+    assert square_batches(lengths, 1) == [(0, 1), (1, 2), (2, 3)] and square_batches([], 9) == []
 
 
 def test_head_split_scales_the_papers_3_3_2():
@@ -265,10 +279,11 @@ SHORT = ["--approach", "smdt", "--stage", "document", "--rows", "4", "--window",
 
 
 def test_short_training_run_checkpoint_and_evaluation(corpora, tmp_path):
-    """20 steps: the loss falls, the retrieval is cached next to the data, the checkpoint loads back
+    """20 steps: the loss falls, the retrieval is cached with the tokenized corpus (OUT/cache, never in
+    the corpus's folder), the checkpoint loads back
     with its TM and translates as evaluation does, export refuses it in one line."""
     run = train(tmp_path, "smdt", *SHORT, "--max-steps", "20", data=corpora["train"])
-    assert list(corpora["dir"].glob("retrieval-*.npz"))  # next to train.jsonl (a writable folder)
+    assert list((run / "cache").glob("retrieval-*.npz")) and not list(corpora["dir"].glob("retrieval-*"))
     losses = [r["loss"] for r in map(json.loads, (run / "log.jsonl").read_text().splitlines()) if "loss" in r]
     assert losses[-1] < 0.7 * losses[0], losses
     loaded = load_model(run / "best.pt")
@@ -286,7 +301,7 @@ def test_init_copies_the_sentence_model_and_refuses_both_directions(corpora, tmp
     s1 = train(tmp_path, "s1", "--stage", "sentence", "--max-steps", "2", "--max-tokens", "256", data=corpora["train"])
     argv = ["--approach", "smdt", "--stage", "document", "--src", "xx", "--tgt", "yy", "--data", str(corpora["train"]),
             "--out", str(tmp_path / "smdt"), "--config", "tiny", "--init", str(s1 / "best.pt"), "--spm",
-            str(s1 / "spm.model"), "--quiet"]
+            str(s1 / "spm.model"), "--retrieval-cache", str(tmp_path / "ret"), "--max-docs", "100", "--quiet"]
     tr = approaches.trainer_class("smdt")(train_mod.parse_args(argv))
     stage1, state = read_checkpoint(s1 / "best.pt")["model"], tr.model.state_dict()
     for k, v in stage1.items():
@@ -295,7 +310,7 @@ def test_init_copies_the_sentence_model_and_refuses_both_directions(corpora, tmp
     assert new == set(tr.model.new_parameter_names()) == tr.new_params
     assert all("_global." in k or k.startswith(("select.", "tm_kind.")) for k in new)
     assert tr.cfg.head_split == [2, 1, 1] and tr.cfg.sep_id == tr.sp.piece_to_id("<sep>") != tr.sp.unk_id()
-    assert list(corpora["dir"].glob("retrieval-*.npz"))  # shared with the other runs on this corpus
+    assert list((tmp_path / "ret").glob("retrieval-*.npz"))
     assert train_mod.main([*argv, "--bidirectional", "--out", str(tmp_path / "bi")]) == 2
 
 

@@ -23,7 +23,6 @@ model names its ``new_parameter_names()``, those a sentence-level checkpoint lac
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 import numpy as np
@@ -155,8 +154,8 @@ class SMDTTrainer(GTransformerTrainer):
         g.add_argument("--retrieval-max-df", type=int, default=2000,
                        help="retrieval: terms in more sentences than this are not searched (stop words)")
         g.add_argument("--retrieval-cache", type=Path,
-                       help="folder of the cached retrieval (default: the first --data's folder if writable, "
-                            "else OUT/cache)")
+                       help="folder of the cached retrieval (default: next to the first --data if it is a "
+                            "pre-tokenized .npz, else OUT/cache with the tokenized corpus)")
 
     def __init__(self, args: argparse.Namespace):
         if args.bidirectional:
@@ -173,11 +172,14 @@ class SMDTTrainer(GTransformerTrainer):
             print(line, flush=True)
 
     def retrieval_cache(self) -> Path:
+        """Next to the tokenized training data: the folder of a pre-tokenized ``.npz`` (training.prepare_data
+        writes them into the user's run folders), else OUT/cache, where a JSONL corpus is tokenized
+        (never into the corpus's own folder: shared data stays read-only)."""
         a = self.args
         if a.retrieval_cache is not None:
             return a.retrieval_cache
         data = parse_corpus_arg(a.data[0])[0]
-        return data.parent if os.access(data.parent, os.W_OK) else a.out / "cache"
+        return data.parent if data.suffix == ".npz" else a.out / "cache"
 
     def approach_overrides(self) -> dict:
         a = self.args
@@ -217,16 +219,18 @@ class SMDTTrainer(GTransformerTrainer):
         return self.backward(logits, tgt_out)
 
     @torch.no_grad()
-    def corpus_dev_loss(self, corpus: TokenizedCorpus, rows: int = 16) -> tuple[float, int]:
-        """Document instances of ``corpus``, each sentence with its pairs from the training TM."""
+    def corpus_dev_loss(self, corpus: TokenizedCorpus, cells: int = 16_000_000) -> tuple[float, int]:
+        """Document instances of ``corpus``, each sentence with its pairs from the training TM; a batch
+        holds at most ``cells`` rows x (source tokens)^2 (the dense masks grow with the square)."""
         if id(corpus) not in self.dev_neighbours:
             self.dev_neighbours[id(corpus)] = self.model.tm.index.search(
                 corpus.src_tokens, corpus.src_offsets, self.cfg.retrieve_k, self.cfg.retrieval_max_df)[0]
+        neighbours = self.dev_neighbours[id(corpus)]
         inst = gtransformer.corpus_instances(corpus, self.cfg.doc_max_len)
+        lengths = smdt.source_lengths(corpus, inst, neighbours, self.model.tm, self.cfg)
         total, tokens = 0.0, 0
-        for s in range(0, len(inst), rows):
-            b, (src, pos, meta, tgt_in, tgt_out) = self.collate(corpus, inst[s:s + rows],
-                                                                self.dev_neighbours[id(corpus)])
+        for s, e in smdt.square_batches(lengths, cells):
+            b, (src, pos, meta, tgt_in, tgt_out) = self.collate(corpus, inst[s:e], neighbours)
             logits = self.model(src, pos, meta, tgt_in)
             total += label_smoothed_loss(logits, tgt_out, self.cfg.pad_id, 0.0, reduce=False).item()
             tokens += b.n_tokens

@@ -20,7 +20,8 @@ training corpus with Lucene, and feeds them to the encoder. Here:
   copies either); an exact duplicate from another document is a legitimate TM match.
 - **Precomputed once**: :func:`training_neighbours` returns, for every sentence of the training
   corpus, its ``k`` neighbours, cached in ``retrieval-<hash>.npz`` (keyed by the corpus's token
-  arrays and the retrieval parameters), so a training step only looks them up.
+  arrays and the retrieval parameters) next to the tokenized corpus, so a training step only looks
+  them up.
 
 :class:`TranslationMemory` is what a trained SMDT model carries (in its checkpoint): the pairs
 (token ids) and, built on first use, their index, to retrieve for new text.
@@ -227,6 +228,7 @@ def training_neighbours(corpus: TokenizedCorpus, k: int, max_df: int, cache_dir:
         os.close(fd)
         try:
             np.savez(tmp, neighbours=ids, scores=scores)
+            os.chmod(tmp, 0o644)  # mkstemp's 0600 would keep other users' runs from sharing it
             os.replace(tmp, path)  # atomic: a parallel run sees the whole file or none
         finally:
             if os.path.exists(tmp):

@@ -323,6 +323,30 @@ def collate_instances(corpus: TokenizedCorpus, instances: list[list[int]], neigh
     return SMDTBatch(src, pos, meta, tin, tout, int((tout != cfg.pad_id).sum()))
 
 
+def source_lengths(corpus: TokenizedCorpus, instances: list[list[int]], neighbours: np.ndarray,
+                   tm: TranslationMemory, cfg: SMDTConfig) -> list[int]:
+    """Encoder tokens of each instance: its sentences + </s>, and each retrieved pair + <sep> + </s>."""
+    keep = cfg.max_len - 1
+    ls, _ = corpus.lengths()
+    xs, ys = np.minimum(np.diff(tm.src_offsets), keep), np.minimum(np.diff(tm.tgt_offsets), keep)
+    out = []
+    for inst in instances:
+        n = sum(min(int(ls[i]), keep) + 1 for i in inst)
+        out.append(n + sum(int(xs[j] + ys[j]) + 2 for i in inst for j in neighbours[i] if j >= 0))
+    return out
+
+
+def square_batches(lengths: list[int], cells: int) -> list[tuple[int, int]]:
+    """Consecutive (start, end) runs of instances with rows x longest^2 <= ``cells`` (at least one row)."""
+    out, start, longest = [], 0, 0
+    for i, n in enumerate(lengths):
+        if i > start and (i - start + 1) * max(longest, n) ** 2 > cells:
+            out.append((start, i))
+            start, longest = i, 0
+        longest = max(longest, n)
+    return [*out, (start, len(lengths))] if lengths else out
+
+
 # ---------------------------------------------------------------------------------------
 # Decoding: one beam search per instance (G-Transformer's), the TM read by the encoder
 # ---------------------------------------------------------------------------------------
