@@ -14,8 +14,10 @@ Approaches: the sentence-level Transformer; the memory Transformer (both sides);
 tokens of the previous k=3 and k=10 sentences; shortening the cached sentences (k=10, Latent
 Grouping into 9 groups, and mean pooling of 4 tokens); G-Transformer with the whole document as one
 instance (its global attention sees everything: quadratic) and split into 512-token instances as
-in the paper. Prints one table of ratios to the sentence-level model measured in the same run, and
-writes a PNG plot with Pillow.
+in the paper; SMDT with 512-token instances, each sentence with one pair retrieved (BM25, timed
+with the rest) from a translation memory of 2,000 random pairs as long as the sentences. Prints
+one table of ratios to the sentence-level model measured in the same run, and writes a PNG plot
+with Pillow.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ APPROACHES = {
     "mean10": "shorten: mean-pool k=10",
     "gt_doc": "G-Transformer, 1 instance",
     "gt_512": "G-Transformer, 512/instance",
+    "smdt_512": "SMDT k=1, 512/instance",
 }
 VOCAB = 8000
 CACHE = {"cache3": ("none", 3), "cache10": ("none", 10), "group10": ("grouping", 10), "mean10": ("mean", 10)}
@@ -56,7 +59,21 @@ def build(name: str, config: str) -> torch.nn.Module:
     if name in CACHE:
         shorten, k = CACHE[name]
         return CacheTransformer(CacheConfig(**base, context_size=k, shorten=shorten, n_groups=9, pool_size=4))
+    if name == "smdt_512":
+        return smdt_model(base)
     return GTransformer(GTConfig(**base, doc_max_len=512 if name == "gt_512" else 1 << 20))
+
+
+def smdt_model(base: dict) -> torch.nn.Module:
+    """SMDT (k=1, 512-token instances) with a TM of 2,000 random pairs (lengths as the documents')."""
+    from training.retrieval import TranslationMemory, flatten
+    from training.smdt import SMDT, SMDTConfig
+
+    model = SMDT(SMDTConfig(**base, doc_max_len=512, retrieve_k=1))
+    g = torch.Generator().manual_seed(1)
+    (st, so), (tt, to) = (flatten([forced_tokens(25, g) for _ in range(2000)]) for _ in range(2))
+    model.tm = TranslationMemory(st, so, tt, to)
+    return model
 
 
 def forced_tokens(n: int, g: torch.Generator) -> list[int]:
@@ -101,13 +118,21 @@ def decode_sentence_models(model, doc: list[list[int]], g: torch.Generator) -> N
 
 @torch.no_grad()
 def decode_gtransformer(model, doc: list[list[int]], g: torch.Generator) -> None:
-    """Each instance in one pass, group tags advancing after each forced </s>."""
+    """Each instance in one pass, group tags advancing after each forced </s>; SMDT's instances
+    carry the pairs retrieved for their sentences."""
     from training.gtransformer import split_instances
+    from training.smdt import SMDT, instance_source, stack_sources
 
     cfg = model.cfg
+    retrieving = isinstance(model, SMDT)
+    neighbours = model.retrieve(doc) if retrieving else None
     for inst in split_instances([len(s) for s in doc], cfg.doc_max_len):
         sents = [doc[i] for i in inst]
-        enc, src_tags = model.encode(torch.tensor([[t for s in sents for t in (*s, cfg.eos_id)]]))
+        if retrieving:
+            source = instance_source(sents, [model.pairs(neighbours[i]) for i in inst], cfg)
+            enc, src_tags = model.encode(*(torch.from_numpy(a) for a in stack_sources([source], cfg.pad_id)))
+        else:
+            enc, src_tags = model.encode(torch.tensor([[t for s in sents for t in (*s, cfg.eos_id)]]))
         cross = model.cross_kv(enc)
         out = [t for s in sents for t in (*forced_tokens(len(s), g), cfg.eos_id)]
         last, tag, past, past_tags = torch.tensor([[cfg.bos_id]]), torch.tensor([[1]]), None, None
@@ -129,7 +154,7 @@ def measure(name: str, config: str, tokens: int, sentence_len: int) -> dict:
     torch.manual_seed(0)
     g = torch.Generator().manual_seed(tokens)
     model = build(name, config).eval()
-    run = decode_gtransformer if name.startswith("gt") else decode_sentence_models
+    run = decode_gtransformer if name.startswith(("gt", "smdt")) else decode_sentence_models
     doc = [forced_tokens(sentence_len, g) for _ in range(max(1, tokens // sentence_len))]
     run(model, doc[:2], g)
     before = rss_peak_mb()
@@ -140,7 +165,7 @@ def measure(name: str, config: str, tokens: int, sentence_len: int) -> dict:
             "params": sum(p.numel() for p in model.parameters())}
 
 
-COLORS = ["#000000", "#d62728", "#1f77b4", "#17becf", "#2ca02c", "#bcbd22", "#9467bd", "#ff7f0e"]
+COLORS = ["#000000", "#d62728", "#1f77b4", "#17becf", "#2ca02c", "#bcbd22", "#9467bd", "#ff7f0e", "#8c564b"]
 
 
 def plot(results: list[dict], sizes: list[int], path: Path) -> None:
