@@ -124,11 +124,10 @@ def decode_gtransformer(model, doc: list[list[int]], g: torch.Generator) -> None
     from training.smdt import SMDT, instance_source, stack_sources
 
     cfg = model.cfg
-    retrieving = isinstance(model, SMDT)
-    neighbours = model.retrieve(doc) if retrieving else None
+    neighbours = model.retrieve(doc) if isinstance(model, SMDT) else None
     for inst in split_instances([len(s) for s in doc], cfg.doc_max_len):
         sents = [doc[i] for i in inst]
-        if retrieving:
+        if neighbours is not None:
             source = instance_source(sents, [model.pairs(neighbours[i]) for i in inst], cfg)
             enc, src_tags = model.encode(*(torch.from_numpy(a) for a in stack_sources([source], cfg.pad_id)))
         else:
