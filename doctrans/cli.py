@@ -460,6 +460,8 @@ def export(
     quantize: Annotated[str | None, typer.Option("--quantize", help="int8: dynamically quantized bundle")] = None,
     no_repeat_ngram: Annotated[int, typer.Option("--no-repeat-ngram", min=0, help="the bundle's default: never "
                                                  "repeat an n-gram of this many tokens (0 = off)")] = 0,
+    length_penalty: Annotated[float, typer.Option("--length-penalty", min=0.0, help="the bundle's default: "
+                                                  "beam hypotheses scored by logprob / length ** this")] = 1.0,
 ) -> None:
     """Export a checkpoint to a verified ONNX model bundle (needs the `train` extra: torch)."""
     try:
@@ -467,7 +469,7 @@ def export(
     except ImportError as e:
         raise UserError(f"export needs PyTorch and onnx: pip install 'doctrans[train]' ({e})") from None
     export_checkpoint(checkpoint, output, quantize, log=lambda msg: typer.echo(msg, err=True),
-                      no_repeat_ngram=no_repeat_ngram)
+                      no_repeat_ngram=no_repeat_ngram, length_penalty=length_penalty)
     typer.echo(f"wrote {output}")
 
 

@@ -42,7 +42,7 @@ def _manifest(path: Path, **changes: Any) -> BundleManifest:
         mem_layers={"src": [1], "tgt": [1]}, quantization="int8", files=standard_files(("src", "tgt")),
         provenance={"checkpoint": "best.pt", "step": 80}, scores={"tvsub_dev_s_bleu": 1.5},
         directions=[Direction("zh", "en", "<2en>"), Direction("en", "zh", "<2zh>")],
-        decoding={"no_repeat_ngram": 3}, hashes={"spm.model": "ab" * 32},
+        decoding={"no_repeat_ngram": 3, "length_penalty": 0.6}, hashes={"spm.model": "ab" * 32},
         extra={"made_by": "a later doctrans"},
     )
     fields.update(changes)
@@ -73,6 +73,7 @@ def test_a_full_manifest_round_trips(tmp_path: Path) -> None:
     read = BundleManifest.read(tmp_path)
     assert read == written and read.to_json() == raw
     assert read.no_repeat_ngram == 3 and read.weights_file is None and read.max_source_tokens == 63
+    assert read.length_penalty == 0.6 and raw["decoding"] == {"no_repeat_ngram": 3, "length_penalty": 0.6}
     assert [p.name for p in tmp_path.iterdir()] == [MODEL_JSON]  # no temporary file left
 
 
@@ -85,6 +86,7 @@ def test_a_minimal_manifest_reads_with_defaults(tmp_path: Path) -> None:
     m = BundleManifest.from_json(raw, tmp_path)
     assert m.directions == [Direction("zh", "en")] and m.hashes is None and m.d_ff is None
     assert m.no_repeat_ngram == 0 and m.weights_file is None and m.scores is None
+    assert m.length_penalty == 1.0  # the engine's own default
     assert m.to_json() == raw
 
 
@@ -106,6 +108,10 @@ BAD: list[tuple[Callable[[dict], Any], str]] = [
     (lambda m: m["memory"]["layers"].update(tgt=[]), "memory side 'tgt' lists no layers"),
     (lambda m: m.update(quantization=8), "'quantization' must be null or a string"),
     (lambda m: m.update(decoding={"no_repeat_ngram": -1}), "decoding.'no_repeat_ngram' must be a non-negative"),
+    (lambda m: m.update(decoding={"length_penalty": -0.5}), "decoding.'length_penalty' must be a non-negative number"),
+    (lambda m: m.update(decoding={"length_penalty": "1.0"}), "decoding.'length_penalty' must be a non-negative"),
+    (lambda m: m.update(decoding={"length_penalty": True}), "decoding.'length_penalty' must be a non-negative"),
+    (lambda m: m.update(decoding={"length_penalty": float("nan")}), "decoding.'length_penalty' must be a non-neg"),
     (lambda m: m.update(directions=[]), "'directions' must be a non-empty list"),
     (lambda m: m["directions"].reverse(), "src_lang/tgt_lang zh->en must be the first of its directions"),
     (lambda m: m["directions"].append(dict(m["directions"][0])), "lists the direction zh->en twice"),

@@ -133,12 +133,18 @@ def test_no_repeat_ngram_stops_stuttering(beam: int) -> None:
 
 def test_bundle_decoding_default_and_override(tmp_path: Path) -> None:
     bundle = _copy(tmp_path)
-    _edit_json(bundle, lambda m: m.update(decoding={"no_repeat_ngram": 3}))
+    _edit_json(bundle, lambda m: m.update(decoding={"no_repeat_ngram": 3, "length_penalty": 0.6}))
     assert OnnxTranslator.load(bundle).options.no_repeat_ngram == 3
+    assert OnnxTranslator.load(bundle).options.length_penalty == 0.6
     assert OnnxTranslator.load(bundle, no_repeat_ngram=0).options.no_repeat_ngram == 0
+    assert OnnxTranslator.load(bundle, length_penalty=1.3).options.length_penalty == 1.3
     assert OnnxTranslator.load(shared_bundle()).options.no_repeat_ngram == 0  # absent: off
+    assert OnnxTranslator.load(shared_bundle()).options.length_penalty == 1.0  # absent: the engine's 1.0
     _edit_json(bundle, lambda m: m.update(decoding={"no_repeat_ngram": -1}))
     with pytest.raises(BundleError, match=r"decoding\.'no_repeat_ngram' must be a non-negative integer"):
+        OnnxTranslator.load(bundle)
+    _edit_json(bundle, lambda m: m.update(decoding={"length_penalty": -1}))
+    with pytest.raises(BundleError, match=r"decoding\.'length_penalty' must be a non-negative number"):
         OnnxTranslator.load(bundle)
 
 

@@ -97,14 +97,15 @@ def load_references(data: str | Path, src: str, tgt: str, max_docs: int | None,
     return src_docs, ref_docs
 
 
-def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int = 5, length_penalty: float = 1.0,
+def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int = 5, length_penalty: float | None = None,
              max_docs: int | None = None, max_sentences: int | None = None, no_memory: bool = False,
              device: str = "cpu", threads: int | None = None, no_repeat_ngram: int | None = None
              ) -> tuple[Scores, list[list[str]]]:
     """Score a checkpoint (PyTorch, documents batched as rows) or an exported bundle directory
     (ONNX Runtime, the engine users run: one document at a time through the memory loop).
 
-    ``no_repeat_ngram``: None = the bundle's own decoding setting (0 for a checkpoint)."""
+    ``no_repeat_ngram``, ``length_penalty``: None = the bundle's own decoding setting (0 and 1.0 for a
+    checkpoint)."""
     if not Path(ckpt).exists():  # before reading the data: the model is the first argument
         raise CheckpointError(f"{ckpt}: no such checkpoint or bundle")
     src_docs, ref_docs = load_references(data, src, tgt, max_docs, max_sentences)
@@ -115,7 +116,8 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
         hyp_docs, n_tokens = translate_with_bundle(Path(ckpt), src_docs, beam, length_penalty, threads,
                                                    no_repeat_ngram, src, tgt)
     else:
-        hyp_docs, n_tokens = translate_with_checkpoint(ckpt, src_docs, beam, length_penalty, no_memory, device,
+        hyp_docs, n_tokens = translate_with_checkpoint(ckpt, src_docs, beam, 1.0 if length_penalty is None
+                                                       else length_penalty, no_memory, device,
                                                        no_repeat_ngram or 0, src, tgt)
     seconds = time.time() - t0
     s, d, sig, how = score(hyp_docs, ref_docs, tgt)
@@ -137,7 +139,7 @@ def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam:
     return hyp_docs, sum(len(h) + 1 for r in results for h in r.hypotheses)
 
 
-def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, length_penalty: float,
+def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, length_penalty: float | None,
                           threads: int | None, no_repeat_ngram: int | None = None, src: str | None = None,
                           tgt: str | None = None) -> tuple[list[list[str]], int]:
     from doctrans.engine.bundle import read_bundle
@@ -165,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--src", required=True)
     p.add_argument("--tgt", required=True)
     p.add_argument("--beam", type=int, default=5, help="beam size (1 = greedy)")
-    p.add_argument("--length-penalty", type=float, default=1.0)
+    p.add_argument("--length-penalty", type=float, help="score = logprob / length ** this "
+                   "(default: the bundle's setting; 1.0 for a checkpoint)")
     p.add_argument("--max-docs", type=int)
     p.add_argument("--max-sentences", type=int, help="translate only the first N sentences (quick checks)")
     p.add_argument("--no-memory", action="store_true", help="ablation: translate with the memory off")

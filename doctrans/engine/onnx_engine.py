@@ -189,7 +189,7 @@ class OnnxTranslator:
         return [*self.source_prefix, *pieces, self.info.eos_id]
 
     @classmethod
-    def load(cls, bundle_dir: str | Path, beam_size: int = 5, length_penalty: float = 1.0,
+    def load(cls, bundle_dir: str | Path, beam_size: int = 5, length_penalty: float | None = None,
              max_length: int | None = None, return_attention: bool = False,
              providers: list[str] | None = None, threads: int | None = None,
              no_repeat_ngram: int | None = None, src: str | None = None,
@@ -197,7 +197,7 @@ class OnnxTranslator:
         """Open and check a bundle. ``max_length`` caps generated tokens per sentence (the model's
         own limit ``min(max_len - 1, 2 * src_len + 10)`` always applies); ``threads``: ORT
         intra-op threads (default: $DOCTRANS_THREADS, else :func:`default_threads`);
-        ``no_repeat_ngram``: default from the bundle's model.json ``decoding``.
+        ``no_repeat_ngram``, ``length_penalty``: default from the bundle's model.json ``decoding``.
         ``src``/``tgt``: the direction, required (one of them is enough) for a bundle that
         translates several; a one-direction bundle needs neither."""
         if beam_size < 1:
@@ -227,7 +227,8 @@ class OnnxTranslator:
         verify_bundle_files(info.path, info)
         tokenizer = Tokenizer(info.path / SPM_FILE, info.vocab_size)
         return cls(info, sessions, tokenizer, memory_init,
-                   _Options(beam_size, length_penalty, max_length, return_attention,
+                   _Options(beam_size, info.length_penalty if length_penalty is None else length_penalty,
+                            max_length, return_attention,
                             info.no_repeat_ngram if no_repeat_ngram is None else no_repeat_ngram),
                    direction, direction_tag_ids(info, tokenizer.piece_id))
 
