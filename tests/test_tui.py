@@ -406,6 +406,15 @@ def test_file_picker_and_unreadable_documents(tmp_path: Path) -> None:
     good = tmp_path / "doc.txt"
     good.write_text("One. Two.\n", encoding="utf-8")
     app = DoctransApp(AttnTranslator(), None, clock=Clock())
+    # What the app tells the person, through its public App.notify (not Textual's private list).
+    said: list[str] = []
+    notify = app.notify
+
+    def record(message: str, **kw: object) -> None:
+        said.append(message)
+        notify(message, **kw)  # type: ignore[arg-type]  # passes the caller's keywords through
+
+    app.notify = record  # type: ignore[method-assign]  # a spy on the instance, nothing else changes
 
     async def flow() -> None:
         async with app.run_test(notifications=True) as pilot:
@@ -413,7 +422,7 @@ def test_file_picker_and_unreadable_documents(tmp_path: Path) -> None:
             app.screen.dismiss(bad)
             await pilot.pause()
             assert app.state is None and app.is_running  # one clear message, no crash
-            assert any("broken.docx" in n.message for n in app._notifications)
+            assert any("broken.docx" in m for m in said)
             app.action_open()
             await pilot.pause()
             assert isinstance(app.screen, OpenScreen)
