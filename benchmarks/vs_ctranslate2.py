@@ -22,7 +22,9 @@ imported by ``doctrans/``.
 3. **Tokens/s.** Generated tokens (EOS counted) per second of wall time, each system translating the
    document's sentences in document order from the same source ids (SentencePiece and verbatim
    masking are outside the timing for every system): doctrans ``translate_ids`` (encoder, beam search
-   over the step decoder, and with memory the decoder_full pass and memory update), CTranslate2
+   over the step decoder, and with memory the decoder_full pass and memory update), doctrans with
+   the sentences cut into ``--batch-docs`` documents translated as the rows of one batch, each with
+   its own memory (``doctrans.engine.batch``: ``translate --batch-docs``), CTranslate2
    ``translate_batch`` one sentence at a time (one stream) and all sentences in one call (batched,
    ``max_batch_size`` 32, which is what it is for: the memory model's sentences cannot be batched
    within a document), PyTorch eager ``training.search`` on the sentence-level model. Beams 1 and 5,
@@ -185,6 +187,24 @@ class Systems:
         session = tr.new_document(beam_size=beam)
         return [session.translate_ids(np.asarray([ids], dtype=np.int64))[0].tokens for ids in self.doc.ids]
 
+    def doctrans_batched(self, name: str, beam: int, threads: int, docs: int) -> list[list[int]]:
+        """The sentences as ``docs`` documents (contiguous pieces of the document order), each a row
+        of one batch with its own memory (doctrans.engine.batch: what ``translate --batch-docs``
+        runs); a row idles once its document has ended."""
+        from doctrans.engine.batch import translate_ids_rows
+
+        tr = self._translator("doctrans", name, threads)
+        size = -(-len(self.doc.ids) // docs)
+        parts = [self.doc.ids[k: k + size] for k in range(0, len(self.doc.ids), size)]
+        sessions = [tr.new_document(beam_size=beam) for _ in parts]
+        out: list[list[list[int]]] = [[] for _ in parts]
+        for i in range(max(map(len, parts))):
+            live = [r for r, part in enumerate(parts) if i < len(part)]
+            hyps = translate_ids_rows([sessions[r] for r in live], [parts[r][i] for r in live])
+            for r, hyp in zip(live, hyps, strict=True):
+                out[r].append(hyp.tokens)
+        return [tokens for part in out for tokens in part]
+
     def ct2_stream(self, name: str, beam: int, threads: int) -> list[list[int]]:
         tr = self._translator("ct2", name, threads)
         out = []
@@ -290,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--beams", type=int, nargs="+", default=[1, 5])
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    p.add_argument("--batch-docs", type=int, default=4,
+                   help="documents (contiguous pieces of the sentences) as the rows of one batch in the "
+                        "'docs batched' columns")
     p.add_argument("--no-pytorch", action="store_true", help="leave PyTorch eager out (the slowest column)")
     p.add_argument("--only", nargs="+", metavar="WORD",
                    help="only the columns whose name has one of these words (ct2 int8, the base, stays): "
@@ -343,6 +366,10 @@ def main(argv: list[str] | None = None) -> int:
         ("doctrans int8 mem off", lambda b, t: systems.doctrans("nomem-int8", b, t)),
         ("doctrans fp32 mem on", lambda b, t: systems.doctrans("mem-fp32", b, t)),
         ("doctrans fp32 mem off", lambda b, t: systems.doctrans("nomem-fp32", b, t)),
+        (f"doctrans int8 mem on, {args.batch_docs} docs batched",
+         lambda b, t: systems.doctrans_batched("mem-int8", b, t, args.batch_docs)),
+        (f"doctrans fp32 mem on, {args.batch_docs} docs batched",
+         lambda b, t: systems.doctrans_batched("mem-fp32", b, t, args.batch_docs)),
         ("ct2 int8", lambda b, t: systems.ct2_stream("int8", b, t)),
         ("ct2 fp32", lambda b, t: systems.ct2_stream("float32", b, t)),
         ("ct2 int8 batched", lambda b, t: systems.ct2_batched("int8", b, t)),

@@ -45,13 +45,16 @@ TGT_HELP = "target language; picks the model when several translate the source l
 TM_HELP = ("translation memory, TMX or two-column CSV/TSV (repeatable): a sentence found in it (exact match "
            "after whitespace and punctuation normalisation) takes its stored translation, the model is not called")
 
-# --batch-docs: documents translated together as the rows of one batch (doctrans.batch). The default
-# is measured in README "Speed" (9 real documents, the shipped int8 model, this 2-core CPU: 1.22x
-# the one-at-a-time speed with 1 thread, 1.5x with 2).
-BATCH_DOCS = 4
+# --batch-docs: documents translated together as the rows of one batch (doctrans.batch). Default 1,
+# measured (README "Speed", python -m benchmarks.batch_docs): on this project's 2-core CPU with the
+# shipped int8 models at their default single thread, batching real documents is no faster (0.87-0.97x
+# for N = 2-8; the small model's step is dominated by per-row work, the 10k-word output layer), and
+# an int8 model's rounding moves with the batch companions. It pays with 2 threads (1.2-1.6x),
+# short sentences (subtitles: 1.6x in benchmarks.vs_ctranslate2) and fp32 bundles (identical output).
+BATCH_DOCS = 1
 BATCH_DOCS_HELP = ("translate up to N documents at a time as the rows of one batch, each with its own memory "
-                   "(faster; an fp32 model gives the same output, an int8 model's rounding moves a little with "
-                   "the other documents of the batch); 1 = one document after the other")
+                   "(faster with several threads or short sentences; an fp32 model gives the same output, an int8 "
+                   "model's rounding moves a little with the other documents of the batch); 1 = one after the other")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
