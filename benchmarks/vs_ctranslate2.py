@@ -61,6 +61,9 @@ AGREEMENT_SENTENCES = 100
 
 
 # -- the mapping ---------------------------------------------------------------------------------
+# The search doctrans runs here, the same as CTranslate2's (translate_batch length_penalty=1.0).
+SAME_SEARCH: dict[str, Any] = {"length_penalty": 1.0, "no_repeat_ngram": 0}
+
 def to_m2m100(model: Any) -> Any:
     """A sentence-level :class:`training.model.MemoryTransformer` as a transformers
     ``M2M100ForConditionalGeneration`` computing the same function (memory units are ignored)."""
@@ -174,7 +177,9 @@ class Systems:
             if kind == "doctrans":
                 from doctrans.engine.onnx_engine import OnnxTranslator
 
-                self._cache[key] = OnnxTranslator.load(self.bundles[name], threads=threads)
+                # CTranslate2's search: length penalty 1, no n-gram blocking (the shipped bundles'
+                # model.json defaults differ since fc447c2; like for like needs the same search).
+                self._cache[key] = OnnxTranslator.load(self.bundles[name], threads=threads, **SAME_SEARCH)
             else:
                 import ctranslate2
 
@@ -280,7 +285,7 @@ def source_doc(bundle: Path, sentences: list[str], vocab: list[str]) -> Doc:
     from doctrans.engine.beam import max_new_tokens
     from doctrans.engine.onnx_engine import OnnxTranslator
 
-    tr = OnnxTranslator.load(bundle, threads=1)
+    tr = OnnxTranslator.load(bundle, threads=1, **SAME_SEARCH)
     ids, pieces, limits = [], [], []
     for s in sentences:
         text = tr.prepare(s).model_text
