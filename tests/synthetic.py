@@ -79,6 +79,24 @@ def train_synthetic(tmp: Path, name: str, *extra: str, data: Path, dev: Path | N
     return out
 
 
+def check_resume_continues_exactly(tmp: Path, common: list[str], data: Path,
+                                   steps: int) -> tuple[Path, Path, dict[str, Any], dict[str, Any]]:
+    """Train ``steps`` steps in one go ("straight") and the same run stopped at half and resumed
+    ("split"); assert every weight of the two last checkpoints is the same. -> (straight run dir,
+    split run dir, straight checkpoint, split checkpoint) for the caller's further checks."""
+    import torch
+
+    from training.checkpoint import read_checkpoint
+
+    straight = train_synthetic(tmp, "straight", *common, "--max-steps", str(steps), data=data)
+    train_synthetic(tmp, "split", *common, "--max-steps", str(steps // 2), data=data)
+    split = train_synthetic(tmp, "split", *common, "--max-steps", str(steps), "--resume", data=data)
+    a, b = read_checkpoint(straight / "last.pt"), read_checkpoint(split / "last.pt")
+    for k in a["model"]:
+        assert torch.allclose(a["model"][k], b["model"][k], atol=1e-5), k
+    return straight, split, a, b
+
+
 def synthetic_corpora(root: Path) -> dict[str, Path]:
     """The train (600 documents) and dev (40) corpora every synthetic-task test uses."""
     return {"train": write_corpus(root / "train.jsonl", 600, seed=1),

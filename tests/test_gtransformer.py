@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from export.bundle import ExportError, export_checkpoint
-from tests.synthetic import pronoun_accuracy, train_synthetic, translate_dev
+from tests.synthetic import check_resume_continues_exactly, pronoun_accuracy, train_synthetic, translate_dev
 from training import approaches
 from training import train as train_mod
 from training.checkpoint import CheckpointError, load_model, read_checkpoint
@@ -172,12 +172,7 @@ def test_init_copies_the_sentence_model_into_group_attention(corpora, tmp_path):
 def test_resume_continues_exactly(corpora, tmp_path):
     common = ["--approach", "gtransformer", "--stage", "document", "--dropout", "0.1", "--rows", "4",
               "--window", "3", "--log-every", "3", "--save-every", "1000"]
-    straight = train(tmp_path, "straight", *common, "--max-steps", "8", data=corpora["train"])
-    train(tmp_path, "split", *common, "--max-steps", "4", data=corpora["train"])
-    split = train(tmp_path, "split", *common, "--max-steps", "8", "--resume", data=corpora["train"])
-    a, b = read_checkpoint(straight / "last.pt"), read_checkpoint(split / "last.pt")
-    for k in a["model"]:
-        assert torch.allclose(a["model"][k], b["model"][k], atol=1e-5), k
+    _, split, _, _ = check_resume_continues_exactly(tmp_path, common, corpora["train"], 8)
     # Resuming with another approach is one clear error, not a traceback.
     argv = ["--src", "xx", "--tgt", "yy", "--data", str(corpora["train"]), "--out", str(split), "--config", "tiny",
             "--stage", "document", "--resume", "--quiet"]

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from export.bundle import ExportError, export_checkpoint
-from tests.synthetic import pronoun_accuracy, translate_dev
+from tests.synthetic import check_resume_continues_exactly, pronoun_accuracy, translate_dev
 from tests.synthetic import train_synthetic as train
 from training import approaches, retrieval
 from training import evaluate as evaluate_mod
@@ -317,12 +317,7 @@ def test_init_copies_the_sentence_model_and_refuses_both_directions(corpora, tmp
 @pytest.mark.slow
 def test_resume_continues_exactly(corpora, tmp_path):
     common = [*SHORT, "--dropout", "0.1", "--window", "3", "--log-every", "3", "--save-every", "1000"]
-    straight = train(tmp_path, "straight", *common, "--max-steps", "8", data=corpora["train"])
-    train(tmp_path, "split", *common, "--max-steps", "4", data=corpora["train"])
-    split = train(tmp_path, "split", *common, "--max-steps", "8", "--resume", data=corpora["train"])
-    a, b = read_checkpoint(straight / "last.pt"), read_checkpoint(split / "last.pt")
-    for k in a["model"]:
-        assert torch.allclose(a["model"][k], b["model"][k], atol=1e-5), k
+    check_resume_continues_exactly(tmp_path, common, corpora["train"], 8)
 
 
 @pytest.mark.slow
