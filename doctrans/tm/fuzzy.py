@@ -46,9 +46,8 @@ class FuzzyMatch:
 
 
 def score(a: str, b: str) -> float:
-    """The fuzzy-match percentage of two normalised keys (see the module docstring)."""
-    if not a and not b:
-        return 100.0
+    """The fuzzy-match percentage of two normalised keys (see the module docstring); two empty
+    keys are the same (100)."""
     return 100.0 * Levenshtein.normalized_similarity(a, b)
 
 

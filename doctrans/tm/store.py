@@ -147,9 +147,7 @@ class TMStore:
         already there keeps its index entry: only its translation changes)."""
         new: dict[tuple[str, str, str], None] = {}
         for src, tgt, key, *_ in rows:
-            if (src, tgt, key) not in new and self.db.execute(
-                    "SELECT 1 FROM segments WHERE src_lang = ? AND tgt_lang = ? AND key = ?",
-                    (src, tgt, key)).fetchone() is None:
+            if (src, tgt, key) not in new and self._segment(src, tgt, key) is None:
                 new[(src, tgt, key)] = None
         self.db.executemany("INSERT INTO fuzzy_index (key, pair) VALUES (?, ?)",
                             [(key, f"{src}>{tgt}") for src, tgt, key in new])
@@ -168,10 +166,10 @@ class TMStore:
         best first, at most ``limit``; an exact match scores 100. Builds the fuzzy index on the
         first call (see the module docstring)."""
         key = normalise_key(source)
-        if len(key) < 3:  # no trigram: too short to be "similar" to anything but itself
-            hit = self.lookup(source, src_lang, tgt_lang)
-            return [FuzzyMatch(source, hit, 100.0)] if hit is not None else []
         src, tgt = primary_language(src_lang), primary_language(tgt_lang)
+        if len(key) < 3:  # no trigram: too short to be "similar" to anything but itself
+            row = self._segment(src, tgt, key)
+            return [FuzzyMatch(*row, 100.0)] if row is not None else []
         try:
             if not self._has_fuzzy_index():
                 self._build_fuzzy_index()
@@ -193,10 +191,9 @@ class TMStore:
                 if p == pair and lo <= len(k) <= hi]
             matches = []
             for k, s in best_matches(key, found, threshold, limit):
-                row = self.db.execute("SELECT source, target FROM segments WHERE src_lang = ? AND tgt_lang = ? "
-                                      "AND key = ?", (src, tgt, k)).fetchone()
+                row = self._segment(src, tgt, k)
                 if row is not None:
-                    matches.append(FuzzyMatch(str(row[0]), str(row[1]), s))
+                    matches.append(FuzzyMatch(*row, s))
             return matches
         except sqlite3.DatabaseError as e:
             raise UserError(f"{self.path}: cannot search the translation memory ({e})") from None
@@ -204,10 +201,14 @@ class TMStore:
     @_locked
     def lookup(self, source: str, src_lang: str, tgt_lang: str) -> str | None:
         """The stored translation of ``source`` (exact match of the normalised key), or None."""
-        row = self.db.execute("SELECT target FROM segments WHERE src_lang = ? AND tgt_lang = ? AND key = ?",
-                              (primary_language(src_lang), primary_language(tgt_lang),
-                               normalise_key(source))).fetchone()
-        return None if row is None else str(row[0])
+        row = self._segment(primary_language(src_lang), primary_language(tgt_lang), normalise_key(source))
+        return None if row is None else row[1]
+
+    def _segment(self, src: str, tgt: str, key: str) -> tuple[str, str] | None:
+        """(stored source, stored target) of one normalised key: the primary-key search."""
+        row = self.db.execute("SELECT source, target FROM segments WHERE src_lang = ? AND tgt_lang = ? AND key = ?",
+                              (src, tgt, key)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
 
     @_locked
     def counts(self) -> list[tuple[str, str, int]]:
