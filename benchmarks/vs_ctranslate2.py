@@ -8,7 +8,7 @@ Needs the benchmark-only extras (``pip install -e ".[bench]"``: ctranslate2, tra
 imported by ``doctrans/``.
 
 1. **Same weights.** The bundle's weights are read back into PyTorch
-   (:mod:`benchmarks.bundle_weights`; from an int8 bundle, dequantized). The memory model (memory
+   (:mod:`training.bundle_weights`; from an int8 bundle, dequantized). The memory model (memory
    on) and its sentence-level model (the same weights without the memory units: memory off) are
    exported to doctrans bundles, fp32 and int8, with ``export.bundle.export_model`` and its checks
    (cached in ``--work``; the shipped int8 bundle itself is the "memory on, int8" row). The
@@ -256,8 +256,8 @@ def build_bundles(bundle: Path, work: Path, say: Callable[[str], None], sentence
         dict[str, Path], Any, Any]:
     """doctrans bundles of the recovered weights (memory on fp32, memory off fp32/int8; the bundle
     itself as memory on int8 if it is int8), the recovered sentence-level model, the memory model."""
-    from benchmarks.bundle_weights import recover
     from export.bundle import export_model
+    from training.bundle_weights import recover
     from training.checkpoint import LoadedModel
 
     mem = recover(bundle)

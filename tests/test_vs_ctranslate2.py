@@ -7,30 +7,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import torch
 
 pytest.importorskip("ctranslate2", reason="benchmark extra: pip install -e '.[bench]'")
 pytest.importorskip("transformers", reason="benchmark extra: pip install -e '.[bench]'")
 
 import ctranslate2
 
-from benchmarks.bundle_weights import recover
 from benchmarks.vs_ctranslate2 import convert_to_ct2, ct2_vocabulary, to_m2m100
 from doctrans.engine.beam import max_new_tokens
 from doctrans.engine.onnx_engine import OnnxTranslator
-from tests.tiny_model import one_torch_thread, sentences, shared_bundle, shared_checkpoint
-from training.checkpoint import load_model
+from tests.tiny_model import one_torch_thread, sentences, shared_bundle
+from training.bundle_weights import recover
 from training.search import translate_documents
 
 __all__ = ["one_torch_thread"]  # an autouse fixture: imported to apply here
-
-
-def test_bundle_weights_read_back_exactly() -> None:
-    ref = load_model(shared_checkpoint()).model.state_dict()
-    got = recover(shared_bundle()).model.state_dict()
-    assert set(got) == set(ref)
-    for name, value in ref.items():
-        assert torch.equal(got[name], value), name
 
 
 def test_ctranslate2_greedy_matches_the_sentence_level_model(tmp_path: Path) -> None:

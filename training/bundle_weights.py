@@ -1,8 +1,9 @@
 """A bundle's weights back into a PyTorch :class:`MemoryTransformer` (no checkpoint needed).
 
-The shipped bundles come without their PyTorch checkpoints; a benchmark that compares the engine
-with other frameworks on *the same weights* (benchmarks/vs_ctranslate2.py) reads them out of the
-ONNX graphs:
+The shipped bundles come without their PyTorch checkpoints. Two users read the weights back out of
+the ONNX graphs: the speed scoreboard, which compares the engine with other frameworks on *the same
+weights* (benchmarks/vs_ctranslate2.py), and training.from_bundle, which continues training a
+shipped model (its vocabulary grown by the verbatim placeholders). How:
 
 - which parameter each initializer a node reads is comes from tracing a *random* model of the same
   configuration (every parameter random, so no two are equal) with the same exporter

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Teach the built-in bundles to copy the verbatim placeholders (issue 14), on a CPU, in minutes:
+#
+#   bash training/recipes/placeholder_finetune.sh zh-en     # then the same with en-zh
+#
+# The shipped bundles' vocabulary has no ⦅1⦆…⦅16⦆, so the engine cannot mask the numbers, codes and
+# URLs of a sentence for them. This continues each shipped model instead of training a new one:
+#
+#   init   the bundle's weights read back, its SentencePiece model grown by the 16 placeholder
+#          pieces (training.from_bundle), the sentence-level model
+#   ph     sentence level, masked training pairs (training.verbatim_pairs: half the pairs with spans
+#          shared by both sides), TVsub + pydocs + django                           (STEPS steps)
+#   plain  the same, same steps and data, nothing masked: the control that says what placeholder
+#          training costs or gains in dev BLEU
+#   s2     memory (both sides) on TVsub from ph, as every built-in model gets it   <- exported
+#
+# The token caches (one masked, one plain, both tokenized with the grown SentencePiece model) are
+# built once by training.prepare_data. Every stage resumes where it stopped. Runs go to
+# $RUNS/ph/<direction>; the int8 bundle to $RUNS/ph/bundle_<direction>.
+set -euo pipefail
+DIRECTION=${1:?usage: placeholder_finetune.sh zh-en|en-zh}
+SRC=${DIRECTION%-*}
+TGT=${DIRECTION#*-}
+cd "$(dirname "$0")/../.."
+PY=${PYTHON:-python}
+[ -x .venv/bin/python ] && PY=${PYTHON:-.venv/bin/python}
+DATA=${DATA:-../shared/data}
+RUNS=${RUNS:-$HOME/runs}
+W=$RUNS/ph
+R=$W/$DIRECTION
+STEPS=${STEPS:-800}
+S2_STEPS=${S2_STEPS:-300}
+THREADS=${THREADS:-1}
+SKIP_CONTROL=${SKIP_CONTROL:-0}
+
+mkdir -p "$R"
+[ -f "$R/init.pt" ] || "$PY" -m training.from_bundle "doctrans/models/$DIRECTION" --out "$R/init.pt" --spm-out "$W/spm.model"
+for kind in masked plain; do
+    extra=()
+    [ "$kind" = plain ] && extra=(--mask-fraction 0)
+    [ -f "$W/cache_$kind/manifest.json" ] || "$PY" -m training.prepare_data --data "$DATA" --spm "$W/spm.model" \
+        --out "$W/cache_$kind" --threads 2 "${extra[@]}"
+done
+
+resume_flag() { [ -f "$1/last.pt" ] && echo --resume || true; }
+common=(--src "$SRC" --tgt "$TGT" --spm "$W/spm.model" --threads "$THREADS" --log-every 25)
+sentence() {  # OUT CACHE
+    local out=$1 c=$2
+    "$PY" -m training.train --stage sentence "${common[@]}" --init "$R/init.pt" --out "$out" \
+        --data "$c/tvsub-zh-en.train.npz:1" "$c/pydocs-en-zh.train.npz:3" "$c/django-en-zh.train.npz:3" \
+        --dev "$c/tvsub-zh-en.dev.npz" "$c/pydocs-en-zh.dev.npz" "$c/django-en-zh.dev.npz" \
+        --max-tokens 1500 --lr 3e-4 --warmup 100 --max-steps "$STEPS" --dropout 0.1 \
+        --eval-every 200 --save-every 200 --patience 100 $(resume_flag "$out")
+}
+sentence "$R/ph" "$W/cache_masked"
+[ "$SKIP_CONTROL" = 1 ] || sentence "$R/plain" "$W/cache_plain"
+
+# Stage 2 as the built-in recipe (training/recipes/default_models.sh) runs it: TVsub document streams.
+C=$W/cache_masked
+"$PY" -m training.train --stage document "${common[@]}" --init "$R/ph/best.pt" --out "$R/s2" \
+    --data "$C/tvsub-zh-en.train.npz" --dev "$C/tvsub-zh-en.dev.npz" "$C/pydocs-en-zh.dev.npz" \
+    --rows 24 --window 4 --lr 5e-5 --lr-new 5e-4 --warmup 100 --max-steps "$S2_STEPS" \
+    --eval-every 100 --save-every 100 --patience 100 $(resume_flag "$R/s2")
+[ -f "$W/bundle_$DIRECTION/model.json" ] || doctrans export "$R/s2/best.pt" -o "$W/bundle_$DIRECTION" --quantize int8
+echo "done: $W/bundle_$DIRECTION"
