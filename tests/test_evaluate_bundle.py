@@ -32,3 +32,26 @@ def test_bundle_with_no_memory_is_a_clear_error(tmp_path: Path, capsys) -> None:
         f.write(json.dumps({"id": "d", "xx": ["the cat ."], "yy": [". cat the"]}) + "\n")
     code = evaluate_mod.main([str(shared_bundle()), "--data", str(dev), "--src", "xx", "--tgt", "yy", "--no-memory"])
     assert code == 2 and "--no-memory needs a checkpoint" in capsys.readouterr().err
+
+
+def test_no_masking_scores_a_bundle_as_one_without_placeholders(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from doctrans.engine.onnx_engine import OnnxTranslator
+    from tests.tiny_model import shared_placeholder_bundle
+
+    dev = tmp_path / "dev.jsonl.xz"
+    with lzma.open(dev, "wt", encoding="utf-8") as f:
+        f.write(json.dumps({"id": "d", "xx": ["the cat 320 ."], "yy": [". 320 cat the"]}) + "\n")
+    seen: list[int] = []
+    original = OnnxTranslator.translate_document
+
+    def spy(self, sentences, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(self.placeholders)
+        return original(self, sentences, *args, **kwargs)
+
+    monkeypatch.setattr(OnnxTranslator, "translate_document", spy)
+    for masking in (True, False):
+        evaluate_mod.evaluate(shared_placeholder_bundle(), dev, "xx", "yy", beam=1, threads=1, masking=masking)
+    assert seen[0] > 0 and seen[1] == 0
+    code = evaluate_mod.main([str(shared_checkpoint()), "--data", str(dev), "--src", "xx", "--tgt", "yy",
+                              "--no-masking"])
+    assert code == 2

@@ -99,13 +99,14 @@ def load_references(data: str | Path, src: str, tgt: str, max_docs: int | None,
 
 def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int = 5, length_penalty: float | None = None,
              max_docs: int | None = None, max_sentences: int | None = None, no_memory: bool = False,
-             device: str = "cpu", threads: int | None = None, no_repeat_ngram: int | None = None
-             ) -> tuple[Scores, list[list[str]]]:
+             device: str = "cpu", threads: int | None = None, no_repeat_ngram: int | None = None,
+             masking: bool = True) -> tuple[Scores, list[list[str]]]:
     """Score a checkpoint (PyTorch, documents batched as rows) or an exported bundle directory
     (ONNX Runtime, the engine users run: one document at a time through the memory loop).
 
     ``no_repeat_ngram``, ``length_penalty``: None = the bundle's own decoding setting (0 and 1.0 for a
-    checkpoint)."""
+    checkpoint). ``masking``: a bundle masks verbatim spans as placeholders when its vocabulary has
+    them (doctrans.engine.protect); False scores it as a bundle without them would translate."""
     if not Path(ckpt).exists():  # before reading the data: the model is the first argument
         raise CheckpointError(f"{ckpt}: no such checkpoint or bundle")
     src_docs, ref_docs = load_references(data, src, tgt, max_docs, max_sentences)
@@ -114,8 +115,10 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
         if no_memory:
             raise CheckpointError(f"{ckpt}: --no-memory needs a checkpoint, not a bundle")
         hyp_docs, n_tokens = translate_with_bundle(Path(ckpt), src_docs, beam, length_penalty, threads,
-                                                   no_repeat_ngram, src, tgt)
+                                                   no_repeat_ngram, src, tgt, masking)
     else:
+        if not masking:
+            raise CheckpointError(f"{ckpt}: --no-masking needs a bundle (a checkpoint is never masked)")
         hyp_docs, n_tokens = translate_with_checkpoint(ckpt, src_docs, beam, 1.0 if length_penalty is None
                                                        else length_penalty, no_memory, device,
                                                        no_repeat_ngram or 0, src, tgt)
@@ -141,7 +144,7 @@ def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam:
 
 def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, length_penalty: float | None,
                           threads: int | None, no_repeat_ngram: int | None = None, src: str | None = None,
-                          tgt: str | None = None) -> tuple[list[list[str]], int]:
+                          tgt: str | None = None, masking: bool = True) -> tuple[list[list[str]], int]:
     from doctrans.engine.bundle import read_bundle
     from doctrans.engine.errors import BundleError
     from doctrans.engine.onnx_engine import OnnxTranslator
@@ -155,6 +158,8 @@ def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, le
                                          tgt=tgt if several else None)
     except BundleError as e:
         raise CheckpointError(str(e)) from None
+    if not masking:
+        translator.placeholders = 0  # what a bundle without placeholder pieces reads: the plain text
     results = [translator.translate_document(doc) for doc in src_docs]
     return [[r.translation for r in doc] for doc in results], sum(len(r.tgt_tokens) + 1 for doc in results
                                                                   for r in doc)
@@ -172,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-docs", type=int)
     p.add_argument("--max-sentences", type=int, help="translate only the first N sentences (quick checks)")
     p.add_argument("--no-memory", action="store_true", help="ablation: translate with the memory off")
+    p.add_argument("--no-masking", action="store_true", help="bundle only: do not mask numbers, codes and URLs "
+                   "as placeholders (the control for a bundle trained with them)")
     p.add_argument("--no-repeat-ngram", type=int, help="forbid repeating an n-gram of this many tokens "
                    "(default: the bundle's setting; 0 for a checkpoint)")
     p.add_argument("--out", type=Path, help="write hypotheses here (one line per sentence, blank line between docs)")
@@ -183,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(a.threads)
     try:
         scores, hyps = evaluate(a.checkpoint, a.data, a.src, a.tgt, a.beam, a.length_penalty, a.max_docs,
-                                a.max_sentences, a.no_memory, a.device, a.threads, a.no_repeat_ngram)
+                                a.max_sentences, a.no_memory, a.device, a.threads, a.no_repeat_ngram,
+                                not a.no_masking)
     except (DataError, CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
