@@ -55,3 +55,9 @@ def test_no_masking_scores_a_bundle_as_one_without_placeholders(tmp_path: Path, 
     code = evaluate_mod.main([str(shared_checkpoint()), "--data", str(dev), "--src", "xx", "--tgt", "yy",
                               "--no-masking"])
     assert code == 2
+
+
+def test_kept_spans_counts_the_figures_a_translation_kept_byte_for_byte() -> None:
+    src = [["Revenue rose 3.5% to 1,250 units.", "See https://example.org/a for v2.1.0."], ["No figures here."]]
+    hyp = [["收入增长3.5%，达到1, 250台。", "见 https://example.org/a ，版本 v2.1.0。"], ["这里没有数字。"]]
+    assert evaluate_mod.kept_spans(src, hyp) == (4, 3)  # "1,250" came back as "1, 250"

@@ -26,6 +26,7 @@ import sacrebleu
 import sentencepiece as spm
 import torch
 
+from doctrans.verbatim import find_spans
 from training.approaches import translate_documents  # any --approach
 from training.checkpoint import CheckpointError, load_model
 from training.data import DataError, read_documents
@@ -42,10 +43,30 @@ class Scores:
     n_documents: int
     seconds: float
     tokens_per_s: float
+    # What a translation must not change (doctrans.verbatim): the numbers, codes, URLs... the rules
+    # find in the source sentences, and how many of them the hypotheses have byte for byte.
+    spans: int = 0
+    spans_kept: int = 0
+    # Bundles that mask: spans the model dropped and the engine put back at their relative position.
+    spans_placed: int = 0
 
     def line(self) -> str:
+        kept = f", spans kept {self.spans_kept}/{self.spans}" if self.spans else ""
+        placed = f" ({self.spans_placed} put back)" if self.spans_placed else ""
         return (f"s-BLEU {self.s_bleu:.2f}  d-BLEU {self.d_bleu:.2f}  ({self.n_documents} docs, "
-                f"{self.n_sentences} sents, {self.tokens_per_s:.0f} tok/s)  {self.signature}  [{self.scoring}]")
+                f"{self.n_sentences} sents, {self.tokens_per_s:.0f} tok/s{kept}{placed})  {self.signature}  "
+                f"[{self.scoring}]")
+
+
+def kept_spans(src_docs: list[list[str]], hyp_docs: list[list[str]]) -> tuple[int, int]:
+    """(spans in the sources, of them in their hypothesis byte for byte): doctrans.verbatim's spans."""
+    total = kept = 0
+    for src_doc, hyp_doc in zip(src_docs, hyp_docs, strict=True):
+        for src, hyp in zip(src_doc, hyp_doc, strict=True):
+            for span in find_spans(src):
+                total += 1
+                kept += span.text in hyp
+    return total, kept
 
 
 def scoring_for(hyp_docs: list[list[str]], ref_docs: list[list[str]], tgt_lang: str
@@ -111,11 +132,12 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
         raise CheckpointError(f"{ckpt}: no such checkpoint or bundle")
     src_docs, ref_docs = load_references(data, src, tgt, max_docs, max_sentences)
     t0 = time.time()
+    placed = 0
     if Path(ckpt).is_dir():
         if no_memory:
             raise CheckpointError(f"{ckpt}: --no-memory needs a checkpoint, not a bundle")
-        hyp_docs, n_tokens = translate_with_bundle(Path(ckpt), src_docs, beam, length_penalty, threads,
-                                                   no_repeat_ngram, src, tgt, masking)
+        hyp_docs, n_tokens, placed = translate_with_bundle(Path(ckpt), src_docs, beam, length_penalty, threads,
+                                                           no_repeat_ngram, src, tgt, masking)
     else:
         if not masking:
             raise CheckpointError(f"{ckpt}: --no-masking needs a bundle (a checkpoint is never masked)")
@@ -124,7 +146,9 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
                                                        no_repeat_ngram or 0, src, tgt)
     seconds = time.time() - t0
     s, d, sig, how = score(hyp_docs, ref_docs, tgt)
-    return Scores(s, d, sig, how, sum(map(len, ref_docs)), len(ref_docs), seconds, n_tokens / seconds), hyp_docs
+    spans, kept = kept_spans(src_docs, hyp_docs)
+    return Scores(s, d, sig, how, sum(map(len, ref_docs)), len(ref_docs), seconds, n_tokens / seconds,
+                  spans, kept, placed), hyp_docs
 
 
 def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam: int, length_penalty: float,
@@ -144,7 +168,8 @@ def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam:
 
 def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, length_penalty: float | None,
                           threads: int | None, no_repeat_ngram: int | None = None, src: str | None = None,
-                          tgt: str | None = None, masking: bool = True) -> tuple[list[list[str]], int]:
+                          tgt: str | None = None, masking: bool = True) -> tuple[list[list[str]], int, int]:
+    """Hypotheses, target tokens generated, and spans the engine put back (the model dropped them)."""
     from doctrans.engine.bundle import read_bundle
     from doctrans.engine.errors import BundleError
     from doctrans.engine.onnx_engine import OnnxTranslator
@@ -161,8 +186,9 @@ def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, le
     if not masking:
         translator.placeholders = 0  # what a bundle without placeholder pieces reads: the plain text
     results = [translator.translate_document(doc) for doc in src_docs]
-    return [[r.translation for r in doc] for doc in results], sum(len(r.tgt_tokens) + 1 for doc in results
-                                                                  for r in doc)
+    placed = sum(n.problem == "placed" for doc in results for r in doc for n in r.notes)
+    return ([[r.translation for r in doc] for doc in results], sum(len(r.tgt_tokens) + 1 for doc in results
+                                                                   for r in doc), placed)
 
 
 def main(argv: list[str] | None = None) -> int:
