@@ -32,10 +32,16 @@ STEPS=${STEPS:-800}
 S2_STEPS=${S2_STEPS:-300}
 THREADS=${THREADS:-1}
 SKIP_CONTROL=${SKIP_CONTROL:-0}
+# inv_sqrt as the first fine-tune ran; cosine (to zero at STEPS) for a fixed-budget continuation.
+SCHEDULE=${SCHEDULE:-inv_sqrt}
 
 mkdir -p "$R"
 [ -f "$R/init.pt" ] || "$PY" -m training.from_bundle "doctrans/models/$DIRECTION" --out "$R/init.pt" --spm-out "$W/spm.model"
-for kind in masked plain; do
+# CONTROL_ONLY=1: only the plain control (beside a bundle run on another core, same init and steps).
+CONTROL_ONLY=${CONTROL_ONLY:-0}
+kinds=(masked)
+[ "$SKIP_CONTROL" = 1 ] || kinds+=(plain)  # the plain cache serves only the control
+for kind in "${kinds[@]}"; do
     extra=()
     [ "$kind" = plain ] && extra=(--mask-fraction 0)
     [ -f "$W/cache_$kind/manifest.json" ] || "$PY" -m training.prepare_data --data "$DATA" --spm "$W/spm.model" \
@@ -49,9 +55,14 @@ sentence() {  # OUT CACHE
     "$PY" -m training.train --stage sentence "${common[@]}" --init "$R/init.pt" --out "$out" \
         --data "$c/tvsub-zh-en.train.npz:1" "$c/pydocs-en-zh.train.npz:3" "$c/django-en-zh.train.npz:3" \
         --dev "$c/tvsub-zh-en.dev.npz" "$c/pydocs-en-zh.dev.npz" "$c/django-en-zh.dev.npz" \
-        --max-tokens 1500 --lr 3e-4 --warmup 100 --max-steps "$STEPS" --dropout 0.1 \
+        --max-tokens 1500 --lr 3e-4 --warmup 100 --schedule "$SCHEDULE" --max-steps "$STEPS" --dropout 0.1 \
         --eval-every 200 --save-every 200 --patience 100 $(resume_flag "$out")
 }
+if [ "$CONTROL_ONLY" = 1 ]; then
+    sentence "$R/plain" "$W/cache_plain"
+    echo "done: $R/plain"
+    exit 0
+fi
 sentence "$R/ph" "$W/cache_masked"
 
 # Stage 2 as the built-in recipe (training/recipes/default_models.sh) runs it: TVsub document streams.
