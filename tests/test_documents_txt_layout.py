@@ -152,3 +152,25 @@ def test_indented_prose_is_not_code(tmp_path: Path) -> None:
     src = tmp_path / "a.txt"
     src.write_text("Intro line.\n\n    An indented quotation of a few words.\n", encoding="utf-8")
     assert [v for _, _, v in _blocks(src)] == [False, False]
+
+
+def test_rest_literal_markers_survive_a_translation_that_changes_the_colon(tmp_path: Path) -> None:
+    """``text::`` announces a literal block; a model that writes a full-width colon or none must not
+    turn the code after it into a quotation. The model reads the sentence with one colon."""
+    source = ("For example::\n\n    x = compute()\n\nExpanded form ::\n\n    y = 2\n\n::\n\n    z = 3\n\n"
+              "A wrapped paragraph of prose that goes on for a while and ends on\nthe next line like this::\n\n"
+              "    w = 4\n")
+    src = tmp_path / "a.rst"
+    src.write_text(source, encoding="utf-8")
+    prose = [t for _, t, v in _blocks(src) if not v]
+    assert prose == ["For example:", "Expanded form",
+                     "A wrapped paragraph of prose that goes on for a while and ends on the next line like this:"]
+
+    def to_chinese(text: str) -> str:  # a colon the way zh writes it, or none at all
+        return {"For example:": "例如：", "Expanded form": "展开形式："}.get(text, "一段文字")
+
+    out = tmp_path / "out.rst"
+    translate_file(src, out, FakeTranslator(fn=to_chinese))
+    result = out.read_text(encoding="utf-8")
+    assert result == ("例如::\n\n    x = compute()\n\n展开形式 ::\n\n    y = 2\n\n::\n\n    z = 3\n\n"
+                      "一段文字::\n\n    w = 4\n")

@@ -67,6 +67,7 @@ class _Layout:
     eol: str  # between wrapped lines
     trailing: str  # whitespace at the end of the last line
     end: str  # line ending of the last line ("" at the end of a file without a final newline)
+    literal_marker: str = ""  # reST "::" (or " ::") that announces a literal block: kept, not translated
 
 
 def detect_encoding(path: Path) -> str:
@@ -178,6 +179,8 @@ def render(tb: TranslatedBlock) -> str:
         return tb.block.ref.raw
     lay: _Layout = tb.block.ref
     text = tb.text.strip()
+    if lay.literal_marker:
+        text = text.rstrip(":：").rstrip() + lay.literal_marker
     if not lay.width:
         return lay.prefix + text + lay.trailing + lay.end
     lines = _wrap(text, max(20, lay.width - len(lay.prefix)))
@@ -233,6 +236,19 @@ def _code_block(lines: list[str]) -> Block:
     return Block("paragraph", "\n".join(bodies), ref=_Code("".join(lines)), verbatim=True)
 
 
+def _literal_marker(line: tuple[str, str, str, str, str]) -> tuple[str, tuple[str, str, str, str, str]]:
+    """A paragraph line ending in reST's ``::`` -> (the marker to write back, the line as the model
+    should read it). ``text::`` is read as ``text:`` (the colon is part of the sentence: a
+    translation ends in its own colon, which the marker replaces); ``text ::`` (rendered without a
+    colon) is read as ``text``. A translation that loses the ``::`` would turn the literal block
+    after it into an ordinary quotation, so the marker never goes through the model."""
+    indent, content, trailing, eol, raw = line
+    body = content[:-2]
+    if body and not body[-1].isspace():
+        return "::", (indent, body + ":", trailing, eol, raw)
+    return (content[len(body.rstrip()):] if body else " ::"), (indent, body.rstrip(), trailing, eol, raw)
+
+
 def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
     raw: list[str] = []  # verbatim text waiting to be emitted
     para: list[tuple[str, str, str, str, str]] = []  # (indent, content, trailing, eol, line) of a paragraph
@@ -262,9 +278,16 @@ def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
             para = []
             yield from emit_code()
             return
+        marker = ""
         if para[-1][1].endswith("::"):
             literal = len(para[-1][0].expandtabs())  # reST: an indented literal block may follow
-        for start, end in wrapped_runs([p[0] + p[1] for p in para]):
+            if len(para) == 1 and para[0][1] == "::":  # the expanded form's lone "::": markup only
+                raw.append(para[0][4])
+                para = []
+                return
+            marker, para[-1] = _literal_marker(para[-1])
+        runs = wrapped_runs([p[0] + p[1] for p in para])
+        for start, end in runs:
             run = para[start:end]
             if len(run) == 1:
                 indent, _content, trailing, eol, _line = run[0]
@@ -272,6 +295,8 @@ def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
             else:
                 width = max(_cols(p[0] + p[1]) for p in run)
                 lay = _Layout(run[0][0], run[-1][0], width, run[0][3], run[-1][2], run[-1][3])
+            if end == len(para):
+                lay.literal_marker = marker
             yield "".join(raw), Block("paragraph", _join([p[1] for p in run]), ref=lay)
             raw = []
         para = []
