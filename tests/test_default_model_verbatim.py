@@ -164,3 +164,52 @@ def test_glossary_every_occurrence_rendered_as_given(tmp_path: Path) -> None:
             occurrences += n
             assert translation.count(target) == n, (term, source, translation)
     assert occurrences >= 100 and all(any(t in s for s in doc) for t, _ in TERMS)  # all 20 terms, often
+
+
+REST = {
+    "en": ("Configuration\n=============\n\n"
+           "Use :func:`configparser.read` to load ``settings.ini`` when ``__name__ == '__main__'``, and call\n"
+           ":meth:`ConfigParser.get` with ``fallback=None`` and `INI files <https://en.wikipedia.org/wiki/INI>`_.\n\n"
+           "For example::\n\n"
+           "    >>> import configparser\n    >>> config = configparser.ConfigParser()\n\n"
+           "The result is a dictionary.\n"),
+    "zh": ("配置\n====\n\n"
+           "当 ``__name__ == '__main__'`` 时，使用 :func:`configparser.read` 读取 ``settings.ini``，"
+           "并以 ``fallback=None`` 调用 :meth:`ConfigParser.get`。\n\n"
+           "例如::\n\n"
+           "    >>> import configparser\n    >>> config = configparser.ConfigParser()\n\n"
+           "结果是一个字典。\n"),
+}
+MARKDOWN = {
+    "en": ("# Installing\n\nRun `pip install doctrans` and then `doctrans --help` to see the options.\n\n"
+           "```bash\ndoctrans translate report.docx -o out.docx\nexport DOCTRANS_MODELS=/opt/models\n```\n\n"
+           "Set `max_workers` to 4 in `config.toml` before you start.\n"),
+    "zh": ("# 安装\n\n先运行 `pip install doctrans`，再运行 `doctrans --help` 查看选项。\n\n"
+           "```bash\ndoctrans translate report.docx -o out.docx\nexport DOCTRANS_MODELS=/opt/models\n```\n\n"
+           "开始之前，在 `config.toml` 中把 `max_workers` 设为 4。\n"),
+}
+CODE_LINES = ["    >>> import configparser", "    >>> config = configparser.ConfigParser()",
+              "```bash", "doctrans translate report.docx -o out.docx", "export DOCTRANS_MODELS=/opt/models"]
+
+
+@pytest.mark.parametrize(("src", "tgt"), DIRECTIONS)
+@pytest.mark.parametrize("kind", ["rst", "md"])
+def test_rest_and_markdown_keep_code_and_markup_byte_identical(tmp_path: Path, src: str, tgt: str,
+                                                               kind: str) -> None:
+    """Python/Django-style documentation: inline literals, roles, links' targets and code blocks come
+    back byte for byte, and the reST literal-block marker stays a marker."""
+    source = (REST if kind == "rst" else MARKDOWN)[src]
+    path, out = tmp_path / f"doc.{src}.{kind}", tmp_path / f"doc.{tgt}.{kind}"
+    path.write_text(source, encoding="utf-8")
+    translate(path, out, src)
+    result = out.read_text(encoding="utf-8")
+    lines = result.splitlines()
+    for line in CODE_LINES:
+        if line in source.splitlines():
+            assert line in lines, (line, result)  # whole lines: code blocks are never translated
+    flat = " ".join(result.split())  # a re-wrapped paragraph may break between a literal's words
+    prose = [b.text for b in read_document(path).blocks() if not b.verbatim]
+    for span in {s.text for p in prose for s in find_spans(p)}:
+        assert " ".join(span.split()) in flat, (span, result)
+    if kind == "rst":
+        assert any(x.rstrip().endswith("::") and not x.startswith(" ") for x in lines), result
