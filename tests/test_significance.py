@@ -57,3 +57,19 @@ def test_hypotheses_are_split_by_the_reference_shape(tmp_path: Path) -> None:
     assert read_hypotheses(_write(tmp_path / "h.hyp", hyps), ref_docs) == hyps
     with pytest.raises(DataError, match="does not have the dev set's 80 sentences in 2 documents"):
         read_hypotheses(_write(tmp_path / "short.hyp", [refs[0]]), ref_docs)
+
+
+def test_hypotheses_with_line_breaks_round_trip_with_the_same_scores(tmp_path: Path) -> None:
+    """A documentation paragraph's translation can span lines; the --out file must still read back
+    as one hypothesis per reference, scored exactly as evaluate scored it in memory."""
+    from training.evaluate import score, write_hypotheses
+
+    _, refs = _corpus(tmp_path)
+    hyps = [[s.replace(" ", "\n", 2) if i % 3 == 0 else s for i, s in enumerate(d)] for d in _damage(refs, 0.3, 5)]
+    hyps[0][1] = "first line\r\nsecond line\n"
+    out = tmp_path / "hyp.txt"
+    write_hypotheses(out, hyps)
+    back = read_hypotheses(out, refs)
+    assert [len(d) for d in back] == [len(d) for d in refs]
+    assert back[0][1] == "first line second line"
+    assert score(back, refs, "en")[:2] == score(hyps, refs, "en")[:2]

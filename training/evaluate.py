@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -56,6 +57,23 @@ class Scores:
         return (f"s-BLEU {self.s_bleu:.2f}  d-BLEU {self.d_bleu:.2f}  ({self.n_documents} docs, "
                 f"{self.n_sentences} sents, {self.tokens_per_s:.0f} tok/s{kept}{placed})  {self.signature}  "
                 f"[{self.scoring}]")
+
+
+_LINE_BREAK = re.compile(r"\s*[\r\n]+\s*")
+
+
+def one_line(hypothesis: str) -> str:
+    """A hypothesis on one line: a documentation paragraph's translation can hold line breaks, and
+    the ``--out`` file is one line per sentence. Every BLEU tokenization used here (13a, zh, none
+    after Moses) splits at any whitespace, so a break read back as a space scores the same."""
+    return _LINE_BREAK.sub(" ", hypothesis).strip() if _LINE_BREAK.search(hypothesis) else hypothesis
+
+
+def write_hypotheses(path: Path, hyp_docs: list[list[str]]) -> None:
+    """The ``--out`` file: one line per sentence, a blank line between documents
+    (training.significance.read_hypotheses reads it back)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n\n".join("\n".join(one_line(h) for h in d) for d in hyp_docs) + "\n", encoding="utf-8")
 
 
 def kept_spans(src_docs: list[list[str]], hyp_docs: list[list[str]]) -> tuple[int, int]:
@@ -222,8 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if a.out:
-        a.out.parent.mkdir(parents=True, exist_ok=True)
-        a.out.write_text("\n\n".join("\n".join(d) for d in hyps) + "\n", encoding="utf-8")
+        write_hypotheses(a.out, hyps)
     if a.json:
         a.json.write_text(json.dumps(scores.__dict__, indent=1))
     print(scores.line())
