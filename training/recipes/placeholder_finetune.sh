@@ -13,6 +13,14 @@
 #   plain  the same, same steps and data, nothing masked: the control that says what placeholder
 #          training costs or gains in dev BLEU
 #   s2     memory (both sides) on TVsub from ph, as every built-in model gets it   <- exported
+#          (S2_DATA=all: on TVsub + pydocs + django document streams)
+#
+# Run again on the bundles it produced, it continues them (their vocabulary has the placeholders
+# already, from_bundle adds none): the second round (2026-11-24) ran, both directions side by side
+# and the zh-en control on a third process,
+#
+#   RUNS=~/runs/r2 STEPS=1000 SCHEDULE=cosine SKIP_CONTROL=1 S2_DATA=all bash ... zh-en   (and en-zh)
+#   RUNS=~/runs/r2 STEPS=1000 SCHEDULE=cosine CONTROL_ONLY=1 bash ... zh-en
 #
 # The token caches (one masked, one plain, both tokenized with the grown SentencePiece model) are
 # built once by training.prepare_data. Every stage resumes where it stopped. Runs go to
@@ -65,10 +73,14 @@ if [ "$CONTROL_ONLY" = 1 ]; then
 fi
 sentence "$R/ph" "$W/cache_masked"
 
-# Stage 2 as the built-in recipe (training/recipes/default_models.sh) runs it: TVsub document streams.
+# Stage 2 as the built-in recipe (training/recipes/default_models.sh) runs it: document streams.
 C=$W/cache_masked
+# S2_DATA=all: the memory stage reads the documentation corpora too (TVsub alone made the first
+# fine-tune forget pydocs after 100 steps); the default is TVsub alone, as the first fine-tune ran.
+s2_data=("$C/tvsub-zh-en.train.npz")
+[ "${S2_DATA:-tvsub}" = all ] && s2_data=("$C/tvsub-zh-en.train.npz:1" "$C/pydocs-en-zh.train.npz:3" "$C/django-en-zh.train.npz:3")
 "$PY" -m training.train --stage document "${common[@]}" --init "$R/ph/best.pt" --out "$R/s2" \
-    --data "$C/tvsub-zh-en.train.npz" --dev "$C/tvsub-zh-en.dev.npz" "$C/pydocs-en-zh.dev.npz" \
+    --data "${s2_data[@]}" --dev "$C/tvsub-zh-en.dev.npz" "$C/pydocs-en-zh.dev.npz" \
     --rows 24 --window 4 --lr 5e-5 --lr-new 5e-4 --warmup 100 --max-steps "$S2_STEPS" \
     --eval-every 100 --save-every 100 --patience 100 $(resume_flag "$R/s2")
 # The decoding defaults the built-in bundles carry (tuned on dev, see their MODEL_CARDs).
