@@ -17,7 +17,8 @@ A bundle is a directory written by ``export.bundle.export_checkpoint``::
     files {encoder, decoder, ..., spm, memory_init[, weights]}
     provenance {...}, scores {...}         (free-form: the export, model_card.py, device_card.py)
     directions [{src, tgt, tag}, ...]      (a model of several directions; the first = src_lang->tgt_lang)
-    decoding {no_repeat_ngram, length_penalty}  (decoding defaults the model was tuned with; options override)
+    decoding {no_repeat_ngram, length_penalty, max_repeat_run}
+                                           (decoding defaults the model was tuned with; options override)
     weights_bytes                          (the size of files.weights: a truncated file is reported by it)
     sha256 {file: hex digest}              (every file the engine reads; doctrans.engine.integrity checks them)
 
@@ -145,6 +146,11 @@ class BundleManifest:
     @property
     def no_repeat_ngram(self) -> int:
         return int(self.decoding.get("no_repeat_ngram", 0))
+
+    @property
+    def max_repeat_run(self) -> int:
+        """The stutter guard's longest run of one piece or Han character (0 = off; absent: 0)."""
+        return int(self.decoding.get("max_repeat_run", 0))
 
     @property
     def length_penalty(self) -> float:
@@ -318,14 +324,16 @@ def _optional(d: dict, key: str, kind: type, where: str, path: Path) -> Any:
 
 
 def _decoding(raw: dict, path: Path) -> dict[str, Any]:
-    """model.json ``decoding``, checked: ``no_repeat_ngram`` a non-negative integer, ``length_penalty``
-    a finite non-negative number; both optional (absent: 0 and 1.0, the engine's own defaults)."""
+    """model.json ``decoding``, checked: ``no_repeat_ngram`` and ``max_repeat_run`` non-negative
+    integers, ``length_penalty`` a finite non-negative number; all optional (absent: 0, 0 and 1.0,
+    the engine's own defaults)."""
     decoding = raw.get("decoding", {})
     if not isinstance(decoding, dict):
         raise BundleError(f"{path}: model.json 'decoding' must be an object")
-    value = decoding.get("no_repeat_ngram", 0)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise BundleError(f"{path}: model.json decoding.'no_repeat_ngram' must be a non-negative integer")
+    for key in ("no_repeat_ngram", "max_repeat_run"):
+        value = decoding.get(key, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise BundleError(f"{path}: model.json decoding.'{key}' must be a non-negative integer")
     value = decoding.get("length_penalty", 1.0)
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value < 0:
         raise BundleError(f"{path}: model.json decoding.'length_penalty' must be a non-negative number")

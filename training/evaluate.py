@@ -139,13 +139,14 @@ def load_references(data: str | Path, src: str, tgt: str, max_docs: int | None,
 def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int = 5, length_penalty: float | None = None,
              max_docs: int | None = None, max_sentences: int | None = None, no_memory: bool = False,
              device: str = "cpu", threads: int | None = None, no_repeat_ngram: int | None = None,
-             masking: bool = True) -> tuple[Scores, list[list[str]]]:
+             masking: bool = True, max_repeat_run: int | None = None) -> tuple[Scores, list[list[str]]]:
     """Score a checkpoint (PyTorch, documents batched as rows) or an exported bundle directory
     (ONNX Runtime, the engine users run: one document at a time through the memory loop).
 
-    ``no_repeat_ngram``, ``length_penalty``: None = the bundle's own decoding setting (0 and 1.0 for a
-    checkpoint). ``masking``: a bundle masks verbatim spans as placeholders when its vocabulary has
-    them (doctrans.engine.protect); False scores it as a bundle without them would translate."""
+    ``no_repeat_ngram``, ``length_penalty``, ``max_repeat_run``: None = the bundle's own decoding
+    setting (0 and 1.0 for a checkpoint; the stutter guard is the engine's, bundles only).
+    ``masking``: a bundle masks verbatim spans as placeholders when its vocabulary has them
+    (doctrans.engine.protect); False scores it as a bundle without them would translate."""
     if not Path(ckpt).exists():  # before reading the data: the model is the first argument
         raise CheckpointError(f"{ckpt}: no such checkpoint or bundle")
     src_docs, ref_docs = load_references(data, src, tgt, max_docs, max_sentences)
@@ -155,10 +156,12 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
         if no_memory:
             raise CheckpointError(f"{ckpt}: --no-memory needs a checkpoint, not a bundle")
         hyp_docs, n_tokens, placed = translate_with_bundle(Path(ckpt), src_docs, beam, length_penalty, threads,
-                                                           no_repeat_ngram, src, tgt, masking)
+                                                           no_repeat_ngram, src, tgt, masking, max_repeat_run)
     else:
         if not masking:
             raise CheckpointError(f"{ckpt}: --no-masking needs a bundle (a checkpoint is never masked)")
+        if max_repeat_run:
+            raise CheckpointError(f"{ckpt}: --max-repeat-run needs a bundle (the guard is the engine's)")
         hyp_docs, n_tokens = translate_with_checkpoint(ckpt, src_docs, beam, 1.0 if length_penalty is None
                                                        else length_penalty, no_memory, device,
                                                        no_repeat_ngram or 0, src, tgt)
@@ -186,7 +189,8 @@ def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam:
 
 def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, length_penalty: float | None,
                           threads: int | None, no_repeat_ngram: int | None = None, src: str | None = None,
-                          tgt: str | None = None, masking: bool = True) -> tuple[list[list[str]], int, int]:
+                          tgt: str | None = None, masking: bool = True,
+                          max_repeat_run: int | None = None) -> tuple[list[list[str]], int, int]:
     """Hypotheses, target tokens generated, and spans the engine put back (the model dropped them)."""
     from doctrans.engine.bundle import read_bundle
     from doctrans.engine.errors import BundleError
@@ -198,7 +202,7 @@ def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, le
         several = len(read_bundle(bundle).directions) > 1
         translator = OnnxTranslator.load(bundle, beam_size=beam, length_penalty=length_penalty, threads=threads,
                                          no_repeat_ngram=no_repeat_ngram, src=src if several else None,
-                                         tgt=tgt if several else None)
+                                         tgt=tgt if several else None, max_repeat_run=max_repeat_run)
     except BundleError as e:
         raise CheckpointError(str(e)) from None
     if not masking:
@@ -225,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
                    "as placeholders (the control for a bundle trained with them)")
     p.add_argument("--no-repeat-ngram", type=int, help="forbid repeating an n-gram of this many tokens "
                    "(default: the bundle's setting; 0 for a checkpoint)")
+    p.add_argument("--max-repeat-run", type=int, help="bundle only: no piece or Han character more than this "
+                   "many times in a row (doctrans.engine.repeats; 0 = off; default: the bundle's)")
     p.add_argument("--out", type=Path, help="write hypotheses here (one line per sentence, blank line between docs)")
     p.add_argument("--json", type=Path, help="write the scores as JSON here")
     p.add_argument("--threads", type=int)
@@ -235,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         scores, hyps = evaluate(a.checkpoint, a.data, a.src, a.tgt, a.beam, a.length_penalty, a.max_docs,
                                 a.max_sentences, a.no_memory, a.device, a.threads, a.no_repeat_ngram,
-                                not a.no_masking)
+                                not a.no_masking, a.max_repeat_run)
     except (DataError, CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

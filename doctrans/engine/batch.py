@@ -173,7 +173,7 @@ def _run(sessions: list[OnnxDocumentSession], ids: list[list[int]], preps: Seque
             limit = max_new_tokens(length, info.max_len)
             limits.append(limit if opt.max_length is None else max(1, min(limit, opt.max_length)))
         return beam_search_n_best(dec, x.shape[0], K, limits, info.bos_id, info.eos_id, opt.length_penalty,
-                                  opt.no_repeat_ngram)
+                                  opt.no_repeat_ngram, tr.tokenizer.repeat_guard(opt.max_repeat_run))
 
     hyps = []
     wider = min(MAX_FALLBACK_BEAM, max(FALLBACK_BEAM, 2 * opt.beam_size))

@@ -15,9 +15,12 @@ ties go to the lower index (the first maximum) so the order of equal candidates 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from doctrans.engine.repeats import RepeatGuard
 
 
 class StepDecoder(Protocol):
@@ -99,19 +102,21 @@ def banned_tokens(seq: list[int], n: int) -> list[int]:
 
 
 def beam_search(decoder: StepDecoder, batch: int, beam: int, limits: list[int], bos_id: int, eos_id: int,
-                length_penalty: float = 1.0, no_repeat_ngram: int = 0) -> list[Hypothesis]:
+                length_penalty: float = 1.0, no_repeat_ngram: int = 0,
+                guard: RepeatGuard | None = None) -> list[Hypothesis]:
     """Best hypothesis per batch row. ``limits[b]``: max generated tokens of row b.
 
     ``no_repeat_ngram`` > 0 forbids any n-gram of that many tokens to occur twice in a hypothesis:
-    small models stutter (``点点点点点``), and this is the standard cure (0 = off).
+    small models stutter, and this is the standard cure (0 = off). It cannot stop one piece or one
+    character written many times in a row (``点点点点点``): ``guard`` does (doctrans.engine.repeats).
     """
-    rows = beam_search_n_best(decoder, batch, beam, limits, bos_id, eos_id, length_penalty, no_repeat_ngram)
+    rows = beam_search_n_best(decoder, batch, beam, limits, bos_id, eos_id, length_penalty, no_repeat_ngram, guard)
     return [hyps[0] if hyps else Hypothesis([], 0.0) for hyps in rows]
 
 
 def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list[int], bos_id: int,
                        eos_id: int, length_penalty: float = 1.0,
-                       no_repeat_ngram: int = 0) -> list[list[Hypothesis]]:
+                       no_repeat_ngram: int = 0, guard: RepeatGuard | None = None) -> list[list[Hypothesis]]:
     """Every finished hypothesis per batch row (at least ``beam`` unless the limit cut the
     search), best first; equal scores keep their finishing order, so the first is exactly
     :func:`beam_search`'s choice. The engine looks down this list for a hypothesis that copied
@@ -124,8 +129,8 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
     finished: list[list[tuple[float, list[int]]]] = [[] for _ in range(B)]
     done = [False] * B
     last = np.full((B * K, 1), bos_id, dtype=np.int64)
-    # Banned n-grams need every candidate's score: only the full path can mask them.
-    step_topk = getattr(decoder, "step_topk", None) if no_repeat_ngram <= 0 else None
+    # Banned n-grams and runs need every candidate's score: only the full path can mask them.
+    step_topk = getattr(decoder, "step_topk", None) if no_repeat_ngram <= 0 and guard is None else None
     beam_of = np.empty(0, dtype=np.int64)
     for t in range(max(limits)):
         # Per row, the best 2K candidates as (value, beam, token), best first; equal values by
@@ -149,12 +154,14 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
             lp = log_softmax(decoder.step(last, t)).reshape(B, K, -1)
             V = lp.shape[-1]
             cand = (scores[:, :, None] + lp).reshape(B, K * V)
-            if no_repeat_ngram > 0:
+            if no_repeat_ngram > 0 or guard is not None:
                 for b in range(B):
                     for k in range(K):
                         if not done[b] and scores[b, k] > neg_inf:
                             for tok in banned_tokens(seqs[b][k], no_repeat_ngram):
                                 cand[b, k * V + tok] = neg_inf
+                            if guard is not None:
+                                cand[b, k * V + guard.banned(seqs[b][k])] = neg_inf
             for b in range(B):
                 if not done[b]:
                     ranked[b] = [(float(cand[b, i]), *divmod(i, V)) for i in _topk(cand[b], 2 * K).tolist()]

@@ -7,6 +7,7 @@ from pathlib import Path
 import sentencepiece as spm
 
 from doctrans.engine.errors import BundleError
+from doctrans.engine.repeats import RepeatGuard
 
 
 class Tokenizer:
@@ -20,6 +21,8 @@ class Tokenizer:
         if len(self.sp) > vocab_size:
             raise BundleError(f"{path}: SentencePiece model has {len(self.sp)} pieces, "
                               f"the model's vocabulary only {vocab_size}")
+        self.vocab_size = vocab_size
+        self._guards: dict[int, RepeatGuard] = {}
 
     def encode(self, text: str) -> list[int]:
         return list(self.sp.encode(text))
@@ -42,6 +45,16 @@ class Tokenizer:
         while n < MAX_PLACEHOLDERS and self.sp.piece_to_id(placeholder(n + 1)) != unk:
             n += 1
         return n
+
+    def repeat_guard(self, max_run: int) -> RepeatGuard | None:
+        """The search's stutter guard for runs longer than ``max_run`` (0: none), built once per
+        value and shared by every document and direction of the bundle."""
+        if max_run <= 0:
+            return None
+        if max_run not in self._guards:
+            pieces = [self.sp.id_to_piece(i) for i in range(len(self.sp))]
+            self._guards[max_run] = RepeatGuard(pieces + [""] * (self.vocab_size - len(pieces)), max_run)
+        return self._guards[max_run]
 
     def pieces(self, ids: list[int]) -> list[str]:
         return [self.sp.id_to_piece(i) for i in ids]

@@ -1,0 +1,102 @@
+"""The search's stutter guard (doctrans.engine.repeats): what it bans, that the beam search obeys
+it, and that a bundle's model.json turns it on."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from doctrans.engine import BundleError
+from doctrans.engine.beam import beam_search
+from doctrans.engine.onnx_engine import OnnxTranslator
+from doctrans.engine.repeats import RepeatGuard
+from tests.tiny_model import shared_bundle
+
+PIECES = ["<pad>", "<s>", "</s>", "<unk>", "▁config", "config", "节", "节节", "点", "▁不", "E", "哈哈哈", "0", "⦅1⦆",
+          "点节", "<0xE8>"]
+ID = {p: i for i, p in enumerate(PIECES)}
+
+
+def banned(seq: list[str], max_run: int = 2) -> set[str]:
+    return {PIECES[i] for i in RepeatGuard(PIECES, max_run).banned([ID[p] for p in seq])}
+
+
+def test_a_word_piece_three_times_in_a_row_is_banned_not_letters_or_digits() -> None:
+    assert banned(["config"]) == set()
+    assert banned(["config", "config"]) == {"config"}
+    assert banned(["▁config", "config", "config"]) == {"config"}
+    assert banned(["config", "config"], max_run=3) == set()
+    assert banned(["E", "E", "E"]) == set()  # IEEE, U+FFFD: single letters repeat in real text
+    assert banned(["0", "0", "0"]) == set()
+    assert banned(["⦅1⦆", "⦅1⦆"]) == set()
+
+
+def test_a_han_character_run_is_counted_across_pieces() -> None:
+    assert banned([]) == set()  # a learned 哈哈哈 may start a sentence
+    assert banned(["节"]) == {"节节"}  # 节 + 节节 would be three
+    assert banned(["节", "节"]) == {"节", "节节"}
+    assert banned(["节节"]) == {"节", "节节"}
+    assert banned(["点节"]) == {"节节"}  # the run starts inside the piece: one 节
+    assert banned(["节", "点节"]) == {"节节"}  # 点 breaks the run
+    assert banned(["节", "▁不"]) == set()
+    assert banned(["节", "<0xE8>"]) == set()  # a byte piece: not a known character, no run
+    assert banned(["哈哈哈"]) == {"哈哈哈"}
+    assert banned(["节"], max_run=1) == {"节", "节节"}
+    with pytest.raises(ValueError):
+        RepeatGuard(PIECES, 0)
+
+
+class _Stammer:
+    """Always wants 节 again (then 点, then EOS): what the shipped en->zh model did on TVsub."""
+
+    def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
+        logits = np.full((tokens.shape[0], len(PIECES)), -10.0, dtype=np.float32)
+        logits[:, ID["节"]], logits[:, ID["节节"]], logits[:, ID["点"]] = 5.0, 4.5, 4.0
+        logits[:, 2] = 3.0 - 2.0 * (t < 6)
+        return logits
+
+    def reorder(self, origin: np.ndarray) -> None:
+        pass
+
+
+@pytest.mark.parametrize("beam", [1, 3])
+def test_the_search_never_writes_a_banned_run(beam: int) -> None:
+    text = "".join(PIECES[i] for i in beam_search(_Stammer(), 1, beam, [12], 1, 2)[0].tokens)
+    assert re.search(r"(节)\1{2}", text)  # without the guard it stammers
+    guard = RepeatGuard(PIECES, 2)
+    tokens = beam_search(_Stammer(), 1, beam, [12], 1, 2, guard=guard)[0].tokens
+    text = "".join(PIECES[i] for i in tokens)
+    assert text and not re.search(r"(节)\1{2}", text), text
+    assert beam > 1 or text.startswith("节节点")  # greedy: the best allowed piece is still chosen
+    both = beam_search(_Stammer(), 1, beam, [12], 1, 2, no_repeat_ngram=2, guard=guard)[0].tokens
+    assert not re.search(r"(节)\1{2}", "".join(PIECES[i] for i in both))
+
+
+def test_model_json_turns_the_guard_on_and_an_option_overrides_it(tmp_path: Path) -> None:
+    bundle = tmp_path / "bundle"
+    shutil.copytree(shared_bundle(), bundle)
+
+    def decoding(value: object) -> None:
+        meta = json.loads((bundle / "model.json").read_text())
+        meta["decoding"] = {"max_repeat_run": value}
+        (bundle / "model.json").write_text(json.dumps(meta))
+
+    assert OnnxTranslator.load(shared_bundle()).options.max_repeat_run == 0  # absent: off
+    decoding(2)
+    tr = OnnxTranslator.load(bundle)
+    assert tr.options.max_repeat_run == 2 and OnnxTranslator.load(bundle, max_repeat_run=0).options.max_repeat_run == 0
+    guard = tr.tokenizer.repeat_guard(2)
+    assert guard is not None and guard is tr.tokenizer.repeat_guard(2)  # built once per bundle
+    assert len(guard.surface) == tr.info.vocab_size  # every logit column has a row
+    assert tr.tokenizer.repeat_guard(0) is None
+    # Translating with the guard on goes through the full-logits search and still translates.
+    assert tr.translate_document(["the cat sat on the mat."])[0].translation
+    for bad in (-1, 1.5, True):
+        decoding(bad)
+        with pytest.raises(BundleError, match=r"decoding\.'max_repeat_run' must be a non-negative integer"):
+            OnnxTranslator.load(bundle)
