@@ -465,6 +465,8 @@ def export(
                                                  "repeat an n-gram of this many tokens (0 = off)")] = 0,
     length_penalty: Annotated[float, typer.Option("--length-penalty", min=0.0, help="the bundle's default: "
                                                   "beam hypotheses scored by logprob / length ** this")] = 1.0,
+    max_repeat_run: Annotated[int, typer.Option("--max-repeat-run", min=0, help="the bundle's default: no word "
+                                                "piece or Han character more times in a row (0 = off)")] = 0,
 ) -> None:
     """Export a checkpoint to a verified ONNX model bundle (needs the `train` extra: torch)."""
     try:
@@ -472,7 +474,7 @@ def export(
     except ImportError as e:
         raise UserError(f"export needs PyTorch and onnx: pip install 'doctrans[train]' ({e})") from None
     export_checkpoint(checkpoint, output, quantize, log=lambda msg: typer.echo(msg, err=True),
-                      no_repeat_ngram=no_repeat_ngram, length_penalty=length_penalty)
+                      no_repeat_ngram=no_repeat_ngram, length_penalty=length_penalty, max_repeat_run=max_repeat_run)
     typer.echo(f"wrote {output}")
 
 

@@ -439,13 +439,14 @@ def _share(src: Path, dst: Path) -> SharingReport:
 def export_checkpoint(ckpt_path: str | Path, out_dir: str | Path, quantize: str | None = None, *,
                       sentences: list[str] | None = None, tol: float = 1e-4, mem_tol: float = 1e-4,
                       beam: int = 5, log: Callable[[str], None] | None = None,
-                      no_repeat_ngram: int = 0, length_penalty: float = 1.0) -> ExportReport:
+                      no_repeat_ngram: int = 0, length_penalty: float = 1.0,
+                      max_repeat_run: int = 0) -> ExportReport:
     """Export a checkpoint to a verified bundle at ``out_dir`` (see the module docstring).
 
     ``quantize``: None (fp32) or "int8". ``sentences``: the real sentences for the end-to-end
-    check (source language; default: a few built-in ones). ``no_repeat_ngram``, ``length_penalty``:
-    the bundle's default decoding settings (model.json ``decoding``, written when not 0 and 1.0, the
-    engine's own defaults; the checks run without them, like PyTorch).
+    check (source language; default: a few built-in ones). ``no_repeat_ngram``, ``length_penalty``,
+    ``max_repeat_run``: the bundle's default decoding settings (model.json ``decoding``, written when
+    not 0, 1.0 and 0, the engine's own defaults; the checks run without them, like PyTorch).
     Raises ExportError (a UserError) for a missing/unreadable checkpoint or a failed check.
     """
     ckpt_path = Path(ckpt_path)
@@ -455,18 +456,20 @@ def export_checkpoint(ckpt_path: str | Path, out_dir: str | Path, quantize: str 
         raise ExportError(str(e)) from None
     return export_model(loaded, out_dir, quantize, ckpt_path=ckpt_path, sentences=sentences, tol=tol,
                         mem_tol=mem_tol, beam=beam, log=log, no_repeat_ngram=no_repeat_ngram,
-                        length_penalty=length_penalty)
+                        length_penalty=length_penalty, max_repeat_run=max_repeat_run)
 
 
 def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None = None, *,
                  ckpt_path: Path | None = None, sentences: list[str] | None = None, tol: float = 1e-4,
                  mem_tol: float = 1e-4, beam: int = 5, log: Callable[[str], None] | None = None,
-                 no_repeat_ngram: int = 0, length_penalty: float = 1.0) -> ExportReport:
+                 no_repeat_ngram: int = 0, length_penalty: float = 1.0, max_repeat_run: int = 0) -> ExportReport:
     """:func:`export_checkpoint` for a model already in memory (tests, benchmarks)."""
     if quantize not in (None, "int8"):
         raise ExportError(f"unknown quantization {quantize!r} (choose int8)")
     if no_repeat_ngram < 0:
         raise ExportError(f"no_repeat_ngram must be >= 0, got {no_repeat_ngram}")
+    if max_repeat_run < 0:
+        raise ExportError(f"max_repeat_run must be >= 0, got {max_repeat_run}")
     if not (math.isfinite(length_penalty) and length_penalty >= 0):
         raise ExportError(f"length_penalty must be a non-negative number, got {length_penalty}")
     if not isinstance(loaded.model, MemoryTransformer):
@@ -514,7 +517,8 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
             _check_same(work / "int8-inline", final, sentences)
             report.int8 = compare_int8(fp32, final, sentences)
         defaults = {**({"no_repeat_ngram": no_repeat_ngram} if no_repeat_ngram else {}),
-                    **({"length_penalty": length_penalty} if length_penalty != 1.0 else {})}
+                    **({"length_penalty": length_penalty} if length_penalty != 1.0 else {}),
+                    **({"max_repeat_run": max_repeat_run} if max_repeat_run else {})}
         if defaults:
             edit(final, lambda m: setattr(m, "decoding", {**m.decoding, **defaults}))
         # Digests of every file the engine reads, last (after any model.json edit above): the

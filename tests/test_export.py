@@ -109,22 +109,25 @@ def test_export_errors_are_one_line(tmp_path: Path) -> None:
         export_checkpoint(shared_checkpoint(), tmp_path / "b", no_repeat_ngram=-2)
     with pytest.raises(ExportError, match="length_penalty must be a non-negative number"):
         export_checkpoint(shared_checkpoint(), tmp_path / "b", length_penalty=-0.5)
+    with pytest.raises(ExportError, match="max_repeat_run must be >= 0"):
+        export_checkpoint(shared_checkpoint(), tmp_path / "b", max_repeat_run=-1)
 
 
 def test_int8_bundle_loads_and_translates(tmp_path: Path) -> None:
     out = tmp_path / "int8"
     report = export_checkpoint(shared_checkpoint(), out, quantize="int8", sentences=sentences(4), beam=1,
-                               no_repeat_ngram=3, length_penalty=1.3)
+                               no_repeat_ngram=3, length_penalty=1.3, max_repeat_run=2)
     q = report.int8
     assert q["bytes"] < 0.6 * q["fp32_bytes"]
     # Quantization may flip a close call, but a working int8 bundle agrees with fp32 on most sentences.
     assert q["sentences"] == 4 and q["same_sentences"] >= 3, q
     assert "int8:" in report.summary()
     meta = json.loads((out / "model.json").read_text())
-    assert meta["quantization"] == "int8" and meta["decoding"] == {"no_repeat_ngram": 3, "length_penalty": 1.3}
+    assert meta["quantization"] == "int8" and meta["decoding"] == {"no_repeat_ngram": 3, "length_penalty": 1.3,
+                                                                      "max_repeat_run": 2}
     tr = OnnxTranslator.load(out, beam_size=2)
     assert tr.options.no_repeat_ngram == 3  # the bundle's decoding defaults reach the engine
-    assert tr.options.length_penalty == 1.3
+    assert tr.options.length_penalty == 1.3 and tr.options.max_repeat_run == 2
     results = tr.translate_document(sentences(3))
     assert all(r.translation and np.isfinite(r.score) for r in results)
 
