@@ -87,7 +87,7 @@ s2_data=("$C/tvsub-zh-en.train.npz")
 DT=doctrans
 [ -x .venv/bin/doctrans ] && DT=.venv/bin/doctrans
 [ -f "$W/bundle_$DIRECTION/model.json" ] || "$DT" export "$R/s2/best.pt" -o "$W/bundle_$DIRECTION" --quantize int8 \
-    --no-repeat-ngram 4 --length-penalty 1.3
+    --no-repeat-ngram 4 --length-penalty 1.3 --max-repeat-run 2
 # The control last: the bundle above does not wait for it.
 [ "$SKIP_CONTROL" = 1 ] || sentence "$R/plain" "$W/cache_plain"
 echo "done: $W/bundle_$DIRECTION"
