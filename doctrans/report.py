@@ -20,6 +20,7 @@ from pathlib import Path
 
 from doctrans.errors import UserError
 from doctrans.glossary import Glossary
+from doctrans.magnitudes import with_magnitudes
 from doctrans.verbatim import SpanWarning, check
 
 REPORT_SUFFIXES = (".json", ".csv")
@@ -39,11 +40,12 @@ class SentenceWarning:
 
 
 def sentence_warnings(source: str, translation: str, glossary: Glossary | None = None,
-                      notes: Sequence[SpanWarning] = ()) -> list[SpanWarning]:
+                      notes: Sequence[SpanWarning] = (), tgt_lang: str | None = None) -> list[SpanWarning]:
     """The warnings of one sentence: the engine's ``notes`` first, then what the check finds
     missing from ``translation`` (computed here, not by the engine, so every engine, a resumed
-    sentence and a person's edit are checked alike)."""
-    terms = glossary.find(source) if glossary is not None else []
+    sentence and a person's edit are checked alike). ``tgt_lang``: the translation's language, so
+    ``1,250万`` is looked for as ``12.5 million`` in English (doctrans.magnitudes)."""
+    terms = with_magnitudes(source, glossary.find(source) if glossary is not None else [], tgt_lang)
     return [*notes, *check(source, translation, terms)]
 
 

@@ -213,3 +213,21 @@ def test_rest_and_markdown_keep_code_and_markup_byte_identical(tmp_path: Path, s
         assert " ".join(span.split()) in flat, (span, result)
     if kind == "rst":
         assert any(x.rstrip().endswith("::") and not x.startswith(" ") for x in lines), result
+
+
+def test_chinese_figures_in_wan_and_yi_come_out_as_english_values(tmp_path: Path) -> None:
+    """``1,250万元`` is 12.5 million yuan: copying the digits would make it ten thousand times smaller."""
+    d = docx.Document()
+    table = d.add_table(rows=1, cols=3)
+    for i, value in enumerate(["1,250万", "14亿", "3.5万"]):
+        table.cell(0, i).text = value
+    d.add_paragraph("今年公司销售额达到1,250万元，比去年增长了3.5%。")
+    d.add_paragraph("中国人口约14亿，其中城镇人口超过9亿。")
+    path, out = tmp_path / "figures.zh.docx", tmp_path / "figures.en.docx"
+    d.save(str(path))
+    translate(path, out, "zh")
+    got = docx.Document(str(out))
+    assert [c.text for c in got.tables[0].rows[0].cells] == ["12.5 million", "1.4 billion", "35,000"]
+    first, second = [p.text for p in got.paragraphs if p.text.strip()]
+    assert "12.5 million" in first and "3.5%" in first and "1,250" not in first, first
+    assert "1.4 billion" in second and "900 million" in second, second

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from doctrans.glossary import Glossary
+from doctrans.magnitudes import with_magnitudes
 from doctrans.verbatim import Masked, Restored, Span, is_untranslatable, mask, unmask
 
 
@@ -57,10 +58,12 @@ def substitute(text: str, spans: Sequence[Span]) -> str:
     return "".join(out)
 
 
-def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None) -> Prepared:
+def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None,
+            tgt_lang: str | None = None) -> Prepared:
     """What the model reads for ``sentence``; ``placeholders``: how many ``⦅k⦆`` pieces the
-    bundle's vocabulary has (0: do not mask)."""
-    terms = glossary.find(sentence) if glossary is not None else []
+    bundle's vocabulary has (0: do not mask). ``tgt_lang``: the output language, for the Chinese
+    figures written with 万/亿 (doctrans.magnitudes), which join the glossary terms."""
+    terms = with_magnitudes(sentence, glossary.find(sentence) if glossary is not None else [], tgt_lang)
     if is_untranslatable(sentence, terms):
         return Prepared(sentence, mask(sentence, 0), None, substitute(sentence, terms))
     if placeholders == 0:

@@ -200,7 +200,7 @@ class DocumentState:
         if not s.edited:
             s.translation = clean_translation(step.result.translation)
         notes = [] if s.edited else step.result.notes
-        s.warnings = sentence_warnings(s.source, s.translation or "", self.glossary, notes)
+        s.warnings = sentence_warnings(s.source, s.translation or "", self.glossary, notes, self.tgt_lang)
         s.stale = False
         self.dirty = True
 
@@ -215,7 +215,8 @@ class DocumentState:
         s.translation = text
         s.edited = True
         s.tm_label = tm_label
-        s.warnings = sentence_warnings(s.source, text, self.glossary)  # a person can drop a figure too
+        # A person can drop a figure too.
+        s.warnings = sentence_warnings(s.source, text, self.glossary, tgt_lang=self.tgt_lang)
         self.dirty = True
         return True
 

@@ -1,0 +1,76 @@
+"""Chinese figures with 万/亿 (doctrans.magnitudes): the value, exactly, the target language's way,
+through masking, restoration, copying and the check after translation."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+
+from doctrans import magnitudes
+from doctrans.engine.protect import prepare
+from doctrans.glossary import Glossary
+from doctrans.magnitudes import english, find_magnitudes
+from doctrans.report import sentence_warnings
+
+
+def docstring_table() -> list[tuple[str, str, str]]:
+    rows = re.findall(r"^\| (\S+) +\| ([^|]+?) +\| (\S+) +\|$", magnitudes.__doc__ or "", re.M)
+    return [r for r in rows if r[0] != "source"]
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(docstring_table()) == 6
+
+
+@pytest.mark.parametrize(("source", "en", "other"), docstring_table())
+def test_docstring_table_row(source: str, en: str, other: str) -> None:
+    text = f"收入为{source}元。"
+    [span] = find_magnitudes(text, "en")
+    assert (span.text, span.target, span.kind) == (source, en, "number")
+    assert text[span.start:span.end] == source
+    assert [s.target for s in find_magnitudes(text, "de")] == [other]
+    assert find_magnitudes(text, "zh") == find_magnitudes(text, "ja") == find_magnitudes(text, None) == []
+
+
+def test_values_are_exact() -> None:
+    assert english(Decimal("123456789.123")) == "123.456789123 million"
+    assert english(Decimal("999999")) == "999,999"
+    assert english(Decimal("1000000")) == "1 million"
+    assert [s.target for s in find_magnitudes("增长0.5万，达12.345亿", "en")] == ["5,000", "1.2345 billion"]
+    assert [s.target for s in find_magnitudes("约1,234.5678万人", "en")] == ["12.345678 million"]
+
+
+def test_what_is_not_a_figure() -> None:
+    assert find_magnitudes("三万人，万一下雨，第2版", "en") == []  # numerals are words, 万一 is "in case"
+    assert find_magnitudes("2024年3月", "en") == []
+
+
+def test_a_figure_is_masked_whole_and_restored_as_the_english_value() -> None:
+    prep = prepare("销售额达到1,250万元，同比增长3.5%。", 16, tgt_lang="en")
+    assert prep.model_text == "销售额达到⦅1⦆元，同比增长⦅2⦆。"
+    assert prep.restore("Sales reached ⦅1⦆ yuan, up ⦅2⦆.").text == "Sales reached 12.5 million yuan, up 3.5%."
+    # Into Chinese (or without a target) the figure stays as written, its digits masked as before.
+    assert prepare("销售额达到1,250万元。", 16, tgt_lang="zh").model_text == "销售额达到⦅1⦆万元。"
+    # A bundle without placeholder pieces reads the converted value as text to copy.
+    assert prepare("销售额达到1,250万元。", 0, tgt_lang="en").model_text == "销售额达到12.5 million元。"
+
+
+def test_a_cell_holding_only_a_figure_is_written_converted_without_the_model() -> None:
+    prep = prepare("1,250万", 16, tgt_lang="en")
+    assert prep.model_text is None and prep.copy == "12.5 million"
+
+
+def test_a_glossary_term_wins_over_the_conversion() -> None:
+    glossary = Glossary.from_pairs([("1万步", "10k steps")])
+    prep = prepare("每天走1万步，花费2万元。", 16, glossary, tgt_lang="en")
+    assert [s.output for s in prep.masked.spans] == ["10k steps", "20,000"]
+
+
+def test_the_check_looks_for_the_converted_value() -> None:
+    source = "全年营收949746亿元。"
+    assert sentence_warnings(source, "Annual revenue was 94.9746 trillion yuan.", tgt_lang="en") == []
+    [warning] = sentence_warnings(source, "Annual revenue was 949746 yuan.", tgt_lang="en")
+    assert warning.problem == "missing" and warning.span == "94.9746 trillion"
+    assert sentence_warnings(source, "全年营收949746亿元。", tgt_lang="zh") == []
