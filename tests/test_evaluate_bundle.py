@@ -61,3 +61,8 @@ def test_kept_spans_counts_the_figures_a_translation_kept_byte_for_byte() -> Non
     src = [["Revenue rose 3.5% to 1,250 units.", "See https://example.org/a for v2.1.0."], ["No figures here."]]
     hyp = [["收入增长3.5%，达到1, 250台。", "见 https://example.org/a ，版本 v2.1.0。"], ["这里没有数字。"]]
     assert evaluate_mod.kept_spans(src, hyp) == (4, 3)  # "1,250" came back as "1, 250"
+    # A figure in 万 must come back as its English value, not as its digits.
+    zh = [["销售额达到1,250万元。"]]
+    assert evaluate_mod.kept_spans(zh, [["Sales reached 12.5 million yuan."]], "en") == (1, 1)
+    assert evaluate_mod.kept_spans(zh, [["Sales reached 1,250 yuan."]], "en") == (1, 0)
+    assert evaluate_mod.kept_spans(zh, [["销售额达到1,250万元。"]], "zh") == (1, 1)
