@@ -479,6 +479,14 @@ def _latin(c: str) -> bool:
     return c.isalnum() and not is_cjk(c)
 
 
+def copied_exactly(translation: str, masked: Masked) -> bool:
+    """Whether the model wrote every placeholder of ``masked`` exactly once and no other: what
+    ``unmask(translation, masked).ok`` says, without restoring (the engine asks it of every
+    hypothesis of its n-best)."""
+    found = sorted(int(m.group(1)) for m in _OUTPUT_PLACEHOLDER.finditer(translation))
+    return found == list(range(1, len(masked.spans) + 1))
+
+
 def unmask(translation: str, masked: Masked) -> Restored:
     """Put every span of ``masked`` back into ``translation`` (the model output for ``masked.text``).
 

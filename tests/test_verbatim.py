@@ -13,6 +13,7 @@ from doctrans.verbatim import (
     MAX_PLACEHOLDERS,
     Span,
     check,
+    copied_exactly,
     find_spans,
     is_untranslatable,
     mask,
@@ -219,3 +220,11 @@ def test_remask_is_the_inverse_of_unmask_for_a_persons_translation() -> None:
     text = "The Transformer"
     m = mask(text, terms=[term(text, "Transformer", "变换器")])
     assert verbatim.remask("变换器", m) == "⦅1⦆"
+
+
+@pytest.mark.parametrize("translation", ["⦅1⦆ and ⦅2⦆", "⦅2⦆ then ⦅1⦆", "｟1｠ and ⦅ 2 ⦆", "⦅1⦆ only", "⦅1⦆ ⦅1⦆ ⦅2⦆",
+                                         "⦅1⦆ ⦅2⦆ ⦅3⦆", "", "⦅2⦆ ⦅3⦆"])
+def test_copied_exactly_says_what_unmask_says(translation: str) -> None:
+    masked = mask("Set ttl_seconds to 300 today.")
+    assert len(masked.spans) == 2
+    assert copied_exactly(translation, masked) == unmask(translation, masked).ok

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from doctrans.glossary import Glossary
 from doctrans.magnitudes import with_magnitudes
-from doctrans.verbatim import Masked, Restored, Span, is_untranslatable, mask, unmask
+from doctrans.verbatim import Masked, Restored, Span, copied_exactly, is_untranslatable, mask, unmask
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Prepared:
 
     def acceptable(self, decoded: str) -> bool:
         """The model copied every placeholder exactly once (and invented none)."""
-        return self.restore(decoded).ok
+        return copied_exactly(decoded, self.masked)
 
 
 def substitute(text: str, spans: Sequence[Span]) -> str:
