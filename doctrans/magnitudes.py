@@ -1,27 +1,33 @@
-"""Chinese figures with a magnitude character (``1,250万``, ``949746亿``), written for the target language.
+"""Figures with a magnitude word (``1,250万``, ``12.5 million``), written the target language's way.
 
-Chinese counts large numbers in ten-thousands (万) and hundred-millions (亿): ``1,250万元`` is
-12.5 million yuan. doctrans.verbatim masks the digits of a number and leaves the unit to the model,
-which is right for ``2024年`` or ``10kg`` but not here: the model sees ``⦅1⦆万元``, can only copy
-the placeholder, and the figure comes out as ``1,250 yuan`` -- ten thousand times too small, the
-silently changed number users must never get. So when a Chinese text goes into a language that does
-not count in 万 (anything but Chinese and Japanese), each such figure becomes one span whose target
-is the same value written the target's way, exactly (decimal arithmetic, no rounding), and it is
-masked and restored like a glossary term (doctrans.engine.protect) and checked like one after
-translation (doctrans.report):
+Chinese counts large numbers in ten-thousands (万) and hundred-millions (亿); English in thousands
+(million, billion). ``1,250万元`` is 12.5 million yuan. doctrans.verbatim masks the digits of a
+number and leaves the word after it to the model, which is right for ``2024年`` or ``10 kg`` but not
+here: the model sees ``⦅1⦆万元``, can only copy the placeholder, and the figure comes out as ``1,250
+yuan`` -- ten thousand times too small; the other way the shipped en→zh model wrote ``12.5 million``
+as ``12.5 000万万万``. A silently changed figure is what users must never get. So each such figure
+becomes one span whose target is the same value written the target's way, exactly (decimal
+arithmetic, no rounding), masked and restored like a glossary term (doctrans.engine.protect) and
+checked like one after translation (doctrans.report):
 
-| source        | English              | other targets          |
-|---------------|----------------------|------------------------|
-| 3.5万         | 35,000               | 35000                  |
-| 1,250万       | 12.5 million         | 12500000               |
-| 949746亿      | 94.9746 trillion     | 94974600000000         |
-| 2万亿         | 2 trillion           | 2000000000000          |
-| 14亿          | 1.4 billion          | 1400000000             |
-| １２万         | 120,000              | 120000                 |
+| source        | into English         | into Chinese   | into another language |
+|---------------|----------------------|----------------|-----------------------|
+| 3.5万         | 35,000               | (as written)   | 35000                 |
+| 1,250万       | 12.5 million         | (as written)   | 12500000              |
+| 949746亿      | 94.9746 trillion     | (as written)   | 94974600000000        |
+| 2万亿         | 2 trillion           | (as written)   | 2000000000000         |
+| １２万         | 120,000              | (as written)   | 120000                |
+| 12.5 million  | (as written)         | 1250万         | (as written)          |
+| 1.4 billion   | (as written)         | 14亿           | (as written)          |
+| $3.2bn        | (as written)         | $32亿          | (as written)          |
+| 2 trillion    | (as written)         | 2万亿          | (as written)          |
+| 0.5 million   | (as written)         | 50万           | (as written)          |
 
-Only digits (ASCII or full-width, with ``,`` thousands separators and a decimal point) before the
-character count; Chinese numerals (``三万``) are words the model translates. ``万一`` ("in case")
-never follows a digit, so it is not a figure.
+Only digits (ASCII or full-width, with ``,`` thousands separators and a decimal point) count as the
+figure; numerals written as words (``三万``, ``two million``) are left to the model. ``万一`` ("in
+case") never follows a digit. ``m`` means million only after a currency sign (``$5m``; ``5m`` is five
+metres). Japanese counts in 万 too: Chinese figures stay as written into Japanese, and English ones
+become 万/億/兆.
 """
 
 from __future__ import annotations
@@ -35,11 +41,21 @@ from doctrans.verbatim import Span
 # The magnitude characters and compounds, longest first (万亿 before 万), simplified and traditional.
 _POWERS = {"万亿": 12, "萬億": 12, "千亿": 11, "千億": 11, "百亿": 10, "百億": 10, "十亿": 9, "十億": 9,
            "亿": 8, "億": 8, "千万": 7, "千萬": 7, "百万": 6, "百萬": 6, "十万": 5, "十萬": 5, "万": 4, "萬": 4}
-_FIGURE = re.compile(r"(?<![0-9０-９.,，．])([0-9０-９]+(?:[,，][0-9０-９]{3})*(?:[.．][0-9０-９]+)?)\s?("
-                     + "|".join(sorted(_POWERS, key=len, reverse=True)) + ")")
-# Targets that count in 万 themselves: the figure stays as written (and verbatim masks its digits).
-_COUNTS_IN_WAN = ("zh", "ja")
+_NUMBER = r"[0-9０-９]+(?:[,，][0-9０-９]{3})*(?:[.．][0-9０-９]+)?"
+_WAN_FIGURE = re.compile(rf"(?<![0-9０-９.,，．])({_NUMBER})\s?("
+                         + "|".join(sorted(_POWERS, key=len, reverse=True)) + ")")
+_SCALE_WORDS = {"million": 6, "millions": 6, "mn": 6, "billion": 9, "billions": 9, "bn": 9,
+                "trillion": 12, "trillions": 12, "tn": 12}
+_CURRENCY = "$€£¥₹"
+_SCALE_FIGURE = re.compile(rf"(?<![0-9A-Za-z_.,])([{_CURRENCY}]?)({_NUMBER})(?:\s?({'|'.join(_SCALE_WORDS)})"
+                           rf"|(?<=[0-9])(m))(?![0-9A-Za-z_])", re.IGNORECASE)
+# Targets that count in 万 themselves, and their characters for 10^4, 10^8 and 10^12.
+_WAN_UNITS = {"zh": ("万", "亿", "万亿"), "ja": ("万", "億", "兆")}
 _ENGLISH_SCALES = ((12, "trillion"), (9, "billion"), (6, "million"))
+
+
+def _lang(code: str | None) -> str:
+    return (code or "").split("-")[0].split("_")[0].lower()
 
 
 def _plain(value: Decimal) -> str:
@@ -63,20 +79,45 @@ def english(value: Decimal) -> str:
     return _grouped(value)
 
 
+def in_wan(value: Decimal, lang: str = "zh") -> str:
+    """A figure as a Chinese (or Japanese) text writes it: 1250万 / 14亿 / 2万亿."""
+    wan, yi, zhao = _WAN_UNITS[lang]
+    for power, unit in ((12, zhao), (8, yi), (4, wan)):
+        if value >= Decimal(10) ** power:
+            return f"{_plain(value.scaleb(-power))}{unit}"
+    return _plain(value)
+
+
+def _decimal(digits: str) -> Decimal | None:
+    try:
+        return Decimal(unicodedata.normalize("NFKC", digits).replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
 def find_magnitudes(text: str, tgt_lang: str | None) -> list[Span]:
-    """The figures with a magnitude character in ``text`` as ``number`` spans whose target is the
-    value written for ``tgt_lang`` (none when the target counts in 万 too, or is unknown)."""
-    if not tgt_lang or tgt_lang.split("-")[0].lower() in _COUNTS_IN_WAN:
+    """The figures of ``text`` whose magnitude word the target language does not use, as ``number``
+    spans whose target is the value written for ``tgt_lang`` (none when the target is unknown)."""
+    lang = _lang(tgt_lang)
+    if not lang:
         return []
     spans = []
-    for m in _FIGURE.finditer(text):
-        digits = unicodedata.normalize("NFKC", m.group(1)).replace(",", "")
-        try:
-            value = Decimal(digits).scaleb(_POWERS[m.group(2)])
-        except InvalidOperation:
-            continue
-        target = english(value) if tgt_lang.split("-")[0].lower() == "en" else _plain(value)
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", target))
+    if lang in _WAN_UNITS:
+        for m in _SCALE_FIGURE.finditer(text):
+            sign, digits, word = m.group(1), m.group(2), (m.group(3) or "")
+            if m.group(4) and not sign:  # 5m: metres, not millions
+                continue
+            value = _decimal(digits)
+            if value is not None:
+                power = _SCALE_WORDS[word.lower()] if word else 6
+                spans.append(Span(m.start(), m.end(), m.group(0), "number", sign + in_wan(value.scaleb(power), lang)))
+        return spans
+    for m in _WAN_FIGURE.finditer(text):
+        value = _decimal(m.group(1))
+        if value is not None:
+            value = value.scaleb(_POWERS[m.group(2)])
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              english(value) if lang == "en" else _plain(value)))
     return spans
 
 

@@ -87,9 +87,10 @@ Decisions on borderline cases, and why:
   default. Only the number part is masked: units and suffixes (``万元``, ``年``, ``kg``, ``st`` of
   ``1st``, ``%`` excepted) stay translatable, so ``2024年`` → ``⦅1⦆年`` → ``⦅1⦆`` and ``1st`` →
   ``第⦅1⦆``. A sign belongs to the number only where it cannot be a dash (``-12`` yes, ``10-20`` no).
-  Figures counted in 万/亿 (``1,250万``) are the exception when the output language does not count
-  that way: doctrans.magnitudes makes each one span whose target is the value written for that
-  language (``12.5 million``), masked and restored like a glossary term.
+  Figures with a magnitude word the output language does not use (``1,250万`` into English,
+  ``12.5 million`` into Chinese) are the exception: doctrans.magnitudes makes each one span whose
+  target is the value written that language's way (``12.5 million``, ``1250万``), masked and
+  restored like a glossary term.
 - Chinese dates: ``2024年3月15日`` masks the year and the day but leaves the *month* (a number 1-12
   right before 月) visible: in English the month is a word (``March 15, 2024``), which the model
   can only write if it sees the digit; a masked month would come out as a bare number. Training

@@ -231,3 +231,14 @@ def test_chinese_figures_in_wan_and_yi_come_out_as_english_values(tmp_path: Path
     first, second = [p.text for p in got.paragraphs if p.text.strip()]
     assert "12.5 million" in first and "3.5%" in first and "1,250" not in first, first
     assert "1.4 billion" in second and "900 million" in second, second
+
+
+def test_english_millions_and_billions_come_out_in_wan_and_yi(tmp_path: Path) -> None:
+    path, out = tmp_path / "figures.en.txt", tmp_path / "figures.zh.txt"
+    path.write_text("Sales reached 12.5 million dollars in 2024.\n\nThe country has 1.4 billion people.\n\n"
+                    "The fund is worth $3.2bn.\n", encoding="utf-8")
+    translate(path, out, "en")
+    first, second, third = [p for p in out.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    assert "1250万" in first and "2024" in first and "12.5" not in first, first
+    assert "14亿" in second, second
+    assert "$32亿" in third, third

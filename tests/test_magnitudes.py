@@ -15,23 +15,28 @@ from doctrans.magnitudes import english, find_magnitudes
 from doctrans.report import sentence_warnings
 
 
-def docstring_table() -> list[tuple[str, str, str]]:
-    rows = re.findall(r"^\| (\S+) +\| ([^|]+?) +\| (\S+) +\|$", magnitudes.__doc__ or "", re.M)
+def docstring_table() -> list[tuple[str, str, str, str]]:
+    rows = re.findall(r"^\| (\S+(?: \S+)?) +\| ([^|]+?) +\| (\S+(?: \S+)?) +\| (\S+(?: \S+)?) +\|$",
+                      magnitudes.__doc__ or "", re.M)
     return [r for r in rows if r[0] != "source"]
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 6
+    assert len(docstring_table()) == 10
 
 
-@pytest.mark.parametrize(("source", "en", "other"), docstring_table())
-def test_docstring_table_row(source: str, en: str, other: str) -> None:
-    text = f"收入为{source}元。"
-    [span] = find_magnitudes(text, "en")
-    assert (span.text, span.target, span.kind) == (source, en, "number")
-    assert text[span.start:span.end] == source
-    assert [s.target for s in find_magnitudes(text, "de")] == [other]
-    assert find_magnitudes(text, "zh") == find_magnitudes(text, "ja") == find_magnitudes(text, None) == []
+@pytest.mark.parametrize(("source", "en", "zh", "other"), docstring_table())
+def test_docstring_table_row(source: str, en: str, zh: str, other: str) -> None:
+    text = f"收入为{source}元。" if re.search("[万亿]", source) else f"Revenue was {source} last year."
+    for lang, want in (("en", en), ("zh", zh), ("de", other)):
+        spans = find_magnitudes(text, lang)
+        if want == "(as written)":
+            assert spans == [], (lang, spans)
+            continue
+        [span] = spans
+        assert (span.text, span.target, span.kind) == (source, want, "number")
+        assert text[span.start:span.end] == source
+    assert find_magnitudes(text, None) == []
 
 
 def test_values_are_exact() -> None:
@@ -45,6 +50,15 @@ def test_values_are_exact() -> None:
 def test_what_is_not_a_figure() -> None:
     assert find_magnitudes("三万人，万一下雨，第2版", "en") == []  # numerals are words, 万一 is "in case"
     assert find_magnitudes("2024年3月", "en") == []
+    assert find_magnitudes("a 5m rope, two million people, 3 millimetres, v2.1 million", "zh") == []
+    assert [s.target for s in find_magnitudes("costs $5m, or €2.5M", "zh")] == ["$500万", "€250万"]
+    assert [s.target for s in find_magnitudes("1.4 billion people", "ja")] == ["14億"]
+
+
+def test_an_english_figure_is_masked_whole_and_restored_in_wan() -> None:
+    prep = prepare("Sales reached 12.5 million dollars in 2024.", 16, tgt_lang="zh")
+    assert prep.model_text == "Sales reached ⦅1⦆ dollars in ⦅2⦆."
+    assert prep.restore("销售额在⦅2⦆年达到⦅1⦆美元。").text == "销售额在2024年达到1250万美元。"
 
 
 def test_a_figure_is_masked_whole_and_restored_as_the_english_value() -> None:
