@@ -44,7 +44,7 @@ from doctrans.engine.protect import Prepared, prepare
 from doctrans.engine.tokenizer import Tokenizer
 from doctrans.engine.topk import topk, topk_session
 from doctrans.glossary import Glossary
-from doctrans.verbatim import remask, restore_warnings
+from doctrans.verbatim import restore_warnings
 
 # The wider beam of the placeholder fallback: when none of the n-best of the normal search copied
 # every placeholder exactly once, the search runs again this wide (at most 16 beams: a decoder
@@ -335,7 +335,7 @@ class OnnxDocumentSession:
         ids = tr.source_ids(prep.model_text)
         # The model reads the sentence masked as translate() gives it, and the person's words with
         # the same spans masked (verbatim.remask): the memory sees what it would see from the model.
-        target = remask(translation, prep.masked) if prep.masked.spans else translation
+        target = prep.model_target(translation)
         # BOS + tokens must fit the target position table, like a generated hypothesis.
         forced = tr.tokenizer.encode(target)[: info.max_len - 1]
         hyp, extras = self.translate_ids(np.asarray([ids], dtype=np.int64), opt, forced=forced)

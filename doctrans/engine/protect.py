@@ -19,12 +19,20 @@ placeholder exactly once (see ``OnnxDocumentSession.translate``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from doctrans.glossary import Glossary
 from doctrans.magnitudes import with_magnitudes
-from doctrans.verbatim import Masked, Restored, Span, copied_exactly, is_untranslatable, mask, unmask
+from doctrans.verbatim import Masked, Restored, Span, copied_exactly, is_untranslatable, mask, remask, unmask
+
+# A section or list number before a heading or item (``1. Summary``, ``2.1 Results``, ``(3) 总则``):
+# written back as it is, not translated -- the model turned ``1. Summary`` into ``1。 Summum``. A
+# dotted number without a final dot counts only before a capital or a Han character, so ``1.2
+# million people`` and ``3 apples`` stay sentences.
+_ENUMERATOR = re.compile(r"\s*(?:\d{1,3}\.(?:\d{1,3}\.){0,3}|[(（]\d{1,3}[)）]|\d{1,3}[)）])[ \t\u3000]+(?=\S)"
+                         r"|\s*(?:\d{1,3}\.){1,3}\d{1,3}[ \t\u3000]+(?=[A-Z\u4e00-\u9fff])")
 
 
 @dataclass(frozen=True)
@@ -33,11 +41,18 @@ class Prepared:
     masked: Masked  # spans that got placeholders (none without placeholder pieces)
     model_text: str | None  # what the model reads; None: nothing to translate, see ``copy``
     copy: str | None  # the translation of an untranslatable sentence (the source, terms replaced)
+    prefix: str = ""  # a section number before the text (``1. ``): kept as it is, not translated
 
     def restore(self, decoded: str) -> Restored:
-        if not self.masked.spans:
-            return Restored(decoded, [])
-        return unmask(decoded, self.masked)
+        restored = unmask(decoded, self.masked) if self.masked.spans else Restored(decoded, [])
+        return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
+
+    def model_target(self, translation: str) -> str:
+        """A person's translation as the model would have written it (for the memory to read):
+        without the section number, the spans masked as in ``model_text``."""
+        if self.prefix and translation.startswith(self.prefix.strip()):
+            translation = translation[len(self.prefix.strip()):].lstrip()
+        return remask(translation, self.masked) if self.masked.spans else translation
 
     def acceptable(self, decoded: str) -> bool:
         """The model copied every placeholder exactly once (and invented none)."""
@@ -63,6 +78,11 @@ def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None,
     """What the model reads for ``sentence``; ``placeholders``: how many ``⦅k⦆`` pieces the
     bundle's vocabulary has (0: do not mask). ``tgt_lang``: the output language, for the Chinese
     figures written with 万/亿 (doctrans.magnitudes), which join the glossary terms."""
+    enumerator = _ENUMERATOR.match(sentence)
+    if enumerator and not is_untranslatable(sentence, glossary.find(sentence) if glossary is not None else []):
+        body = replace(prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang), source=sentence)
+        prefix = enumerator.group(0).lstrip()
+        return replace(body, prefix=prefix, copy=None if body.copy is None else prefix + body.copy)
     terms = with_magnitudes(sentence, glossary.find(sentence) if glossary is not None else [], tgt_lang)
     if is_untranslatable(sentence, terms):
         return Prepared(sentence, mask(sentence, 0), None, substitute(sentence, terms))
