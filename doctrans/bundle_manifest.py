@@ -20,6 +20,8 @@ A bundle is a directory written by ``export.bundle.export_checkpoint``::
     decoding {no_repeat_ngram, length_penalty, max_repeat_run}
                                            (decoding defaults the model was tuned with; options override)
     weights_bytes                          (the size of files.weights: a truncated file is reported by it)
+    smdt {retrieve_k, sep_id, global_layers, instance_tokens}
+                                           (an SMDT bundle, training/smdt.py: see below)
     sha256 {file: hex digest}              (every file the engine reads; doctrans.engine.integrity checks them)
 
 then any key this version does not know, kept as it was read. A bundle with ``weights.bin`` lists it
@@ -32,6 +34,16 @@ A model that translates several directions (one joint vocabulary, zh->en and en-
 ``directions``; the source of a sentence is then ``[id of the tag's piece] + pieces + [EOS]``.
 ``src_lang``/``tgt_lang`` stay, equal to the first direction, so older doctrans versions still read
 the bundle. Without ``directions`` a bundle translates ``src_lang`` -> ``tgt_lang`` with no tag.
+
+An **SMDT** bundle (``--approach smdt``: retrieval-augmented, Zhang et al. 2022) has the ``smdt``
+key and other graphs: ``smdt_encoder.onnx`` (the sentence + ``</s>`` and its retrieved pairs
+``x^r <sep> y^r </s>`` -> cross K/V and what the decoder may see) and ``smdt_decoder.onnx`` (one
+step with the KV cache); no memory (``memory.sides`` is empty, ``memory_init.npz`` holds nothing)
+and no ``decoder_full``/``memory_update``. Its graph files have their own names, so a doctrans that
+does not know the key refuses the bundle as incomplete instead of feeding it a memory loop.
+``retrieve_k``: the pairs per sentence the model was trained with; ``sep_id``: ``<sep>``;
+``global_layers``: decoder layers with the global attention (their KV cache is a second pair);
+``instance_tokens``: 1, one sentence per instance (the form exported).
 
 Who uses what: :meth:`BundleManifest.read` (the engine, through ``doctrans.engine.bundle.read_bundle``,
 which adds the checks of the bundle's files), :func:`read_json` (the lenient reads of the models
@@ -69,6 +81,12 @@ GRAPH_FILES = {
     "decoder_full": "decoder_full.onnx",
     "memory_update": "memory_update.onnx",
 }
+# An SMDT bundle's graphs (doctrans.engine.smdt_engine); see the module docstring.
+SMDT_GRAPH_FILES = {
+    "smdt_encoder": "smdt_encoder.onnx",
+    "smdt_decoder": "smdt_decoder.onnx",
+}
+SMDT_KEY = "smdt"
 SPM_FILE = "spm.model"
 MEMORY_INIT_FILE = "memory_init.npz"
 WEIGHTS_FILE = "weights.bin"
@@ -79,7 +97,7 @@ MODEL_KEYS = ("vocab_size", "d_model", "n_heads", "d_ff", "enc_layers", "dec_lay
 # The top-level keys this version reads and writes, in the order written.
 _KNOWN_KEYS = ("format_version", "src_lang", "tgt_lang", "model", "memory", "special_ids", "max_source_tokens",
                "max_target_tokens", "quantization", "files", "provenance", "scores", "directions", "decoding",
-               "weights_bytes", HASHES_KEY)
+               "weights_bytes", HASHES_KEY, SMDT_KEY)
 
 
 @dataclass(frozen=True)
@@ -124,6 +142,7 @@ class BundleManifest:
     files: dict[str, str] = field(default_factory=dict)
     weights_bytes: int | None = None
     hashes: dict[str, str] | None = None  # "sha256"; None: exported before digests were recorded
+    smdt: dict[str, int] | None = None  # an SMDT bundle's retrieval settings (see the module docstring)
     provenance: dict[str, Any] | None = None
     scores: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False)  # keys this version does not know
@@ -167,9 +186,11 @@ class BundleManifest:
         return {"pad": self.pad_id, "bos": self.bos_id, "eos": self.eos_id, "unk": self.unk_id}
 
     def file(self, name: str) -> Path:
-        return self.path / GRAPH_FILES.get(name, name)
+        return self.path / GRAPH_FILES.get(name, SMDT_GRAPH_FILES.get(name, name))
 
     def graph_names(self) -> list[str]:
+        if self.smdt is not None:
+            return list(SMDT_GRAPH_FILES)
         return [g for g in GRAPH_FILES if g != "memory_update" or self.mem_sides]
 
     # -- reading and writing -----------------------------------------------------------------------
@@ -213,6 +234,8 @@ class BundleManifest:
             out["weights_bytes"] = self.weights_bytes
         if self.hashes is not None:
             out[HASHES_KEY] = dict(self.hashes)
+        if self.smdt is not None:
+            out[SMDT_KEY] = dict(self.smdt)
         out.update((k, v) for k, v in self.extra.items() if k not in out)
         return out
 
@@ -291,7 +314,7 @@ def record_hashes(bundle: str | Path) -> BundleManifest:
 def hashed_files(bundle: Path) -> list[str]:
     """The files of ``bundle`` whose digests model.json records: what the engine reads (not
     model.json itself, nor documentation such as MODEL_CARD.md)."""
-    names = [*GRAPH_FILES.values(), SPM_FILE, MEMORY_INIT_FILE, WEIGHTS_FILE]
+    names = [*GRAPH_FILES.values(), *SMDT_GRAPH_FILES.values(), SPM_FILE, MEMORY_INIT_FILE, WEIGHTS_FILE]
     return [n for n in names if (bundle / n).is_file()]
 
 
@@ -300,8 +323,10 @@ def bundle_hashes(bundle: Path) -> dict[str, str]:
     return {name: sha256_file(bundle / name) for name in hashed_files(bundle)}
 
 
-def standard_files(mem_sides: tuple[str, ...] | list[str]) -> dict[str, str]:
+def standard_files(mem_sides: tuple[str, ...] | list[str], smdt: bool = False) -> dict[str, str]:
     """``files`` of a freshly exported bundle (the weights file is added when weights are shared)."""
+    if smdt:
+        return {**SMDT_GRAPH_FILES, "spm": SPM_FILE, "memory_init": MEMORY_INIT_FILE}
     files = {**GRAPH_FILES, "spm": SPM_FILE, "memory_init": MEMORY_INIT_FILE}
     if not mem_sides:
         files.pop("memory_update")
@@ -401,10 +426,36 @@ def _parse(raw: dict[str, Any], path: Path) -> BundleManifest:
         directions=directions,
         decoding=decoding, files=files, weights_bytes=weights_bytes,
         hashes=check_hashes(raw, path),
+        smdt=_smdt(raw, sizes, path),
         provenance=_optional(raw, "provenance", dict, "", path),
         scores=_optional(raw, "scores", dict, "", path),
         extra={k: v for k, v in raw.items() if k not in _KNOWN_KEYS},
     )
+
+
+SMDT_FIELDS = ("retrieve_k", "sep_id", "global_layers", "instance_tokens")
+
+
+def _smdt(raw: dict, sizes: dict[str, int], path: Path) -> dict[str, int] | None:
+    """model.json ``smdt``, checked (None: not an SMDT bundle). Every field is an integer: the
+    pairs per sentence (>= 0), ``<sep>`` inside the vocabulary, 1..dec_layers global layers, and
+    one sentence per instance (the only form exported and run)."""
+    if raw.get(SMDT_KEY) is None:
+        return None
+    smdt = raw[SMDT_KEY]
+    if not isinstance(smdt, dict):
+        raise BundleError(f"{path}: model.json {SMDT_KEY!r} must be an object")
+    out = {k: _get(smdt, k, int, f"{SMDT_KEY}.", path) for k in SMDT_FIELDS}
+    if out["retrieve_k"] < 0:
+        raise BundleError(f"{path}: model.json smdt.retrieve_k must be >= 0")
+    if not 0 <= out["sep_id"] < sizes["vocab_size"]:
+        raise BundleError(f"{path}: model.json smdt.sep_id = {out['sep_id']} is outside the vocabulary")
+    if not 1 <= out["global_layers"] <= sizes["dec_layers"]:
+        raise BundleError(f"{path}: model.json smdt.global_layers must be 1..{sizes['dec_layers']}")
+    if out["instance_tokens"] != 1:
+        raise BundleError(f"{path}: model.json smdt.instance_tokens = {out['instance_tokens']}: this doctrans "
+                          "runs SMDT bundles one sentence per instance only (1)")
+    return out
 
 
 def _directions(raw: dict, src_lang: str, tgt_lang: str, path: Path) -> list[Direction]:
@@ -446,6 +497,7 @@ def _files(raw: dict, path: Path) -> dict[str, str]:
     return dict(files)
 
 
-__all__ = ["FORMAT_VERSION", "GRAPH_FILES", "HASHES_KEY", "MEMORY_INIT_FILE", "MODEL_JSON", "SIDES", "SPM_FILE",
-           "WEIGHTS_FILE", "BundleManifest", "Direction", "bundle_hashes", "check_hashes", "edit", "hashed_files",
-           "read_json", "record_hashes", "set_scores", "set_weights_file", "standard_files"]
+__all__ = ["FORMAT_VERSION", "GRAPH_FILES", "HASHES_KEY", "MEMORY_INIT_FILE", "MODEL_JSON", "SIDES",
+           "SMDT_GRAPH_FILES", "SMDT_KEY", "SPM_FILE", "WEIGHTS_FILE", "BundleManifest", "Direction", "bundle_hashes",
+           "check_hashes", "edit", "hashed_files", "read_json", "record_hashes", "set_scores", "set_weights_file",
+           "standard_files"]

@@ -25,6 +25,7 @@ from doctrans.errors import UserError
 if TYPE_CHECKING:
     from doctrans.documents.base import Document
     from doctrans.glossary import Glossary
+    from doctrans.tm.run import RunTM
     from doctrans.translate_job import JobResult
 
 app = typer.Typer(
@@ -264,7 +265,9 @@ def translate(
 
     def prepare(src_path: Path) -> tuple[Translator, str | None, Document | None]:
         translator, lang, document = translators.for_file(src_path)
-        return apply_glossary(translator, terms), lang, document
+        if batch_docs > 1 and len(pairs) > 1 and hasattr(translator, "with_retrieval"):
+            raise UserError(f"{src_path}: an SMDT bundle translates one document at a time; leave out --batch-docs")
+        return with_tm_retrieval(apply_glossary(translator, terms), memory), lang, document
 
     def job(i: int, translator: Translator, lang: str | None, document: Document | None,
             callbacks: tuple[Any, Any, Any], lookup: Callable[[str], str | None] | None) -> JobResult:
@@ -543,6 +546,17 @@ def apply_glossary(translator: Translator, glossary: Glossary | None) -> Transla
     if with_glossary is None:
         raise UserError("this translation engine cannot apply a glossary")
     return with_glossary(glossary)
+
+
+def with_tm_retrieval(translator: Translator, memory: RunTM) -> Translator:
+    """An SMDT bundle (trained to read retrieved pairs: doctrans.engine.smdt_engine) reads each
+    sentence's fuzzy matches from the run's TM (``--tm``/``--local-tm``) at or above the default
+    threshold; a memory-model bundle is returned as it is (it was not trained with them)."""
+    with_retrieval = getattr(translator, "with_retrieval", None)
+    if with_retrieval is None:
+        return translator
+    k = int(getattr(translator, "retrieve_k", 0))
+    return cast("Translator", with_retrieval(memory.retriever(translator.src_lang, translator.tgt_lang, k)))
 
 
 def _first_fit(model: Path | None, src: str | None, tgt: str | None) -> Translator:

@@ -37,7 +37,6 @@ import tempfile
 import time
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -56,57 +55,14 @@ from doctrans.bundle_manifest import (
     record_hashes,
     standard_files,
 )
-from doctrans.errors import UserError
 from doctrans.hashing import sha256_file
+from export.common import OPSET, ExportError, ExportReport, allowed_diff, checkpoint_spm, special_ids
 from export.files import DEFAULT_SENTENCES, replace_dir
 from export.graphs import GRAPHS, dynamic_axes, graph_io
 from export.share_weights import SharingReport, WeightSharingError, check_same_translations, share_weights
 from training.checkpoint import CheckpointError, LoadedModel, load_model
 from training.model import MemoryTransformer
-
-OPSET = 17  # LayerNormalization is a single op from 17 on, which ORT fuses well
-
-class ExportError(UserError):
-    """The export failed or the exported graphs disagree with the checkpoint."""
-
-
-@dataclass
-class ExportReport:
-    out_dir: Path
-    quantize: str | None
-    files: dict[str, int] = field(default_factory=dict)  # file -> bytes
-    graph_diffs: dict[str, float] = field(default_factory=dict)  # "graph.output" -> max |Δ| (random inputs)
-    doc_logit_diff: float = 0.0
-    doc_memory_diff: float = 0.0
-    sentences: int = 0
-    greedy_identical: bool = False
-    beam: int = 5
-    beam_identical: int = 0  # sentences whose beam-search output matched PyTorch (all directions)
-    directions: int = 1  # the document is checked through each direction of the model
-    int8: dict[str, Any] = field(default_factory=dict)
-    weights: SharingReport | None = None
-    seconds: float = 0.0
-
-    def summary(self) -> str:
-        lines = [f"bundle {self.out_dir} ({'int8' if self.quantize else 'fp32'}, {self.seconds:.1f}s)"]
-        lines += [f"  {n:<20} {b / 1e6:8.2f} MB" for n, b in sorted(self.files.items())]
-        if self.weights:
-            lines.append(f"  {self.weights.summary()}")
-        worst = max(self.graph_diffs.items(), key=lambda kv: kv[1])
-        lines.append(f"  graphs vs PyTorch, random inputs: max |Δ| {worst[1]:.2e} ({worst[0]})")
-        runs = self.sentences * self.directions
-        beam = f"; beam {self.beam} identical {self.beam_identical}/{runs}" if self.beam > 1 else ""
-        each = f" x {self.directions} directions" if self.directions > 1 else ""
-        lines.append(f"  {self.sentences}-sentence document{each}: greedy identical={self.greedy_identical}, "
-                     f"max |Δ| logits {self.doc_logit_diff:.2e}, memory {self.doc_memory_diff:.2e}{beam}")
-        if self.int8:
-            q = self.int8
-            lines.append(f"  int8: {q['bytes'] / 1e6:.2f} MB vs fp32 {q['fp32_bytes'] / 1e6:.2f} MB; "
-                         f"greedy same as fp32 on {q['same_sentences']}/{q['sentences']} sentences; "
-                         f"max |Δ| logits {q['logit_diff']:.2e}")
-        return "\n".join(lines)
-
-
+from training.smdt import SMDT
 
 
 # -- directions -------------------------------------------------------------------------------
@@ -130,18 +86,12 @@ def checkpoint_directions(loaded: LoadedModel) -> list[dict[str, str]]:
     if found[0] != (loaded.src_lang, loaded.tgt_lang):
         raise ExportError(f"checkpoint src_lang/tgt_lang {loaded.src_lang}->{loaded.tgt_lang} must be the first "
                           f"of its directions ({found[0][0]}->{found[0][1]})")
-    sp = _spm(loaded)
+    sp = checkpoint_spm(loaded)
     for _, tgt in found:
         if sp.id_to_piece(sp.piece_to_id(tag_for(tgt))) != tag_for(tgt):
             raise ExportError(f"the checkpoint's SentencePiece model has no {tag_for(tgt)} tag for its "
                               f"direction into {tgt}")
     return [{"src": a, "tgt": b, "tag": tag_for(b)} for a, b in found]
-
-
-def _spm(loaded: LoadedModel):
-    import sentencepiece as spm
-
-    return spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
 
 
 # -- graph inputs ---------------------------------------------------------------------------
@@ -239,24 +189,7 @@ def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quant
     return manifest
 
 
-def special_ids(loaded: LoadedModel) -> dict[str, int]:
-    """pad/bos/eos as the model was trained with them, unk as the tokenizer assigns it; the
-    SentencePiece model must agree with the model on the others (the engine feeds its ids)."""
-    cfg, sp = loaded.config, _spm(loaded)
-    ids = {"pad": cfg.pad_id, "bos": cfg.bos_id, "eos": cfg.eos_id, "unk": sp.unk_id()}
-    for key, got in (("pad", sp.pad_id()), ("bos", sp.bos_id()), ("eos", sp.eos_id())):
-        if got != ids[key]:
-            raise ExportError(f"the checkpoint's SentencePiece model has {key} id {got}, the model {ids[key]}; "
-                              "they must agree")
-    return ids
-
-
 # -- verification ---------------------------------------------------------------------------
-def _bound(ref: np.ndarray, tol: float) -> float:
-    """Allowed max |Δ|: ``tol`` relative to the output's scale (logits are ~10, memories ~1)."""
-    return tol * max(1.0, float(np.abs(ref).max()) if ref.size else 1.0)
-
-
 def check_graphs(model: MemoryTransformer, bundle: Path, tol: float) -> dict[str, float]:
     """Every graph vs its PyTorch wrapper on random inputs of new shapes; raise if out of bounds."""
     import onnxruntime as ort
@@ -278,9 +211,9 @@ def check_graphs(model: MemoryTransformer, bundle: Path, tol: float) -> dict[str
                     raise ExportError(f"export check failed: {key} has shape {o.shape}, PyTorch {r.shape}")
                 d = float(np.abs(r - o).max()) if r.size else 0.0
                 diffs[key] = max(diffs.get(key, 0.0), d)
-                if not d <= _bound(r, tol):  # also catches NaN
+                if not d <= allowed_diff(r, tol):  # also catches NaN
                     raise ExportError(f"export check failed: {key} differs from PyTorch by {d:.3g} "
-                                      f"(bound {_bound(r, tol):.3g}) on random inputs {shape}")
+                                      f"(bound {allowed_diff(r, tol):.3g}) on random inputs {shape}")
     return diffs
 
 
@@ -472,11 +405,13 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
         raise ExportError(f"max_repeat_run must be >= 0, got {max_repeat_run}")
     if not (math.isfinite(length_penalty) and length_penalty >= 0):
         raise ExportError(f"length_penalty must be a non-negative number, got {length_penalty}")
-    if not isinstance(loaded.model, MemoryTransformer):
-        # The runtime's graphs and Python loop are the memory model's (encoder, step decoder,
-        # memory update); G-Transformer and context-cache models are compared in training/.
+    smdt = isinstance(loaded.model, SMDT)
+    if not smdt and not isinstance(loaded.model, MemoryTransformer):
+        # The runtime runs the memory model (encoder, step decoder, memory update) and SMDT
+        # sentence by sentence (export/smdt_bundle.py); G-Transformer and context-cache models
+        # are compared in training/.
         raise ExportError(f"the checkpoint is a --approach {loaded.approach} model; bundles hold the memory "
-                          "model only (evaluate it with python -m training.evaluate)")
+                          "and SMDT models only (evaluate it with python -m training.evaluate)")
     if not loaded.spm_bytes:
         raise ExportError("checkpoint has no SentencePiece model (key 'spm'); cannot build a bundle")
     directions = checkpoint_directions(loaded)  # a bad 'directions' fails before anything is traced
@@ -484,9 +419,18 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
     if out_dir.exists() and (not out_dir.is_dir() or (any(out_dir.iterdir()) and not (out_dir / MODEL_JSON).exists())):
         raise ExportError(f"{out_dir}: exists and is not a model bundle; refusing to overwrite it")
     say = log or (lambda _msg: None)
+    sentences = sentences or DEFAULT_SENTENCES
+    defaults = {**({"no_repeat_ngram": no_repeat_ngram} if no_repeat_ngram else {}),
+                **({"length_penalty": length_penalty} if length_penalty != 1.0 else {}),
+                **({"max_repeat_run": max_repeat_run} if max_repeat_run else {})}
+    if smdt:
+        from export.smdt_bundle import export_smdt
+
+        return export_smdt(loaded, out_dir, quantize, ckpt_path=ckpt_path, sentences=sentences, tol=tol, beam=beam,
+                           log=say, decoding=defaults)
     t0 = time.time()
     model = loaded.model.eval()
-    sentences = sentences or DEFAULT_SENTENCES
+    assert isinstance(model, MemoryTransformer)  # refused above otherwise
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f".{out_dir.name}.export-"))
     try:
@@ -516,9 +460,6 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
             report.weights = _share(work / "int8-inline", final)
             _check_same(work / "int8-inline", final, sentences)
             report.int8 = compare_int8(fp32, final, sentences)
-        defaults = {**({"no_repeat_ngram": no_repeat_ngram} if no_repeat_ngram else {}),
-                    **({"length_penalty": length_penalty} if length_penalty != 1.0 else {}),
-                    **({"max_repeat_run": max_repeat_run} if max_repeat_run else {})}
         if defaults:
             edit(final, lambda m: setattr(m, "decoding", {**m.decoding, **defaults}))
         # Digests of every file the engine reads, last (after any model.json edit above): the

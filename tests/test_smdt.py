@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from export.bundle import ExportError, export_checkpoint
+from export.bundle import export_checkpoint
 from tests.synthetic import check_resume_continues_exactly, pronoun_accuracy, translate_dev
 from tests.synthetic import train_synthetic as train
 from training import approaches, retrieval
@@ -281,7 +281,8 @@ SHORT = ["--approach", "smdt", "--stage", "document", "--rows", "4", "--window",
 def test_short_training_run_checkpoint_and_evaluation(corpora, tmp_path):
     """20 steps: the loss falls, the retrieval is cached with the tokenized corpus (OUT/cache, never in
     the corpus's folder), the checkpoint loads back
-    with its TM and translates as evaluation does, export refuses it in one line."""
+    with its TM and translates as evaluation does, and exports to a bundle that decodes as PyTorch
+    does (export/smdt_bundle.py; tests/test_smdt_export.py tests the bundle)."""
     run = train(tmp_path, "smdt", *SHORT, "--max-steps", "20", data=corpora["train"])
     assert list((run / "cache").glob("retrieval-*.npz")) and not list(corpora["dir"].glob("retrieval-*"))
     losses = [r["loss"] for r in map(json.loads, (run / "log.jsonl").read_text().splitlines()) if "loss" in r]
@@ -293,8 +294,9 @@ def test_short_training_run_checkpoint_and_evaluation(corpora, tmp_path):
     assert all(len(h) == len(r) for h, r in zip(hyps, refs, strict=True))
     scores, hyp_docs = evaluate_mod.evaluate(run / "best.pt", corpora["dev"], "xx", "yy", beam=1, max_docs=2)
     assert scores.n_documents == 2 and 0 <= scores.d_bleu <= 100 and hyp_docs == hyps
-    with pytest.raises(ExportError, match="--approach smdt model; bundles hold the memory model only"):
-        export_checkpoint(run / "best.pt", run / "bundle")
+    report = export_checkpoint(run / "best.pt", run / "bundle", sentences=["dann schlief ta", "mia kam heim"], beam=2)
+    assert report.greedy_identical and report.with_pairs and report.beam_identical == report.sentences == 4
+    assert json.loads((run / "bundle" / "model.json").read_text())["smdt"]["retrieve_k"] == 1
 
 
 def test_init_copies_the_sentence_model_and_refuses_both_directions(corpora, tmp_path):

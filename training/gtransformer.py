@@ -190,8 +190,13 @@ class GTransformer(nn.Module):
         """Parameters a sentence-level checkpoint does not have: global attentions and gates."""
         return [n for n, _ in self.named_parameters() if "_global." in n]
 
-    def embed_tokens(self, ids: Tensor, start: int = 0) -> Tensor:
+    def embed_tokens(self, ids: Tensor, start: int | Tensor = 0) -> Tensor:
         t = ids.shape[1]
+        if isinstance(start, Tensor):
+            # The exported step decoder (export/smdt_graphs.py) passes its position as a tensor: a
+            # gather keeps it an input of the ONNX graph (a slice would freeze the traced value).
+            at = start + torch.arange(t, device=ids.device)
+            return self.drop(self.embed(ids) * math.sqrt(self.cfg.d_model) + self.pos[at])
         if start + t > self.pos.shape[0]:
             self.pos = sinusoid_table(2 * (start + t), self.cfg.d_model).to(self.pos.device)
         return self.drop(self.embed(ids) * math.sqrt(self.cfg.d_model) + self.pos[start:start + t])
@@ -217,7 +222,7 @@ class GTransformer(nn.Module):
         return [layer.cross_kv(enc_out) for layer in self.decoder]
 
     def decode(self, tgt_in: Tensor, tags: Tensor, cross: list[tuple[Tensor, ...]], src_tags: Tensor,
-               past: list[tuple[Tensor, ...]] | None = None, past_tags: Tensor | None = None, start: int = 0):
+               past: list[tuple[Tensor, ...]] | None = None, past_tags: Tensor | None = None, start: int | Tensor = 0):
         """Teacher-forced (past=None) or incremental with a KV cache; ``tags`` are the inputs' group tags
         and ``past_tags`` those of the cached positions. -> (logits, new cache)."""
         t = tgt_in.shape[1]

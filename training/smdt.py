@@ -159,7 +159,9 @@ def encoder_masks(meta: Tensor, head_kinds: Tensor, adjacent: int) -> tuple[Tens
     doc_k = ((kind == DOC) & (group > 0))[:, None, :].expand_as(same)
     near = doc_k & ((tag[:, :, None] - tag[:, None, :]).abs() <= adjacent)
     tm_q = (kind > DOC)[:, :, None]
-    spans = torch.stack([same, torch.where(tm_q, same, doc_k), torch.where(tm_q, same, near)], 1)
+    # (q & a) | (~q & b) rather than torch.where: ONNX Runtime has no Where kernel for booleans,
+    # and the exported encoder (export/smdt_graphs.py) builds these masks inside the graph.
+    spans = torch.stack([same, (tm_q & same) | (~tm_q & doc_k), (tm_q & same) | (~tm_q & near)], 1)
     return to_bias(local)[:, None], to_bias(spans[:, head_kinds]), to_bias(same)[:, None]
 
 

@@ -125,6 +125,11 @@ def check_graph_inputs(info: BundleManifest, graph: str, inputs: dict[str, list[
     ``inputs``: input name -> shape as ONNX Runtime reports it (ints for static dims, strings
     for dynamic ones).
     """
+    if info.smdt is not None:
+        # These are the memory model's graphs and inputs; an SMDT bundle has other graphs and its
+        # own engine (doctrans.engine.smdt_engine, which load_translator picks for it).
+        raise BundleError(f"{info.path}: an SMDT (retrieval) bundle cannot be run by the memory engine; "
+                          "open it with doctrans.engine.load_translator")
     # Names first: a side's inputs missing or extra means another memory configuration.
     needs = {"encoder": ["src_ids"] + (["mem_src"] if "src" in info.mem_sides else []),
              "decoder": ["tokens", "step", "src_ids", "cross_k", "cross_v", "past_k", "past_v"]

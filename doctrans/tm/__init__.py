@@ -11,8 +11,9 @@ the document memory (``DocumentSession.force``) so later sentences read it, and 
 Exact matches are one B-tree search on (source language, target language, normalised key).
 **Fuzzy matches** (doctrans.tm.fuzzy: the CAT-tool percentage, ``TM 87%``, over an FTS5 trigram
 index built on first use) are offered as suggestions: ``doctrans tm search TEXT`` and the TUI's
-sentence view show them; the model does not read them (a memory-only bundle was not trained
-with retrieved pairs; feeding them to a retrieval-trained SMDT bundle is issue 19's later step).
+sentence view show them. A memory-model bundle does not read them (it was not trained with
+retrieved pairs); an SMDT bundle, trained to read retrieved pairs, reads each sentence's best
+fuzzy matches at or above the threshold with it (``RunTM.retriever``, doctrans.engine.smdt_engine).
 """
 
 from doctrans.tm.fuzzy import DEFAULT_THRESHOLD, FuzzyMatch

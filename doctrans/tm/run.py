@@ -67,6 +67,16 @@ class RunTM:
 
         return find
 
+    def retriever(self, src: str, tgt: str, k: int,
+                  threshold: float = DEFAULT_THRESHOLD) -> Callable[[str], list[tuple[str, str]]] | None:
+        """Source sentence -> the (source, target) of its ``k`` best fuzzy matches scoring at least
+        ``threshold``, best first: the pairs a retrieval-trained (SMDT) bundle reads with the
+        sentence (doctrans.engine.smdt_engine). None without a TM or with ``k`` 0."""
+        find = self.suggest(src, tgt, threshold, k) if k > 0 else None
+        if find is None:
+            return None
+        return lambda source: [(m.source, m.target) for m in find(source)]
+
     def update(self, pairs: list[tuple[str, str]], src: str, tgt: str, origin: str) -> int:
         """``--tm-update``: add a finished document's sentence pairs to the local TM."""
         return self.local.add(pairs, src, tgt, origin) if self.local is not None else 0
