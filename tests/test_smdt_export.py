@@ -54,6 +54,21 @@ def test_engine_source_layout_is_the_training_one() -> None:
         assert got.sentence_tokens == cfg.max_len  # 5 pieces + </s>
 
 
+def test_model_json_smdt_is_checked(tmp_path: Path) -> None:
+    """What the engine relies on is refused when wrong, one line each; a good one round-trips."""
+    good = {"retrieve_k": 1, "sep_id": 4, "global_layers": 2, "instance_tokens": 1}
+    manifest = BundleManifest(path=tmp_path, src_lang="en", tgt_lang="xx", vocab_size=50, d_model=8, n_heads=2,
+                              enc_layers=2, dec_layers=2, max_len=16, pad_id=0, bos_id=1, eos_id=2, unk_id=3,
+                              mem_sides=(), mem_slots=0, mem_layers={}, smdt=good)
+    raw = manifest.to_json()
+    assert BundleManifest.from_json(raw, tmp_path).smdt == good
+    for change, message in (({"instance_tokens": 4}, "one sentence per instance only"),
+                            ({"sep_id": 50}, "outside the vocabulary"), ({"global_layers": 3}, "global_layers"),
+                            ({"retrieve_k": -1}, "retrieve_k"), ({"sep_id": "4"}, "wrong type")):
+        with pytest.raises(BundleError, match=message):
+            BundleManifest.from_json({**raw, "smdt": {**good, **change}}, tmp_path)
+
+
 @slow
 def test_export_writes_a_checked_smdt_bundle(exported: tuple[Path, ExportReport]) -> None:
     out, report = exported

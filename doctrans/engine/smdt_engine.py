@@ -53,7 +53,7 @@ from doctrans.engine.protect import Prepared, prepare
 from doctrans.engine.smdt_source import EncoderInput, sentence_instance
 from doctrans.engine.tokenizer import Tokenizer
 from doctrans.glossary import Glossary
-from doctrans.verbatim import remask, restore_warnings
+from doctrans.verbatim import restore_warnings
 
 # Source text -> (source, target) pairs of the TM, best first (the engine takes the first k).
 Retrieve = Callable[[str], list[tuple[str, str]]]
@@ -265,7 +265,7 @@ class SMDTDocumentSession:
         prep = self.tr.prepare(sentence)
         if prep.model_text is None:
             return SentenceResult(source=sentence, translation=translation, copied=True)
-        target = remask(translation, prep.masked) if prep.masked.spans else translation
+        target = prep.model_target(translation)  # masked as the model would have written it
         ids = self.tr.source_ids(prep.model_text)
         return SentenceResult(source=sentence, translation=translation, src_tokens=self.tr.tokenizer.pieces(ids),
                               tgt_tokens=self.tr.tokenizer.pieces([self.tr.info.bos_id,
