@@ -49,7 +49,13 @@ def _worker(doc_file: str) -> None:
 
     def translator(bundle: str, search: str) -> Any:
         if (bundle, search) not in translators:
-            opts = {"length_penalty": 1.0, "no_repeat_ngram": 0} if search == "same" else {}
+            import inspect
+
+            opts = {"length_penalty": 1.0, "no_repeat_ngram": 0, "max_repeat_run": 0, "new_digits": True} \
+                if search == "same" else {}
+            # An older ref's engine may not know the newer options: the same search without them.
+            known = inspect.signature(OnnxTranslator.load).parameters
+            opts = {k: v for k, v in opts.items() if k in known}
             translators[bundle, search] = OnnxTranslator.load(bundle, threads=spec["threads"], **opts)
         return translators[bundle, search]
 

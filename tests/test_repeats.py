@@ -1,5 +1,5 @@
-"""The search's stutter guard (doctrans.engine.repeats): what it bans, that the beam search obeys
-it, and that a bundle's model.json turns it on."""
+"""The search's constraints: the stutter guard (doctrans.engine.repeats: what it bans, that the beam
+search obeys it, that a bundle's model.json turns it on) and the ban on digits a source lacks."""
 
 from __future__ import annotations
 
@@ -100,3 +100,43 @@ def test_model_json_turns_the_guard_on_and_an_option_overrides_it(tmp_path: Path
         decoding(bad)
         with pytest.raises(BundleError, match=r"decoding\.'max_repeat_run' must be a non-negative integer"):
             OnnxTranslator.load(bundle)
+
+
+class _Digits:
+    """Wants the digit piece "0" (id 12) forever, then EOS: the en->zh model's ``,,0000,00,``."""
+
+    def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
+        logits = np.full((tokens.shape[0], len(PIECES)), -10.0, dtype=np.float32)
+        logits[:, ID["0"]], logits[:, ID["点"]], logits[:, 2] = 5.0, 4.0, 3.0 - 2.0 * (t < 3)
+        return logits
+
+    def reorder(self, origin: np.ndarray) -> None:
+        pass
+
+
+@pytest.mark.parametrize("beam", [1, 3])
+def test_forbidden_tokens_are_never_written_per_row(beam: int) -> None:
+    free = beam_search(_Digits(), 2, beam, [6, 6], 1, 2)
+    assert all(ID["0"] in h.tokens for h in free)
+    rows = beam_search(_Digits(), 2, beam, [6, 6], 1, 2, forbid=[np.array([ID["0"]]), np.array([], dtype=np.int64)])
+    assert ID["0"] not in rows[0].tokens and rows[0].tokens  # the first row may not, and still writes
+    assert rows[1].tokens == free[1].tokens  # the second row is untouched
+
+
+def test_a_source_without_digits_bans_every_digit_piece() -> None:
+    from doctrans.models_registry import PACKAGE_MODELS
+
+    tr = OnnxTranslator.load(PACKAGE_MODELS / "en-zh")  # the built-in model: a real vocabulary
+    tok = tr.tokenizer
+    digits = set(tok.digit_ids().tolist())
+    pieces = tok.pieces(sorted(digits))
+    assert digits and all(any(c.isdigit() for c in p) for p in pieces)
+    assert not any(p.startswith("⦅") for p in pieces)  # placeholders are copied, not banned
+    plain = tr.source_ids("the cat sees the dog .")
+    assert set(tok.new_digits_banned(plain).tolist()) == digits
+    with_digit = [*plain[:-1], *tok.encode("7"), plain[-1]]
+    assert tok.new_digits_banned(with_digit).size == 0
+    # Through the engine: the subtitles it filled with ",,0000,00," before, now without a digit.
+    lines = ["yes , exactly .", "hey , hubby .", "all right , A.J. !", "Meadow ! hi , babe ."]
+    for result in tr.translate_document(lines):
+        assert result.translation and not any(c.isdigit() for c in result.translation), result.translation

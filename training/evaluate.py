@@ -142,7 +142,8 @@ def load_references(data: str | Path, src: str, tgt: str, max_docs: int | None,
 def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int = 5, length_penalty: float | None = None,
              max_docs: int | None = None, max_sentences: int | None = None, no_memory: bool = False,
              device: str = "cpu", threads: int | None = None, no_repeat_ngram: int | None = None,
-             masking: bool = True, max_repeat_run: int | None = None) -> tuple[Scores, list[list[str]]]:
+             masking: bool = True, max_repeat_run: int | None = None,
+             new_digits: bool = False) -> tuple[Scores, list[list[str]]]:
     """Score a checkpoint (PyTorch, documents batched as rows) or an exported bundle directory
     (ONNX Runtime, the engine users run: one document at a time through the memory loop).
 
@@ -159,7 +160,8 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
         if no_memory:
             raise CheckpointError(f"{ckpt}: --no-memory needs a checkpoint, not a bundle")
         hyp_docs, n_tokens, placed = translate_with_bundle(Path(ckpt), src_docs, beam, length_penalty, threads,
-                                                           no_repeat_ngram, src, tgt, masking, max_repeat_run)
+                                                           no_repeat_ngram, src, tgt, masking, max_repeat_run,
+                                                           new_digits)
     else:
         if not masking:
             raise CheckpointError(f"{ckpt}: --no-masking needs a bundle (a checkpoint is never masked)")
@@ -193,7 +195,8 @@ def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam:
 def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, length_penalty: float | None,
                           threads: int | None, no_repeat_ngram: int | None = None, src: str | None = None,
                           tgt: str | None = None, masking: bool = True,
-                          max_repeat_run: int | None = None) -> tuple[list[list[str]], int, int]:
+                          max_repeat_run: int | None = None, new_digits: bool = False
+                          ) -> tuple[list[list[str]], int, int]:
     """Hypotheses, target tokens generated, and spans the engine put back (the model dropped them)."""
     from doctrans.engine.bundle import read_bundle
     from doctrans.engine.errors import BundleError
@@ -205,7 +208,8 @@ def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, le
         several = len(read_bundle(bundle).directions) > 1
         translator = OnnxTranslator.load(bundle, beam_size=beam, length_penalty=length_penalty, threads=threads,
                                          no_repeat_ngram=no_repeat_ngram, src=src if several else None,
-                                         tgt=tgt if several else None, max_repeat_run=max_repeat_run)
+                                         tgt=tgt if several else None, max_repeat_run=max_repeat_run,
+                                         new_digits=new_digits)
     except BundleError as e:
         raise CheckpointError(str(e)) from None
     if not masking:
@@ -234,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
                    "(default: the bundle's setting; 0 for a checkpoint)")
     p.add_argument("--max-repeat-run", type=int, help="bundle only: no piece or Han character more than this "
                    "many times in a row (doctrans.engine.repeats; 0 = off; default: the bundle's)")
+    p.add_argument("--allow-new-digits", action="store_true", help="bundle only: let a translation write "
+                   "digits its source lacks (the engine forbids it; the ablation)")
     p.add_argument("--out", type=Path, help="write hypotheses here (one line per sentence, blank line between docs)")
     p.add_argument("--json", type=Path, help="write the scores as JSON here")
     p.add_argument("--threads", type=int)
@@ -244,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         scores, hyps = evaluate(a.checkpoint, a.data, a.src, a.tgt, a.beam, a.length_penalty, a.max_docs,
                                 a.max_sentences, a.no_memory, a.device, a.threads, a.no_repeat_ngram,
-                                not a.no_masking, a.max_repeat_run)
+                                not a.no_masking, a.max_repeat_run, a.allow_new_digits)
     except (DataError, CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

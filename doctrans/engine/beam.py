@@ -14,6 +14,7 @@ ties go to the lower index (the first maximum) so the order of equal candidates 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -103,20 +104,23 @@ def banned_tokens(seq: list[int], n: int) -> list[int]:
 
 def beam_search(decoder: StepDecoder, batch: int, beam: int, limits: list[int], bos_id: int, eos_id: int,
                 length_penalty: float = 1.0, no_repeat_ngram: int = 0,
-                guard: RepeatGuard | None = None) -> list[Hypothesis]:
+                guard: RepeatGuard | None = None, forbid: Sequence[np.ndarray] | None = None) -> list[Hypothesis]:
     """Best hypothesis per batch row. ``limits[b]``: max generated tokens of row b.
 
     ``no_repeat_ngram`` > 0 forbids any n-gram of that many tokens to occur twice in a hypothesis:
     small models stutter, and this is the standard cure (0 = off). It cannot stop one piece or one
     character written many times in a row (``点点点点点``): ``guard`` does (doctrans.engine.repeats).
+    ``forbid[b]``: tokens row b may never write (the digits of a source without any).
     """
-    rows = beam_search_n_best(decoder, batch, beam, limits, bos_id, eos_id, length_penalty, no_repeat_ngram, guard)
+    rows = beam_search_n_best(decoder, batch, beam, limits, bos_id, eos_id, length_penalty, no_repeat_ngram, guard,
+                              forbid)
     return [hyps[0] if hyps else Hypothesis([], 0.0) for hyps in rows]
 
 
 def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list[int], bos_id: int,
                        eos_id: int, length_penalty: float = 1.0,
-                       no_repeat_ngram: int = 0, guard: RepeatGuard | None = None) -> list[list[Hypothesis]]:
+                       no_repeat_ngram: int = 0, guard: RepeatGuard | None = None,
+                       forbid: Sequence[np.ndarray] | None = None) -> list[list[Hypothesis]]:
     """Every finished hypothesis per batch row (at least ``beam`` unless the limit cut the
     search), best first; equal scores keep their finishing order, so the first is exactly
     :func:`beam_search`'s choice. The engine looks down this list for a hypothesis that copied
@@ -130,7 +134,10 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
     done = [False] * B
     last = np.full((B * K, 1), bos_id, dtype=np.int64)
     # Banned n-grams and runs need every candidate's score: only the full path can mask them.
-    step_topk = getattr(decoder, "step_topk", None) if no_repeat_ngram <= 0 and guard is None else None
+    if forbid is not None and not any(f.size for f in forbid):
+        forbid = None
+    step_topk = getattr(decoder, "step_topk", None) if no_repeat_ngram <= 0 and guard is None and forbid is None \
+        else None
     beam_of = np.empty(0, dtype=np.int64)
     for t in range(max(limits)):
         # Per row, the best 2K candidates as (value, beam, token), best first; equal values by
@@ -153,6 +160,9 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
         else:
             lp = log_softmax(decoder.step(last, t)).reshape(B, K, -1)
             V = lp.shape[-1]
+            if forbid is not None:
+                for b in range(B):
+                    lp[b][:, forbid[b]] = neg_inf
             cand = (scores[:, :, None] + lp).reshape(B, K * V)
             if no_repeat_ngram > 0 or guard is not None:
                 for b in range(B):

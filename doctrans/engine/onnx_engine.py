@@ -86,6 +86,7 @@ class _Options:
     return_attention: bool = False
     no_repeat_ngram: int = 0
     max_repeat_run: int = 0  # doctrans.engine.repeats (0: off)
+    new_digits: bool = False  # True: a translation may write digits its source (figures masked) lacks
 
     def override(self, **kw: Any) -> _Options:
         return _Options(**{**self.__dict__, **{k: v for k, v in kw.items() if v is not None}})
@@ -194,12 +195,15 @@ class OnnxTranslator:
              max_length: int | None = None, return_attention: bool = False,
              providers: list[str] | None = None, threads: int | None = None,
              no_repeat_ngram: int | None = None, src: str | None = None,
-             tgt: str | None = None, max_repeat_run: int | None = None) -> OnnxTranslator:
+             tgt: str | None = None, max_repeat_run: int | None = None,
+             new_digits: bool = False) -> OnnxTranslator:
         """Open and check a bundle. ``max_length`` caps generated tokens per sentence (the model's
         own limit ``min(max_len - 1, 2 * src_len + 10)`` always applies); ``threads``: ORT
         intra-op threads (default: $DOCTRANS_THREADS, else :func:`default_threads`);
         ``no_repeat_ngram``, ``length_penalty``, ``max_repeat_run`` (the stutter guard,
-        doctrans.engine.repeats): default from the bundle's model.json ``decoding``.
+        doctrans.engine.repeats): default from the bundle's model.json ``decoding``. ``new_digits``:
+        let a translation write digits its source (figures masked) has none of; off by default,
+        so a model cannot invent a figure.
         ``src``/``tgt``: the direction, required (one of them is enough) for a bundle that
         translates several; a one-direction bundle needs neither."""
         if beam_size < 1:
@@ -232,7 +236,7 @@ class OnnxTranslator:
                    _Options(beam_size, info.length_penalty if length_penalty is None else length_penalty,
                             max_length, return_attention,
                             info.no_repeat_ngram if no_repeat_ngram is None else no_repeat_ngram,
-                            info.max_repeat_run if max_repeat_run is None else max_repeat_run),
+                            info.max_repeat_run if max_repeat_run is None else max_repeat_run, new_digits),
                    direction, direction_tag_ids(info, tokenizer.piece_id))
 
     @classmethod
@@ -380,9 +384,10 @@ class OnnxDocumentSession:
                 dec = make_decoder(s, info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
                                    np.repeat(enc["cross_v"], K, axis=1),
                                    None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0))
+                forbid = None if opt.new_digits else [tr.tokenizer.new_digits_banned(src[0].tolist())]
                 return beam_search_n_best(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty,
                                           opt.no_repeat_ngram, tr.tokenizer.repeat_guard(opt.max_repeat_run),
-                                          )[0] or [Hypothesis([], 0.0)]
+                                          forbid)[0] or [Hypothesis([], 0.0)]
 
             hyps = search(opt.beam_size)
             hyp = hyps[0]

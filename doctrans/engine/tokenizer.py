@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import sentencepiece as spm
 
 from doctrans.engine.errors import BundleError
@@ -23,6 +25,7 @@ class Tokenizer:
                               f"the model's vocabulary only {vocab_size}")
         self.vocab_size = vocab_size
         self._guards: dict[int, RepeatGuard] = {}
+        self._digits: np.ndarray | None = None
 
     def encode(self, text: str) -> list[int]:
         return list(self.sp.encode(text))
@@ -45,6 +48,24 @@ class Tokenizer:
         while n < MAX_PLACEHOLDERS and self.sp.piece_to_id(placeholder(n + 1)) != unk:
             n += 1
         return n
+
+    def digit_ids(self) -> np.ndarray:
+        """Every piece that writes a digit (placeholders and control pieces excluded)."""
+        if self._digits is None:
+            pieces = [self.sp.id_to_piece(i) for i in range(len(self.sp))]
+            self._digits = np.array([i for i, p in enumerate(pieces) if any(c.isdigit() for c in p)
+                                     and not p.startswith(("\u2985", "<")) and not self.sp.is_control(i)],
+                                    dtype=np.int64)
+        return self._digits
+
+    def new_digits_banned(self, source_ids: Sequence[int]) -> np.ndarray:
+        """The pieces a translation of ``source_ids`` must not write: every digit piece when the
+        source (as the model reads it: figures masked) has no digit, so the output cannot invent a
+        figure (the small models wrote ``,,0000,00,`` into subtitles without a number); none else."""
+        digits = self.digit_ids()
+        if np.isin(np.asarray(source_ids, dtype=np.int64), digits).any():
+            return digits[:0]
+        return digits
 
     def repeat_guard(self, max_run: int) -> RepeatGuard | None:
         """The search's stutter guard for runs longer than ``max_run`` (0: none), built once per
