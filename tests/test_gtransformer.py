@@ -146,7 +146,7 @@ def test_gtransformer_solves_the_context_task(corpora):
     assert isinstance(loaded.model, GTransformer) and loaded.approach == "gtransformer"
     with pytest.raises(CheckpointError, match="gtransformer checkpoint; this needs a memory model"):
         load_model(run / "best.pt", require="memory")
-    with pytest.raises(ExportError, match="--approach gtransformer model; bundles hold the memory model only"):
+    with pytest.raises(ExportError, match="--approach gtransformer model; bundles hold the memory and SMDT models"):
         export_checkpoint(run / "best.pt", run / "bundle")
     assert not (run / "bundle").exists()
 

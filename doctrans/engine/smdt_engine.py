@@ -17,11 +17,11 @@ neighbour. Exact TM matches never get here: the translation loop reuses them ver
 
 The search is the engine's (``doctrans.engine.beam``), driven so that it makes the choices of
 ``training.gtransformer.beam_search_encoded`` (the PyTorch reference, which the export checks
-this engine against): ``<pad>`` and ``<s>`` are never chosen (their log-probabilities, taken over
-the whole vocabulary, are set to -inf, not renormalised), and at the sentence's length limit only
-``</s>`` is allowed, so every hypothesis ends with one. With ``no_repeat_ngram`` or the stutter
-guard (which the PyTorch search does not have) the search log-softmaxes the decoder's output
-itself, over the allowed tokens only.
+this engine against): ``<pad>`` and ``<s>`` are never chosen (the search's ``forbid`` sets their
+log-probabilities, taken over the whole vocabulary, to -inf: nothing is renormalised), and at the
+sentence's length limit only ``</s>`` is allowed, with its log-probability over the whole
+vocabulary, so every hypothesis ends with one. Like the memory engine, a sentence without a digit
+(as the model reads it) may not get one (``new_digits=True`` allows it, as PyTorch's search does).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import numpy as np
 import onnxruntime as ort
 
 from doctrans.bundle_manifest import SPM_FILE, BundleManifest, Direction
-from doctrans.engine.beam import Hypothesis, _topk, beam_search_n_best, log_softmax, max_new_tokens
+from doctrans.engine.beam import Hypothesis, beam_search_n_best, log_softmax, max_new_tokens
 from doctrans.engine.bundle import read_bundle, select_direction
 from doctrans.engine.errors import BundleError
 from doctrans.engine.integrity import verify_bundle_files
@@ -80,8 +80,7 @@ class SMDTDecoder:
             **{k: np.repeat(enc[k], rows, axis=1) for k in ("cross_k", "cross_v", "cross_gk", "cross_gv")},
             "past_k": empty(info.dec_layers), "past_v": empty(info.dec_layers),
             "past_gk": empty(global_layers), "past_gv": empty(global_layers)}
-        self.banned = [info.pad_id, info.bos_id]  # fed by the search, never chosen (as in PyTorch)
-        self.eos_id = info.eos_id
+        self.pad_id, self.eos_id = info.pad_id, info.eos_id
         self.limit = limit
         self.identity = np.arange(rows)
 
@@ -92,24 +91,19 @@ class SMDTDecoder:
             self.sess.run(None, self.feed)
         return logits
 
-    def _allowed(self, x: np.ndarray, t: int) -> np.ndarray:
-        x[:, self.banned] = -np.inf
-        if t + 1 >= self.limit:  # the sentence's last position: only </s> (beam_search_encoded's rule)
-            eos = x[:, self.eos_id].copy()
-            x[:] = -np.inf
-            x[:, self.eos_id] = eos
-        return x
-
     def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
-        """Logits with the tokens that may not come here at -inf (the search log-softmaxes them)."""
-        return self._allowed(self._logits(tokens, t).astype(np.float32), t)
-
-    def step_topk(self, tokens: np.ndarray, t: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """The k best log-probabilities per row (over the whole vocabulary, then masked), best first,
-        equal values by lower token id."""
-        lp = self._allowed(log_softmax(self._logits(tokens, t)), t)
-        ids = np.stack([_topk(row, k) for row in lp])
-        return np.take_along_axis(lp, ids, axis=1), ids
+        """The logits; at the sentence's last position (beam_search_encoded's rule) only ``</s>``, with
+        its log-probability over the whole vocabulary and the rest of the mass on ``<pad>`` -- which
+        the search forbids -- so the search's log-softmax leaves ``</s>``'s value as it is."""
+        logits = self._logits(tokens, t)
+        if t + 1 < self.limit:
+            return logits
+        eos = log_softmax(logits)[:, self.eos_id]
+        out = np.full_like(logits, -np.inf, dtype=np.float32)
+        out[:, self.eos_id] = eos
+        with np.errstate(divide="ignore"):  # p(</s>) = 1: nothing left for <pad>, log 0 = -inf
+            out[:, self.pad_id] = np.log1p(-np.exp(eos))
+        return out
 
     def reorder(self, origin: np.ndarray) -> None:
         if np.array_equal(origin, self.identity):
@@ -154,7 +148,7 @@ class SMDTTranslator:
              max_length: int | None = None, return_attention: bool = False,
              providers: list[str] | None = None, threads: int | None = None,
              no_repeat_ngram: int | None = None, src: str | None = None,
-             tgt: str | None = None, max_repeat_run: int | None = None) -> SMDTTranslator:
+             tgt: str | None = None, max_repeat_run: int | None = None, new_digits: bool = False) -> SMDTTranslator:
         """Open and check an SMDT bundle; the options are ``OnnxTranslator.load``'s (``return_attention``
         is accepted and gives no maps: an SMDT model has no memory to show)."""
         if beam_size < 1:
@@ -177,7 +171,7 @@ class SMDTTranslator:
         options = _Options(beam_size, info.length_penalty if length_penalty is None else length_penalty,
                            max_length, return_attention,
                            info.no_repeat_ngram if no_repeat_ngram is None else no_repeat_ngram,
-                           info.max_repeat_run if max_repeat_run is None else max_repeat_run)
+                           info.max_repeat_run if max_repeat_run is None else max_repeat_run, new_digits)
         return cls(info, sessions, tokenizer, options, direction)
 
     def _copy(self, **changes: Any) -> SMDTTranslator:
@@ -290,11 +284,14 @@ class SMDTDocumentSession:
         if opt.max_length is not None:
             limit = max(1, min(limit, opt.max_length))
 
+        never = np.asarray([info.pad_id, info.bos_id], dtype=np.int64)  # fed by the search, never chosen
+        forbid = never if opt.new_digits else np.union1d(never, tr.tokenizer.new_digits_banned(list(sentence)))
+
         def search(K: int) -> list[Hypothesis]:
             dec = SMDTDecoder(tr.sessions["smdt_decoder"], info, enc, K, limit)
             return beam_search_n_best(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty,
                                       opt.no_repeat_ngram, tr.tokenizer.repeat_guard(opt.max_repeat_run),
-                                      )[0] or [Hypothesis([], 0.0)]
+                                      [forbid])[0] or [Hypothesis([], 0.0)]
 
         hyps = search(opt.beam_size)
         if choose is None:
