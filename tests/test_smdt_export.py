@@ -202,3 +202,19 @@ def test_verbatim_spans_are_still_masked(exported: tuple[Path, ExportReport]) ->
     result = tr.new_document().translate("a b 40213 c .")
     assert "⦅1⦆" in "".join(result.src_tokens) and "40213" not in "".join(result.src_tokens)
     assert "40213" in result.translation
+
+
+@slow
+def test_cli_refuses_batch_docs_with_an_smdt_bundle(exported: tuple[Path, ExportReport], tmp_path: Path) -> None:
+    """--batch-docs batches the memory engine's graphs; an SMDT bundle is refused in one line."""
+    from typer.testing import CliRunner
+
+    from doctrans.cli import app
+
+    docs = []
+    for i in range(2):
+        docs.append(tmp_path / f"d{i}.txt")
+        docs[-1].write_text(TEST[i].source + "\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["translate", *map(str, docs), "-o", str(tmp_path / "out"), "--model",
+                                   str(exported[0]), "--src", "en", "--tgt", "xx", "--batch-docs", "2", "--quiet"])
+    assert res.exit_code != 0 and "an SMDT bundle translates one document at a time" in res.output, res.output
