@@ -47,6 +47,11 @@ def test_a_clearly_better_system_is_significant_and_an_equal_one_is_not(tmp_path
     assert main([str(base), str(system), "--data", str(data), "--src", "xx", "--tgt", "en", "--samples", "100"]) == 0
     out = capsys.readouterr().out
     assert "| baseline |" in out and f"| {tmp_path.name}/b.hyp |" in out
+    # The first 50 sentences, as evaluate --max-sentences 50 translated them.
+    head = [weak[0], weak[1][:10]], [strong[0], strong[1][:10]]
+    args = ["--data", str(data), "--src", "xx", "--tgt", "en", "--samples", "100", "--max-sentences", "50"]
+    assert main([str(_write(tmp_path / "c.hyp", head[0])), str(_write(tmp_path / "d.hyp", head[1])), *args]) == 0
+    assert "resamples of 50 sentences" in capsys.readouterr().out
 
 
 def test_hypotheses_are_split_by_the_reference_shape(tmp_path: Path) -> None:

@@ -69,11 +69,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--src", required=True)
     p.add_argument("--tgt", required=True)
     p.add_argument("--samples", type=int, default=1000)
+    p.add_argument("--max-sentences", type=int, help="the first N sentences, as evaluate's --max-sentences")
     a = p.parse_args(argv)
     if len(a.hypotheses) < 2:
         p.error("give a baseline and at least one system")
     try:
-        _, ref_docs = load_references(a.data, a.src, a.tgt, None, None)
+        _, ref_docs = load_references(a.data, a.src, a.tgt, None, a.max_sentences)
         systems = {folder_and_name(h): read_hypotheses(h, ref_docs) for h in a.hypotheses}
     except (DataError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
