@@ -52,12 +52,11 @@ from doctrans.bundle_manifest import (
     BundleManifest,
     Direction,
     edit,
-    record_hashes,
     standard_files,
 )
 from doctrans.hashing import sha256_file
-from export.common import OPSET, ExportError, ExportReport, allowed_diff, checkpoint_spm, special_ids
-from export.files import DEFAULT_SENTENCES, replace_dir
+from export.common import OPSET, ExportError, ExportReport, allowed_diff, checkpoint_spm, finish_bundle, special_ids
+from export.files import DEFAULT_SENTENCES
 from export.graphs import GRAPHS, dynamic_axes, graph_io
 from export.share_weights import SharingReport, WeightSharingError, check_same_translations, share_weights
 from training.checkpoint import CheckpointError, LoadedModel, load_model
@@ -460,16 +459,7 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
             report.weights = _share(work / "int8-inline", final)
             _check_same(work / "int8-inline", final, sentences)
             report.int8 = compare_int8(fp32, final, sentences)
-        if defaults:
-            edit(final, lambda m: setattr(m, "decoding", {**m.decoding, **defaults}))
-        # Digests of every file the engine reads, last (after any model.json edit above): the
-        # engine refuses a file that changed since (doctrans.engine.integrity).
-        record_hashes(final)
-        report.files = {f.name: f.stat().st_size for f in final.iterdir()}
-        replace_dir(final, out_dir)
-        report.seconds = time.time() - t0
-        say(report.summary())
-        return report
+        return finish_bundle(final, out_dir, defaults, report, t0, say)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -3,13 +3,17 @@ report, the opset, the parity bound and the special ids a bundle records."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from doctrans.bundle_manifest import edit, record_hashes
 from doctrans.errors import UserError
+from export.files import replace_dir
 from export.share_weights import SharingReport
 from training.checkpoint import LoadedModel
 
@@ -83,3 +87,18 @@ def special_ids(loaded: LoadedModel) -> dict[str, int]:
 def allowed_diff(ref: np.ndarray, tol: float) -> float:
     """Allowed max |Δ|: ``tol`` relative to the output's scale (logits are ~10, memories ~1)."""
     return tol * max(1.0, float(np.abs(ref).max()) if ref.size else 1.0)
+
+
+def finish_bundle(final: Path, out_dir: Path, decoding: dict[str, Any], report: ExportReport, started: float,
+                  log: Callable[[str], None]) -> ExportReport:
+    """The last steps of every export, in this order: the decoding defaults into model.json, the
+    digests of every file the engine reads (after any model.json edit: the engine refuses a file
+    that changed since, doctrans.engine.integrity), the checked bundle moved to ``out_dir``."""
+    if decoding:
+        edit(final, lambda m: setattr(m, "decoding", {**m.decoding, **decoding}))
+    record_hashes(final)
+    report.files = {f.name: f.stat().st_size for f in final.iterdir()}
+    replace_dir(final, out_dir)
+    report.seconds = time.time() - started
+    log(report.summary())
+    return report

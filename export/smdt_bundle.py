@@ -40,13 +40,10 @@ from doctrans.bundle_manifest import (
     SMDT_GRAPH_FILES,
     SPM_FILE,
     BundleManifest,
-    edit,
-    record_hashes,
     standard_files,
 )
 from doctrans.hashing import sha256_file
-from export.common import OPSET, ExportError, ExportReport, allowed_diff, special_ids
-from export.files import replace_dir
+from export.common import OPSET, ExportError, ExportReport, allowed_diff, finish_bundle, special_ids
 from export.smdt_graphs import SMDT_GRAPH_IO, SMDT_GRAPHS, smdt_dynamic_axes
 from training.checkpoint import LoadedModel
 from training.gtransformer import beam_search_encoded
@@ -258,13 +255,6 @@ def export_smdt(loaded: LoadedModel, out_dir: Path, quantize: str | None, *, ckp
         report.sentences, report.doc_logit_diff, report.beam_identical = (got["instances"], got["logit_diff"],
                                                                           got["beam_same"])
         report.with_pairs = got["with_pairs"]
-        if decoding:
-            edit(final, lambda m: setattr(m, "decoding", {**m.decoding, **decoding}))
-        record_hashes(final)
-        report.files = {f.name: f.stat().st_size for f in final.iterdir()}
-        replace_dir(final, out_dir)
-        report.seconds = time.time() - t0
-        log(report.summary())
-        return report
+        return finish_bundle(final, out_dir, decoding, report, t0, log)
     finally:
         shutil.rmtree(work, ignore_errors=True)
