@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from doctrans.glossary import Glossary
 from doctrans.magnitudes import with_magnitudes
 from doctrans.verbatim import Masked, Restored, Span, copied_exactly, is_untranslatable, mask, remask, unmask
+from doctrans.zh_punctuation import is_chinese, restore_chinese_punctuation
 
 # A section or list number before a heading or item (``1. Summary``, ``2.1 Results``, ``(3) 总则``):
 # written back as it is, not translated -- the model turned ``1. Summary`` into ``1。 Summum``. A
@@ -42,8 +43,11 @@ class Prepared:
     model_text: str | None  # what the model reads; None: nothing to translate, see ``copy``
     copy: str | None  # the translation of an untranslatable sentence (the source, terms replaced)
     prefix: str = ""  # a section number before the text (``1. ``): kept as it is, not translated
+    chinese_output: bool = False  # the output is Chinese: its commas come back full-width
 
     def restore(self, decoded: str) -> Restored:
+        if self.chinese_output:  # before the spans go back: a figure's "1,250" stays as it is
+            decoded = restore_chinese_punctuation(decoded)
         restored = unmask(decoded, self.masked) if self.masked.spans else Restored(decoded, [])
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
 
@@ -77,10 +81,15 @@ def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None,
             tgt_lang: str | None = None) -> Prepared:
     """What the model reads for ``sentence``; ``placeholders``: how many ``⦅k⦆`` pieces the
     bundle's vocabulary has (0: do not mask). ``tgt_lang``: the output language, for the Chinese
-    figures written with 万/亿 (doctrans.magnitudes), which join the glossary terms."""
+    figures written with 万/亿 (doctrans.magnitudes), which join the glossary terms, and Chinese
+    output's punctuation (doctrans.zh_punctuation)."""
+    return replace(_prepare(sentence, placeholders, glossary, tgt_lang), chinese_output=is_chinese(tgt_lang))
+
+
+def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_lang: str | None) -> Prepared:
     enumerator = _ENUMERATOR.match(sentence)
     if enumerator and not is_untranslatable(sentence, glossary.find(sentence) if glossary is not None else []):
-        body = replace(prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang), source=sentence)
+        body = replace(_prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang), source=sentence)
         prefix = enumerator.group(0).lstrip()
         return replace(body, prefix=prefix, copy=None if body.copy is None else prefix + body.copy)
     terms = with_magnitudes(sentence, glossary.find(sentence) if glossary is not None else [], tgt_lang)

@@ -1,0 +1,31 @@
+"""Chinese punctuation back in Chinese output: ``，`` and ``；`` next to Chinese characters.
+
+The SentencePiece models normalize text with NFKC, which folds the full-width ``，`` and ``；`` into
+ASCII ``,`` and ``;``: the built-in en→zh model cannot write a Chinese comma at all, and its output
+reads ``配置模块的配置,每个节中包含`` where Chinese text has ``，``. This puts them back where a
+comma or semicolon touches a Han character (spaces around it dropped, as Chinese sets them). It runs
+on the model's output while verbatim spans are still placeholders, so ``1,250`` or a code literal
+is never touched. Only these two: ``?``/``!`` are ASCII in the subtitle references and ``:`` in
+the documentation's (reST ``::``), so the measured choice was to leave them. On the full dev splits
+with the en→zh bundle this took s-BLEU from 26.84 to 27.51 (pydocs) and 32.26 to 33.22 (django),
+TVsub unchanged (10.22).
+"""
+
+from __future__ import annotations
+
+import re
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
+_MARKS = {",": "，", ";": "；"}
+_AFTER = re.compile(rf"(?<=[{_HAN}])[ \t]*([,;])[ \t]*")
+_BEFORE = re.compile(rf"[ \t]*([,;])[ \t]*(?=[{_HAN}])")
+
+
+def restore_chinese_punctuation(text: str) -> str:
+    """``text`` with each ``,``/``;`` that touches a Han character as ``，``/``；``."""
+    text = _AFTER.sub(lambda m: _MARKS[m.group(1)], text)
+    return _BEFORE.sub(lambda m: _MARKS[m.group(1)], text)
+
+
+def is_chinese(lang: str | None) -> bool:
+    return (lang or "").split("-")[0].split("_")[0].lower() == "zh"

@@ -1,0 +1,33 @@
+"""Chinese output gets its full-width comma and semicolon back (doctrans.zh_punctuation), never
+inside a verbatim span."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans.engine.protect import prepare
+from doctrans.zh_punctuation import restore_chinese_punctuation
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("配置模块,每个节中包含键", "配置模块，每个节中包含键"),
+    ("是的 , 没错", "是的，没错"),
+    ("先读取;再写入", "先读取；再写入"),
+    ("调用read(),然后返回", "调用read()，然后返回"),
+    ("f(a, b)", "f(a, b)"),  # the commas touch no Han character
+    ("列表[1, 2, 3]", "列表[1, 2, 3]"),
+    ("Hello, world", "Hello, world"),
+    ("什么?你说!", "什么?你说!"),  # ? and ! stay as the references have them
+])
+def test_commas_next_to_han_characters_become_full_width(text: str, expected: str) -> None:
+    assert restore_chinese_punctuation(text) == expected
+
+
+def test_spans_keep_their_commas_and_only_chinese_output_is_changed() -> None:
+    prep = prepare("Sales reached 1,250 units, and the code is `f(a,b)`.", 16, tgt_lang="zh")
+    assert [s.text for s in prep.masked.spans] == ["1,250", "`f(a,b)`"]
+    assert prep.restore("销售额达到⦅1⦆台,代码是⦅2⦆。").text == "销售额达到1,250台，代码是`f(a,b)`。"
+    english = prepare("销售额达到1,250台，代码是`f(a,b)`。", 16, tgt_lang="en")
+    assert english.restore("Sales reached ⦅1⦆ units, the code is ⦅2⦆.").text == \
+        "Sales reached 1,250 units, the code is `f(a,b)`."
+    assert prepare("1. Summary", 16, tgt_lang="zh").restore("摘要,概述").text == "1. 摘要，概述"
