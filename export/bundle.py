@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import onnx
 import torch
 
 from doctrans.bundle_manifest import (
@@ -59,6 +60,7 @@ from export.common import OPSET, ExportError, ExportReport, allowed_diff, checkp
 from export.files import DEFAULT_SENTENCES
 from export.graphs import GRAPHS, dynamic_axes, graph_io
 from export.share_weights import SharingReport, WeightSharingError, check_same_translations, share_weights
+from export.step_graph import FUSED_STEP, POSITION_NODE, step_graph
 from training.checkpoint import CheckpointError, LoadedModel, load_model
 from training.model import MemoryTransformer
 from training.smdt import SMDT
@@ -139,8 +141,12 @@ def example_inputs(model: MemoryTransformer, batch: int, src_len: int, past_len:
     return out
 
 
-def export_graphs(model: MemoryTransformer, out: Path) -> None:
-    """Trace and write every graph of this model's memory configuration into ``out``."""
+def export_graphs(model: MemoryTransformer, out: Path, traced_step: bool = False) -> None:
+    """Trace and write every graph of this model's memory configuration into ``out``.
+
+    The one-step decoder, the engine's hot loop, is written node by node with ONNX Runtime's fused
+    attention (:mod:`export.step_graph`) unless ``traced_step`` (the traced one, for A/B runs).
+    """
     io = graph_io(model)
     examples = example_inputs(model, batch=2, src_len=7, past_len=3, tgt_len=5)
     for name, (ins, outs) in io.items():
@@ -152,9 +158,12 @@ def export_graphs(model: MemoryTransformer, out: Path) -> None:
             torch.onnx.export(graph, examples[name], str(out / GRAPH_FILES[name]), input_names=ins,
                               output_names=outs, dynamic_axes=dynamic_axes(name, ins + outs),
                               opset_version=OPSET, dynamo=False, do_constant_folding=True)
+    if not traced_step:
+        onnx.save(step_graph(model), str(out / GRAPH_FILES["decoder"]))
 
 
-def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quantize: str | None) -> BundleManifest:
+def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quantize: str | None,
+                   traced_step: bool = False) -> BundleManifest:
     """spm.model, memory_init.npz and model.json of a new bundle in ``out`` (the graphs are traced apart)."""
     cfg, model = loaded.config, loaded.model
     assert isinstance(model, MemoryTransformer)  # export_model refuses other approaches first
@@ -178,6 +187,7 @@ def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quant
             "checkpoint_sha256": sha256_file(ckpt_path) if ckpt_path else None,
             "step": raw.get("step"), "stage": raw.get("stage"),
             "exporter": f"torch.onnx TorchScript (torch {torch.__version__}), opset {OPSET}",
+            "decoder_step": "traced" if traced_step else FUSED_STEP,
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         },
         scores=raw.get("metrics") or {},
@@ -311,15 +321,20 @@ def _teacher_forced_diff(model: MemoryTransformer, tr, src: np.ndarray, hyp: lis
 
 
 # -- int8 -------------------------------------------------------------------------------------
-def quantize_bundle(src: Path, dst: Path) -> None:
-    """Dynamic int8 quantization of every graph's weights (activations quantized at run time)."""
+def quantize_graph(src: Path, dst: Path) -> None:
+    """Dynamic int8 quantization of one graph's weights (activations quantized at run time)."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
+    # per_channel keeps the small per-row scales of the attention/FFN weights accurate.
+    quantize_dynamic(src, dst, weight_type=QuantType.QInt8, per_channel=True, nodes_to_exclude=[POSITION_NODE])
+
+
+def quantize_bundle(src: Path, dst: Path) -> None:
+    """:func:`quantize_graph` for every graph of a bundle, its other files copied."""
     dst.mkdir(parents=True, exist_ok=True)
     for f in src.iterdir():
         if f.suffix == ".onnx":
-            # per_channel keeps the small per-row scales of the attention/FFN weights accurate.
-            quantize_dynamic(f, dst / f.name, weight_type=QuantType.QInt8, per_channel=True)
+            quantize_graph(f, dst / f.name)
         else:
             shutil.copy2(f, dst / f.name)
     edit(dst, lambda m: setattr(m, "quantization", "int8"))
@@ -394,8 +409,10 @@ def export_checkpoint(ckpt_path: str | Path, out_dir: str | Path, quantize: str 
 def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None = None, *,
                  ckpt_path: Path | None = None, sentences: list[str] | None = None, tol: float = 1e-4,
                  mem_tol: float = 1e-4, beam: int = 5, log: Callable[[str], None] | None = None,
-                 no_repeat_ngram: int = 0, length_penalty: float = 1.0, max_repeat_run: int = 0) -> ExportReport:
-    """:func:`export_checkpoint` for a model already in memory (tests, benchmarks)."""
+                 no_repeat_ngram: int = 0, length_penalty: float = 1.0, max_repeat_run: int = 0,
+                 traced_step: bool = False) -> ExportReport:
+    """:func:`export_checkpoint` for a model already in memory (tests, benchmarks); ``traced_step``:
+    the traced one-step decoder instead of the fused one (:func:`export_graphs`), for A/B runs."""
     if quantize not in (None, "int8"):
         raise ExportError(f"unknown quantization {quantize!r} (choose int8)")
     if no_repeat_ngram < 0:
@@ -436,8 +453,8 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
         inline = work / "inline"  # self-contained graphs, as traced
         inline.mkdir()
         say("exporting graphs (torch.onnx, TorchScript exporter)")
-        export_graphs(model, inline)
-        write_metadata(loaded, inline, ckpt_path, None)
+        export_graphs(model, inline, traced_step)
+        write_metadata(loaded, inline, ckpt_path, None, traced_step)
         report = ExportReport(out_dir=out_dir, quantize=quantize, sentences=len(sentences), beam=beam,
                               directions=max(1, len(directions)))
         say(f"storing each distinct weight once in {WEIGHTS_FILE}")

@@ -83,8 +83,8 @@ def test_export_refuses_logits_that_disagree(tmp_path: Path, monkeypatch: pytest
 
     real = eb.export_graphs
 
-    def export_then_break(model, out):
-        real(model, out)
+    def export_then_break(model, out, traced_step=False):
+        real(model, out, traced_step)
         with torch.no_grad():  # perturb the model the checks compare against, not the ONNX file
             model.dec_norm.bias.add_(0.05 * torch.randn_like(model.dec_norm.bias))
 

@@ -1,0 +1,206 @@
+"""Rebuild an existing bundle's one-step decoder as the fused graph (:mod:`export.step_graph`), in place::
+
+    python -m export.rebuild_step doctrans/models/zh-en
+
+For bundles exported before the fused step, the shipped ones among them (their checkpoints are not
+kept). The weights come from the bundle itself (:func:`training.bundle_weights.recover`; an int8
+bundle's are its dequantized int8 values, quantized again as the export does: symmetric per-channel
+int8 maps each row's largest value to 127 again, so the same int8 values come back). Every other
+graph and file is kept as it is; the weights are re-packed into one ``weights.bin``.
+
+Checked before the bundle is replaced (through a temp dir next to it, like ``export.share_weights``):
+
+1. the new step decoder against the old one on random inputs, an empty cache and source padding
+   included (fp32: within the export's bound; int8: reported, the two graphs quantize their
+   activations at different points);
+2. a few sentences as one document through the engine, greedy, in every direction of the model:
+   an fp32 bundle must translate them identically, an int8 one is reported (sentences identical).
+
+model.json keeps everything it had; ``provenance.decoder_step`` says the step was rebuilt, and the
+digests are recorded again. A bundle this cannot rebuild (SMDT, damaged, not a bundle) is one error
+line and is left untouched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnx
+import torch
+
+from doctrans.bundle_manifest import GRAPH_FILES, MODEL_JSON, WEIGHTS_FILE, edit, record_hashes
+from doctrans.engine.bundle import read_bundle
+from doctrans.errors import UserError
+from export.bundle import example_inputs, quantize_graph
+from export.common import ExportError, allowed_diff
+from export.files import DEFAULT_SENTENCES, replace_dir
+from export.graphs import graph_io
+from export.share_weights import WeightSharingError, share_weights
+from export.step_graph import FUSED_STEP, step_graph
+from training.bundle_weights import RecoveryError, recover
+from training.model import MemoryTransformer
+
+DECODER = GRAPH_FILES["decoder"]
+
+
+@dataclass
+class RebuildReport:
+    quantized: bool
+    max_diff: float  # new vs old step decoder on random inputs, over every output
+    same_sentences: int
+    sentences: int
+    nodes_before: int
+    nodes_after: int
+    weights_bytes_before: int
+    weights_bytes_after: int
+
+    def summary(self) -> str:
+        return (f"step decoder {self.nodes_before} -> {self.nodes_after} nodes; max |Δ| vs the old step "
+                f"{self.max_diff:.2e} ({'int8' if self.quantized else 'fp32'}); greedy identical on "
+                f"{self.same_sentences}/{self.sentences} sentences; weights {self.weights_bytes_before:,} -> "
+                f"{self.weights_bytes_after:,} bytes")
+
+
+def _session(path: Path):
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+
+
+def _node_count(path: Path) -> int:
+    return len(onnx.load(str(path), load_external_data=False).graph.node)
+
+
+def compare_steps(model: MemoryTransformer, old: Path, new: Path, bound: float | None) -> float:
+    """Max |Δ| between two step decoders on random inputs; over ``bound`` (relative) raises."""
+    ins, outs = graph_io(model)["decoder"]
+    a, b = _session(old), _session(new)
+    worst = 0.0
+    for seed, shape in enumerate([(3, 9, 0, 4), (5, 13, 7, 3)], start=1):
+        feed = {n: x.numpy() for n, x in zip(ins, example_inputs(model, *shape, seed=seed)["decoder"], strict=True)}
+        for name, r, o in zip(outs, a.run(None, feed), b.run(None, feed), strict=True):
+            if r.shape != o.shape:
+                raise ExportError(f"rebuild check failed: {name} has shape {o.shape}, the old step {r.shape}")
+            d = float(np.abs(r - o).max()) if r.size else 0.0
+            if not np.isfinite(d) or (bound is not None and d > allowed_diff(r, bound)):
+                raise ExportError(f"rebuild check failed: {name} differs from the old step by {d:.3g} on {shape}")
+            worst = max(worst, d)
+    return worst
+
+
+def same_translations(old: Path, new: Path, sentences: list[str]) -> tuple[int, int]:
+    """Greedy, one document per direction: (sentences translated identically, sentences)."""
+    from doctrans.engine.onnx_engine import OnnxTranslator
+
+    each = [OnnxTranslator.load_each_direction(d, beam_size=1, providers=["CPUExecutionProvider"])
+            for d in (old, new)]
+    same = total = 0
+    for a, b in zip(*each, strict=True):
+        sa, sb = a.new_document(), b.new_document()
+        for s in sentences:
+            same += sa.translate(s).tgt_tokens == sb.translate(s).tgt_tokens
+            total += 1
+    return same, total
+
+
+def _quantized_embedding(decoder: Path) -> np.ndarray | None:
+    """The token embedding an int8 step decoder reads, dequantized (None if it has no such table).
+
+    quantize_dynamic stores the tied embedding twice: per-tensor for the Gather, per-channel for
+    the output projection, and recover() returns the second. Giving the new Gather the old one's
+    values back makes the re-quantization reproduce its int8 table exactly (stored once again).
+    """
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(decoder)).graph
+    inits = {t.name: t for t in graph.initializer}
+    gathered = {n.output[0]: n.input[0] for n in graph.node if n.op_type == "Gather" and n.input[0] in inits}
+    # quantize_dynamic's form: Gather(int8 table, ids) -> DequantizeLinear(rows, scale, zero point).
+    for node in graph.node:
+        if node.op_type != "DequantizeLinear" or len(node.input) < 3:
+            continue
+        names = (gathered.get(node.input[0]), *node.input[1:3])
+        if all(n in inits for n in names):
+            q, scale, zero = (numpy_helper.to_array(inits[n]) for n in names)
+            if q.ndim == 2:
+                return ((q.astype(np.float32) - zero.astype(np.float32)) * scale).astype(np.float32)
+    return None
+
+
+def rebuild(bundle: Path, sentences: list[str], tol: float = 1e-4) -> RebuildReport:
+    """Rebuild ``bundle``'s decoder.onnx as the fused step, checked, in place."""
+    info = read_bundle(bundle)
+    if info.smdt is not None:
+        raise ExportError(f"{bundle}: an SMDT bundle; its step decoder is smdt_decoder.onnx, not rebuilt here")
+    try:
+        rec = recover(bundle)
+    except RecoveryError as e:
+        raise ExportError(f"{bundle}: cannot read the weights back ({e})") from None
+    quantized = info.quantization == "int8"
+    work = Path(tempfile.mkdtemp(dir=bundle.parent, prefix=f".{bundle.name}.rebuild-"))
+    try:
+        inline = work / "inline"  # every graph self-contained, the new step among them
+        inline.mkdir()
+        for f in bundle.iterdir():
+            if f.suffix == ".onnx" and f.name != DECODER:
+                onnx.save(onnx.load(str(f)), str(inline / f.name))  # reads weights.bin, writes inline
+            elif f.is_file() and f.suffix != ".onnx" and f.name != WEIGHTS_FILE:
+                shutil.copy2(f, inline / f.name)
+        table = _quantized_embedding(bundle / DECODER) if quantized else None
+        with torch.no_grad():
+            onnx.save(step_graph(rec.model.eval(), table), str(work / "step.onnx"))
+        if quantized:
+            quantize_graph(work / "step.onnx", inline / DECODER)
+        else:
+            shutil.copy2(work / "step.onnx", inline / DECODER)
+        stamp = time.strftime("%Y-%m-%d", time.gmtime())
+        edit(inline, lambda m: setattr(m, "provenance", {**(m.provenance or {}),
+                                                         "decoder_step": f"{FUSED_STEP}, rebuilt {stamp}"}))
+        new = work / bundle.name
+        try:
+            share_weights(inline, new)
+        except WeightSharingError as e:
+            raise ExportError(f"rebuild check failed: {e}") from None
+        record_hashes(new)
+        max_diff = compare_steps(rec.model, bundle / DECODER, new / DECODER, None if quantized else tol)
+        same, total = same_translations(bundle, new, sentences)
+        if not quantized and same != total:
+            raise ExportError(f"rebuild check failed: the fp32 bundle translates {total - same} of {total} "
+                              "sentences differently with the rebuilt step")
+        weights = info.weights_file
+        report = RebuildReport(quantized, max_diff, same, total, _node_count(bundle / DECODER),
+                               _node_count(new / DECODER),
+                               (bundle / weights).stat().st_size if weights else 0,
+                               (new / WEIGHTS_FILE).stat().st_size)
+        replace_dir(new, bundle)
+        return report
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m export.rebuild_step", description=__doc__.splitlines()[0])
+    ap.add_argument("bundle", type=Path, help="bundle directory, rewritten in place")
+    args = ap.parse_args(argv)
+    try:
+        if not (args.bundle / MODEL_JSON).is_file():
+            raise ExportError(f"{args.bundle}: not a model bundle (no {MODEL_JSON})")
+        report = rebuild(args.bundle, DEFAULT_SENTENCES)
+    except UserError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(f"{args.bundle}: {report.summary()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""The fused one-step decoder (export.step_graph) and the in-place rebuild of older bundles."""
+
+from __future__ import annotations
+
+import collections
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+import torch
+
+from export.bundle import example_inputs, export_model
+from export.graphs import GRAPHS, graph_io
+from export.rebuild_step import main as rebuild_main
+from export.rebuild_step import rebuild
+from export.step_graph import FUSED_STEP, step_graph
+from tests.tiny_model import one_torch_thread, sentences, shared_bundle, shared_checkpoint
+from training.checkpoint import LoadedModel, load_model
+from training.model import MemoryTransformer, make_config
+
+__all__ = ["one_torch_thread"]  # an autouse fixture: imported to apply here
+
+
+def _ops(path: Path) -> collections.Counter[str]:
+    return collections.Counter(n.op_type for n in onnx.load(str(path), load_external_data=False).graph.node)
+
+
+@pytest.mark.parametrize("mem_side", ["both", "src", "none"])
+def test_the_fused_step_computes_what_pytorch_computes(mem_side: str) -> None:
+    """Random weights (no trained peak to hide behind), padded sources, an empty and a long cache."""
+    torch.manual_seed(3)
+    cfg = make_config("tiny", vocab_size=97, mem_side=mem_side, max_len=40)
+    model = MemoryTransformer(cfg).eval()
+    graph = step_graph(model)
+    sess = ort.InferenceSession(graph.SerializeToString(), providers=["CPUExecutionProvider"])
+    ins, outs = graph_io(model)["decoder"]
+    assert [i.name for i in sess.get_inputs()] == ins and [o.name for o in sess.get_outputs()] == outs
+    for shape in [(3, 9, 0, 4), (1, 4, 6, 11), (4, 7, 30, 2)]:
+        inputs = example_inputs(model, *shape, seed=shape[2])["decoder"]
+        with torch.no_grad():
+            ref = GRAPHS["decoder"](model).eval()(*inputs)
+        got = sess.run(None, {n: x.numpy() for n, x in zip(ins, inputs, strict=True)})
+        for name, r, o in zip(outs, ref, got, strict=True):
+            assert o.shape == tuple(r.shape), name
+            np.testing.assert_allclose(o, r.numpy(), atol=2e-5, err_msg=f"{name} {shape}")
+    ops = collections.Counter(n.op_type for n in graph.graph.node)
+    # Every attention is one fused kernel; no shape arithmetic is left around the head splits.
+    reads = 1 if mem_side == "both" else 0
+    assert ops["MultiHeadAttention"] == 2 * cfg.dec_layers + reads
+    assert not {"Shape", "Reshape", "Transpose", "Softmax"} & set(ops)
+
+
+def test_export_writes_the_fused_step_and_says_so() -> None:
+    bundle = shared_bundle()
+    assert _ops(bundle / "decoder.onnx")["MultiHeadAttention"] > 0
+    assert json.loads((bundle / "model.json").read_text())["provenance"]["decoder_step"] == FUSED_STEP
+
+
+def _translate(bundle: Path, beam: int) -> list[list[str]]:
+    from doctrans.engine.onnx_engine import OnnxTranslator
+
+    session = OnnxTranslator.load(bundle, beam_size=beam).new_document()
+    return [session.translate(s).tgt_tokens for s in sentences(6)]
+
+
+@pytest.mark.parametrize("quantize", [None, "int8"])
+def test_an_older_bundle_gets_the_fused_step_and_translates_as_before(tmp_path: Path, quantize: str | None) -> None:
+    loaded = load_model(shared_checkpoint())
+    old = tmp_path / "old"
+    export_model(loaded, old, quantize, sentences=sentences(2), beam=1, traced_step=True, no_repeat_ngram=3)
+    assert _ops(old / "decoder.onnx")["MultiHeadAttention"] == 0
+    new = tmp_path / "new"
+    shutil.copytree(old, new)
+    before = json.loads((old / "model.json").read_text())
+
+    report = rebuild(new, sentences(3))
+
+    assert _ops(new / "decoder.onnx")["MultiHeadAttention"] > 0
+    assert report.nodes_after < report.nodes_before / 2
+    after = json.loads((new / "model.json").read_text())
+    assert after["provenance"]["decoder_step"].startswith(FUSED_STEP)
+    assert after["decoding"] == before["decoding"] and after["model"] == before["model"]
+    # The engine checks the recorded digests on load: they follow the new files.
+    for beam in (1, 3):
+        assert _translate(new, beam) == _translate(old, beam)
+    # int8: the old Gather table is reproduced, so weights.bin holds only the fused biases more.
+    assert report.weights_bytes_after - report.weights_bytes_before < 64 * 1024
+
+
+def test_rebuild_refuses_what_it_cannot_rebuild_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "not-a-bundle"
+    empty.mkdir()
+    assert rebuild_main([str(empty)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error:") and "\n" not in err
+
+    damaged = tmp_path / "damaged"
+    shutil.copytree(shared_bundle(), damaged)
+    (damaged / "encoder.onnx").unlink()
+    files = sorted(p.name for p in damaged.iterdir())
+    assert rebuild_main([str(damaged)]) == 1
+    assert "\n" not in capsys.readouterr().err.strip()
+    assert sorted(p.name for p in damaged.iterdir()) == files  # untouched, no temp dir left beside it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged", "not-a-bundle"]
+
+
+def test_a_sentence_level_model_gets_a_fused_step_too(tmp_path: Path) -> None:
+    torch.manual_seed(1)
+    spm_bytes = (shared_bundle() / "spm.model").read_bytes()
+    vocab = json.loads((shared_bundle() / "model.json").read_text())["model"]["vocab_size"]
+    cfg = make_config("tiny", vocab_size=vocab, mem_side="none", max_len=32)
+    loaded = LoadedModel(MemoryTransformer(cfg).eval(), cfg, spm_bytes, "en", "xx", {"step": 0})
+    report = export_model(loaded, tmp_path / "b", sentences=["big dog .", "a cat ."], beam=2)
+    assert report.greedy_identical and report.graph_diffs["decoder.logits"] < 1e-4
+    assert "mem_tgt" not in {i.name for i in onnx.load(str(tmp_path / "b" / "decoder.onnx")).graph.input}
