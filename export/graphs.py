@@ -35,7 +35,7 @@ def graph_io(model: MemoryTransformer) -> dict[str, tuple[list[str], list[str]]]
                     ["enc_out", "cross_k", "cross_v"] + (["h_src", "src_output_attn"] if src else [])),
         "decoder": (["tokens", "step", "src_ids", "cross_k", "cross_v", "past_k", "past_v"]
                     + (["mem_tgt"] if tgt else []),
-                    ["logits", "new_k", "new_v"]),
+                    ["logits", "new_k", "new_v"] + (["h_tgt"] if tgt else [])),
         "decoder_full": (["tgt_ids", "src_ids", "cross_k", "cross_v"] + (["mem_tgt"] if tgt else []),
                          ["logits"] + (["h_tgt", "tgt_output_attn"] if tgt else [])),
     }
@@ -104,10 +104,14 @@ class EncoderGraph(nn.Module):
 
 
 class DecoderStepGraph(nn.Module):
-    """One incremental step for every row: (last token, step, cache [, mem_tgt]) -> logits, cache.
+    """One incremental step for every row: (last token, step, cache [, mem_tgt]) -> logits, cache
+    [, h_tgt].
 
     ``step`` is the position of ``tokens`` (= the cache length); the new cache is the old one
-    with this step's K/V appended. The first step passes an empty cache (past_len = 0).
+    with this step's K/V appended. The first step passes an empty cache (past_len = 0). With a
+    target memory, ``h_tgt`` (B, memory layers, 1, d) is this token's state at each memory layer:
+    the engine keeps the chosen hypothesis' states from the search, so the memory update needs no
+    second, teacher-forced pass over it (decoder_full).
     """
 
     def __init__(self, model: MemoryTransformer):
@@ -118,11 +122,13 @@ class DecoderStepGraph(nn.Module):
 
     def forward(self, tokens: Tensor, step: Tensor, src_ids: Tensor, cross_k: Tensor, cross_v: Tensor,
                 past_k: Tensor, past_v: Tensor, mem_tgt: Tensor | None = None):
-        logits, _, cache, _ = self.model.decode(
+        logits, states, cache, _ = self.model.decode(
             tokens, _unstack_kv(cross_k, cross_v, self.n), src_ids, mem_tgt if self.with_mem else None,
             past=_unstack_kv(past_k, past_v, self.n), start=step)
         nk, nv = _stack_kv(cache)
-        return logits[:, -1], nk, nv
+        if not self.with_mem:
+            return logits[:, -1], nk, nv
+        return logits[:, -1], nk, nv, torch.stack(states, 1)
 
 
 class DecoderFullGraph(nn.Module):

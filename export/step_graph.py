@@ -138,6 +138,7 @@ def step_graph(model: MemoryTransformer, embed_table: np.ndarray | None = None) 
 
     presents_k: list[str] = []
     presents_v: list[str] = []
+    states: list[str] = []  # h at the memory layers (the memory update's target states)
     mem_j = 0
     for i, layer in enumerate(model.decoder):
         p = f"decoder.{i}"
@@ -154,6 +155,8 @@ def step_graph(model: MemoryTransformer, embed_table: np.ndarray | None = None) 
         presents_v.append(nv)
         h = b.one("Add", [x, b.matmul(a, sa.o, f"{p}.self_attn.o")], f"{p}/self_res")
         x = h
+        if layer.memory is not None and with_mem:
+            states.append(h)
         # The memory read (Output Attention): h queries the positioned slots.
         unit = layer.memory
         if unit is not None and with_mem:
@@ -188,6 +191,9 @@ def step_graph(model: MemoryTransformer, embed_table: np.ndarray | None = None) 
     for out, parts in (("new_k", presents_k), ("new_v", presents_v)):
         stacked = [b.one("Unsqueeze", [t, axis0], f"{out}/unsqueeze") for t in parts]
         b.nodes.append(helper.make_node("Concat", stacked, [out], name=f"{out}/Concat", axis=0))
+    if states:  # (B, 1, d) each -> (B, memory layers, 1, d)
+        stacked = [b.one("Unsqueeze", [t, axis1], "h_tgt/unsqueeze") for t in states]
+        b.nodes.append(helper.make_node("Concat", stacked, ["h_tgt"], name="h_tgt/Concat", axis=1))
 
     def cache(name: str, length: str) -> onnx.ValueInfoProto:
         return _value(name, f32, [L, "batch", H, length, dh])
@@ -199,6 +205,8 @@ def step_graph(model: MemoryTransformer, embed_table: np.ndarray | None = None) 
         inputs.append(_value("mem_tgt", f32, ["batch", len(model.memory_units("tgt")), cfg.mem_slots, d]))
     outputs = [_value("logits", f32, ["batch", cfg.vocab_size]),
                cache("new_k", "new_len"), cache("new_v", "new_len")]
+    if states:
+        outputs.append(_value("h_tgt", f32, ["batch", len(states), 1, d]))
     graph = helper.make_graph(b.nodes, "decoder_step", inputs, outputs, initializer=b.inits,
                               value_info=b.typed)
     onnx_model = helper.make_model(graph, producer_name="doctrans",

@@ -117,3 +117,54 @@ def test_a_sentence_level_model_gets_a_fused_step_too(tmp_path: Path) -> None:
     report = export_model(loaded, tmp_path / "b", sentences=["big dog .", "a cat ."], beam=2)
     assert report.greedy_identical and report.graph_diffs["decoder.logits"] < 1e-4
     assert "mem_tgt" not in {i.name for i in onnx.load(str(tmp_path / "b" / "decoder.onnx")).graph.input}
+
+
+# -- the memory update from the search's own states ---------------------------------------------------
+def _count_runs(tr, name: str) -> list[int]:
+    calls = [0]
+    sess = tr.sessions[name]
+    real = sess.run
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    sess.run = counted
+    return calls
+
+
+@pytest.mark.parametrize("beam", [1, 3])
+def test_the_memory_is_written_from_the_search_states_without_a_second_pass(beam: int) -> None:
+    """Same translations and (to float rounding) the same memories as with decoder_full's states,
+    which the viewer's return_attention still runs; at beam 3 the beams reorder, so a wrong walk
+    back through them would write another hypothesis' states."""
+    from doctrans.engine.onnx_engine import OnnxTranslator
+
+    bundle = shared_bundle()
+    fast = OnnxTranslator.load(bundle, beam_size=beam)
+    full = OnnxTranslator.load(bundle, beam_size=beam, return_attention=True)
+    fast_calls, full_calls = _count_runs(fast, "decoder_full"), _count_runs(full, "decoder_full")
+    a, b = fast.new_document(), full.new_document()
+    for s in sentences(6):
+        ra, rb = a.translate(s), b.translate(s)
+        assert ra.tgt_tokens == rb.tgt_tokens
+        for side in ("src", "tgt"):
+            np.testing.assert_allclose(a.memory[side], b.memory[side], atol=1e-5)
+    assert fast_calls[0] == 0 and full_calls[0] == 6
+
+
+def test_a_step_without_states_falls_back_to_decoder_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bundles whose step decoder gives no h_tgt (exported before it) write the memory as before."""
+    import doctrans.engine.onnx_engine as engine
+
+    tr = engine.OnnxTranslator.load(shared_bundle(), beam_size=2)
+    ref = tr.new_document()
+    expected = [(ref.translate(s).tgt_tokens, {k: v.copy() for k, v in ref.memory.items()}) for s in sentences(4)]
+    monkeypatch.setattr(engine, "STEP_STATES", "no_such_output")
+    calls = _count_runs(tr, "decoder_full")
+    session = tr.new_document()
+    for s, (tokens, memory) in zip(sentences(4), expected, strict=True):
+        assert session.translate(s).tgt_tokens == tokens
+        for side, m in memory.items():
+            np.testing.assert_allclose(session.memory[side], m, atol=1e-5)
+    assert calls[0] == 4

@@ -15,7 +15,7 @@ ties go to the lower index (the first maximum) so the order of equal candidates 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -50,6 +50,9 @@ class TopKStepDecoder(StepDecoder, Protocol):
 class Hypothesis:
     tokens: list[int]  # without BOS/EOS
     score: float  # normalized log-probability
+    # (1, memory layers, 1 + len(tokens), d): the target states of [BOS, *tokens] when the decoder
+    # kept them (the ONNX engine's ``states_of``), for the memory update; None otherwise.
+    states: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 def max_new_tokens(src_len: int, model_max_len: int) -> int:
@@ -130,7 +133,10 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
     scores = np.full((B, K), neg_inf, dtype=np.float32)
     scores[:, 0] = 0.0  # all beams start identical: expand only the first
     seqs: list[list[list[int]]] = [[[] for _ in range(K)] for _ in range(B)]
-    finished: list[list[tuple[float, list[int]]]] = [[] for _ in range(B)]
+    finished: list[list[tuple[float, list[int], np.ndarray | None]]] = [[] for _ in range(B)]
+    # A decoder that keeps each token's states hands a hypothesis those of its row as it finishes
+    # (the row is reused by another beam after this step).
+    states_of = getattr(decoder, "states_of", None) or (lambda _row: None)
     done = [False] * B
     last = np.full((B * K, 1), bos_id, dtype=np.int64)
     # Banned n-grams and runs need every candidate's score: only the full path can mask them.
@@ -187,7 +193,7 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
                     break
                 if tok == eos_id:
                     if rank < K:
-                        finished[b].append((v / (t + 1) ** length_penalty, seqs[b][k]))
+                        finished[b].append((v / (t + 1) ** length_penalty, seqs[b][k], states_of(b * K + k)))
                     continue
                 if live < K:
                     origin[b * K + live] = b * K + k
@@ -200,7 +206,8 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
             if len(finished[b]) >= K:
                 done[b] = True
             elif t + 1 >= limits[b]:
-                finished[b] += [(float(new_scores[b, j]) / (t + 1) ** length_penalty, seqs[b][j])
+                # Cut at the limit: the last token was never fed, its state is not known (None).
+                finished[b] += [(float(new_scores[b, j]) / (t + 1) ** length_penalty, seqs[b][j], None)
                                 for j in range(live)]
                 done[b] = True
         if all(done):
@@ -209,4 +216,5 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
         decoder.reorder(origin)
         last = tokens[:, None]
     # A stable sort: the first maximum comes first, like the reference's max().
-    return [[Hypothesis(tokens, score) for score, tokens in sorted(f, key=lambda x: -x[0])] for f in finished]
+    return [[Hypothesis(tokens, score, states) for score, tokens, states in sorted(f, key=lambda x: -x[0])]
+            for f in finished]

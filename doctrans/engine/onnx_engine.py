@@ -4,12 +4,21 @@ Per sentence (``DocumentSession.translate``)::
 
     encoder(src_ids, M_src)          -> cross K/V, h_src, output attention (source)
     beam search over decoder(step)   -> best hypothesis (beams batched, KV cache reordered)
-    decoder_full([BOS] + hyp, M_tgt) -> h_tgt, output attention (target)
+                                        [+ its h_tgt, each token's states kept through the reorders]
+    decoder_full([BOS] + hyp, M_tgt) -> h_tgt, output attention (target)   (only when needed, below)
     memory_update(M, h, ids)         -> M_src', M_tgt', update attention
 
-The target memory is written only after the sentence is finished, from the teacher-forced
-states of the chosen hypothesis -- exactly as ``training.search.translate_documents`` does,
-which is the reference the export checks this engine against.
+The target memory is written only after the sentence is finished, from the states of the chosen
+hypothesis -- as ``training.search.translate_documents`` does (teacher-forced there), the reference
+the export checks this engine against. A causal decoder gives a token the same state in the search
+as in a teacher-forced pass, so when the step decoder outputs them (``h_tgt``, bundles exported
+since the fused step: export.step_graph) the search keeps them and decoder_full does not run. It
+still runs for a forced translation (a TM hit: its tokens were never searched), for the viewer's
+output attention (``return_attention``), for a hypothesis cut at the length limit (its last token
+never went through the decoder), on a GPU (the states stay on the device) and for a batch of
+documents (doctrans.engine.batch). In fp32 both give the same memory to ~1e-6; in int8 the two
+graphs quantize their activations apart, so the memory differs at the int8 level (the first 120
+TVsub dev sentences: 117/120 zh->en translations identical at beam 5).
 
 A bundle with several directions (zh->en and en->zh in one model) is opened for one of them
 (``load(..., src=, tgt=)``); :meth:`OnnxTranslator.with_direction` gives another direction over the
@@ -93,10 +102,17 @@ class _Options:
 
 
 class _Decoder:
-    """Drives decoder.onnx for the beam search: holds the cross K/V and the growing KV cache."""
+    """Drives decoder.onnx for the beam search: holds the cross K/V and the growing KV cache.
+
+    ``keep_states``: when the step decoder gives each token's target states (``h_tgt``, bundles
+    exported since the fused step), keep every step's and the beams' reorders, so that
+    :meth:`states_of` can give a finished hypothesis its states: the memory update then needs
+    no teacher-forced pass (decoder_full) over the chosen translation.
+    """
 
     def __init__(self, sess: ort.InferenceSession, info: BundleManifest, src: np.ndarray, cross_k: np.ndarray,
-                 cross_v: np.ndarray, mem_tgt: np.ndarray | None, topk_sess: ort.InferenceSession):
+                 cross_v: np.ndarray, mem_tgt: np.ndarray | None, topk_sess: ort.InferenceSession,
+                 keep_states: bool = False):
         n = src.shape[0]
         empty = np.zeros((info.dec_layers, n, info.n_heads, 0, info.d_head), dtype=np.float32)
         self.sess = sess
@@ -106,12 +122,32 @@ class _Decoder:
         if mem_tgt is not None:
             self.feed["mem_tgt"] = mem_tgt
         self.identity = np.arange(n)
+        # Outputs by name: a bundle's step may give more than these (h_tgt), in any order.
+        self.outputs = ["logits", "new_k", "new_v"]
+        self.keep_states = keep_states and STEP_STATES in {o.name for o in sess.get_outputs()}
+        if self.keep_states:
+            self.outputs.append(STEP_STATES)
+        self.states: list[np.ndarray] = []  # step t: (rows, memory layers, 1, d)
+        self.origins: list[np.ndarray | None] = []  # after step t: row i continues row origins[t][i]
 
     def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
         self.feed["tokens"] = tokens
         self.feed["step"] = np.array(t, dtype=np.int64)
-        logits, self.feed["past_k"], self.feed["past_v"] = self.sess.run(None, self.feed)
+        logits, self.feed["past_k"], self.feed["past_v"], *states = self.sess.run(self.outputs, self.feed)
+        if self.keep_states:
+            self.states.append(states[0])
         return logits
+
+    def states_of(self, row: int) -> np.ndarray | None:
+        """The target states (1, memory layers, steps so far, d) of the tokens ``row`` was fed."""
+        if not self.keep_states:
+            return None
+        per_step = []
+        for t in range(len(self.states) - 1, -1, -1):
+            per_step.append(self.states[t][row])
+            if t > 0 and (origin := self.origins[t - 1]) is not None:
+                row = int(origin[row])
+        return np.concatenate(per_step[::-1], axis=1)[None]
 
     def step_topk(self, tokens: np.ndarray, t: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         """The k best log-probabilities of every row and their tokens (doctrans.engine.topk)."""
@@ -119,10 +155,17 @@ class _Decoder:
 
     def reorder(self, origin: np.ndarray) -> None:
         if np.array_equal(origin, self.identity):  # greedy, or beams that kept their places
+            if self.keep_states:
+                self.origins.append(None)
             return
+        if self.keep_states:
+            self.origins.append(origin.copy())
         self.feed["past_k"] = np.take(self.feed["past_k"], origin, axis=1)
         self.feed["past_v"] = np.take(self.feed["past_v"], origin, axis=1)
 
+
+# The step decoder's output with each token's states at the target memory layers (export.graphs).
+STEP_STATES = "h_tgt"
 
 # I/O binding (doctrans.engine.device) on the CPU too; off by default (no faster there): tests
 # switch it on to check the bound decoder against the plain one.
@@ -130,11 +173,12 @@ BIND_ON_CPU = False
 
 
 def make_decoder(s: dict[str, ort.InferenceSession], info: BundleManifest, src: np.ndarray, cross_k: np.ndarray,
-                 cross_v: np.ndarray, mem_tgt: np.ndarray | None) -> _Decoder | BoundDecoder:
-    """The step decoder for a search: on a GPU the cache stays on the device (I/O binding)."""
+                 cross_v: np.ndarray, mem_tgt: np.ndarray | None, keep_states: bool = False) -> _Decoder | BoundDecoder:
+    """The step decoder for a search: on a GPU the cache stays on the device (I/O binding), and
+    the states stay there too (``keep_states`` is for the CPU decoder: decoder_full runs instead)."""
     device = device_of(s["decoder"])
     if device == "cpu" and not BIND_ON_CPU:
-        return _Decoder(s["decoder"], info, src, cross_k, cross_v, mem_tgt, s["topk"])
+        return _Decoder(s["decoder"], info, src, cross_k, cross_v, mem_tgt, s["topk"], keep_states)
     return BoundDecoder(s["decoder"], info, src, cross_k, cross_v, mem_tgt, s["topk"], s["reorder"], device)
 
 
@@ -380,10 +424,14 @@ class OnnxDocumentSession:
             if opt.max_length is not None:
                 limit = max(1, min(limit, opt.max_length))
 
+            # The chosen hypothesis' target states from the search itself, unless the viewer wants
+            # decoder_full's output attention anyway.
+            keep_states = mem_tgt is not None and not opt.return_attention
+
             def search(K: int) -> list[Hypothesis]:
                 dec = make_decoder(s, info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
                                    np.repeat(enc["cross_v"], K, axis=1),
-                                   None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0))
+                                   None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0), keep_states)
                 forbid = None if opt.new_digits else [tr.tokenizer.new_digits_banned(src[0].tolist())]
                 return beam_search_n_best(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty,
                                           opt.no_repeat_ngram, tr.tokenizer.repeat_guard(opt.max_repeat_run),
@@ -401,6 +449,13 @@ class OnnxDocumentSession:
         if not self._mem and forced is None:
             return hyp, extras
         tgt = np.asarray([[info.bos_id, *hyp.tokens]], dtype=np.int64)
+        if forced is None and (hyp.states is not None or mem_tgt is None) and not opt.return_attention:
+            # The target states came with the hypothesis (or the model has no target memory).
+            given = {} if hyp.states is None else {"h_tgt": hyp.states}
+            upd = update_memory(s, self._mem, src, enc, tgt, given)
+            for side in self._mem:
+                self._mem[side] = upd[f"mem_{side}_next"]
+            return hyp, extras
         full = decode_full(s, tgt, src, enc, mem_tgt)
         if "tgt_output_attn" in full:
             extras["tgt_output_attn"] = full["tgt_output_attn"][0, -1]
