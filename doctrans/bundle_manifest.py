@@ -72,7 +72,10 @@ from typing import Any
 from doctrans.engine.errors import BundleError
 from doctrans.hashing import sha256_file
 
-FORMAT_VERSION = 1
+# 2: the step decoder may give each token's target states (output ``h_tgt``, export.step_graph),
+# which a doctrans reading only version 1 cannot unpack; version-1 bundles are read as they were.
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 MODEL_JSON = "model.json"
 SIDES = ("src", "tgt")
 GRAPH_FILES = {
@@ -380,9 +383,10 @@ def check_hashes(raw: dict, path: Path) -> dict[str, str] | None:
 
 def _parse(raw: dict[str, Any], path: Path) -> BundleManifest:
     version = raw.get("format_version")
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
+        readable = ", ".join(map(str, READABLE_VERSIONS))
         raise BundleError(f"{path}: bundle format version {version!r} is not supported by this doctrans "
-                          f"(expects {FORMAT_VERSION}); re-export the checkpoint with this version")
+                          f"(reads {readable}); re-export the checkpoint with this version")
     m = _get(raw, "model", dict, "", path)
     mem = _get(raw, "memory", dict, "", path)
     sp = _get(raw, "special_ids", dict, "", path)
@@ -430,6 +434,7 @@ def _parse(raw: dict[str, Any], path: Path) -> BundleManifest:
         provenance=_optional(raw, "provenance", dict, "", path),
         scores=_optional(raw, "scores", dict, "", path),
         extra={k: v for k, v in raw.items() if k not in _KNOWN_KEYS},
+        format_version=version,  # an edit of an older bundle keeps its version
     )
 
 

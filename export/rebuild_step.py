@@ -35,7 +35,15 @@ import numpy as np
 import onnx
 import torch
 
-from doctrans.bundle_manifest import GRAPH_FILES, MODEL_JSON, WEIGHTS_FILE, edit, record_hashes
+from doctrans.bundle_manifest import (
+    FORMAT_VERSION,
+    GRAPH_FILES,
+    MODEL_JSON,
+    WEIGHTS_FILE,
+    BundleManifest,
+    edit,
+    record_hashes,
+)
 from doctrans.engine.bundle import read_bundle
 from doctrans.errors import UserError
 from export.bundle import example_inputs, quantize_graph
@@ -176,8 +184,12 @@ def rebuild(bundle: Path, sentences: list[str], tol: float = 1e-4) -> RebuildRep
         else:
             shutil.copy2(work / "step.onnx", inline / DECODER)
         stamp = time.strftime("%Y-%m-%d", time.gmtime())
-        edit(inline, lambda m: setattr(m, "provenance", {**(m.provenance or {}),
-                                                         "decoder_step": f"{FUSED_STEP}, rebuilt {stamp}"}))
+
+        def stamped(m: BundleManifest) -> None:
+            m.provenance = {**(m.provenance or {}), "decoder_step": f"{FUSED_STEP}, rebuilt {stamp}"}
+            m.format_version = FORMAT_VERSION  # the step may now give h_tgt: version 1 readers must refuse it
+
+        edit(inline, stamped)
         new = work / bundle.name
         try:
             share_weights(inline, new)

@@ -61,6 +61,16 @@ def test_shipped_manifests_are_written_back_byte_for_byte(bundle: Path, tmp_path
     assert (out / MODEL_JSON).read_bytes() == (bundle / MODEL_JSON).read_bytes()
 
 
+def test_a_version_1_bundle_is_read_and_edited_as_version_1(tmp_path: Path) -> None:
+    """Bundles exported before format 2 (no h_tgt from the step decoder) keep loading, and a
+    change to their manifest does not claim a format their graphs do not have."""
+    _manifest(tmp_path, format_version=1).write()
+    assert BundleManifest.read(tmp_path).format_version == 1
+    set_scores(tmp_path, {"x": 1.0})
+    assert json.loads((tmp_path / MODEL_JSON).read_text())["format_version"] == 1
+    assert _manifest(tmp_path / "new").format_version == 2  # what an export writes
+
+
 def test_a_full_manifest_round_trips(tmp_path: Path) -> None:
     written = _manifest(tmp_path)
     written.write()
@@ -96,7 +106,8 @@ def _raw(tmp_path: Path) -> dict[str, Any]:
 
 
 BAD: list[tuple[Callable[[dict], Any], str]] = [
-    (lambda m: m.update(format_version=2), "bundle format version 2 is not supported"),
+    (lambda m: m.update(format_version=3), "bundle format version 3 is not supported"),
+    (lambda m: m.update(format_version=True), "bundle format version True is not supported"),
     (lambda m: m.pop("src_lang"), "model.json has no 'src_lang'"),
     (lambda m: m["model"].update(d_model="64"), "model.json model.'d_model' has the wrong type \\(str\\)"),
     (lambda m: m["model"].update(d_ff=True), "model.'d_ff' has the wrong type \\(bool\\)"),

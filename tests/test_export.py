@@ -34,7 +34,7 @@ def test_bundle_layout_and_model_json() -> None:
     assert meta["files"]["weights"] == "weights.bin"
     assert meta["weights_bytes"] == (bundle / "weights.bin").stat().st_size
     ckpt = shared_checkpoint()
-    assert meta["format_version"] == 1
+    assert meta["format_version"] == 2
     assert (meta["src_lang"], meta["tgt_lang"]) == ("en", "xx")
     assert meta["memory"] == {"sides": ["src", "tgt"], "slots": 16, "layers": {"src": [1], "tgt": [1]}}
     assert meta["special_ids"] == {"pad": 0, "bos": 1, "eos": 2, "unk": 3}
@@ -57,7 +57,7 @@ def test_export_report_bounds(tmp_path: Path) -> None:
     assert report.doc_memory_diff < 1e-4
     assert report.beam_identical == 3
     assert "greedy identical=True" in report.summary()
-    assert json.loads((out / "model.json").read_text())["format_version"] == 1
+    assert json.loads((out / "model.json").read_text())["format_version"] == 2
 
 
 def test_export_refuses_a_graph_that_disagrees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

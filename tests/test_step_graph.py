@@ -84,6 +84,7 @@ def test_an_older_bundle_gets_the_fused_step_and_translates_as_before(tmp_path: 
     after = json.loads((new / "model.json").read_text())
     assert after["provenance"]["decoder_step"].startswith(FUSED_STEP)
     assert after["decoding"] == before["decoding"] and after["model"] == before["model"]
+    assert after["format_version"] == 2  # its step gives h_tgt: a doctrans reading only version 1 refuses it
     # The engine checks the recorded digests on load: they follow the new files.
     for beam in (1, 3):
         assert _translate(new, beam) == _translate(old, beam)
