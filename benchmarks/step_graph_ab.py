@@ -12,6 +12,9 @@ with the export's checks, so the two bundles differ in decoder.onnx only. Then:
 - the engine on TVsub dev sentences in document order (the bundle's source language side),
   memory on, beam 5 and 1, one thread, rounds interleaved in alternating order: generated tok/s,
   the median of the per-round ratios (range), and how many sentences came out token-identical.
+  Three arms: the traced step, the fused step with the memory written from decoder_full's states
+  (``return_attention=True``, which needs decoder_full anyway: the path before the search kept
+  the states), and the fused step as the engine runs it (states from the search, no decoder_full).
 """
 
 from __future__ import annotations
@@ -81,10 +84,16 @@ def time_step(arms: dict[str, Path], rounds: int, calls: int = 200) -> dict[str,
     return {a: float(np.median(v)) for a, v in times.items()}
 
 
+ENGINE_ARMS = {"traced": ("traced", {"return_attention": True}),
+               "fused, decoder_full": ("fused", {"return_attention": True}),
+               "fused, search states": ("fused", {})}
+
+
 def time_engine(arms: dict[str, Path], sents: list[str], beam: int, rounds: int) -> str:
     from doctrans.engine.onnx_engine import OnnxTranslator
 
-    trs = {a: OnnxTranslator.load(p, beam_size=beam, threads=1) for a, p in arms.items()}
+    trs = {a: OnnxTranslator.load(arms[bundle], beam_size=beam, threads=1, **kw)
+           for a, (bundle, kw) in ENGINE_ARMS.items()}
     for tr in trs.values():
         tr.translate_document(sents[:2])  # ORT allocates its arenas on the first runs
     times: dict[str, list[float]] = {a: [] for a in trs}
@@ -96,11 +105,14 @@ def time_engine(arms: dict[str, Path], sents: list[str], beam: int, rounds: int)
             session = tr.new_document()
             toks[a] = [session.translate(s).tgt_tokens for s in sents]
             times[a].append(time.perf_counter() - t)
-    rate = {a: sum(len(t) for t in toks[a]) / float(np.median(times[a])) for a in trs}
-    ratios = [t / f for t, f in zip(times["traced"], times["fused"], strict=True)]
-    same = sum(a == b for a, b in zip(toks["traced"], toks["fused"], strict=True))
-    return (f"| {beam} | {rate['traced']:,.0f} | {rate['fused']:,.0f} | {np.median(ratios):.2f}x "
-            f"({min(ratios):.2f}-{max(ratios):.2f}) | {same}/{len(sents)} |")
+    cells = []
+    for a in trs:
+        rate = sum(len(t) for t in toks[a]) / float(np.median(times[a]))
+        ratios = [t / x for t, x in zip(times["traced"], times[a], strict=True)]
+        same = sum(x == y for x, y in zip(toks["traced"], toks[a], strict=True))
+        spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
+        cells.append(f"{rate:,.0f} ({np.median(ratios):.2f}x, {spread}; {same}/{len(sents)})")
+    return f"| {beam} | " + " | ".join(cells) + " |"
 
 
 def main() -> None:
@@ -120,7 +132,8 @@ def main() -> None:
             step = time_step(arms, args.rounds)
             print(f"\n{args.bundle.name} {q}: step graph at beam 5, traced {step['traced']:.3f} ms, fused "
                   f"{step['fused']:.3f} ms ({step['traced'] / step['fused']:.2f}x)")
-            print("| beam | traced tok/s | fused tok/s | speed-up (range) | identical |\n|---|---|---|---|---|")
+            print("tok/s (speed-up over the traced step, range; sentences identical to it)")
+            print("| beam | " + " | ".join(ENGINE_ARMS) + " |\n|---" * (len(ENGINE_ARMS) + 1) + "|")
             for beam in (5, 1):
                 print(time_engine(arms, sents, beam, args.rounds))
 
