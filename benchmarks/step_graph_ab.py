@@ -85,7 +85,8 @@ def time_step(arms: dict[str, Path], rounds: int, calls: int = 200) -> dict[str,
 
 
 # arm -> (bundle, return_attention: decoder_full runs for the memory update)
-ENGINE_ARMS = {"traced": ("traced", True), "fused, decoder_full": ("fused", True), "fused, search states": ("fused", False)}
+ENGINE_ARMS = {"traced": ("traced", True), "fused, decoder_full": ("fused", True),
+               "fused, search states": ("fused", False)}
 
 
 def time_engine(arms: dict[str, Path], sents: list[str], beam: int, rounds: int) -> str:
