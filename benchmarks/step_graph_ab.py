@@ -133,7 +133,8 @@ def main() -> None:
             print(f"\n{args.bundle.name} {q}: step graph at beam 5, traced {step['traced']:.3f} ms, fused "
                   f"{step['fused']:.3f} ms ({step['traced'] / step['fused']:.2f}x)")
             print("tok/s (speed-up over the traced step, range; sentences identical to it)")
-            print("| beam | " + " | ".join(ENGINE_ARMS) + " |\n|---" * (len(ENGINE_ARMS) + 1) + "|")
+            print("| beam | " + " | ".join(ENGINE_ARMS) + " |")
+            print("|---" * (len(ENGINE_ARMS) + 1) + "|")
             for beam in (5, 1):
                 print(time_engine(arms, sents, beam, args.rounds))
 
