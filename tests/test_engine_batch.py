@@ -18,11 +18,22 @@ DOCS = [sentences(5, seed=1), [*sentences(2, seed=2), "42", *sentences(3, seed=3
         sentences(7, seed=5)]
 
 
-@pytest.mark.parametrize("beam", [1, 3])
-def test_batched_documents_match_one_at_a_time(beam: int) -> None:
-    tr = OnnxTranslator.load(shared_bundle(), beam_size=beam, return_attention=True)
+@pytest.mark.parametrize(("beam", "attention"), [(1, True), (3, True), (3, False)])
+def test_batched_documents_match_one_at_a_time(beam: int, attention: bool) -> None:
+    """With the viewer's attention (decoder_full runs) and without it (the memory written from
+    the search's own states, rows cut out of the decoder as they finish: no decoder_full)."""
+    tr = OnnxTranslator.load(shared_bundle(), beam_size=beam, return_attention=attention)
+    full_runs = [0]
+    real = tr.sessions["decoder_full"].run
+
+    def counted(*args, **kwargs):
+        full_runs[0] += 1
+        return real(*args, **kwargs)
+
+    tr.sessions["decoder_full"].run = counted
     batch = BatchedDocuments(tr, rows=len(DOCS))
     got = batch.translate_documents(DOCS)
+    assert (full_runs[0] > 0) == attention
     for r, doc in enumerate(DOCS):
         session = tr.new_document()
         alone = [session.translate(s) for s in doc]

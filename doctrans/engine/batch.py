@@ -44,6 +44,7 @@ from doctrans.engine.onnx_engine import (
     encode,
     make_decoder,
     update_memory,
+    walk_states,
 )
 from doctrans.engine.protect import Prepared
 from doctrans.verbatim import restore_warnings
@@ -165,7 +166,8 @@ def _run(sessions: list[OnnxDocumentSession], ids: list[list[int]], preps: Seque
         dec: Any = make_decoder(s, info, np.repeat(x, K, axis=0),
                                 np.repeat(enc["cross_k"][:, rows, :, cut], K, axis=1),
                                 np.repeat(enc["cross_v"][:, rows, :, cut], K, axis=1),
-                                None if mem_tgt is None else np.repeat(mem_tgt[rows], K, axis=0))
+                                None if mem_tgt is None else np.repeat(mem_tgt[rows], K, axis=0),
+                                keep_states=mem_tgt is not None and not opt.return_attention)
         if isinstance(dec, _Decoder) and x.shape[0] > 1:
             dec = _LiveRows(dec, K, info.eos_id)
         limits = []
@@ -202,7 +204,12 @@ def _run(sessions: list[OnnxDocumentSession], ids: list[list[int]], preps: Seque
     tgt = np.full((A, max(tgt_lengths)), info.pad_id, dtype=np.int64)
     for i, h in enumerate(hyps):
         tgt[i, : tgt_lengths[i]] = [info.bos_id, *h.tokens]
-    full = decode_full(s, tgt, src, enc, mem_tgt)
+    if mem_tgt is None or (not opt.return_attention and all(h.states is not None for h in hyps)):
+        # The search's own target states, as OnnxDocumentSession.translate_ids uses them (padding
+        # positions are zeros: the memory update masks them by tgt_ids).
+        full = {} if mem_tgt is None else {"h_tgt": _padded_states(hyps, tgt.shape[1])}
+    else:
+        full = decode_full(s, tgt, src, enc, mem_tgt)
     if "tgt_output_attn" in full:
         extras["tgt_output"] = [full["tgt_output_attn"][i, -1][:, : tgt_lengths[i]] for i in range(A)]
     upd = update_memory(s, mem, src, enc, tgt, full)
@@ -212,6 +219,16 @@ def _run(sessions: list[OnnxDocumentSession], ids: list[list[int]], preps: Seque
             d._mem[side] = upd[f"mem_{side}_next"][i: i + 1].copy()
         extras[f"{side}_update"] = [upd[f"{side}_update_attn"][i, -1][:, :, : n[i]] for i in range(A)]
     return hyps, extras
+
+
+def _padded_states(hyps: list[Hypothesis], length: int) -> np.ndarray:
+    first = hyps[0].states
+    assert first is not None  # checked by the caller
+    out = np.zeros((len(hyps), first.shape[1], length, first.shape[3]), dtype=first.dtype)
+    for i, h in enumerate(hyps):
+        assert h.states is not None
+        out[i, :, : h.states.shape[2]] = h.states[0]
+    return out
 
 
 class _LiveRows:
@@ -235,6 +252,17 @@ class _LiveRows:
         n = inner.identity.shape[0]
         self.alive = np.arange(n)  # the search's row of each row the decoder still computes
         self.where = np.arange(n)  # the decoder's row of each row of the search (-1: cut out)
+        # The inner decoder's target states, kept here in the search's rows (its own rows shrink).
+        self.states: list[np.ndarray] = []
+        self.origins: list[np.ndarray | None] = []
+
+    def _keep(self, rows: int) -> None:
+        if self.inner.keep_states:
+            last = self.inner.states[-1]
+            self.states.append(last if last.shape[0] == rows else self._spread(last, rows))
+
+    def states_of(self, row: int) -> np.ndarray | None:
+        return walk_states(self.states, self.origins, row) if self.inner.keep_states else None
 
     def _cut(self, tokens: np.ndarray) -> None:
         over = (tokens[:, 0].reshape(-1, self.K) == self.eos).all(axis=1)
@@ -257,16 +285,24 @@ class _LiveRows:
     def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
         self._cut(tokens)
         if self.alive.shape[0] == tokens.shape[0]:
-            return self.inner.step(tokens, t)
-        return self._spread(self.inner.step(tokens[self.alive], t), tokens.shape[0])
+            logits = self.inner.step(tokens, t)
+        else:
+            logits = self._spread(self.inner.step(tokens[self.alive], t), tokens.shape[0])
+        self._keep(tokens.shape[0])
+        return logits
 
     def step_topk(self, tokens: np.ndarray, t: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         self._cut(tokens)
         if self.alive.shape[0] == tokens.shape[0]:
-            return self.inner.step_topk(tokens, t, k)
-        values, ids = self.inner.step_topk(tokens[self.alive], t, k)
-        return self._spread(values, tokens.shape[0]), self._spread(ids, tokens.shape[0])
+            values, ids = self.inner.step_topk(tokens, t, k)
+        else:
+            values, ids = self.inner.step_topk(tokens[self.alive], t, k)
+            values, ids = self._spread(values, tokens.shape[0]), self._spread(ids, tokens.shape[0])
+        self._keep(tokens.shape[0])
+        return values, ids
 
     def reorder(self, origin: np.ndarray) -> None:
+        if self.inner.keep_states:  # in the search's rows; the inner decoder records its own
+            self.origins.append(origin.copy())
         # A beam continues a beam of its own row, and a row that is cut out never moves.
         self.inner.reorder(origin if self.alive.shape[0] == origin.shape[0] else self.where[origin[self.alive]])

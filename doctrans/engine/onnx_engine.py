@@ -15,8 +15,8 @@ as in a teacher-forced pass, so when the step decoder outputs them (``h_tgt``, b
 since the fused step: export.step_graph) the search keeps them and decoder_full does not run. It
 still runs for a forced translation (a TM hit: its tokens were never searched), for the viewer's
 output attention (``return_attention``), for a hypothesis cut at the length limit (its last token
-never went through the decoder), on a GPU (the states stay on the device) and for a batch of
-documents (doctrans.engine.batch). In fp32 both give the same memory to ~1e-6; in int8 the two
+never went through the decoder) and on a GPU (the states stay on the device). A batch of
+documents (doctrans.engine.batch) does the same, row by row. In fp32 both give the same memory to ~1e-6; in int8 the two
 graphs quantize their activations apart, so the memory differs at the int8 level (the first 120
 TVsub dev sentences: 117/120 zh->en translations identical at beam 5).
 
@@ -140,14 +140,7 @@ class _Decoder:
 
     def states_of(self, row: int) -> np.ndarray | None:
         """The target states (1, memory layers, steps so far, d) of the tokens ``row`` was fed."""
-        if not self.keep_states:
-            return None
-        per_step = []
-        for t in range(len(self.states) - 1, -1, -1):
-            per_step.append(self.states[t][row])
-            if t > 0 and (origin := self.origins[t - 1]) is not None:
-                row = int(origin[row])
-        return np.concatenate(per_step[::-1], axis=1)[None]
+        return walk_states(self.states, self.origins, row) if self.keep_states else None
 
     def step_topk(self, tokens: np.ndarray, t: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         """The k best log-probabilities of every row and their tokens (doctrans.engine.topk)."""
@@ -162,6 +155,18 @@ class _Decoder:
             self.origins.append(origin.copy())
         self.feed["past_k"] = np.take(self.feed["past_k"], origin, axis=1)
         self.feed["past_v"] = np.take(self.feed["past_v"], origin, axis=1)
+
+
+def walk_states(states: list[np.ndarray], origins: list[np.ndarray | None], row: int) -> np.ndarray:
+    """Row ``row``'s states after the last step, followed back through the beams' reorders:
+    ``states[t]`` (rows, layers, 1, d) of step t, ``origins[t]`` the reorder after it (None: none).
+    -> (1, layers, steps, d)."""
+    per_step = []
+    for t in range(len(states) - 1, -1, -1):
+        per_step.append(states[t][row])
+        if t > 0 and (origin := origins[t - 1]) is not None:
+            row = int(origin[row])
+    return np.concatenate(per_step[::-1], axis=1)[None]
 
 
 # The step decoder's output with each token's states at the target memory layers (export.graphs).
