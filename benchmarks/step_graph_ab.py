@@ -1,20 +1,22 @@
-"""The traced one-step decoder against the fused one (export.step_graph), same weights, one run.
+"""The one-step decoder's three forms side by side (export.step_graph), same weights, one run.
 
     python -m benchmarks.step_graph_ab                                   # shipped zh-en, int8 and fp32
     python -m benchmarks.step_graph_ab --bundle doctrans/models/en-zh --sentences 120 --rounds 5
 
-Both arms are exported from the bundle's own weights (training.bundle_weights.recover) by
-``export.bundle.export_model``, once with ``traced_step=True``, once with the fused step, each
-with the export's checks, so the two bundles differ in decoder.onnx only. Then:
+The arms are exported from the bundle's own weights (training.bundle_weights.recover) by
+``export.bundle.export_model``, once per form of the step (``step=``: traced, fused with stacked
+inputs, fused with per-layer inputs and memory_read.onnx), each with the export's checks, so the
+bundles differ in their step decoder only. Then:
 
 - the step graph alone: ms a call at beam 5 (B=5 rows, a 15-token cache, a 20-token source),
   median of interleaved rounds;
 - the engine on TVsub dev sentences in document order (the bundle's source language side),
   memory on, beam 5 and 1, one thread, rounds interleaved in alternating order: generated tok/s,
   the median of the per-round ratios (range), and how many sentences came out token-identical.
-  Three arms: the traced step, the fused step with the memory written from decoder_full's states
-  (``return_attention=True``, which needs decoder_full anyway: the path before the search kept
-  the states), and the fused step as the engine runs it (states from the search, no decoder_full).
+  Three arms: the traced step with the memory written from decoder_full's states (the engine
+  before the fused step), the fused stacked step (format 2) and the fused per-layer step
+  (format 3), both as the engine runs them (states from the search, no decoder_full); the last
+  column is the per-layer arm over the stacked one, round by round.
 """
 
 from __future__ import annotations
@@ -52,10 +54,10 @@ def build(bundle: Path, work: Path, quantize: str | None) -> dict[str, Path]:
     if rec.directions:
         raw["directions"] = rec.directions
     out = {}
-    for arm, traced in (("traced", True), ("fused", False)):
+    for arm in STEP_ARMS:
         dest = work / f"{arm}-{quantize or 'fp32'}"
         loaded = LoadedModel(rec.model, rec.config, rec.spm_bytes, rec.src_lang, rec.tgt_lang, raw)
-        export_model(loaded, dest, quantize, beam=1, traced_step=traced)
+        export_model(loaded, dest, quantize, beam=1, step=arm)
         out[arm] = dest
     return out
 
@@ -69,14 +71,17 @@ def time_step(arms: dict[str, Path], rounds: int, calls: int = 200) -> dict[str,
 
     model = recover(arms["traced"]).model.eval()
     ins, _ = graph_io(model)["decoder"]
-    feed = {n: x.numpy() for n, x in zip(ins, example_inputs(model, 5, 20, 15, 3, seed=2)["decoder"], strict=True)}
+    stacked = {n: x.numpy() for n, x in zip(ins, example_inputs(model, 5, 20, 15, 3, seed=2)["decoder"], strict=True)}
     so = ort.SessionOptions()
     so.intra_op_num_threads = 1
-    sessions = {a: ort.InferenceSession(str(p / "decoder.onnx"), so, providers=["CPUExecutionProvider"])
-                for a, p in arms.items()}
+    sessions, feeds = {}, {}
+    for a, p in arms.items():
+        sessions[a] = ort.InferenceSession(str(p / "decoder.onnx"), so, providers=["CPUExecutionProvider"])
+        feeds[a] = engine_feed(sessions[a], p, stacked)
     times: dict[str, list[float]] = {a: [] for a in arms}
     for _ in range(rounds):
         for a, s in sessions.items():
+            feed = feeds[a]
             t = time.perf_counter()
             for _ in range(calls):
                 s.run(None, feed)
@@ -84,9 +89,31 @@ def time_step(arms: dict[str, Path], rounds: int, calls: int = 200) -> dict[str,
     return {a: float(np.median(v)) for a, v in times.items()}
 
 
+def engine_feed(step: Any, bundle: Path, stacked: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The step's inputs as the engine feeds them: a per-layer step gets views of the stacks and
+    the memory read's keys and values (memory_read.onnx runs once per sentence: not timed)."""
+    import onnxruntime as ort
+
+    from doctrans.engine.step_inputs import STACKED, StepLayout
+
+    layout = StepLayout.of(step, stacked["past_k"].shape[0])
+    if not layout.per_layer:
+        return stacked
+    feed = {k: v for k, v in stacked.items() if k not in STACKED and k != "mem_tgt"}
+    for name in STACKED:
+        feed.update(layout.split(name, stacked[name]))
+    if "mem_tgt" in stacked:
+        read = ort.InferenceSession(str(bundle / "memory_read.onnx"), providers=["CPUExecutionProvider"])
+        feed.update(zip([o.name for o in read.get_outputs()], read.run(None, {"mem_tgt": stacked["mem_tgt"]}),
+                        strict=True))
+    return feed
+
+
+# The one-step decoder's forms (export.step_graph.STEP_FORMS), oldest first.
+STEP_ARMS = ("traced", "stacked", "per_layer")
 # arm -> (bundle, return_attention: decoder_full runs for the memory update)
-ENGINE_ARMS = {"traced": ("traced", True), "fused, decoder_full": ("fused", True),
-               "fused, search states": ("fused", False)}
+ENGINE_ARMS = {"traced": ("traced", True), "fused stacked, search states": ("stacked", False),
+               "fused per-layer, search states": ("per_layer", False)}
 
 
 def time_engine(arms: dict[str, Path], sents: list[str], beam: int, rounds: int) -> str:
@@ -106,12 +133,18 @@ def time_engine(arms: dict[str, Path], sents: list[str], beam: int, rounds: int)
             toks[a] = [session.translate(s).tgt_tokens for s in sents]
             times[a].append(time.perf_counter() - t)
     cells = []
+    first = next(iter(trs))
     for a in trs:
         rate = sum(len(t) for t in toks[a]) / float(np.median(times[a]))
-        ratios = [t / x for t, x in zip(times["traced"], times[a], strict=True)]
-        same = sum(x == y for x, y in zip(toks["traced"], toks[a], strict=True))
+        ratios = [t / x for t, x in zip(times[first], times[a], strict=True)]
+        same = sum(x == y for x, y in zip(toks[first], toks[a], strict=True))
         spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
         cells.append(f"{rate:,.0f} ({np.median(ratios):.2f}x, {spread}; {same}/{len(sents)})")
+    # The last arm against the one before it, round by round (the change this benchmark measures now).
+    prev, last = list(trs)[-2:]
+    ratios = [p / x for p, x in zip(times[prev], times[last], strict=True)]
+    same = sum(x == y for x, y in zip(toks[prev], toks[last], strict=True))
+    cells.append(f"{np.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}; {same}/{len(sents)})")
     return f"| {beam} | " + " | ".join(cells) + " |"
 
 
@@ -130,11 +163,12 @@ def main() -> None:
         for q in args.quantize:
             arms = build(args.bundle, Path(tmp), None if q == "fp32" else q)
             step = time_step(arms, args.rounds)
-            print(f"\n{args.bundle.name} {q}: step graph at beam 5, traced {step['traced']:.3f} ms, fused "
-                  f"{step['fused']:.3f} ms ({step['traced'] / step['fused']:.2f}x)")
-            print("tok/s (speed-up over the traced step, range; sentences identical to it)")
-            print("| beam | " + " | ".join(ENGINE_ARMS) + " |")
-            print("|---" * (len(ENGINE_ARMS) + 1) + "|")
+            print(f"\n{args.bundle.name} {q}: step graph at beam 5 (ms a call): "
+                  + ", ".join(f"{a} {step[a]:.3f}" for a in STEP_ARMS)
+                  + f"; per-layer over stacked {step['stacked'] / step['per_layer']:.2f}x")
+            print("tok/s (speed-up over the traced step, range; sentences identical to it); the last two arms")
+            print("| beam | " + " | ".join(ENGINE_ARMS) + " | per-layer over stacked |")
+            print("|---" * (len(ENGINE_ARMS) + 2) + "|")
             for beam in (5, 1):
                 print(time_engine(arms, sents, beam, args.rounds))
 

@@ -4,9 +4,10 @@ A bundle is a directory written by ``export.bundle.export_checkpoint``::
 
     model.json  spm.model  memory_init.npz  encoder.onnx  decoder.onnx  decoder_full.onnx
     [memory_update.onnx]   (absent for a sentence-level model: no memory side)
+    [memory_read.onnx]     (format 3 with a target memory: the step decoder's memory keys/values)
     [weights.bin]          (the graphs' weights, each distinct tensor once: ONNX external data)
 
-``model.json`` (format version 1) holds, in this order::
+``model.json`` (format version 3; 1 and 2 differ in the step decoder only, see FORMAT_VERSION) holds, in this order::
 
     format_version, src_lang, tgt_lang,
     model {vocab_size, d_model, n_heads, d_ff, enc_layers, dec_layers, max_len},
@@ -74,8 +75,10 @@ from doctrans.hashing import sha256_file
 
 # 2: the step decoder may give each token's target states (output ``h_tgt``, export.step_graph),
 # which a doctrans reading only version 1 cannot unpack; version-1 bundles are read as they were.
-FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)
+# 3: the step decoder's inputs per layer and the memory read's keys and values from
+# memory_read.onnx (doctrans.engine.step_inputs), which a version-2 reader would not feed.
+FORMAT_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 MODEL_JSON = "model.json"
 SIDES = ("src", "tgt")
 GRAPH_FILES = {
@@ -83,6 +86,7 @@ GRAPH_FILES = {
     "decoder": "decoder.onnx",
     "decoder_full": "decoder_full.onnx",
     "memory_update": "memory_update.onnx",
+    "memory_read": "memory_read.onnx",  # format 3, a model with a target memory: see FORMAT_VERSION
 }
 # An SMDT bundle's graphs (doctrans.engine.smdt_engine); see the module docstring.
 SMDT_GRAPH_FILES = {
@@ -194,7 +198,8 @@ class BundleManifest:
     def graph_names(self) -> list[str]:
         if self.smdt is not None:
             return list(SMDT_GRAPH_FILES)
-        return [g for g in GRAPH_FILES if g != "memory_update" or self.mem_sides]
+        return [g for g in GRAPH_FILES if (g != "memory_update" or self.mem_sides)
+                and (g != "memory_read" or g in self.files)]
 
     # -- reading and writing -----------------------------------------------------------------------
     @classmethod
@@ -326,13 +331,18 @@ def bundle_hashes(bundle: Path) -> dict[str, str]:
     return {name: sha256_file(bundle / name) for name in hashed_files(bundle)}
 
 
-def standard_files(mem_sides: tuple[str, ...] | list[str], smdt: bool = False) -> dict[str, str]:
-    """``files`` of a freshly exported bundle (the weights file is added when weights are shared)."""
+def standard_files(mem_sides: tuple[str, ...] | list[str], smdt: bool = False,
+                   memory_read: bool = True) -> dict[str, str]:
+    """``files`` of a freshly exported bundle (the weights file is added when weights are shared).
+    ``memory_read``: the step decoder is per layer (format 3) and reads the target memory's keys
+    and values from memory_read.onnx (a model with a target memory only)."""
     if smdt:
         return {**SMDT_GRAPH_FILES, "spm": SPM_FILE, "memory_init": MEMORY_INIT_FILE}
     files = {**GRAPH_FILES, "spm": SPM_FILE, "memory_init": MEMORY_INIT_FILE}
     if not mem_sides:
         files.pop("memory_update")
+    if not memory_read or "tgt" not in mem_sides:
+        files.pop("memory_read")
     return files
 
 

@@ -60,7 +60,15 @@ from export.common import OPSET, ExportError, ExportReport, allowed_diff, checkp
 from export.files import DEFAULT_SENTENCES
 from export.graphs import GRAPHS, dynamic_axes, graph_io
 from export.share_weights import SharingReport, WeightSharingError, check_same_translations, share_weights
-from export.step_graph import FUSED_STEP, POSITION_NODE, step_graph
+from export.step_graph import (
+    PER_LAYER,
+    POSITION_NODE,
+    STEP_FORMS,
+    memory_read_graph,
+    run_step,
+    step_graph,
+    step_provenance,
+)
 from training.checkpoint import CheckpointError, LoadedModel, load_model
 from training.model import MemoryTransformer
 from training.smdt import SMDT
@@ -141,12 +149,16 @@ def example_inputs(model: MemoryTransformer, batch: int, src_len: int, past_len:
     return out
 
 
-def export_graphs(model: MemoryTransformer, out: Path, traced_step: bool = False) -> None:
+def export_graphs(model: MemoryTransformer, out: Path, step: str = PER_LAYER) -> None:
     """Trace and write every graph of this model's memory configuration into ``out``.
 
     The one-step decoder, the engine's hot loop, is written node by node with ONNX Runtime's fused
-    attention (:mod:`export.step_graph`) unless ``traced_step`` (the traced one, for A/B runs).
+    attention (:mod:`export.step_graph`), its inputs per layer, with memory_read.onnx beside it
+    for a target memory; ``step`` (:data:`export.step_graph.STEP_FORMS`) picks the older stacked
+    fused step or the traced one instead, for A/B runs.
     """
+    if step not in STEP_FORMS:
+        raise ExportError(f"unknown step decoder form {step!r} (one of {', '.join(STEP_FORMS)})")
     io = graph_io(model)
     examples = example_inputs(model, batch=2, src_len=7, past_len=3, tgt_len=5)
     for name, (ins, outs) in io.items():
@@ -158,12 +170,14 @@ def export_graphs(model: MemoryTransformer, out: Path, traced_step: bool = False
             torch.onnx.export(graph, examples[name], str(out / GRAPH_FILES[name]), input_names=ins,
                               output_names=outs, dynamic_axes=dynamic_axes(name, ins + outs),
                               opset_version=OPSET, dynamo=False, do_constant_folding=True)
-    if not traced_step:
-        onnx.save(step_graph(model), str(out / GRAPH_FILES["decoder"]))
+    if step != "traced":
+        onnx.save(step_graph(model, per_layer=step == PER_LAYER), str(out / GRAPH_FILES["decoder"]))
+    if step == PER_LAYER and "tgt" in model.cfg.sides:
+        onnx.save(memory_read_graph(model), str(out / GRAPH_FILES["memory_read"]))
 
 
 def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quantize: str | None,
-                   traced_step: bool = False) -> BundleManifest:
+                   step: str = PER_LAYER) -> BundleManifest:
     """spm.model, memory_init.npz and model.json of a new bundle in ``out`` (the graphs are traced apart)."""
     cfg, model = loaded.config, loaded.model
     assert isinstance(model, MemoryTransformer)  # export_model refuses other approaches first
@@ -181,13 +195,13 @@ def write_metadata(loaded: LoadedModel, out: Path, ckpt_path: Path | None, quant
         mem_sides=tuple(cfg.sides), mem_slots=cfg.mem_slots,
         mem_layers={s: cfg.memory_layers(s) for s in cfg.sides},
         quantization=quantize,
-        files=standard_files(cfg.sides),
+        files=standard_files(cfg.sides, memory_read=step == PER_LAYER),
         provenance={
             "checkpoint": ckpt_path.name if ckpt_path else None,
             "checkpoint_sha256": sha256_file(ckpt_path) if ckpt_path else None,
             "step": raw.get("step"), "stage": raw.get("stage"),
             "exporter": f"torch.onnx TorchScript (torch {torch.__version__}), opset {OPSET}",
-            "decoder_step": "traced" if traced_step else FUSED_STEP,
+            "decoder_step": step_provenance(step),
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         },
         scores=raw.get("metrics") or {},
@@ -203,16 +217,26 @@ def check_graphs(model: MemoryTransformer, bundle: Path, tol: float) -> dict[str
     """Every graph vs its PyTorch wrapper on random inputs of new shapes; raise if out of bounds."""
     import onnxruntime as ort
 
+    def session(name: str) -> ort.InferenceSession:
+        return ort.InferenceSession(str(bundle / GRAPH_FILES[name]), providers=["CPUExecutionProvider"])
+
     io = graph_io(model)
     diffs: dict[str, float] = {}
+    # A per-layer step is fed the stacked inputs split (and the memory through memory_read.onnx).
+    read = session("memory_read") if (bundle / GRAPH_FILES["memory_read"]).is_file() else None
     # Shapes unlike the traced ones (2, 7, 3, 5), including the first decoder step's empty cache.
     for seed, shape in enumerate([(3, 9, 0, 4), (1, 4, 6, 11)], start=1):
         inputs = example_inputs(model, *shape, seed=seed)
         for name, (ins, outs) in io.items():
-            sess = ort.InferenceSession(str(bundle / GRAPH_FILES[name]), providers=["CPUExecutionProvider"])
+            sess = session(name)
             with torch.no_grad():
                 ref = GRAPHS[name](model).eval()(*inputs[name])
-            got = sess.run(None, {n: x.numpy() for n, x in zip(ins, inputs[name], strict=True)})
+            feed = {n: x.numpy() for n, x in zip(ins, inputs[name], strict=True)}
+            if name == "decoder":
+                by_name = run_step(sess, read, feed)
+                got = [by_name[o] for o in outs]
+            else:
+                got = sess.run(None, feed)
             for out_name, r, o in zip(outs, ref, got, strict=True):
                 r = r.numpy()
                 key = f"{name}.{out_name}"
@@ -410,9 +434,9 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
                  ckpt_path: Path | None = None, sentences: list[str] | None = None, tol: float = 1e-4,
                  mem_tol: float = 1e-4, beam: int = 5, log: Callable[[str], None] | None = None,
                  no_repeat_ngram: int = 0, length_penalty: float = 1.0, max_repeat_run: int = 0,
-                 traced_step: bool = False) -> ExportReport:
-    """:func:`export_checkpoint` for a model already in memory (tests, benchmarks); ``traced_step``:
-    the traced one-step decoder instead of the fused one (:func:`export_graphs`), for A/B runs."""
+                 step: str = PER_LAYER) -> ExportReport:
+    """:func:`export_checkpoint` for a model already in memory (tests, benchmarks); ``step``: the
+    one-step decoder's form (:func:`export_graphs`: the older ones for A/B runs)."""
     if quantize not in (None, "int8"):
         raise ExportError(f"unknown quantization {quantize!r} (choose int8)")
     if no_repeat_ngram < 0:
@@ -453,8 +477,8 @@ def export_model(loaded: LoadedModel, out_dir: str | Path, quantize: str | None 
         inline = work / "inline"  # self-contained graphs, as traced
         inline.mkdir()
         say("exporting graphs (torch.onnx, TorchScript exporter)")
-        export_graphs(model, inline, traced_step)
-        write_metadata(loaded, inline, ckpt_path, None, traced_step)
+        export_graphs(model, inline, step)
+        write_metadata(loaded, inline, ckpt_path, None, step)
         report = ExportReport(out_dir=out_dir, quantize=quantize, sentences=len(sentences), beam=beam,
                               directions=max(1, len(directions)))
         say(f"storing each distinct weight once in {WEIGHTS_FILE}")

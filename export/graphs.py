@@ -191,15 +191,17 @@ def topk_graph() -> onnx.ModelProto:
     return model
 
 
-def reorder_graph() -> onnx.ModelProto:
+def reorder_graph(per_layer: bool = False) -> onnx.ModelProto:
     """The engine's KV-cache reorder on the decoder's device (doctrans.engine.device embeds its
     bytes): past_k, past_v (layers, rows, heads, T, d_head) and origin (rows,) -> both gathered
-    along the rows axis, so a GPU's cache never travels to the host between steps."""
-    nodes = [helper.make_node("Gather", ["past_k", "origin"], ["new_k"], axis=1),
-             helper.make_node("Gather", ["past_v", "origin"], ["new_v"], axis=1)]
-    shape = ["layers", "rows", "heads", "past_len", "d_head"]
+    along the rows axis, so a GPU's cache never travels to the host between steps. ``per_layer``:
+    one layer's pair (rows, heads, T, d_head), for a per-layer step (export.step_graph)."""
+    axis = 0 if per_layer else 1
+    nodes = [helper.make_node("Gather", ["past_k", "origin"], ["new_k"], axis=axis),
+             helper.make_node("Gather", ["past_v", "origin"], ["new_v"], axis=axis)]
+    shape = ["layers", "rows", "heads", "past_len", "d_head"][1 - axis:]
     graph = helper.make_graph(
-        nodes, "doctrans_reorder",
+        nodes, "doctrans_reorder_layer" if per_layer else "doctrans_reorder",
         [helper.make_tensor_value_info("past_k", TensorProto.FLOAT, shape),
          helper.make_tensor_value_info("past_v", TensorProto.FLOAT, shape),
          helper.make_tensor_value_info("origin", TensorProto.INT64, ["rows"])],

@@ -1,9 +1,10 @@
-"""Rebuild an existing bundle's one-step decoder as the fused graph (:mod:`export.step_graph`), in place::
+"""Rebuild an existing bundle's one-step decoder as the fused per-layer graph (:mod:`export.step_graph`,
+with ``memory_read.onnx`` beside it for a target memory: format 3), in place::
 
     python -m export.rebuild_step doctrans/models/zh-en
 
-For bundles exported before the fused step, the shipped ones among them (their checkpoints are not
-kept). The weights come from the bundle itself (:func:`training.bundle_weights.recover`; an int8
+For bundles exported before it (traced or stacked step), the shipped ones among them (their
+checkpoints are not kept). The weights come from the bundle itself (:func:`training.bundle_weights.recover`; an int8
 bundle's are its dequantized int8 values, quantized again as the export does: symmetric per-channel
 int8 maps each row's largest value to 127 again, so the same int8 values come back). Every other
 graph and file is kept as it is; the weights are re-packed into one ``weights.bin``.
@@ -30,6 +31,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -51,11 +53,12 @@ from export.common import ExportError, allowed_diff
 from export.files import DEFAULT_SENTENCES, replace_dir
 from export.graphs import GRAPHS, graph_io
 from export.share_weights import WeightSharingError, share_weights
-from export.step_graph import FUSED_STEP, step_graph
+from export.step_graph import PER_LAYER, memory_read_graph, run_step, step_graph, step_provenance
 from training.bundle_weights import RecoveryError, recover
 from training.model import MemoryTransformer
 
 DECODER = GRAPH_FILES["decoder"]
+READ = GRAPH_FILES["memory_read"]
 
 
 @dataclass
@@ -90,24 +93,31 @@ def _node_count(path: Path) -> int:
 
 
 def compare_steps(model: MemoryTransformer, old: Path, new: Path, bound: float | None) -> dict[str, float]:
-    """Max |Δ| per output between two step decoders on random inputs; over ``bound`` (relative) raises.
+    """Max |Δ| per output between two bundles' step decoders on random inputs (either form, fed
+    as export.step_graph.run_step feeds them); over ``bound`` (relative) raises.
 
     An output the old step lacks (``h_tgt``, added with the fused step) is compared with the
     PyTorch model instead (the bundle's weights read back).
     """
     ins, outs = graph_io(model)["decoder"]
-    a, b = _session(old), _session(new)
-    old_outs = [o.name for o in a.get_outputs()]
-    if [o.name for o in b.get_outputs()] != outs:
-        raise ExportError(f"rebuild check failed: the new step's outputs are not {outs}")
+
+    def sessions(bundle: Path) -> tuple[Any, Any]:  # the step and memory_read.onnx (or None)
+        read = bundle / READ
+        return _session(bundle / DECODER), _session(read) if read.is_file() else None
+
+    a, b = sessions(old), sessions(new)
     worst: dict[str, float] = {}
     for seed, shape in enumerate([(3, 9, 0, 4), (5, 13, 7, 3)], start=1):
         inputs = example_inputs(model, *shape, seed=seed)["decoder"]
         feed = {n: x.numpy() for n, x in zip(ins, inputs, strict=True)}
         with torch.no_grad():
             torch_out = dict(zip(outs, (t.numpy() for t in GRAPHS["decoder"](model).eval()(*inputs)), strict=True))
-        before = dict(zip(old_outs, a.run(None, feed), strict=True))
-        for name, o in zip(outs, b.run(None, feed), strict=True):
+        before = run_step(a[0], a[1], feed)
+        after = run_step(b[0], b[1], feed)
+        if sorted(after) != sorted(outs):
+            raise ExportError(f"rebuild check failed: the new step's outputs are not {outs}")
+        for name in outs:
+            o = after[name]
             r = before.get(name, torch_out[name])
             if r.shape != o.shape:
                 raise ExportError(f"rebuild check failed: {name} has shape {o.shape}, the old step {r.shape}")
@@ -158,7 +168,8 @@ def _quantized_embedding(decoder: Path) -> np.ndarray | None:
 
 
 def rebuild(bundle: Path, sentences: list[str], tol: float = 1e-4) -> RebuildReport:
-    """Rebuild ``bundle``'s decoder.onnx as the fused step, checked, in place."""
+    """Rebuild ``bundle``'s decoder.onnx as the fused per-layer step (with memory_read.onnx for a
+    target memory), checked, in place."""
     info = read_bundle(bundle)
     if info.smdt is not None:
         raise ExportError(f"{bundle}: an SMDT bundle; its step decoder is smdt_decoder.onnx, not rebuilt here")
@@ -171,23 +182,31 @@ def rebuild(bundle: Path, sentences: list[str], tol: float = 1e-4) -> RebuildRep
     try:
         inline = work / "inline"  # every graph self-contained, the new step among them
         inline.mkdir()
+        rebuilt = {DECODER, READ}
         for f in bundle.iterdir():
-            if f.suffix == ".onnx" and f.name != DECODER:
+            if f.suffix == ".onnx" and f.name not in rebuilt:
                 onnx.save(onnx.load(str(f)), str(inline / f.name))  # reads weights.bin, writes inline
             elif f.is_file() and f.suffix != ".onnx" and f.name != WEIGHTS_FILE:
                 shutil.copy2(f, inline / f.name)
         table = _quantized_embedding(bundle / DECODER) if quantized else None
+        model = rec.model.eval()
         with torch.no_grad():
-            onnx.save(step_graph(rec.model.eval(), table), str(work / "step.onnx"))
-        if quantized:
-            quantize_graph(work / "step.onnx", inline / DECODER)
-        else:
-            shutil.copy2(work / "step.onnx", inline / DECODER)
+            graphs = {DECODER: step_graph(model, table)}
+            if "tgt" in model.cfg.sides:
+                graphs[READ] = memory_read_graph(model)
+        for name, graph in graphs.items():
+            onnx.save(graph, str(work / name))
+            if quantized:
+                quantize_graph(work / name, inline / name)
+            else:
+                shutil.copy2(work / name, inline / name)
         stamp = time.strftime("%Y-%m-%d", time.gmtime())
 
         def stamped(m: BundleManifest) -> None:
-            m.provenance = {**(m.provenance or {}), "decoder_step": f"{FUSED_STEP}, rebuilt {stamp}"}
-            m.format_version = FORMAT_VERSION  # the step may now give h_tgt: version 1 readers must refuse it
+            m.provenance = {**(m.provenance or {}), "decoder_step": f"{step_provenance(PER_LAYER)}, rebuilt {stamp}"}
+            if READ in graphs:
+                m.files = {**m.files, "memory_read": READ}
+            m.format_version = FORMAT_VERSION  # a per-layer step: version 1 and 2 readers must refuse it
 
         edit(inline, stamped)
         new = work / bundle.name
@@ -196,7 +215,7 @@ def rebuild(bundle: Path, sentences: list[str], tol: float = 1e-4) -> RebuildRep
         except WeightSharingError as e:
             raise ExportError(f"rebuild check failed: {e}") from None
         record_hashes(new)
-        diffs = compare_steps(rec.model, bundle / DECODER, new / DECODER, None if quantized else tol)
+        diffs = compare_steps(rec.model, bundle, new, None if quantized else tol)
         same, total = same_translations(bundle, new, sentences)
         if not quantized and same != total:
             raise ExportError(f"rebuild check failed: the fp32 bundle translates {total - same} of {total} "

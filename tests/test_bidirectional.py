@@ -47,7 +47,7 @@ def _doc(src: str) -> list[str]:
 # -- export ------------------------------------------------------------------------------------
 def test_export_writes_the_directions_and_keeps_the_first_as_src_tgt() -> None:
     meta = json.loads((shared_bidi_bundle() / "model.json").read_text(encoding="utf-8"))
-    assert meta["format_version"] == 2
+    assert meta["format_version"] == 3
     assert (meta["src_lang"], meta["tgt_lang"]) == ("zh", "en")
     assert meta["directions"] == [{"src": "zh", "tgt": "en", "tag": "<2en>"},
                                   {"src": "en", "tgt": "zh", "tag": "<2zh>"}]

@@ -61,14 +61,16 @@ def test_shipped_manifests_are_written_back_byte_for_byte(bundle: Path, tmp_path
     assert (out / MODEL_JSON).read_bytes() == (bundle / MODEL_JSON).read_bytes()
 
 
-def test_a_version_1_bundle_is_read_and_edited_as_version_1(tmp_path: Path) -> None:
-    """Bundles exported before format 2 (no h_tgt from the step decoder) keep loading, and a
-    change to their manifest does not claim a format their graphs do not have."""
-    _manifest(tmp_path, format_version=1).write()
-    assert BundleManifest.read(tmp_path).format_version == 1
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_version_bundle_is_read_and_edited_as_its_version(tmp_path: Path, version: int) -> None:
+    """Bundles exported before format 2 (no h_tgt from the step decoder) and 3 (the stacked step,
+    no memory_read.onnx) keep loading, and a change to their manifest does not claim a format
+    their graphs do not have."""
+    _manifest(tmp_path, format_version=version).write()
+    assert BundleManifest.read(tmp_path).format_version == version
     set_scores(tmp_path, {"x": 1.0})
-    assert json.loads((tmp_path / MODEL_JSON).read_text())["format_version"] == 1
-    assert _manifest(tmp_path / "new").format_version == 2  # what an export writes
+    assert json.loads((tmp_path / MODEL_JSON).read_text())["format_version"] == version
+    assert _manifest(tmp_path / "new").format_version == 3  # what an export writes
 
 
 def test_a_full_manifest_round_trips(tmp_path: Path) -> None:
@@ -106,7 +108,7 @@ def _raw(tmp_path: Path) -> dict[str, Any]:
 
 
 BAD: list[tuple[Callable[[dict], Any], str]] = [
-    (lambda m: m.update(format_version=3), "bundle format version 3 is not supported"),
+    (lambda m: m.update(format_version=4), "bundle format version 4 is not supported"),
     (lambda m: m.update(format_version=True), "bundle format version True is not supported"),
     (lambda m: m.pop("src_lang"), "model.json has no 'src_lang'"),
     (lambda m: m["model"].update(d_model="64"), "model.json model.'d_model' has the wrong type \\(str\\)"),

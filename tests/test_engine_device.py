@@ -3,15 +3,17 @@ plain decoder; on a GPU (onnxruntime-gpu) the engine picks CUDA and the cache st
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import onnxruntime as ort
 import pytest
 
 import doctrans.engine.onnx_engine as engine
-from doctrans.engine.device import REORDER_GRAPH
+from doctrans.engine.device import REORDER_GRAPH, REORDER_LAYER_GRAPH
 from doctrans.engine.onnx_engine import OnnxTranslator
 from doctrans.engine.topk import TOPK_GRAPH, topk, topk_session
-from tests.tiny_model import one_torch_thread, sentences, shared_bundle
+from tests.tiny_model import one_torch_thread, sentences, shared_bundle, shared_checkpoint
 
 __all__ = ["one_torch_thread"]  # an autouse fixture: imported to apply here
 
@@ -22,6 +24,7 @@ def test_embedded_graphs_are_the_exported_ones() -> None:
     graphs = pytest.importorskip("export.graphs")  # onnx is the export extra's, not the runtime's
     assert graphs.topk_graph().SerializeToString() == TOPK_GRAPH
     assert graphs.reorder_graph().SerializeToString() == REORDER_GRAPH
+    assert graphs.reorder_graph(per_layer=True).SerializeToString() == REORDER_LAYER_GRAPH
 
 
 def test_topk_graph_matches_numpy() -> None:
@@ -39,9 +42,22 @@ def test_topk_graph_matches_numpy() -> None:
     assert topk(sess, logits, 80)[1].shape == (4, 50)  # k beyond the vocabulary: all of it
 
 
-@pytest.mark.parametrize("beam", [1, 4])
-def test_bound_decoder_translates_like_the_plain_one(beam: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    tr = OnnxTranslator.load(shared_bundle(), beam_size=beam)
+@pytest.fixture(scope="module")
+def stacked_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shared checkpoint exported with the format-2 step (stacked inputs, no memory_read.onnx)."""
+    from export.bundle import export_model
+    from training.checkpoint import load_model
+
+    out = tmp_path_factory.mktemp("stacked") / "bundle"
+    export_model(load_model(shared_checkpoint()), out, sentences=sentences(2), beam=1, step="stacked")
+    return out
+
+
+@pytest.mark.parametrize(("beam", "form"), [(1, "per_layer"), (4, "per_layer"), (4, "stacked")])
+def test_bound_decoder_translates_like_the_plain_one(beam: int, form: str, monkeypatch: pytest.MonkeyPatch,
+                                                     request: pytest.FixtureRequest) -> None:
+    bundle = shared_bundle() if form == "per_layer" else request.getfixturevalue("stacked_bundle")
+    tr = OnnxTranslator.load(bundle, beam_size=beam)
     plain = tr.translate_document(DOC)
     monkeypatch.setattr(engine, "BIND_ON_CPU", True)
     made = []
@@ -62,3 +78,15 @@ def test_cuda_provider_keeps_the_cache_on_the_device() -> None:
     assert cpu.providers == ["CPUExecutionProvider"]
     got, want = gpu.translate_document(DOC), cpu.translate_document(DOC)
     assert [r.translation for r in got] == [r.translation for r in want]
+
+
+def test_a_stacked_step_bundle_translates_as_the_per_layer_one(stacked_bundle: Path) -> None:
+    """Format-2 bundles (the stacked step, the memory read inside it) keep working, and the
+    per-layer step with memory_read.onnx computes the same function: same tokens, same memory."""
+    assert not (stacked_bundle / "memory_read.onnx").exists()
+    for beam in (1, 4):
+        new, old = (OnnxTranslator.load(b, beam_size=beam).new_document() for b in (shared_bundle(), stacked_bundle))
+        for s in DOC:
+            assert new.translate(s).tgt_tokens == old.translate(s).tgt_tokens
+        for side, m in new.memory.items():
+            np.testing.assert_allclose(m, old.memory[side], atol=1e-5)

@@ -29,12 +29,12 @@ def test_bundle_layout_and_model_json() -> None:
     bundle = shared_bundle()
     names = {p.name for p in bundle.iterdir()}
     assert names == {"model.json", "spm.model", "memory_init.npz", "encoder.onnx", "decoder.onnx",
-                     "decoder_full.onnx", "memory_update.onnx", "weights.bin"}
+                     "decoder_full.onnx", "memory_update.onnx", "memory_read.onnx", "weights.bin"}
     meta = json.loads((bundle / "model.json").read_text())
     assert meta["files"]["weights"] == "weights.bin"
     assert meta["weights_bytes"] == (bundle / "weights.bin").stat().st_size
     ckpt = shared_checkpoint()
-    assert meta["format_version"] == 2
+    assert meta["format_version"] == 3
     assert (meta["src_lang"], meta["tgt_lang"]) == ("en", "xx")
     assert meta["memory"] == {"sides": ["src", "tgt"], "slots": 16, "layers": {"src": [1], "tgt": [1]}}
     assert meta["special_ids"] == {"pad": 0, "bos": 1, "eos": 2, "unk": 3}
@@ -57,7 +57,7 @@ def test_export_report_bounds(tmp_path: Path) -> None:
     assert report.doc_memory_diff < 1e-4
     assert report.beam_identical == 3
     assert "greedy identical=True" in report.summary()
-    assert json.loads((out / "model.json").read_text())["format_version"] == 2
+    assert json.loads((out / "model.json").read_text())["format_version"] == 3
 
 
 def test_export_refuses_a_graph_that_disagrees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -83,8 +83,8 @@ def test_export_refuses_logits_that_disagree(tmp_path: Path, monkeypatch: pytest
 
     real = eb.export_graphs
 
-    def export_then_break(model, out, traced_step=False):
-        real(model, out, traced_step)
+    def export_then_break(model, out, step="per_layer"):
+        real(model, out, step)
         with torch.no_grad():  # perturb the model the checks compare against, not the ONNX file
             model.dec_norm.bias.add_(0.05 * torch.randn_like(model.dec_norm.bias))
 

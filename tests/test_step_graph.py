@@ -17,7 +17,7 @@ from export.bundle import example_inputs, export_model
 from export.graphs import GRAPHS, graph_io
 from export.rebuild_step import main as rebuild_main
 from export.rebuild_step import rebuild
-from export.step_graph import FUSED_STEP, step_graph
+from export.step_graph import PER_LAYER, memory_read_graph, run_step, step_graph, step_provenance
 from tests.tiny_model import one_torch_thread, sentences, shared_bundle, shared_checkpoint
 from training.checkpoint import LoadedModel, load_model
 from training.model import MemoryTransformer, make_config
@@ -29,35 +29,51 @@ def _ops(path: Path) -> collections.Counter[str]:
     return collections.Counter(n.op_type for n in onnx.load(str(path), load_external_data=False).graph.node)
 
 
+@pytest.mark.parametrize("per_layer", [True, False])
 @pytest.mark.parametrize("mem_side", ["both", "src", "none"])
-def test_the_fused_step_computes_what_pytorch_computes(mem_side: str) -> None:
-    """Random weights (no trained peak to hide behind), padded sources, an empty and a long cache."""
+def test_the_fused_step_computes_what_pytorch_computes(mem_side: str, per_layer: bool) -> None:
+    """Random weights (no trained peak to hide behind), padded sources, an empty and a long cache;
+    the per-layer step fed as the engine feeds it (stacks split, the memory through memory_read)."""
     torch.manual_seed(3)
     cfg = make_config("tiny", vocab_size=97, mem_side=mem_side, max_len=40)
     model = MemoryTransformer(cfg).eval()
-    graph = step_graph(model)
+    graph = step_graph(model, per_layer=per_layer)
     sess = ort.InferenceSession(graph.SerializeToString(), providers=["CPUExecutionProvider"])
+    read = None
+    if per_layer and mem_side == "both":
+        read = ort.InferenceSession(memory_read_graph(model).SerializeToString(), providers=["CPUExecutionProvider"])
     ins, outs = graph_io(model)["decoder"]
-    assert [i.name for i in sess.get_inputs()] == ins and [o.name for o in sess.get_outputs()] == outs
+    if not per_layer:
+        assert [i.name for i in sess.get_inputs()] == ins and [o.name for o in sess.get_outputs()] == outs
     for shape in [(3, 9, 0, 4), (1, 4, 6, 11), (4, 7, 30, 2)]:
         inputs = example_inputs(model, *shape, seed=shape[2])["decoder"]
         with torch.no_grad():
             ref = GRAPHS["decoder"](model).eval()(*inputs)
-        got = sess.run(None, {n: x.numpy() for n, x in zip(ins, inputs, strict=True)})
-        for name, r, o in zip(outs, ref, got, strict=True):
-            assert o.shape == tuple(r.shape), name
-            np.testing.assert_allclose(o, r.numpy(), atol=2e-5, err_msg=f"{name} {shape}")
+        got = run_step(sess, read, {n: x.numpy() for n, x in zip(ins, inputs, strict=True)})
+        assert sorted(got) == sorted(outs)
+        for name, r in zip(outs, ref, strict=True):
+            assert got[name].shape == tuple(r.shape), name
+            np.testing.assert_allclose(got[name], r.numpy(), atol=2e-5, err_msg=f"{name} {shape}")
     ops = collections.Counter(n.op_type for n in graph.graph.node)
     # Every attention is one fused kernel; no shape arithmetic is left around the head splits.
     reads = 1 if mem_side == "both" else 0
     assert ops["MultiHeadAttention"] == 2 * cfg.dec_layers + reads
     assert not {"Shape", "Reshape", "Transpose", "Softmax"} & set(ops)
+    if per_layer:
+        # Nothing split out of a stack or stacked again: the token's and the position's Gathers
+        # only, and one Concat for h_tgt; the memory slots are not projected in the step.
+        assert ops["Gather"] == 2 and ops["Concat"] == reads
+        assert ops["MatMul"] == cfg.dec_layers * 8 + reads * 2 + 1
 
 
-def test_export_writes_the_fused_step_and_says_so() -> None:
+def test_export_writes_the_fused_per_layer_step_and_says_so() -> None:
     bundle = shared_bundle()
     assert _ops(bundle / "decoder.onnx")["MultiHeadAttention"] > 0
-    assert json.loads((bundle / "model.json").read_text())["provenance"]["decoder_step"] == FUSED_STEP
+    manifest = json.loads((bundle / "model.json").read_text())
+    assert manifest["provenance"]["decoder_step"] == step_provenance(PER_LAYER)
+    assert manifest["format_version"] == 3 and manifest["files"]["memory_read"] == "memory_read.onnx"
+    names = {i.name for i in onnx.load(str(bundle / "decoder.onnx"), load_external_data=False).graph.input}
+    assert {"past_k_0", "cross_k_0", "mem_k_0"} <= names and not {"past_k", "mem_tgt"} & names
 
 
 def _translate(bundle: Path, beam: int) -> list[list[str]]:
@@ -67,12 +83,14 @@ def _translate(bundle: Path, beam: int) -> list[list[str]]:
     return [session.translate(s).tgt_tokens for s in sentences(6)]
 
 
-@pytest.mark.parametrize("quantize", [None, "int8"])
-def test_an_older_bundle_gets_the_fused_step_and_translates_as_before(tmp_path: Path, quantize: str | None) -> None:
+@pytest.mark.parametrize(("form", "quantize"), [("traced", None), ("traced", "int8"), ("stacked", "int8")])
+def test_an_older_bundle_gets_the_per_layer_step_and_translates_as_before(tmp_path: Path, form: str,
+                                                                         quantize: str | None) -> None:
     loaded = load_model(shared_checkpoint())
     old = tmp_path / "old"
-    export_model(loaded, old, quantize, sentences=sentences(2), beam=1, traced_step=True, no_repeat_ngram=3)
-    assert _ops(old / "decoder.onnx")["MultiHeadAttention"] == 0
+    export_model(loaded, old, quantize, sentences=sentences(2), beam=1, step=form, no_repeat_ngram=3)
+    assert (_ops(old / "decoder.onnx")["MultiHeadAttention"] > 0) == (form == "stacked")
+    assert not (old / "memory_read.onnx").exists()
     new = tmp_path / "new"
     shutil.copytree(old, new)
     before = json.loads((old / "model.json").read_text())
@@ -80,11 +98,12 @@ def test_an_older_bundle_gets_the_fused_step_and_translates_as_before(tmp_path: 
     report = rebuild(new, sentences(3))
 
     assert _ops(new / "decoder.onnx")["MultiHeadAttention"] > 0
-    assert report.nodes_after < report.nodes_before / 2
+    assert report.nodes_after < report.nodes_before / (2 if form == "traced" else 1)
     after = json.loads((new / "model.json").read_text())
-    assert after["provenance"]["decoder_step"].startswith(FUSED_STEP)
+    assert after["provenance"]["decoder_step"].startswith(step_provenance(PER_LAYER))
     assert after["decoding"] == before["decoding"] and after["model"] == before["model"]
-    assert after["format_version"] == 2  # its step gives h_tgt: a doctrans reading only version 1 refuses it
+    # Its step takes per-layer inputs and memory_read.onnx's: a doctrans reading only 1 and 2 refuses it.
+    assert after["format_version"] == 3 and (new / after["files"]["memory_read"]).is_file()
     # The engine checks the recorded digests on load: they follow the new files.
     for beam in (1, 3):
         assert _translate(new, beam) == _translate(old, beam)
@@ -117,7 +136,9 @@ def test_a_sentence_level_model_gets_a_fused_step_too(tmp_path: Path) -> None:
     loaded = LoadedModel(MemoryTransformer(cfg).eval(), cfg, spm_bytes, "en", "xx", {"step": 0})
     report = export_model(loaded, tmp_path / "b", sentences=["big dog .", "a cat ."], beam=2)
     assert report.greedy_identical and report.graph_diffs["decoder.logits"] < 1e-4
-    assert "mem_tgt" not in {i.name for i in onnx.load(str(tmp_path / "b" / "decoder.onnx")).graph.input}
+    names = {i.name for i in onnx.load(str(tmp_path / "b" / "decoder.onnx")).graph.input}
+    assert "past_k_0" in names and not any(n.startswith("mem_") for n in names)
+    assert not (tmp_path / "b" / "memory_read.onnx").exists()
 
 
 # -- the memory update from the search's own states ---------------------------------------------------

@@ -245,8 +245,6 @@ class _LiveRows:
     with no live beam has every score at -inf). The other rows compute exactly what they did.
     """
 
-    _BATCH_AXES = (("src_ids", 0), ("mem_tgt", 0), ("cross_k", 1), ("cross_v", 1), ("past_k", 1), ("past_v", 1))
-
     def __init__(self, inner: _Decoder, beam: int, eos_id: int):
         self.inner, self.K, self.eos = inner, beam, eos_id
         n = inner.identity.shape[0]
@@ -269,10 +267,7 @@ class _LiveRows:
         keep = np.flatnonzero(~over[self.alive // self.K])
         if keep.shape[0] == self.alive.shape[0]:
             return
-        for name, axis in self._BATCH_AXES:
-            if name in self.inner.feed:
-                self.inner.feed[name] = np.take(self.inner.feed[name], keep, axis=axis)
-        self.inner.identity = np.arange(keep.shape[0])
+        self.inner.take_rows(keep)
         self.alive = self.alive[keep]
         self.where = np.full(tokens.shape[0], -1)
         self.where[self.alive] = np.arange(keep.shape[0])

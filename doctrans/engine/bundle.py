@@ -32,6 +32,7 @@ from doctrans.bundle_manifest import (
     Direction,
 )
 from doctrans.engine.errors import BundleError
+from doctrans.engine.step_inputs import StepLayout, layer_name
 from doctrans.language_id import same_language
 
 # Re-exported: the export, the tests and the benchmarks name them from here.
@@ -131,23 +132,33 @@ def check_graph_inputs(info: BundleManifest, graph: str, inputs: dict[str, list[
         raise BundleError(f"{info.path}: an SMDT (retrieval) bundle cannot be run by the memory engine; "
                           "open it with doctrans.engine.load_translator")
     # Names first: a side's inputs missing or extra means another memory configuration.
+    tgt = "tgt" in info.mem_sides
+    mem_units = len(info.mem_layers.get("tgt", []))
+    layout = StepLayout.of_names(list(inputs), info.dec_layers)
+    step_memory = [layer_name(f"mem_{kv}", j) for kv in "kv" for j in range(mem_units)] if layout.per_layer \
+        else ["mem_tgt"]
     needs = {"encoder": ["src_ids"] + (["mem_src"] if "src" in info.mem_sides else []),
-             "decoder": ["tokens", "step", "src_ids", "cross_k", "cross_v", "past_k", "past_v"]
-             + (["mem_tgt"] if "tgt" in info.mem_sides else []),
-             "decoder_full": ["tgt_ids", "src_ids", "cross_k", "cross_v"]
-             + (["mem_tgt"] if "tgt" in info.mem_sides else []),
-             "memory_update": [n for s in info.mem_sides for n in (f"mem_{s}", f"h_{s}", f"{s}_ids")]}[graph]
+             "decoder": ["tokens", "step", "src_ids", *layout.names("cross_k"), *layout.names("cross_v"),
+                         *layout.past] + (step_memory if tgt else []),
+             "decoder_full": ["tgt_ids", "src_ids", "cross_k", "cross_v"] + (["mem_tgt"] if tgt else []),
+             "memory_update": [n for s in info.mem_sides for n in (f"mem_{s}", f"h_{s}", f"{s}_ids")],
+             "memory_read": ["mem_tgt"]}[graph]
     if sorted(needs) != sorted(inputs):
         raise BundleError(f"{info.path}: {GRAPH_FILES[graph]} takes inputs {sorted(inputs)}, "
                           f"model.json's memory sides {list(info.mem_sides)} need {sorted(needs)}")
     want: dict[str, dict[int, int]] = {
         "mem_src": {1: len(info.mem_layers.get("src", [])), 2: info.mem_slots, 3: info.d_model},
-        "mem_tgt": {1: len(info.mem_layers.get("tgt", [])), 2: info.mem_slots, 3: info.d_model},
+        "mem_tgt": {1: mem_units, 2: info.mem_slots, 3: info.d_model},
         "h_src": {1: len(info.mem_layers.get("src", [])), 3: info.d_model},
-        "h_tgt": {1: len(info.mem_layers.get("tgt", [])), 3: info.d_model},
+        "h_tgt": {1: mem_units, 3: info.d_model},
     }
     for kv in ("cross_k", "cross_v", "past_k", "past_v"):
         want[kv] = {0: info.dec_layers, 2: info.n_heads, 4: info.d_head}
+        for i in range(info.dec_layers):
+            want[layer_name(kv, i)] = {1: info.n_heads, 3: info.d_head}
+    for j in range(mem_units):
+        for kv in ("mem_k", "mem_v"):
+            want[layer_name(kv, j)] = {1: info.n_heads, 2: info.mem_slots, 3: info.d_head}
     for name, dims in want.items():
         if name not in inputs:
             continue

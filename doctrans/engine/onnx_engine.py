@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import onnxruntime as ort
 
-from doctrans.bundle_manifest import SPM_FILE, BundleManifest, Direction
+from doctrans.bundle_manifest import GRAPH_FILES, SPM_FILE, BundleManifest, Direction
 from doctrans.engine.beam import Hypothesis, beam_search_n_best, max_new_tokens
 from doctrans.engine.bundle import (
     check_graph_inputs,
@@ -50,6 +50,7 @@ from doctrans.engine.errors import BundleError
 from doctrans.engine.integrity import verify_bundle_files
 from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
 from doctrans.engine.protect import Prepared, prepare
+from doctrans.engine.step_inputs import NOT_ROWS, StepLayout, batch_axis
 from doctrans.engine.tokenizer import Tokenizer
 from doctrans.engine.topk import topk, topk_session
 from doctrans.glossary import Glossary
@@ -104,26 +105,28 @@ class _Options:
 class _Decoder:
     """Drives decoder.onnx for the beam search: holds the cross K/V and the growing KV cache.
 
-    ``keep_states``: when the step decoder gives each token's target states (``h_tgt``, bundles
-    exported since the fused step), keep every step's and the beams' reorders, so that
-    :meth:`states_of` can give a finished hypothesis its states: the memory update then needs
-    no teacher-forced pass (decoder_full) over the chosen translation.
+    ``memory``: the step's memory inputs (:func:`memory_inputs`). Either layout of the step's
+    inputs (doctrans.engine.step_inputs) is fed: stacked arrays as they are, per-layer ones as
+    views of the stacks. ``keep_states``: when the step decoder gives each token's target states
+    (``h_tgt``, bundles exported since the fused step), keep every step's and the beams'
+    reorders, so that :meth:`states_of` can give a finished hypothesis its states: the memory
+    update then needs no teacher-forced pass (decoder_full) over the chosen translation.
     """
 
     def __init__(self, sess: ort.InferenceSession, info: BundleManifest, src: np.ndarray, cross_k: np.ndarray,
-                 cross_v: np.ndarray, mem_tgt: np.ndarray | None, topk_sess: ort.InferenceSession,
+                 cross_v: np.ndarray, memory: dict[str, np.ndarray], topk_sess: ort.InferenceSession,
                  keep_states: bool = False):
         n = src.shape[0]
-        empty = np.zeros((info.dec_layers, n, info.n_heads, 0, info.d_head), dtype=np.float32)
         self.sess = sess
         self.topk_sess = topk_sess
-        self.feed: dict[str, np.ndarray] = {"src_ids": src, "cross_k": cross_k, "cross_v": cross_v,
-                                            "past_k": empty, "past_v": empty}
-        if mem_tgt is not None:
-            self.feed["mem_tgt"] = mem_tgt
+        self.layout = layout = StepLayout.of(sess, info.dec_layers)
+        self.feed: dict[str, np.ndarray] = {"src_ids": src, **layout.split("cross_k", cross_k),
+                                            **layout.split("cross_v", cross_v), **memory,
+                                            **layout.empty_past(n, info.n_heads, info.d_head)}
         self.identity = np.arange(n)
         # Outputs by name: a bundle's step may give more than these (h_tgt), in any order.
-        self.outputs = ["logits", "new_k", "new_v"]
+        self.past = layout.past
+        self.outputs = ["logits", *layout.present]
         self.keep_states = keep_states and STEP_STATES in {o.name for o in sess.get_outputs()}
         if self.keep_states:
             self.outputs.append(STEP_STATES)
@@ -133,10 +136,12 @@ class _Decoder:
     def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
         self.feed["tokens"] = tokens
         self.feed["step"] = np.array(t, dtype=np.int64)
-        logits, self.feed["past_k"], self.feed["past_v"], *states = self.sess.run(self.outputs, self.feed)
+        out = self.sess.run(self.outputs, self.feed)
+        for name, value in zip(self.past, out[1:], strict=False):
+            self.feed[name] = value
         if self.keep_states:
-            self.states.append(states[0])
-        return logits
+            self.states.append(out[-1])
+        return out[0]
 
     def states_of(self, row: int) -> np.ndarray | None:
         """The target states (1, memory layers, steps so far, d) of the tokens ``row`` was fed."""
@@ -153,8 +158,15 @@ class _Decoder:
             return
         if self.keep_states:
             self.origins.append(origin.copy())
-        self.feed["past_k"] = np.take(self.feed["past_k"], origin, axis=1)
-        self.feed["past_v"] = np.take(self.feed["past_v"], origin, axis=1)
+        for name in self.past:
+            self.feed[name] = np.take(self.feed[name], origin, axis=batch_axis(name))
+
+    def take_rows(self, keep: np.ndarray) -> None:
+        """Compute only these rows from now on (doctrans.engine.batch cuts finished documents)."""
+        for name, value in self.feed.items():
+            if name not in NOT_ROWS:
+                self.feed[name] = np.take(value, keep, axis=batch_axis(name))
+        self.identity = np.arange(keep.shape[0])
 
 
 def walk_states(states: list[np.ndarray], origins: list[np.ndarray | None], row: int) -> np.ndarray:
@@ -177,14 +189,25 @@ STEP_STATES = "h_tgt"
 BIND_ON_CPU = False
 
 
+def memory_inputs(s: dict[str, ort.InferenceSession], mem_tgt: np.ndarray | None) -> dict[str, np.ndarray]:
+    """The step decoder's memory inputs for a sentence: the target memory itself (a stacked step),
+    or the memory read's keys and values from memory_read.onnx (a per-layer step, format 3)."""
+    if mem_tgt is None:
+        return {}
+    if "memory_read" in s:
+        return run_graph(s["memory_read"], {"mem_tgt": mem_tgt})
+    return {"mem_tgt": mem_tgt}
+
+
 def make_decoder(s: dict[str, ort.InferenceSession], info: BundleManifest, src: np.ndarray, cross_k: np.ndarray,
                  cross_v: np.ndarray, mem_tgt: np.ndarray | None, keep_states: bool = False) -> _Decoder | BoundDecoder:
     """The step decoder for a search: on a GPU the cache stays on the device (I/O binding), and
     the states stay there too (``keep_states`` is for the CPU decoder: decoder_full runs instead)."""
     device = device_of(s["decoder"])
+    memory = memory_inputs(s, mem_tgt)
     if device == "cpu" and not BIND_ON_CPU:
-        return _Decoder(s["decoder"], info, src, cross_k, cross_v, mem_tgt, s["topk"], keep_states)
-    return BoundDecoder(s["decoder"], info, src, cross_k, cross_v, mem_tgt, s["topk"], s["reorder"], device)
+        return _Decoder(s["decoder"], info, src, cross_k, cross_v, memory, s["topk"], keep_states)
+    return BoundDecoder(s["decoder"], info, src, cross_k, cross_v, memory, s["topk"], s["reorder"], device)
 
 
 class OnnxTranslator:
@@ -272,10 +295,14 @@ class OnnxTranslator:
                                   f"({str(e).splitlines()[0][:200]})") from None
             check_graph_inputs(info, name, {i.name: list(i.shape) for i in sess.get_inputs()})
             sessions[name] = sess
+        per_layer = StepLayout.of(sessions["decoder"], info.dec_layers).per_layer
+        if "tgt" in info.mem_sides and "memory_read" not in sessions and per_layer:
+            raise BundleError(f"{info.path}: incomplete bundle, its per-layer {GRAPH_FILES['decoder']} needs "
+                              f"{GRAPH_FILES['memory_read']}, which model.json does not list")
         # Not bundle graphs: the search's candidate selection (doctrans.engine.topk) and the KV-cache
         # reorder on the decoder's device (doctrans.engine.device), for any bundle.
         sessions["topk"] = topk_session(so, providers)
-        sessions["reorder"] = reorder_session(so, providers)
+        sessions["reorder"] = reorder_session(so, providers, per_layer)
         memory_init = load_memory_init(info)
         # After the structural checks (their messages are more specific): same-size garbage in a
         # file passes them all, and only the digests in model.json can tell.
