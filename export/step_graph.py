@@ -38,6 +38,7 @@ match none of them, so it fuses the layer norms and leaves the attention as it w
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,7 +47,7 @@ import torch
 from onnx import TensorProto, helper, numpy_helper
 from torch import nn
 
-from doctrans.engine.step_inputs import STACKED, StepLayout, layer_name
+from doctrans.engine.step_inputs import LOG_PROBS, STACKED, StepLayout, layer_name
 from export.common import OPSET, ExportError
 from training.model import Attention, MemoryTransformer
 
@@ -138,8 +139,9 @@ def _value(name: str, elem: int, shape: list[int | str]) -> onnx.ValueInfoProto:
 def run_step(step: ort.InferenceSession, read: ort.InferenceSession | None,
              feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """A step decoder of either form run on the stacked inputs ``export.graphs.graph_io`` names
-    (the traced wrapper's), its outputs by those names: a per-layer step gets the stacks split and
-    the memory read's keys and values from ``read`` (memory_read.onnx), as the engine feeds it."""
+    (the traced wrapper's), its outputs by those names (a per-layer step's ``log_probs`` in place
+    of ``logits``: :func:`in_step_terms`): a per-layer step gets the stacks split and the memory
+    read's keys and values from ``read`` (memory_read.onnx), as the engine feeds it."""
     layers = feed["past_k"].shape[0]
     layout = StepLayout.of(step, layers)
     if not layout.per_layer:
@@ -153,10 +155,21 @@ def run_step(step: ort.InferenceSession, read: ort.InferenceSession | None,
         split.update(zip([o.name for o in read.get_outputs()], read.run(None, {"mem_tgt": feed["mem_tgt"]}),
                          strict=True))
     out = dict(zip([o.name for o in step.get_outputs()], step.run(None, split), strict=True))
-    stacked = {"logits": out["logits"], "new_k": layout.stack(out, "new_k"), "new_v": layout.stack(out, "new_v")}
-    if "h_tgt" in out:
-        stacked["h_tgt"] = out["h_tgt"]
+    stacked = {k: v for k, v in out.items() if not k.startswith(("new_k_", "new_v_"))}
+    stacked.update(new_k=layout.stack(out, "new_k"), new_v=layout.stack(out, "new_v"))
     return stacked
+
+
+def in_step_terms(reference: dict[str, np.ndarray], got: Collection[str]) -> dict[str, np.ndarray]:
+    """Reference outputs by graph_io's names (the traced wrapper's, or a stacked step's) in the
+    terms of a step that gives ``got``: its log-probabilities in place of the logits."""
+    if LOG_PROBS not in got or "logits" not in reference:
+        return reference
+    out = dict(reference)
+    x = out.pop("logits").astype(np.float64)
+    m = x.max(axis=-1, keepdims=True)
+    out[LOG_PROBS] = (x - m - np.log(np.exp(x - m).sum(axis=-1, keepdims=True))).astype(np.float32)
+    return out
 
 
 def step_graph(model: MemoryTransformer, embed_table: np.ndarray | None = None,
@@ -165,8 +178,9 @@ def step_graph(model: MemoryTransformer, embed_table: np.ndarray | None = None,
 
     ``per_layer`` (the form exported since format 3): every layer's cross K/V and KV cache are an
     input (``cross_k_<i>``, ``past_k_<i>`` ... (B, heads, T, d_head)) and its new cache an output
-    (``new_k_<i>``), and the memory read takes its keys and values computed once per sentence
-    (``mem_k_<j>``, ``mem_v_<j>``, :func:`memory_read_graph`). The stacked form (``past_k``
+    (``new_k_<i>``), the memory read takes its keys and values computed once per sentence
+    (``mem_k_<j>``, ``mem_v_<j>``, :func:`memory_read_graph`), and the step gives the
+    log-probabilities the search ranks (``log_probs``) instead of the logits. The stacked form (``past_k``
     (layers, B, heads, T, d_head), ``mem_tgt``: the traced graph's I/O) split the stacks into
     layers at every step (copies: ORT's profile, ``Split``/``Squeeze`` ~10 % of a step), stacked
     the new cache again (``Concat`` 3 %) and projected the 16 memory slots to keys and values at
@@ -250,7 +264,13 @@ def step_graph(model: MemoryTransformer, embed_table: np.ndarray | None = None,
     y = b.layer_norm(x, model.dec_norm, "dec_norm")
     logits = b.one("MatMul", [y, b.init("embed.weight_t", embed.T)], "logits/MatMul")  # tied projection
     axis1 = b.init("axis1", np.asarray([1], np.int64))
-    b.nodes.append(helper.make_node("Squeeze", [logits, axis1], ["logits"], name="logits/Squeeze"))
+    if per_layer:
+        # The search's log-probabilities: one kernel here, where numpy took four passes over the
+        # K x V values at every step (~70 us of a ~1 ms step at beam 5).
+        flat = b.one("Squeeze", [logits, axis1], "logits/Squeeze")
+        b.nodes.append(helper.make_node("LogSoftmax", [flat], [LOG_PROBS], name="log_probs", axis=-1))
+    else:
+        b.nodes.append(helper.make_node("Squeeze", [logits, axis1], ["logits"], name="logits/Squeeze"))
     if not per_layer:
         axis0 = b.init("axis0", np.asarray([0], np.int64))
         for out, parts in (("new_k", presents_k), ("new_v", presents_v)):
@@ -273,7 +293,8 @@ def step_graph(model: MemoryTransformer, embed_table: np.ndarray | None = None,
                    for n in ("mem_k", "mem_v") for j in range(mem_j)]
     elif with_mem:
         inputs.append(_value("mem_tgt", f32, ["batch", len(model.memory_units("tgt")), cfg.mem_slots, d]))
-    outputs = [_value("logits", f32, ["batch", cfg.vocab_size]), *cache("new_k", "new_len"), *cache("new_v", "new_len")]
+    outputs = [_value(LOG_PROBS if per_layer else "logits", f32, ["batch", cfg.vocab_size]),
+               *cache("new_k", "new_len"), *cache("new_v", "new_len")]
     if states:
         outputs.append(_value("h_tgt", f32, ["batch", len(states), 1, d]))
     return _model(b, "decoder_step", inputs, outputs)

@@ -247,6 +247,7 @@ class _LiveRows:
 
     def __init__(self, inner: _Decoder, beam: int, eos_id: int):
         self.inner, self.K, self.eos = inner, beam, eos_id
+        self.gives_log_probs = inner.gives_log_probs
         n = inner.identity.shape[0]
         self.alive = np.arange(n)  # the search's row of each row the decoder still computes
         self.where = np.arange(n)  # the decoder's row of each row of the search (-1: cut out)

@@ -28,7 +28,8 @@ class StepDecoder(Protocol):
     """The decoder the search drives: one step for all B*K rows, and a cache reorder."""
 
     def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
-        """tokens (B*K, 1) int64 at position t -> logits (B*K, V)."""
+        """tokens (B*K, 1) int64 at position t -> logits (B*K, V), or log-probabilities when the
+        decoder has ``gives_log_probs`` True (the search then does not log_softmax them again)."""
         ...
 
     def reorder(self, origin: np.ndarray) -> None:
@@ -145,6 +146,8 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
     step_topk = getattr(decoder, "step_topk", None) if no_repeat_ngram <= 0 and guard is None and forbid is None \
         else None
     beam_of = np.empty(0, dtype=np.int64)
+    # A decoder whose step gives log-probabilities already (a per-layer ONNX step) is not normalised again.
+    given_log_probs = getattr(decoder, "gives_log_probs", False)
     for t in range(max(limits)):
         # Per row, the best 2K candidates as (value, beam, token), best first; equal values by
         # lower beam, then lower token (the first maximum, as the reference's max()).
@@ -164,7 +167,8 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
                     ranked[b] = list(zip(sums[b][order].tolist(), beam_of[order].tolist(),
                                          toks[b][order].tolist(), strict=True))
         else:
-            lp = log_softmax(decoder.step(last, t)).reshape(B, K, -1)
+            out = decoder.step(last, t)
+            lp = (out if given_log_probs else log_softmax(out)).reshape(B, K, -1)
             V = lp.shape[-1]
             if forbid is not None:
                 for b in range(B):

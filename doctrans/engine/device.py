@@ -21,7 +21,7 @@ import numpy as np
 import onnxruntime as ort
 
 from doctrans.bundle_manifest import BundleManifest
-from doctrans.engine.step_inputs import StepLayout
+from doctrans.engine.step_inputs import LOG_PROBS, StepLayout
 
 REORDER_GRAPH = base64.b64decode(
     "CAgSCGRvY3RyYW5zOpIDCiwKBnBhc3RfawoGb3JpZ2luEgVuZXdfayIGR2F0aGVyKgsKBGF4aXMYAaABAgosCgZwYXN0X3YKBm9y"
@@ -69,7 +69,8 @@ class BoundDecoder:
         self._constants = {k: self._to_device(np.ascontiguousarray(v)) for k, v in constants.items()}
         for name, value in self._constants.items():
             self.io.bind_ortvalue_input(name, value)
-        self.names, self.present = layout.past, layout.present
+        self.names, self.present, self.scores = layout.past, layout.present, layout.scores
+        self.gives_log_probs = self.scores == LOG_PROBS
         self.past = [self._to_device(v) for v in layout.empty_past(n, info.n_heads, info.d_head).values()]
         self.identity = np.arange(n)
 
@@ -82,7 +83,7 @@ class BoundDecoder:
         io.bind_cpu_input("step", np.array(t, dtype=np.int64))
         for name, value in zip(self.names, self.past, strict=True):
             io.bind_ortvalue_input(name, value)
-        for name in ("logits", *self.present):
+        for name in (self.scores, *self.present):
             io.bind_output(name, self.device)
         self.sess.run_with_iobinding(io)
         logits, *self.past = io.get_outputs()

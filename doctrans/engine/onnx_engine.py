@@ -50,7 +50,7 @@ from doctrans.engine.errors import BundleError
 from doctrans.engine.integrity import verify_bundle_files
 from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
 from doctrans.engine.protect import Prepared, prepare
-from doctrans.engine.step_inputs import NOT_ROWS, StepLayout, batch_axis
+from doctrans.engine.step_inputs import LOG_PROBS, NOT_ROWS, StepLayout, batch_axis
 from doctrans.engine.tokenizer import Tokenizer
 from doctrans.engine.topk import topk, topk_session
 from doctrans.glossary import Glossary
@@ -126,7 +126,9 @@ class _Decoder:
         self.identity = np.arange(n)
         # Outputs by name: a bundle's step may give more than these (h_tgt), in any order.
         self.past = layout.past
-        self.outputs = ["logits", *layout.present]
+        self.outputs = [layout.scores, *layout.present]
+        # The search skips its own log_softmax when the step gives log-probabilities.
+        self.gives_log_probs = layout.scores == LOG_PROBS
         self.keep_states = keep_states and STEP_STATES in {o.name for o in sess.get_outputs()}
         if self.keep_states:
             self.outputs.append(STEP_STATES)

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 # Inputs holding every layer, (layers, B, ...): the batch is axis 1 (every other input's is axis 0).
 STACKED = ("cross_k", "cross_v", "past_k", "past_v")
+# A per-layer step's first output: log_softmax of the logits, which the search ranks (a stacked
+# step gives the logits themselves).
+LOG_PROBS = "log_probs"
 # Graph inputs that are not per-row arrays.
 NOT_ROWS = ("tokens", "step")
 
@@ -44,19 +47,27 @@ def batch_axis(name: str) -> int:
 class StepLayout:
     per_layer: bool
     layers: int
+    log_probs: bool = False  # the first output is log_probs, not logits
 
     @classmethod
     def of(cls, sess: ort.InferenceSession, layers: int) -> StepLayout:
         names = {i.name for i in sess.get_inputs()}
-        return cls(layer_name("past_k", 0) in names, layers)
+        outputs = {o.name for o in sess.get_outputs()}
+        return cls(layer_name("past_k", 0) in names, layers, LOG_PROBS in outputs)
 
     @classmethod
     def of_names(cls, names: Sequence[str], layers: int) -> StepLayout:
+        """The layout of a step with these input names (its outputs unknown: logits assumed)."""
         return cls(layer_name("past_k", 0) in names, layers)
 
     def names(self, name: str) -> list[str]:
         """The graph's names for the stacked ``name``: itself, or one per layer."""
         return [layer_name(name, i) for i in range(self.layers)] if self.per_layer else [name]
+
+    @property
+    def scores(self) -> str:
+        """The step's first output: log-probabilities (the per-layer step) or logits."""
+        return LOG_PROBS if self.log_probs else "logits"
 
     @property
     def past(self) -> list[str]:
