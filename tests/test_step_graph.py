@@ -192,3 +192,19 @@ def test_a_step_without_states_falls_back_to_decoder_full(monkeypatch: pytest.Mo
         for side, m in memory.items():
             np.testing.assert_allclose(session.memory[side], m, atol=1e-5)
     assert calls[0] == 4
+
+
+def test_a_per_layer_bundle_without_its_memory_read_graph_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A format-3 bundle whose model.json lost memory_read.onnx (a hand-edited or half-copied
+    bundle): the step cannot be fed, so loading says which file is missing, in one line."""
+    from doctrans.engine.errors import BundleError
+    from doctrans.engine.onnx_engine import OnnxTranslator
+
+    bundle = tmp_path / "bundle"
+    shutil.copytree(shared_bundle(), bundle)
+    meta = json.loads((bundle / "model.json").read_text())
+    del meta["files"]["memory_read"]
+    (bundle / "model.json").write_text(json.dumps(meta))
+    with pytest.raises(BundleError, match=r"memory_read\.onnx") as err:
+        OnnxTranslator.load(bundle)
+    assert "\n" not in str(err.value)
