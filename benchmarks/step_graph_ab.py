@@ -90,23 +90,15 @@ def time_step(arms: dict[str, Path], rounds: int, calls: int = 200) -> dict[str,
 
 
 def engine_feed(step: Any, bundle: Path, stacked: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The step's inputs as the engine feeds them: a per-layer step gets views of the stacks and
-    the memory read's keys and values (memory_read.onnx runs once per sentence: not timed)."""
+    """The step's inputs as the engine feeds them (export.step_graph.step_feed; memory_read.onnx
+    runs once per sentence: not timed)."""
     import onnxruntime as ort
 
-    from doctrans.engine.step_inputs import STACKED, StepLayout
+    from export.step_graph import step_feed
 
-    layout = StepLayout.of(step, stacked["past_k"].shape[0])
-    if not layout.per_layer:
-        return stacked
-    feed = {k: v for k, v in stacked.items() if k not in STACKED and k != "mem_tgt"}
-    for name in STACKED:
-        feed.update(layout.split(name, stacked[name]))
-    if "mem_tgt" in stacked:
-        read = ort.InferenceSession(str(bundle / "memory_read.onnx"), providers=["CPUExecutionProvider"])
-        feed.update(zip([o.name for o in read.get_outputs()], read.run(None, {"mem_tgt": stacked["mem_tgt"]}),
-                        strict=True))
-    return feed
+    read_path = bundle / "memory_read.onnx"
+    read = ort.InferenceSession(str(read_path), providers=["CPUExecutionProvider"]) if read_path.is_file() else None
+    return step_feed(step, read, stacked)
 
 
 # The one-step decoder's forms (export.step_graph.STEP_FORMS), oldest first.

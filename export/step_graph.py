@@ -47,6 +47,7 @@ import torch
 from onnx import TensorProto, helper, numpy_helper
 from torch import nn
 
+from doctrans.engine.onnx_engine import run_graph
 from doctrans.engine.step_inputs import LOG_PROBS, STACKED, StepLayout, layer_name
 from export.common import OPSET, ExportError
 from training.model import Attention, MemoryTransformer
@@ -136,26 +137,34 @@ def _value(name: str, elem: int, shape: list[int | str]) -> onnx.ValueInfoProto:
     return helper.make_tensor_value_info(name, elem, shape)
 
 
-def run_step(step: ort.InferenceSession, read: ort.InferenceSession | None,
-             feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """A step decoder of either form run on the stacked inputs ``export.graphs.graph_io`` names
-    (the traced wrapper's), its outputs by those names (a per-layer step's ``log_probs`` in place
-    of ``logits``: :func:`in_step_terms`): a per-layer step gets the stacks split and the memory
-    read's keys and values from ``read`` (memory_read.onnx), as the engine feeds it."""
-    layers = feed["past_k"].shape[0]
-    layout = StepLayout.of(step, layers)
+def step_feed(step: ort.InferenceSession, read: ort.InferenceSession | None,
+              feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The stacked inputs ``export.graphs.graph_io`` names (the traced wrapper's) as ``step``
+    takes them: as they are for a stacked step; for a per-layer one the stacks split and the
+    memory read's keys and values from ``read`` (memory_read.onnx), as the engine feeds it."""
+    layout = StepLayout.of(step, feed["past_k"].shape[0])
     if not layout.per_layer:
-        return dict(zip([o.name for o in step.get_outputs()], step.run(None, feed), strict=True))
+        return feed
     split = {k: v for k, v in feed.items() if k not in STACKED and k != "mem_tgt"}
     for name in STACKED:
         split.update(layout.split(name, np.ascontiguousarray(feed[name])))
     if "mem_tgt" in feed:
         if read is None:
             raise ExportError("a per-layer step decoder with a target memory needs memory_read.onnx")
-        split.update(zip([o.name for o in read.get_outputs()], read.run(None, {"mem_tgt": feed["mem_tgt"]}),
-                         strict=True))
-    out = dict(zip([o.name for o in step.get_outputs()], step.run(None, split), strict=True))
-    stacked = {k: v for k, v in out.items() if not k.startswith(("new_k_", "new_v_"))}
+        split.update(run_graph(read, {"mem_tgt": feed["mem_tgt"]}))
+    return split
+
+
+def run_step(step: ort.InferenceSession, read: ort.InferenceSession | None,
+             feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A step decoder of either form run on the stacked inputs ``export.graphs.graph_io`` names
+    (:func:`step_feed`), its outputs by those names (a per-layer step's ``log_probs`` in place of
+    ``logits``: :func:`in_step_terms`; its per-layer caches stacked again)."""
+    layout = StepLayout.of(step, feed["past_k"].shape[0])
+    out = run_graph(step, step_feed(step, read, feed))
+    if not layout.per_layer:
+        return out
+    stacked = {k: v for k, v in out.items() if k not in layout.present}
     stacked.update(new_k=layout.stack(out, "new_k"), new_v=layout.stack(out, "new_v"))
     return stacked
 

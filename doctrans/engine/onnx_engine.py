@@ -485,16 +485,13 @@ class OnnxDocumentSession:
         tgt = np.asarray([[info.bos_id, *hyp.tokens]], dtype=np.int64)
         if forced is None and (hyp.states is not None or mem_tgt is None) and not opt.return_attention:
             # The target states came with the hypothesis (or the model has no target memory).
-            given = {} if hyp.states is None else {"h_tgt": hyp.states}
-            upd = update_memory(s, self._mem, src, enc, tgt, given)
-            for side in self._mem:
-                self._mem[side] = upd[f"mem_{side}_next"]
-            return hyp, extras
-        full = decode_full(s, tgt, src, enc, mem_tgt)
-        if "tgt_output_attn" in full:
-            extras["tgt_output_attn"] = full["tgt_output_attn"][0, -1]
-        if forced is not None:
-            hyp.score = _forced_score(full["logits"][0], [*hyp.tokens, info.eos_id], opt.length_penalty)
+            full = {} if hyp.states is None else {"h_tgt": hyp.states}
+        else:
+            full = decode_full(s, tgt, src, enc, mem_tgt)
+            if "tgt_output_attn" in full:
+                extras["tgt_output_attn"] = full["tgt_output_attn"][0, -1]
+            if forced is not None:
+                hyp.score = _forced_score(full["logits"][0], [*hyp.tokens, info.eos_id], opt.length_penalty)
         if not self._mem:
             return hyp, extras
 
