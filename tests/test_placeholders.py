@@ -360,3 +360,18 @@ def test_tui_viewer_spells_the_warning_out(tmp_path: Path) -> None:
             assert "number '320' is not in the translation" in screen_text(app)
 
     asyncio.run(flow())
+
+
+def test_a_placeholder_invented_for_a_sentence_without_spans_is_removed() -> None:
+    """Reading a memory written by sentences full of placeholders, the en->zh model wrote ``⦅5⦆``
+    into a sentence that had none (a real PDF, the shared-mime-info spec): it must not reach the
+    user. A bundle without placeholder pieces masks nothing, so a ``⦅5⦆`` there is text."""
+    from doctrans.engine.protect import prepare
+
+    prep = prepare("Many programs and desktops use the MIME system[MIME] to represent the types of files.", 16,
+                   tgt_lang="zh")
+    assert not prep.masked.spans
+    restored = prep.restore("管理器和 XML 文件系统使用 XML[⦅5⦆]表示文件的文件类型。")
+    assert restored.text == "管理器和 XML 文件系统使用 XML[]表示文件的文件类型。"
+    assert restored.unknown == (5,)
+    assert prepare("Keep ⦅5⦆ as it is.", 0).restore("保持 ⦅5⦆ 原样。").text == "保持 ⦅5⦆ 原样。"

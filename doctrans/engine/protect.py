@@ -44,11 +44,14 @@ class Prepared:
     copy: str | None  # the translation of an untranslatable sentence (the source, terms replaced)
     prefix: str = ""  # a section number before the text (``1. ``): kept as it is, not translated
     chinese_output: bool = False  # the output is Chinese: its commas come back full-width
+    # The bundle has placeholder pieces, so the model can write ``⦅k⦆`` even for a sentence without
+    # spans (it did, reading the memory of a document full of them): such placeholders are removed.
+    masking: bool = False
 
     def restore(self, decoded: str) -> Restored:
         if self.chinese_output:  # before the spans go back: a figure's "1,250" stays as it is
             decoded = restore_chinese_punctuation(decoded)
-        restored = unmask(decoded, self.masked) if self.masked.spans else Restored(decoded, [])
+        restored = unmask(decoded, self.masked) if self.masking else Restored(decoded, [])
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
 
     def model_target(self, translation: str) -> str:
@@ -99,7 +102,7 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
         return Prepared(sentence, mask(sentence, 0), substitute(sentence, terms), None)
     masked = mask(sentence, placeholders, terms)
     # Terms past the placeholder limit still get their target, as text for the model to copy.
-    return Prepared(sentence, masked, substitute(masked.text, _shifted(masked, terms)), None)
+    return Prepared(sentence, masked, substitute(masked.text, _shifted(masked, terms)), None, masking=True)
 
 
 def _shifted(masked: Masked, terms: Sequence[Span]) -> list[Span]:
