@@ -20,7 +20,7 @@ from pathlib import Path
 
 from doctrans.errors import UserError
 from doctrans.glossary import Glossary
-from doctrans.magnitudes import with_magnitudes
+from doctrans.kept_names import automatic_terms
 from doctrans.verbatim import SpanWarning, check
 
 REPORT_SUFFIXES = (".json", ".csv")
@@ -40,12 +40,14 @@ class SentenceWarning:
 
 
 def sentence_warnings(source: str, translation: str, glossary: Glossary | None = None,
-                      notes: Sequence[SpanWarning] = (), tgt_lang: str | None = None) -> list[SpanWarning]:
+                      notes: Sequence[SpanWarning] = (), tgt_lang: str | None = None,
+                      src_lang: str | None = None) -> list[SpanWarning]:
     """The warnings of one sentence: the engine's ``notes`` first, then what the check finds
     missing from ``translation`` (computed here, not by the engine, so every engine, a resumed
     sentence and a person's edit are checked alike). ``tgt_lang``: the translation's language, so
-    ``1,250万`` is looked for as ``12.5 million`` in English (doctrans.magnitudes)."""
-    terms = with_magnitudes(source, glossary.find(source) if glossary is not None else [], tgt_lang)
+    ``1,250万`` is looked for as ``12.5 million`` in English (doctrans.magnitudes); with ``src_lang``
+    the names the direction keeps (doctrans.kept_names) are looked for too."""
+    terms = automatic_terms(source, glossary.find(source) if glossary is not None else [], src_lang, tgt_lang)
     return [*notes, *check(source, translation, terms)]
 
 

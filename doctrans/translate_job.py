@@ -181,7 +181,8 @@ class _Loop:
             else:  # tokens/s is the engine's speed
                 self.tokens += len(result.src_tokens) or self.translator.count_tokens(source)
             notes = result.notes
-        for w in sentence_warnings(source, target, self.translator.glossary, notes, self.translator.tgt_lang):
+        for w in sentence_warnings(source, target, self.translator.glossary, notes, self.translator.tgt_lang,
+                                   self.translator.src_lang):
             self.warnings.append(SentenceWarning(self.name, i + 1, w.problem, w.kind, w.span, w.message, source,
                                                  target))
         self.translations.append(target)

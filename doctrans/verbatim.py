@@ -43,6 +43,7 @@ for the example, all of that row's kind.
 | path       | open C:\Users\me\a.txt                    | C:\Users\me\a.txt                       |
 | path       | see docs/index.rst.                       | docs/index.rst                          |
 | path       | in ~/.config and ./run.sh                 | ~/.config · ./run.sh                    |
+| path       | under /usr or /opt/, not /help            | /usr · /opt/                            |
 | date       | on 2024-03-15, or 15/03/2024              | 2024-03-15 · 15/03/2024                 |
 | date       | am 15.03.2024 um                          | 15.03.2024                              |
 | date       | at 2024-03-15T10:30:00Z                   | 2024-03-15T10:30:00Z                    |
@@ -107,10 +108,11 @@ Decisions on borderline cases, and why:
   whose parts all have two characters or more (``os.path``, ``setup.py``, ``gnu.org``; not ``e.g``,
   ``U.S.A``, ``Ph.D``) or ``()`` (``main()``). ``_word_`` is Markdown emphasis, not an identifier;
   ``__bold__`` cannot be told from a dunder name and is kept (technical documents come first).
-- Paths: absolute (``/etc/hosts``: two parts, a trailing slash, or a ``~``/``.``/``..`` start, so
-  ``/help`` is not), Windows (``C:\x\y``, ``\\server\share``; no spaces), and relative with a
-  file extension (``docs/index.rst``; ``and/or``, ``km/h``, ``TCP/IP`` are words). Paths and URLs
-  are ASCII: in ``访问https://x.org/路径`` the span stops before the Chinese.
+- Paths: absolute (``/etc/hosts``: two parts, a trailing slash, a ``~``/``.``/``..`` start, or one
+  of the Unix top-level directories, ``/usr``, ``/etc``, ``/tmp``...; so ``/help`` is not),
+  Windows (``C:\x\y``, ``\\server\share``; no spaces), and relative with a file extension
+  (``docs/index.rst``; ``and/or``, ``km/h``, ``TCP/IP`` are words). Paths and URLs are ASCII:
+  in ``访问https://x.org/路径`` the span stops before the Chinese.
 - Inline code and markup are kept whole, roles included (``:ref:`text <target>```): a role's target
   must not change and its text rarely reads well translated alone. A reST link ```text <url>`_`` is
   likewise kept whole (safe; masking only the target is a possible refinement). A line starting with
@@ -270,9 +272,15 @@ def _not_month(text: str, start: int, end: int) -> bool:
     return not (end < len(text) and text[end] == "月" and len(s) <= 2 and s.isdigit() and 1 <= int(s) <= 12)
 
 
+# The Filesystem Hierarchy Standard's top-level directories: ``/usr`` alone is a path (the en->zh
+# model dropped it from a spec), ``/help`` or ``/s`` in prose is not.
+_UNIX_ROOTS = frozenset({"/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/media", "/mnt", "/opt",
+                         "/proc", "/root", "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/var"})
+
+
 def _abs_path_ok(text: str, start: int, end: int) -> bool:
     s = text[start:end]
-    return s[0] in "~." or s.endswith("/") or s.count("/") >= 2
+    return s[0] in "~." or s.endswith("/") or s.count("/") >= 2 or s in _UNIX_ROOTS
 
 
 _CODE_TOKEN = re.compile(rf"(?<![{_W}\-.])[0-9A-Za-z]+(?:-[0-9A-Za-z]+)*(?![{_W}])")

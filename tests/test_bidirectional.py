@@ -115,11 +115,12 @@ def test_the_two_directions_differ_on_the_same_input() -> None:
     zh_en = OnnxTranslator.load(shared_bidi_bundle(), beam_size=1, src="zh")
     en_zh = zh_en.with_direction("en", "zh")
     assert en_zh.sessions is zh_en.sessions  # one model in memory for both directions
-    for sentence in EN_DOC:
+    # Chinese input: an English sentence without Chinese in a zh->en document is copied (kept_names).
+    for sentence in ZH_DOC:
         a, b = zh_en.new_document().translate(sentence), en_zh.new_document().translate(sentence)
         assert (a.src_tokens[0], b.src_tokens[0]) == ("<2en>", "<2zh>")
         assert a.src_tokens[1:] == b.src_tokens[1:]
-    outputs = {tr.tgt_lang: [tr.new_document().translate(s).translation for s in EN_DOC] for tr in (zh_en, en_zh)}
+    outputs = {tr.tgt_lang: [tr.new_document().translate(s).translation for s in ZH_DOC] for tr in (zh_en, en_zh)}
     assert outputs["en"] != outputs["zh"]
 
 

@@ -27,6 +27,7 @@ import sacrebleu
 import sentencepiece as spm
 import torch
 
+from doctrans.kept_names import find_kept_names
 from doctrans.magnitudes import with_magnitudes
 from doctrans.verbatim import protected_spans
 from training.approaches import translate_documents  # any --approach
@@ -51,10 +52,14 @@ class Scores:
     spans_kept: int = 0
     # Bundles that mask: spans the model dropped and the engine put back at their relative position.
     spans_placed: int = 0
+    # Latin names the direction keeps as they are (doctrans.kept_names), and how many hypotheses have.
+    names: int = 0
+    names_kept: int = 0
 
     def line(self) -> str:
         kept = f", spans kept {self.spans_kept}/{self.spans}" if self.spans else ""
         placed = f" ({self.spans_placed} put back)" if self.spans_placed else ""
+        kept += f", names kept {self.names_kept}/{self.names}" if self.names else ""
         return (f"s-BLEU {self.s_bleu:.2f}  d-BLEU {self.d_bleu:.2f}  ({self.n_documents} docs, "
                 f"{self.n_sentences} sents, {self.tokens_per_s:.0f} tok/s{kept}{placed})  {self.signature}  "
                 f"[{self.scoring}]")
@@ -87,6 +92,20 @@ def kept_spans(src_docs: list[list[str]], hyp_docs: list[list[str]], tgt_lang: s
             for span in protected_spans(src, with_magnitudes(src, [], tgt_lang)):
                 total += 1
                 kept += span.output in hyp
+    return total, kept
+
+
+def kept_names(src_docs: list[list[str]], hyp_docs: list[list[str]], src_lang: str, tgt_lang: str
+               ) -> tuple[int, int]:
+    """(Latin names the direction keeps in the sources (doctrans.kept_names), of them in their
+    hypothesis byte for byte), counted apart from ``kept_spans`` so older scores stay comparable."""
+    total = kept = 0
+    for src_doc, hyp_doc in zip(src_docs, hyp_docs, strict=True):
+        for src, hyp in zip(src_doc, hyp_doc, strict=True):
+            terms = with_magnitudes(src, [], tgt_lang)
+            for name in find_kept_names(src, src_lang, tgt_lang, [*protected_spans(src, terms), *terms]):
+                total += 1
+                kept += name.text in hyp
     return total, kept
 
 
@@ -173,8 +192,9 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
     seconds = time.time() - t0
     s, d, sig, how = score(hyp_docs, ref_docs, tgt)
     spans, kept = kept_spans(src_docs, hyp_docs, tgt)
+    names, names_kept = kept_names(src_docs, hyp_docs, src, tgt)
     return Scores(s, d, sig, how, sum(map(len, ref_docs)), len(ref_docs), seconds, n_tokens / seconds,
-                  spans, kept, placed), hyp_docs
+                  spans, kept, placed, names, names_kept), hyp_docs
 
 
 def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam: int, length_penalty: float,

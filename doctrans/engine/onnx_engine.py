@@ -257,7 +257,7 @@ class OnnxTranslator:
     def prepare(self, sentence: str) -> Prepared:
         """What the model reads for ``sentence`` (masked spans and glossary terms; see
         doctrans.engine.protect)."""
-        return prepare(sentence, self.placeholders, self.glossary, self.tgt_lang)
+        return prepare(sentence, self.placeholders, self.glossary, self.tgt_lang, self.src_lang)
 
     def source_ids(self, sentence: str) -> list[int]:
         """What the encoder reads for ``sentence``: [tag] + pieces (cut to fit) + [EOS]."""

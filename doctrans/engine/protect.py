@@ -24,8 +24,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from doctrans.glossary import Glossary
-from doctrans.magnitudes import with_magnitudes
-from doctrans.verbatim import Masked, Restored, Span, copied_exactly, is_untranslatable, mask, remask, unmask
+from doctrans.kept_names import automatic_terms
+from doctrans.verbatim import (
+    Masked,
+    Restored,
+    Span,
+    copied_exactly,
+    is_untranslatable,
+    mask,
+    protected_spans,
+    remask,
+    unmask,
+)
 from doctrans.zh_punctuation import is_chinese, restore_chinese_punctuation
 
 # A section or list number before a heading or item (``1. Summary``, ``2.1 Results``, ``(3) 总则``):
@@ -81,21 +91,27 @@ def substitute(text: str, spans: Sequence[Span]) -> str:
 
 
 def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None,
-            tgt_lang: str | None = None) -> Prepared:
+            tgt_lang: str | None = None, src_lang: str | None = None) -> Prepared:
     """What the model reads for ``sentence``; ``placeholders``: how many ``⦅k⦆`` pieces the
-    bundle's vocabulary has (0: do not mask). ``tgt_lang``: the output language, for the Chinese
-    figures written with 万/亿 (doctrans.magnitudes), which join the glossary terms, and Chinese
+    bundle's vocabulary has (0: do not mask). ``tgt_lang``/``src_lang``: the direction, for what
+    it fixes itself (doctrans.kept_names.automatic_terms: Chinese figures written with 万/亿 the
+    target's way, Latin names kept as they are), which join the glossary terms, and for Chinese
     output's punctuation (doctrans.zh_punctuation)."""
-    return replace(_prepare(sentence, placeholders, glossary, tgt_lang), chinese_output=is_chinese(tgt_lang))
+    return replace(_prepare(sentence, placeholders, glossary, tgt_lang, src_lang),
+                   chinese_output=is_chinese(tgt_lang))
 
 
-def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_lang: str | None) -> Prepared:
+def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_lang: str | None,
+             src_lang: str | None) -> Prepared:
     enumerator = _ENUMERATOR.match(sentence)
     if enumerator and not is_untranslatable(sentence, glossary.find(sentence) if glossary is not None else []):
-        body = replace(_prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang), source=sentence)
+        body = replace(_prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang, src_lang),
+                       source=sentence)
         prefix = enumerator.group(0).lstrip()
         return replace(body, prefix=prefix, copy=None if body.copy is None else prefix + body.copy)
-    terms = with_magnitudes(sentence, glossary.find(sentence) if glossary is not None else [], tgt_lang)
+    terms = automatic_terms(sentence, glossary.find(sentence) if glossary is not None else [], src_lang, tgt_lang)
+    if placeholders:
+        terms = _within_budget(sentence, terms, placeholders)
     if is_untranslatable(sentence, terms):
         return Prepared(sentence, mask(sentence, 0), None, substitute(sentence, terms))
     if placeholders == 0:
@@ -103,6 +119,18 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     masked = mask(sentence, placeholders, terms)
     # Terms past the placeholder limit still get their target, as text for the model to copy.
     return Prepared(sentence, masked, substitute(masked.text, _shifted(masked, terms)), None, masking=True)
+
+
+def _within_budget(sentence: str, terms: list[Span], placeholders: int) -> list[Span]:
+    """``terms`` without the last kept names (doctrans.kept_names) that would push a verbatim span
+    or a glossary term past the placeholder limit: a figure must never change, while a name left
+    to the model is only at risk of being garbled."""
+    excess = len(protected_spans(sentence, terms)) - placeholders
+    if excess <= 0:
+        return terms
+    names = [t for t in terms if t.kind == "name"]
+    dropped = {id(t) for t in names[len(names) - min(excess, len(names)):]}
+    return [t for t in terms if id(t) not in dropped]
 
 
 def _shifted(masked: Masked, terms: Sequence[Span]) -> list[Span]:

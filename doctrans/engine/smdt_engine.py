@@ -194,7 +194,7 @@ class SMDTTranslator:
         return self._copy(retrieve=retrieve)
 
     def prepare(self, sentence: str) -> Prepared:
-        return prepare(sentence, self.placeholders, self.glossary, self.tgt_lang)
+        return prepare(sentence, self.placeholders, self.glossary, self.tgt_lang, self.src_lang)
 
     def source_ids(self, sentence: str) -> list[int]:
         """The sentence's pieces (cut to fit) + EOS: the document part of the encoder's input."""

@@ -200,7 +200,8 @@ class DocumentState:
         if not s.edited:
             s.translation = clean_translation(step.result.translation)
         notes = [] if s.edited else step.result.notes
-        s.warnings = sentence_warnings(s.source, s.translation or "", self.glossary, notes, self.tgt_lang)
+        s.warnings = sentence_warnings(s.source, s.translation or "", self.glossary, notes, self.tgt_lang,
+                                       self.src_lang)
         s.stale = False
         self.dirty = True
 
@@ -216,7 +217,7 @@ class DocumentState:
         s.edited = True
         s.tm_label = tm_label
         # A person can drop a figure too.
-        s.warnings = sentence_warnings(s.source, text, self.glossary, tgt_lang=self.tgt_lang)
+        s.warnings = sentence_warnings(s.source, text, self.glossary, tgt_lang=self.tgt_lang, src_lang=self.src_lang)
         self.dirty = True
         return True
 

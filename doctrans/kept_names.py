@@ -1,0 +1,112 @@
+r"""Latin-script names a translation between Chinese and English keeps as they are.
+
+Two cases where the right translation of a word is the word itself, and the shipped models, which
+see it as rare sub-word pieces, garbled it instead (``GNOME/KDE/ROX`` -> ``GOMEN[DE]] KOK[DEX]`` in a
+real PDF translated into Chinese; ``await asyncio.sleep`` -> ``asyncio.sleep(1) ... print('wldld')``
+out of Chinese):
+
+- **Latin text inside a Chinese, Japanese or Korean source** (``使用 GNOME 桌面``, ``调用 loop 的方法``)
+  is already in the Latin script of the output: a name, a product, a code word, an untranslated
+  phrase. Each run of Latin words is kept (the pydocs and django dev references keep 99.3 % of
+  them), and a sentence of such a source with no CJK character at all (``Hello, world!``, a line of
+  code) is copied whole (the references copy 134 of 142). A run needs two letters: ``T恤`` is a
+  T-shirt, ``X光`` an X-ray.
+- **All-capital words in an English source translated into Chinese, Japanese or Korean**
+  (``GNOME``, ``KDE``, ``HTTP``): Chinese text keeps acronyms (the technical dev references keep 98-99
+  %), except those it renders (``FBI`` -> 联邦调查局, ``OK``, ``TV``) and English words written in
+  capitals for emphasis (``I did NOT``): doctrans/data/translated_caps.txt lists both, measured on the
+  training pairs (training.translated_caps). A shouted sentence (no small letter at all: a heading,
+  a licence disclaimer) keeps nothing: its capitals are words, not acronyms.
+
+| source language | target | text                             | kept                       |
+|-----------------|--------|----------------------------------|----------------------------|
+| zh              | en     | 使用 GNOME 桌面和 KDE             | GNOME · KDE                |
+| zh              | en     | 调用 Visual Studio Code 打开       | Visual Studio Code         |
+| zh              | en     | 穿T恤，照X光                       | (none)                     |
+| zh              | en     | Hello, world!                     | Hello · world              |
+| zh              | zh     | 使用 GNOME 桌面                    | (none)                     |
+| en              | zh     | Both GNOME and KDE use HTTP.      | GNOME · KDE · HTTP         |
+| en              | zh     | The FBI said OK, I did NOT go.    | (none)                     |
+| en              | zh     | WARNING: DO NOT OPEN              | (none)                     |
+| en              | en     | Both GNOME and KDE                | (none)                     |
+
+Each name is a span whose target is itself (kind ``name``): doctrans.engine.protect masks it with
+the verbatim spans and glossary terms and restores it byte for byte, and doctrans.verbatim.check
+reports it when a translation lacks it. Names never overlap a verbatim span, a glossary term or a
+figure (they are looked for only between them), so a path or a version stays one span of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+
+from doctrans.magnitudes import with_magnitudes
+from doctrans.verbatim import Span, find_spans
+
+CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+# A Latin word (inner ' . - + _ allowed, a trailing + or # for C++/C#), and runs of them.
+_LATIN_WORD = r"[A-Za-z][A-Za-z0-9]*(?:['’.\-+_][A-Za-z0-9]+)*[+#]*"
+_LATIN_RUN = re.compile(rf"(?<![A-Za-z0-9_.\-/@#'’]){_LATIN_WORD}(?:[ \t]+{_LATIN_WORD})*(?![A-Za-z0-9_])")
+_CAPS = re.compile(r"(?<![A-Za-z0-9_.\-'’])[A-Z]{2,}(?![A-Za-z0-9_'’])")
+
+
+def _lang(code: str | None) -> str:
+    return (code or "").split("-")[0].split("_")[0].lower()
+
+
+@cache
+def translated_caps() -> frozenset[str]:
+    """The all-capital words a translation into Chinese renders (doctrans/data/translated_caps.txt)."""
+    text = resources.files("doctrans").joinpath("data/translated_caps.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def shouted(text: str) -> bool:
+    """No word has a small letter: a heading or a disclaimer in capitals."""
+    return not any(c.islower() for c in text)
+
+
+def _gaps(text: str, taken: Sequence[Span]) -> list[tuple[int, int]]:
+    """The stretches of ``text`` outside ``taken`` (sorted, non-overlapping)."""
+    gaps, pos = [], 0
+    for s in sorted(taken, key=lambda s: s.start):
+        if s.start > pos:
+            gaps.append((pos, s.start))
+        pos = max(pos, s.end)
+    gaps.append((pos, len(text)))
+    return gaps
+
+
+def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
+                    taken: Sequence[Span] = ()) -> list[Span]:
+    """The names of ``text`` kept as they are from ``src_lang`` into ``tgt_lang`` (rules in the
+    module docstring), outside the spans ``taken``; none when either language is unknown."""
+    src, tgt = _lang(src_lang), _lang(tgt_lang)
+    if not src or not tgt or (src in CJK_LANGUAGES) == (tgt in CJK_LANGUAGES):
+        return []
+    if src in CJK_LANGUAGES:
+        pattern, keep = _LATIN_RUN, lambda s: sum(c.isalpha() for c in s) >= 2
+    else:
+        if shouted(text):
+            return []
+        rendered = translated_caps()
+        pattern, keep = _CAPS, lambda s: s not in rendered
+    names = []
+    for a, b in _gaps(text, taken):
+        for m in pattern.finditer(text, a, b):
+            if keep(m.group()):
+                names.append(Span(m.start(), m.end(), m.group(), "name", m.group()))
+    return names
+
+
+def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """Glossary ``terms`` plus what the direction itself fixes: figures with a magnitude word
+    written the target's way (doctrans.magnitudes) and the names kept as they are; in text order.
+    A user's term wins over both; names are looked for only where nothing else is."""
+    terms = with_magnitudes(text, terms, tgt_lang)
+    names = find_kept_names(text, src_lang, tgt_lang, [*find_spans(text), *terms])
+    return sorted([*terms, *names], key=lambda s: s.start) if names else terms

@@ -1,0 +1,126 @@
+"""Latin names kept as they are between Chinese and English (doctrans.kept_names): the rules (parsed
+from the module docstring's table), masking and restoration, the check after translation, the
+engine, and the list of capital words a translation into Chinese renders (training.translated_caps)."""
+
+from __future__ import annotations
+
+import json
+import lzma
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from doctrans import kept_names
+from doctrans.engine.onnx_engine import OnnxTranslator
+from doctrans.engine.protect import prepare
+from doctrans.glossary import Glossary
+from doctrans.kept_names import automatic_terms, find_kept_names, translated_caps
+from doctrans.report import sentence_warnings
+from doctrans.verbatim import placeholder
+from tests.tiny_model import one_torch_thread, shared_placeholder_bundle  # noqa: F401 - fixture
+from training import translated_caps as builder
+
+
+def docstring_table() -> list[tuple[str, str, str, list[str]]]:
+    rows = re.findall(r"^\| (\w+) +\| (\w+) +\| (.+?) +\| (.+?) +\|$", kept_names.__doc__ or "", re.M)
+    return [(src, tgt, text, [] if kept == "(none)" else kept.split(" · "))
+            for src, tgt, text, kept in rows if src != "source"]
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(docstring_table()) == 9
+
+
+@pytest.mark.parametrize(("src", "tgt", "text", "expected"), docstring_table())
+def test_docstring_table_row(src: str, tgt: str, text: str, expected: list[str]) -> None:
+    names = find_kept_names(text, src, tgt)
+    assert [n.text for n in names] == expected
+    for n in names:
+        assert text[n.start:n.end] == n.text == n.target and n.kind == "name"
+
+
+def test_no_names_without_both_languages() -> None:
+    assert find_kept_names("使用 GNOME 桌面", None, "en") == []
+    assert find_kept_names("Both GNOME and KDE", "en", None) == []
+
+
+def test_names_stop_at_verbatim_spans_and_leave_user_terms_alone() -> None:
+    text = "请参阅 docs/index.rst 和 Python 3.12.1 的 os.path.join() 用法，以及 Visual Studio Code。"
+    terms = automatic_terms(text, [], "zh", "en")
+    # The path, the version and the identifier stay verbatim spans of their own; names fill the rest.
+    assert [t.text for t in terms] == ["Python", "Visual Studio Code"]
+    glossary = Glossary.from_pairs([("Visual Studio Code", "VS Code")])
+    terms = automatic_terms(text, glossary.find(text), "zh", "en")
+    assert [(t.text, t.target) for t in terms] == [("Python", "Python"), ("Visual Studio Code", "VS Code")]
+
+
+def test_a_name_is_masked_and_comes_back_byte_for_byte() -> None:
+    prep = prepare("我们使用 GNOME 桌面和 KDE。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == "我们使用 ⦅1⦆ 桌面和 ⦅2⦆。"
+    assert prep.restore("We use the ⦅1⦆ desktop and ⦅2⦆.").text == "We use the GNOME desktop and KDE."
+    # Dropped by the model: put back all the same.
+    assert "KDE" in prep.restore("We use the ⦅1⦆ desktop.").text
+    prep = prepare("Both GNOME and KDE follow the FBI's advice.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == "Both ⦅1⦆ and ⦅2⦆ follow the FBI's advice."
+    # Without the source language (an older caller) nothing changes.
+    assert prepare("我们使用 GNOME 桌面。", 16, tgt_lang="en").model_text == "我们使用 GNOME 桌面。"
+
+
+def test_a_sentence_of_a_chinese_source_without_chinese_is_copied() -> None:
+    """A line of code or an English sentence in a Chinese document is its own English translation."""
+    for line in ("Hello, world!", "await asyncio.sleep(1)", "See the PostgreSQL documentation."):
+        prep = prepare(line, 16, tgt_lang="en", src_lang="zh")
+        assert prep.model_text is None and prep.copy == line
+    # Into Chinese the same line is translated.
+    assert prepare("Hello, world!", 16, tgt_lang="zh", src_lang="en").model_text == "Hello, world!"
+
+
+def test_the_check_reports_a_lost_name() -> None:
+    source = "Both GNOME and KDE use it."
+    assert sentence_warnings(source, "GNOME 和 KDE 都使用它。", tgt_lang="zh", src_lang="en") == []
+    [warning] = sentence_warnings(source, "GOMEN 和 KDE 都使用它。", tgt_lang="zh", src_lang="en")
+    assert (warning.problem, warning.kind, warning.span) == ("missing", "name", "GNOME")
+    assert sentence_warnings(source, "GOMEN 和 KDE 都使用它。", tgt_lang="zh") == []
+
+
+def test_the_engine_keeps_a_name_whatever_the_model_writes() -> None:
+    tr = OnnxTranslator.load(shared_placeholder_bundle(), beam_size=2)
+    tr.src_lang, tr.tgt_lang = "zh", "en"  # as a zh->en bundle: the toy model reads the placeholders
+    session = tr.new_document()
+    r = session.translate("猫 GNOME 狗 Visual Studio Code")
+    assert "GNOME" in r.translation and "Visual Studio Code" in r.translation
+    assert placeholder(1) in r.src_tokens and "GNOME" not in "".join(r.src_tokens)
+
+
+def test_the_shipped_list_renders_common_acronyms_and_emphasis_but_not_technical_ones() -> None:
+    caps = translated_caps()
+    assert {"FBI", "OK", "TV", "NOT", "NEVER"} <= caps
+    assert not {"GNOME", "KDE", "HTTP", "API", "SQL", "ASCII", "CPU"} & caps
+
+
+def test_the_list_is_measured_on_training_pairs(tmp_path: Path) -> None:
+    """Rendered: capitals the Chinese side drops, common words in capitals; kept: what it keeps."""
+    doc = {"en": ["The FBI is here.", "The FBI left.", "Use GNOME now.", "Use GNOME today.", "I did NOT go.",
+                  "I did not go.", "Set WARNING level.", "Set WARNING now.", "DO NOT ENTER"],
+           "zh": ["联邦调查局来了。", "联邦调查局走了。", "现在用 GNOME。", "今天用 GNOME。", "我没去。", "我没去。",
+                  "设置 WARNING 级别。", "现在设置 WARNING。", "禁止入内"]}
+    for corpus in builder.CORPORA:
+        (tmp_path / corpus).mkdir()
+        with lzma.open(tmp_path / corpus / "train.jsonl.xz", "wt", encoding="utf-8") as fh:
+            fh.write(json.dumps(doc) + "\n")
+    seen, kept, words = builder.measure(tmp_path)
+    assert seen["ENTER"] == 0  # a shouted line says nothing
+    caps = builder.translated_caps(seen, kept, words | Counter({"warning": 9}), min_count=2, common=3)
+    assert "FBI" in caps and "NOT" in caps  # rendered; "not" is a common word
+    assert "GNOME" not in caps and "WARNING" not in caps  # kept by the Chinese side every time
+
+
+def test_names_give_way_to_figures_at_the_placeholder_limit() -> None:
+    """Sixteen placeholders: every figure gets one before a name does; a name past the limit is
+    left to the model, a figure never is."""
+    figures = "、".join(str(i) for i in range(1, 16))
+    prep = prepare(f"用 GNOME 和 KDE 的 {figures} 和 Visual Studio Code", 16, tgt_lang="en", src_lang="zh")
+    assert [s.text for s in prep.masked.spans] == ["GNOME", *figures.split("、")]
+    assert "KDE" in prep.model_text and "Visual Studio Code" in prep.model_text
