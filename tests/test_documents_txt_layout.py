@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from doctrans.documents import read_document
+from doctrans.documents.txt_format import wrapped_runs
 from doctrans.translate_job import translate_file
 from tests.fakes import FakeTranslator
 
@@ -78,6 +79,23 @@ def test_hard_wrapped_prose_is_joined_per_paragraph(tmp_path: Path) -> None:
     lines = out.read_text(encoding="utf-8").splitlines()
     assert max(map(len, lines)) <= max(map(len, WRAPPED))
     assert " ".join(lines) == " ".join(WRAPPED).upper()
+
+
+def test_one_sentence_per_line_is_never_smeared_across_lines(tmp_path: Path) -> None:
+    """Similar-length lines each ending a sentence: the widest looked wrapped, so its translation
+    and the next line's were joined and re-wrapped, half a sentence on each line."""
+    lines = ["The meeting was held on 2 October 2018 in Geneva.", "The report was published on March 15, 2024.",
+             "Sales fell sharply in December 2023.", "He left the company on May 20."]
+    src = tmp_path / "notes.txt"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert [t for _, t, _ in _blocks(src)] == lines
+    out = tmp_path / "out.txt"
+    translate_file(src, out, FakeTranslator(fn=lambda s: "<" + s + ">"))
+    assert out.read_text(encoding="utf-8").splitlines() == ["<" + x + ">" for x in lines]
+    # Wrapped prose whose line happens to end a sentence still joins where the next line goes on.
+    wrapped = ["It was late when the committee finally agreed on the revised plan, etc.",
+               "and the others left. The plan itself was simple enough."]
+    assert wrapped_runs(wrapped) == [(0, 2)]
 
 
 def test_lines_of_different_lengths_are_kept(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ Layout rules (so a translated file looks like the original):
   quote (``> ``) keeps its marker and indentation, and only the text after it is translated;
 - lines are joined only where the text really is hard-wrapped prose: the block's lines are at most
   ~100 columns wide (CJK counts two) and a line is taken as wrapped only if the first word of the
-  next line would not have fitted on it -- the way a reader sees that a break was forced. Such a
+  next line would not have fitted on it -- the way a reader sees that a break was forced -- and a
+  line ending a sentence (the next not going on in lower case) is never joined to the next. Such a
   run of lines is translated as one text and re-wrapped to its width and indentation; every other
   line (one paragraph per line, numbered items, lines of very different lengths, addresses,
   verse) stays one block, so the line count is kept exactly.
@@ -114,13 +115,20 @@ def _first_word(text: str) -> str:
     return text.split(maxsplit=1)[0] if text.strip() else ""
 
 
+# A line that ends a sentence: terminal punctuation, maybe closing quotes or brackets after it.
+_SENTENCE_END = re.compile(r"[.!?。！？…][\"'”’)）」』\]]*\s*$")
+
+
 def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
     """Split a paragraph's lines (indentation included) into runs ``[start, end)``: a run of
     several lines is hard-wrapped prose, a run of one line is a line of its own.
 
     A line was wrapped (not broken on purpose) when the first word of the next line would not
     have fitted on it within the paragraph's width; a width over ~100 columns is no wrapping at
-    all (one paragraph per line, however similar the lengths)."""
+    all (one paragraph per line, however similar the lengths). A line that ends a sentence, with
+    the next line not going on in lower case, ends its run however long it is: one sentence per
+    line (the widest line always looks wrapped) must not be smeared across lines, and in wrapped
+    prose a break at a sentence end costs only a shorter line."""
     widths = [_cols(x.rstrip()) for x in lines]
     width = max(widths)
     if len(lines) < 2 or width > _MAX_WRAP or width < 30:
@@ -129,7 +137,8 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
     for i in range(len(lines) - 1):
         word = _first_word(lines[i + 1])
         space = 0 if word and is_cjk(word[0]) else 1
-        if widths[i] + space + _cols(word) <= width:
+        sentence_end = _SENTENCE_END.search(lines[i]) is not None and not word[:1].islower()
+        if sentence_end or widths[i] + space + _cols(word) <= width:
             runs.append((start, i + 1))
             start = i + 1
     runs.append((start, len(lines)))
