@@ -43,8 +43,7 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
-from doctrans.magnitudes import with_magnitudes
-from doctrans.verbatim import Span, find_spans
+from doctrans.verbatim import Span
 
 CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -102,11 +101,3 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
                 names.append(Span(m.start(), m.end(), m.group(), "name", m.group()))
     return names
 
-
-def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
-    """Glossary ``terms`` plus what the direction itself fixes: figures with a magnitude word
-    written the target's way (doctrans.magnitudes) and the names kept as they are; in text order.
-    A user's term wins over both; names are looked for only where nothing else is."""
-    terms = with_magnitudes(text, terms, tgt_lang)
-    names = find_kept_names(text, src_lang, tgt_lang, [*find_spans(text), *terms])
-    return sorted([*terms, *names], key=lambda s: s.start) if names else terms

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from doctrans.direction_terms import automatic_terms
 from doctrans.errors import UserError
 from doctrans.glossary import Glossary
-from doctrans.kept_names import automatic_terms
 from doctrans.verbatim import SpanWarning, check
 
 REPORT_SUFFIXES = (".json", ".csv")

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from doctrans import kept_names
+from doctrans.direction_terms import automatic_terms
 from doctrans.engine.onnx_engine import OnnxTranslator
 from doctrans.engine.protect import prepare
 from doctrans.glossary import Glossary
-from doctrans.kept_names import automatic_terms, find_kept_names, translated_caps
+from doctrans.kept_names import find_kept_names, translated_caps
 from doctrans.report import sentence_warnings
 from doctrans.verbatim import placeholder
 from tests.tiny_model import one_torch_thread, shared_placeholder_bundle  # noqa: F401 - fixture

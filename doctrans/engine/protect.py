@@ -23,8 +23,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
-from doctrans.kept_names import automatic_terms
 from doctrans.verbatim import (
     Masked,
     Restored,
@@ -94,7 +94,7 @@ def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None,
             tgt_lang: str | None = None, src_lang: str | None = None) -> Prepared:
     """What the model reads for ``sentence``; ``placeholders``: how many ``⦅k⦆`` pieces the
     bundle's vocabulary has (0: do not mask). ``tgt_lang``/``src_lang``: the direction, for what
-    it fixes itself (doctrans.kept_names.automatic_terms: Chinese figures written with 万/亿 the
+    it fixes itself (doctrans.direction_terms.automatic_terms: figures written with 万/亿 the
     target's way, Latin names kept as they are), which join the glossary terms, and for Chinese
     output's punctuation (doctrans.zh_punctuation)."""
     return replace(_prepare(sentence, placeholders, glossary, tgt_lang, src_lang),

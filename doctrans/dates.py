@@ -1,0 +1,109 @@
+r"""Calendar dates written the target language's way, exactly.
+
+A date is a figure: the shipped models turned ``2024年3月15日`` into ``The last month in 2024, in 15``
+and ``2 October 2018`` into ``2 2018`` (the month word lost, the day taken for a year). The digits
+were masked (doctrans.verbatim) but the month between them was left to the model, which could not
+place it. So a whole date becomes one span whose target is the same date in the output language,
+built from the digits and a month table (no model involved), masked and restored like a glossary
+term and checked like one after translation:
+
+| source             | into English        | into Chinese        |
+|--------------------|---------------------|---------------------|
+| 2024年3月15日      | March 15, 2024      | (as written)        |
+| 2018年10月         | October 2018        | (as written)        |
+| 5月20日            | May 20              | (as written)        |
+| ２０２４年３月１５日 | March 15, 2024      | (as written)        |
+| 2 October 2018     | (as written)        | 2018年10月2日       |
+| March 15, 2024     | (as written)        | 2024年3月15日       |
+| Sept. 3rd, 2021    | (as written)        | 2021年9月3日        |
+| December 2023      | (as written)        | 2023年12月          |
+| May 20             | (as written)        | 5月20日             |
+| 1 Jan 2020         | (as written)        | 2020年1月1日        |
+
+English dates are written month first (``March 15, 2024``), the form of American and of most
+translated news; Japanese takes the Chinese form. Only a real calendar day counts (month 1-12, day
+1-31; ``2月30日`` is left alone), and a month needs a day or a year beside it (``in May``, ``3月``
+are words the model translates; ``May 5`` is taken for a date). Numeric dates
+(``2024-03-15``) stay verbatim spans (doctrans.verbatim): they are the same in every language.
+Years alone (``2024年``) and weekdays are left to the model.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from doctrans.verbatim import Span
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+_MONTH_NUMBER = {m.lower(): i for i, m in enumerate(MONTHS, 1)}
+_MONTH_NUMBER.update({m[:3].lower(): i for i, m in enumerate(MONTHS, 1)})
+_MONTH_NUMBER["sept"] = 9
+_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December" \
+         r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?)"
+_DAY = r"(?:[0-9]{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"[0-9]{4}"
+_EN_DATE = re.compile(
+    rf"(?<![0-9A-Za-z])(?:"
+    rf"(?P<d1>{_DAY})\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>{_YEAR}))?"  # 2 October 2018, 15 March
+    rf"|(?P<m2>{_MONTH})\s+(?P<d2>{_DAY})(?:,?\s+(?P<y2>{_YEAR}))?"  # March 15, 2024; May 20
+    rf"|(?P<m3>{_MONTH}),?\s+(?P<y3>{_YEAR})"  # December 2023
+    rf")(?![0-9A-Za-z])")
+_D = "0-9０-９"
+_ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?:(?P<d>[{_D}]{{1,2}})[日号])?")
+
+_CJK_DATE_TARGETS = frozenset({"zh", "ja"})
+
+
+def _lang(code: str | None) -> str:
+    return (code or "").split("-")[0].split("_")[0].lower()
+
+
+def _int(digits: str) -> int:
+    return int(unicodedata.normalize("NFKC", digits))
+
+
+def _day(text: str | None) -> int | None:
+    return None if text is None else int(re.match(r"[0-9]+", text).group())  # type: ignore[union-attr]
+
+
+def english(year: int | None, month: int, day: int | None) -> str:
+    name = MONTHS[month - 1]
+    if day is None:
+        return f"{name} {year}"
+    return f"{name} {day}, {year}" if year is not None else f"{name} {day}"
+
+
+def chinese(year: int | None, month: int, day: int | None) -> str:
+    return (f"{year}年" if year is not None else "") + f"{month}月" + (f"{day}日" if day is not None else "")
+
+
+def _valid(month: int, day: int | None) -> bool:
+    return 1 <= month <= 12 and (day is None or 1 <= day <= (29 if month == 2 else 30 if month in (4, 6, 9, 11)
+                                                                  else 31))
+
+
+def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
+    """The dates of ``text`` written another way in ``tgt_lang``, as spans (kind ``date``) whose
+    target is that writing; none for a target that writes them as the source does."""
+    lang = _lang(tgt_lang)
+    spans = []
+    if lang == "en":
+        for m in _ZH_DATE.finditer(text):
+            year = _int(m["y"]) if m["y"] else None
+            month, day = _int(m["m"]), _int(m["d"]) if m["d"] else None
+            if (year is None and day is None) or not _valid(month, day):
+                continue  # 3月 alone is a month word the model translates
+            spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, month, day)))
+    elif lang in _CJK_DATE_TARGETS:
+        for m in _EN_DATE.finditer(text):
+            name = m["m1"] or m["m2"] or m["m3"]
+            month = _MONTH_NUMBER[name.rstrip(".").lower()]
+            day = _day(m["d1"] or m["d2"])
+            year_text = m["y1"] or m["y2"] or m["y3"]
+            if not _valid(month, day):
+                continue
+            spans.append(Span(m.start(), m.end(), m.group(), "date",
+                              chinese(int(year_text) if year_text else None, month, day)))
+    return spans

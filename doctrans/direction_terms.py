@@ -1,0 +1,33 @@
+"""What a translation direction fixes itself, before the model: the spans of a sentence whose
+translation is known exactly, joined to the user's glossary terms and masked, restored and checked
+like them (doctrans.engine.protect, doctrans.report).
+
+- figures with a magnitude word the target does not use (``1,250万`` -> ``12.5 million``:
+  doctrans.magnitudes);
+- calendar dates (``2024年3月15日`` -> ``March 15, 2024``: doctrans.dates);
+- Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names).
+
+A user's term wins over all three; a date never overlaps a figure; names are looked for only where
+nothing else is.
+"""
+
+from __future__ import annotations
+
+from doctrans.dates import find_dates
+from doctrans.kept_names import find_kept_names
+from doctrans.magnitudes import with_magnitudes
+from doctrans.verbatim import Span, find_spans
+
+
+def _overlaps(a: Span, others: list[Span]) -> bool:
+    return any(a.start < b.end and b.start < a.end for b in others)
+
+
+def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """Glossary ``terms`` plus the figures, dates and names the direction fixes, in text order."""
+    terms = with_magnitudes(text, terms, tgt_lang)
+    dates = [d for d in find_dates(text, tgt_lang) if not _overlaps(d, terms)]
+    if dates:
+        terms = sorted([*terms, *dates], key=lambda s: s.start)
+    names = find_kept_names(text, src_lang, tgt_lang, [*find_spans(text), *terms])
+    return sorted([*terms, *names], key=lambda s: s.start) if names else terms

@@ -1,0 +1,64 @@
+"""Calendar dates written the target language's way (doctrans.dates): the rules (parsed from the
+module docstring's table), masking and restoration, and the check after translation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from doctrans import dates
+from doctrans.dates import find_dates
+from doctrans.engine.protect import prepare
+from doctrans.glossary import Glossary
+from doctrans.report import sentence_warnings
+
+
+def docstring_table() -> list[tuple[str, str, str]]:
+    rows = re.findall(r"^\| (\S[^|]*?) +\| (\S[^|]*?) +\| (\S[^|]*?) +\|$", dates.__doc__ or "", re.M)
+    return [r for r in rows if r[0] != "source"]
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(docstring_table()) == 10
+
+
+@pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
+def test_docstring_table_row(source: str, en: str, zh: str) -> None:
+    text = f"会议于{source}举行。" if re.search("[年月]", source) else f"The meeting was held on {source} in Geneva."
+    for lang, want in (("en", en), ("zh", zh)):
+        spans = find_dates(text, lang)
+        if want == "(as written)":
+            assert spans == [], (lang, spans)
+            continue
+        [span] = spans
+        assert (span.text, span.target, span.kind) == (source, want, "date")
+    assert find_dates(text, "de") == [] and find_dates(text, None) == []
+
+
+def test_what_is_not_a_date() -> None:
+    assert find_dates("三月的2月30日和13月5日，3月很冷", "en") == []  # no such day; a month alone is a word
+    assert find_dates("In May we may go; March on, 32 March", "zh") == []
+    assert [s.target for s in find_dates("本书2024年3月出版", "ja")] == []  # Chinese into Japanese: as written
+    assert [s.target for s in find_dates("on 3 March 2024", "ja")] == ["2024年3月3日"]
+
+
+def test_a_date_is_masked_whole_and_restored_in_the_target_form() -> None:
+    prep = prepare("会议于2024年3月15日在北京举行。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == "会议于⦅1⦆在北京举行。"
+    assert prep.restore("The meeting was held in Beijing on ⦅1⦆.").text == \
+        "The meeting was held in Beijing on March 15, 2024."
+    prep = prepare("The report was published on 2 October 2018.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == "The report was published on ⦅1⦆."
+    assert prep.restore("报告于⦅1⦆发布。").text == "报告于2018年10月2日发布。"
+    # A user's glossary entry wins.
+    glossary = Glossary.from_pairs([("2 October 2018", "二〇一八年十月二日")])
+    prep = prepare("The report was published on 2 October 2018.", 16, glossary, tgt_lang="zh", src_lang="en")
+    assert [s.output for s in prep.masked.spans] == ["二〇一八年十月二日"]
+
+
+def test_the_check_looks_for_the_date_in_the_target_form() -> None:
+    source = "报告发布于2018年10月2日。"
+    assert sentence_warnings(source, "The report was released on October 2, 2018.", tgt_lang="en") == []
+    [warning] = sentence_warnings(source, "The report was released on 2 2018.", tgt_lang="en")
+    assert (warning.problem, warning.kind, warning.span) == ("missing", "date", "October 2, 2018")
