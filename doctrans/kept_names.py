@@ -13,10 +13,10 @@ out of Chinese):
   T-shirt, ``X光`` an X-ray.
 - **All-capital words in an English source translated into Chinese, Japanese or Korean**
   (``GNOME``, ``KDE``, ``HTTP``): Chinese text keeps acronyms (the technical dev references keep 98-99
-  %), except those it renders (``FBI`` -> 联邦调查局, ``OK``, ``TV``) and English words written in
-  capitals for emphasis (``I did NOT``): doctrans/data/translated_caps.txt lists both, measured on the
-  training pairs (training.translated_caps). A shouted sentence (no small letter at all: a heading,
-  a licence disclaimer) keeps nothing: its capitals are words, not acronyms.
+  %), except those it renders (``FBI`` -> 联邦调查局, ``OK``, ``TV``; doctrans/data/translated_caps.txt)
+  and common English words in capitals (emphasis, ``I did NOT``, or a heading, ``TABLE OF CONTENTS``;
+  common_words.txt, the 10,000 most frequent), both measured on the training pairs
+  (training.translated_caps); the model reads those in small letters (doctrans.case_fold).
 
 | source language | target | text                             | kept                       |
 |-----------------|--------|----------------------------------|----------------------------|
@@ -27,7 +27,7 @@ out of Chinese):
 | zh              | zh     | 使用 GNOME 桌面                    | (none)                     |
 | en              | zh     | Both GNOME and KDE use HTTP.      | GNOME · KDE · HTTP         |
 | en              | zh     | The FBI said OK, I did NOT go.    | (none)                     |
-| en              | zh     | WARNING: DO NOT OPEN              | (none)                     |
+| en              | zh     | GNOME USER GUIDE                  | GNOME                      |
 | en              | en     | Both GNOME and KDE                | (none)                     |
 
 Each name is a span whose target is itself (kind ``name``): doctrans.engine.protect masks it with
@@ -57,11 +57,22 @@ def _lang(code: str | None) -> str:
     return (code or "").split("-")[0].split("_")[0].lower()
 
 
+def _word_list(name: str) -> frozenset[str]:
+    text = resources.files("doctrans").joinpath(f"data/{name}").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
 @cache
 def translated_caps() -> frozenset[str]:
-    """The all-capital words a translation into Chinese renders (doctrans/data/translated_caps.txt)."""
-    text = resources.files("doctrans").joinpath("data/translated_caps.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    """The acronyms a translation into Chinese renders (doctrans/data/translated_caps.txt)."""
+    return _word_list("translated_caps.txt")
+
+
+@cache
+def common_words() -> frozenset[str]:
+    """Common English words in small letters (doctrans/data/common_words.txt): in capitals they
+    are emphasis or a heading, not acronyms."""
+    return _word_list("common_words.txt")
 
 
 def shouted(text: str) -> bool:
@@ -90,10 +101,8 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
     if src in CJK_LANGUAGES:
         pattern, keep = _LATIN_RUN, lambda s: sum(c.isalpha() for c in s) >= 2
     else:
-        if shouted(text):
-            return []
-        rendered = translated_caps()
-        pattern, keep = _CAPS, lambda s: s not in rendered
+        rendered, common = translated_caps(), common_words()
+        pattern, keep = _CAPS, lambda s: s not in rendered and s.lower() not in common
     names = []
     for a, b in _gaps(text, taken):
         for m in pattern.finditer(text, a, b):

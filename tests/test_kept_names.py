@@ -17,7 +17,7 @@ from doctrans.direction_terms import automatic_terms
 from doctrans.engine.onnx_engine import OnnxTranslator
 from doctrans.engine.protect import prepare
 from doctrans.glossary import Glossary
-from doctrans.kept_names import find_kept_names, translated_caps
+from doctrans.kept_names import common_words, find_kept_names, translated_caps
 from doctrans.report import sentence_warnings
 from doctrans.verbatim import placeholder
 from tests.tiny_model import one_torch_thread, shared_placeholder_bundle  # noqa: F401 - fixture
@@ -95,14 +95,16 @@ def test_the_engine_keeps_a_name_whatever_the_model_writes() -> None:
     assert placeholder(1) in r.src_tokens and "GNOME" not in "".join(r.src_tokens)
 
 
-def test_the_shipped_list_renders_common_acronyms_and_emphasis_but_not_technical_ones() -> None:
-    caps = translated_caps()
-    assert {"FBI", "OK", "TV", "NOT", "NEVER"} <= caps
-    assert not {"GNOME", "KDE", "HTTP", "API", "SQL", "ASCII", "CPU"} & caps
+def test_the_shipped_lists_render_common_acronyms_and_words_but_not_technical_ones() -> None:
+    caps, words = translated_caps(), common_words()
+    assert {"FBI", "TV", "CIA"} <= caps and {"not", "never", "the", "of", "ok"} <= words
+    technical = {"GNOME", "KDE", "HTTP", "API", "SQL", "ASCII", "CPU", "JSON", "WARNING"}
+    assert not technical & caps and not {w.lower() for w in technical} & words
 
 
-def test_the_list_is_measured_on_training_pairs(tmp_path: Path) -> None:
-    """Rendered: capitals the Chinese side drops, common words in capitals; kept: what it keeps."""
+def test_the_lists_are_measured_on_training_pairs(tmp_path: Path) -> None:
+    """Acronyms rendered: capitals the Chinese side drops; common words: frequent small words,
+    less those whose frequent capital form the Chinese side keeps."""
     doc = {"en": ["The FBI is here.", "The FBI left.", "Use GNOME now.", "Use GNOME today.", "I did NOT go.",
                   "I did not go.", "Set WARNING level.", "Set WARNING now.", "DO NOT ENTER"],
            "zh": ["联邦调查局来了。", "联邦调查局走了。", "现在用 GNOME。", "今天用 GNOME。", "我没去。", "我没去。",
@@ -113,9 +115,10 @@ def test_the_list_is_measured_on_training_pairs(tmp_path: Path) -> None:
             fh.write(json.dumps(doc) + "\n")
     seen, kept, words = builder.measure(tmp_path)
     assert seen["ENTER"] == 0  # a shouted line says nothing
-    caps = builder.translated_caps(seen, kept, words | Counter({"warning": 9}), min_count=2, common=3)
-    assert "FBI" in caps and "NOT" in caps  # rendered; "not" is a common word
-    assert "GNOME" not in caps and "WARNING" not in caps  # kept by the Chinese side every time
+    common = builder.common_words(seen, kept, words | Counter({"warning": 9, "not": 8}), common=4, min_count=2)
+    assert common == ["did", "not", "now"]  # "warning": its capital form is frequent and always kept
+    caps = builder.translated_caps(seen, kept, common, min_count=2)
+    assert caps == ["FBI"]  # NOT is a common word; GNOME and WARNING are kept by the Chinese side
 
 
 def test_names_give_way_to_figures_at_the_placeholder_limit() -> None:

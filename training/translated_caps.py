@@ -1,19 +1,21 @@
-"""Build doctrans/data/translated_caps.txt: the all-capital words a translation into Chinese renders
-rather than keeps (``FBI`` -> 联邦调查局, ``OK`` -> 好, ``NEVER`` -> 绝不).
+"""Build doctrans/data/translated_caps.txt and common_words.txt: the acronyms a translation into
+Chinese renders rather than keeps (``FBI`` -> 联邦调查局, ``OK`` -> 好), and the common English words
+(``NOT``, ``NEVER`` in capitals are emphasis, ``EXECUTIVE SUMMARY`` a heading: doctrans.case_fold
+gives them to the model in small letters).
 
 doctrans.kept_names keeps every other all-capital word of an English sentence as it is in Chinese
 (``GNOME``, ``KDE``, ``HTTP``): the shipped en->zh model garbled the ones it rarely saw (``GNOME`` ->
 ``GOMEN``), while a Chinese technical text keeps them (pydocs and django dev references keep 98-99 %
 of them). The list is measured on the training pairs of every corpus, never the dev splits:
 
-- an all-capital word seen at least ``--min-count`` times in sentences that are not shouted (with a
-  small letter somewhere; doctrans.kept_names.shouted) whose Chinese side keeps it less than half
-  the time (``FBI``, ``TV``);
-- plus the ``--common`` most frequent lower-case English words written in capitals (emphasis:
-  ``I did NOT``), unless the corpora keep that capital form at least ``--keep-share`` of the time
-  (``WARNING`` as a log level, kept 82 of 82 times).
+- an acronym: an all-capital word, not a common word, seen at least ``--min-count`` times in
+  sentences that are not shouted (with a small letter somewhere; doctrans.kept_names.shouted) whose
+  Chinese side keeps it less than half the time (``FBI``, ``TV``);
+- a common word: one of the ``--common`` most frequent lower-case English words, unless its capital
+  form is frequent (at least 5 % of the small form's count) and the corpora keep it at least
+  ``--keep-share`` of the time (``WARNING`` as a log level, kept 86 of 86 times).
 
-    python -m training.translated_caps --data ../shared/data --out doctrans/data/translated_caps.txt
+    python -m training.translated_caps --data ../shared/data --out doctrans/data
 """
 
 from __future__ import annotations
@@ -23,13 +25,15 @@ import json
 import lzma
 import re
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from doctrans.kept_names import shouted
 
 CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
 _CAPS = re.compile(r"(?<![A-Za-z0-9_.\-'’])[A-Z]{2,}(?![A-Za-z0-9_'’])")
-_WORD = re.compile(r"(?<![A-Za-z'’])[a-z]{2,}(?![A-Za-z'’])")
+# A word of prose: not part of a dotted name, a path or a call (``os`` of ``os.path`` is code).
+_WORD = re.compile(r"(?<![A-Za-z0-9_.'’@/\\-])[a-z]{2,}(?![A-Za-z0-9_'’(@/\\]|\.[A-Za-z0-9_]|-[a-z]|://)")
 
 
 def measure(data: Path) -> tuple[Counter[str], Counter[str], Counter[str]]:
@@ -51,32 +55,50 @@ def measure(data: Path) -> tuple[Counter[str], Counter[str], Counter[str]]:
     return seen, kept, words
 
 
-def translated_caps(seen: Counter[str], kept: Counter[str], words: Counter[str], min_count: int = 2,
-                    common: int = 3000, keep_share: float = 0.8) -> list[str]:
-    rendered = {c for c, n in seen.items() if n >= min_count and kept[c] < n / 2}
-    for word, _n in words.most_common(common):
+def common_words(seen: Counter[str], kept: Counter[str], words: Counter[str], common: int = 10000,
+                 min_count: int = 2, keep_share: float = 0.7, caps_share: float = 0.05) -> list[str]:
+    """The ``common`` most frequent lower-case English words, less those whose capital form is
+    frequent (``caps_share`` of the small form's count or more) and kept by the Chinese side
+    (``WARNING``, ``SELECT``, ``JSON``: a log level, a keyword, a format), which read as acronyms.
+    (``THE`` is kept too, in untranslated licence text, but it is 97 against ~500,000 ``the``), and
+    those written in capitals more often than not (``OK``: the models learned it so)."""
+    out = []
+    for word, n in words.most_common(common):
         caps = word.upper()
-        if not (seen[caps] >= min_count and kept[caps] >= keep_share * seen[caps]):
-            rendered.add(caps)
-    return sorted(rendered)
+        acronym = seen[caps] >= min_count and kept[caps] >= keep_share * seen[caps] and seen[caps] >= caps_share * n
+        if not acronym and seen[caps] <= n:  # OK, written in capitals more than not, is learned as such
+            out.append(word)
+    return sorted(out)
+
+
+def translated_caps(seen: Counter[str], kept: Counter[str], common: Sequence[str], min_count: int = 2) -> list[str]:
+    """Capital words (not common words) the Chinese side renders rather than keeps (``FBI``, ``TV``)."""
+    words = set(common)
+    return sorted(c for c, n in seen.items() if n >= min_count and kept[c] < n / 2 and c.lower() not in words)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--data", type=Path, default=Path("../shared/data"))
-    p.add_argument("--out", type=Path, default=Path("doctrans/data/translated_caps.txt"))
+    p.add_argument("--out", type=Path, default=Path("doctrans/data"), help="folder of the two lists")
     p.add_argument("--min-count", type=int, default=2)
-    p.add_argument("--common", type=int, default=3000)
-    p.add_argument("--keep-share", type=float, default=0.8)
+    p.add_argument("--common", type=int, default=10000)
+    p.add_argument("--keep-share", type=float, default=0.7)
     a = p.parse_args()
     seen, kept, words = measure(a.data)
-    caps = translated_caps(seen, kept, words, a.min_count, a.common, a.keep_share)
-    header = ("# All-capital words a translation into Chinese renders rather than keeps (doctrans.kept_names).\n"
-              f"# Built by: python -m training.translated_caps --min-count {a.min_count} --common {a.common} "
-              f"--keep-share {a.keep_share} (corpora: {', '.join(CORPORA)}; training pairs only)\n")
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(header + "\n".join(caps) + "\n", encoding="utf-8")
-    print(f"{len(caps)} words -> {a.out} ({len(seen)} capital words seen, {len(words)} lower-case words)")
+    common = common_words(seen, kept, words, a.common, a.min_count, a.keep_share)
+    caps = translated_caps(seen, kept, common, a.min_count)
+    built = (f"# Built by: python -m training.translated_caps --min-count {a.min_count} --common {a.common} "
+             f"--keep-share {a.keep_share} (corpora: {', '.join(CORPORA)}; training pairs only)\n")
+    a.out.mkdir(parents=True, exist_ok=True)
+    (a.out / "translated_caps.txt").write_text(
+        "# Acronyms a translation into Chinese renders rather than keeps (doctrans.kept_names).\n" + built
+        + "\n".join(caps) + "\n", encoding="utf-8")
+    (a.out / "common_words.txt").write_text(
+        "# Common English words: in capitals they are emphasis or a heading, not acronyms "
+        "(doctrans.kept_names, doctrans.case_fold).\n" + built + "\n".join(common) + "\n", encoding="utf-8")
+    print(f"{len(caps)} acronyms, {len(common)} common words -> {a.out} ({len(seen)} capital words seen, "
+          f"{len(words)} lower-case words)")
 
 
 if __name__ == "__main__":

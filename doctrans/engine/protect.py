@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from doctrans.case_fold import fold_case
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
 from doctrans.verbatim import (
@@ -117,8 +118,11 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     if placeholders == 0:
         return Prepared(sentence, mask(sentence, 0), substitute(sentence, terms), None)
     masked = mask(sentence, placeholders, terms)
-    # Terms past the placeholder limit still get their target, as text for the model to copy.
-    return Prepared(sentence, masked, substitute(masked.text, _shifted(masked, terms)), None, masking=True)
+    # Terms past the placeholder limit still get their target, as text for the model to copy. Words
+    # in capitals are read in small letters when the output has no case (doctrans.case_fold); only
+    # here, where every span the case must not touch is a placeholder.
+    model_text = fold_case(substitute(masked.text, _shifted(masked, terms)), sentence, src_lang, tgt_lang)
+    return Prepared(sentence, masked, model_text, None, masking=True)
 
 
 def _within_budget(sentence: str, terms: list[Span], placeholders: int) -> list[Span]:

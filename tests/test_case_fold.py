@@ -1,0 +1,46 @@
+"""English in capitals read by the model in small letters when the output has no case
+(doctrans.case_fold): the rules (parsed from the module docstring's table) and the engine's input."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from doctrans import case_fold
+from doctrans.case_fold import fold_case
+from doctrans.engine.protect import prepare
+
+
+def docstring_table() -> list[tuple[str, str, str]]:
+    rows = re.findall(r"^\| (\w\w) +\| (.+?) +\| (.+?) +\|$", case_fold.__doc__ or "", re.M)
+    return [r for r in rows if r[0] != "target"]
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(docstring_table()) == 6
+
+
+@pytest.mark.parametrize(("tgt", "text", "expected"), docstring_table())
+def test_docstring_table_row(tgt: str, text: str, expected: str) -> None:
+    assert fold_case(text, text, "en", tgt) == expected
+
+
+def test_only_a_cased_source_into_a_caseless_target() -> None:
+    assert fold_case("EXECUTIVE SUMMARY", "EXECUTIVE SUMMARY", "zh", "en") == "EXECUTIVE SUMMARY"
+    assert fold_case("EXECUTIVE SUMMARY", "EXECUTIVE SUMMARY", None, "zh") == "EXECUTIVE SUMMARY"
+    assert fold_case("EXECUTIVE SUMMARY", "EXECUTIVE SUMMARY", "en", "ja") == "Executive summary"
+
+
+def test_the_model_reads_small_letters_and_spans_keep_their_case() -> None:
+    prep = prepare("CAUTION: SET MAX_SIZE TO 320 BEFORE USE.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == "Caution: set ⦅1⦆ to ⦅2⦆ before use."
+    assert prep.restore("警告：使用前将⦅1⦆设为⦅2⦆。").text == "警告：使用前将MAX_SIZE设为320。"
+    # In a heading too, an acronym is a name (kept) and the words are folded.
+    prep = prepare("WARNING: GNOME USER GUIDE", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == "⦅1⦆: ⦅2⦆ User guide"
+    # Acronyms in a mixed-case sentence are names (kept), emphasis is folded.
+    prep = prepare("You MUST NOT unplug the GNOME session.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == "You must not unplug the ⦅1⦆ session."
+    # Into English nothing changes.
+    assert prepare("You MUST NOT go.", 16, tgt_lang="en", src_lang="zh").model_text is None  # copied
