@@ -17,6 +17,9 @@ out of Chinese):
   and common English words in capitals (emphasis, ``I did NOT``, or a heading, ``TABLE OF CONTENTS``;
   common_words.txt, the 10,000 most frequent), both measured on the training pairs
   (training.translated_caps); the model reads those in small letters (doctrans.case_fold).
+- The mirror of the first case: **CJK text inside an English source** translated into Chinese,
+  Japanese or Korean (``the term 关系 means relation``) is kept, and a Chinese sentence in an
+  English document is copied whole.
 
 | source language | target | text                             | kept                       |
 |-----------------|--------|----------------------------------|----------------------------|
@@ -28,6 +31,8 @@ out of Chinese):
 | en              | zh     | Both GNOME and KDE use HTTP.      | GNOME · KDE · HTTP         |
 | en              | zh     | The FBI said OK, I did NOT go.    | (none)                     |
 | en              | zh     | GNOME USER GUIDE                  | GNOME                      |
+| en              | zh     | The term 关系 means relation.      | 关系                       |
+| en              | zh     | 这是中文，不用翻译。               | 这是中文，不用翻译          |
 | en              | en     | Both GNOME and KDE                | (none)                     |
 
 Each name is a span whose target is itself (kind ``name``): doctrans.engine.protect masks it with
@@ -51,6 +56,10 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-
 _LATIN_WORD = r"[A-Za-z][A-Za-z0-9]*(?:['’.\-+_][A-Za-z0-9]+)*[+#]*"
 _LATIN_RUN = re.compile(rf"(?<![A-Za-z0-9_.\-/@#'’]){_LATIN_WORD}(?:[ \t]+{_LATIN_WORD})*(?![A-Za-z0-9_])")
 _CAPS = re.compile(r"(?<![A-Za-z0-9_.\-'’])[A-Z]{2,}(?![A-Za-z0-9_'’])")
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+# Runs of CJK text, with the punctuation inside a phrase (not a sentence's final 。).
+_CJK_RUN = re.compile(rf"[{_CJK_CHARS}]+(?:[\s，、；：“”‘’（）《》·—]*[{_CJK_CHARS}]+)*")
+_CAPS_OR_CJK = re.compile(rf"{_CAPS.pattern}|{_CJK_RUN.pattern}")
 
 
 def _lang(code: str | None) -> str:
@@ -102,7 +111,8 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
         pattern, keep = _LATIN_RUN, lambda s: sum(c.isalpha() for c in s) >= 2
     else:
         rendered, common = translated_caps(), common_words()
-        pattern, keep = _CAPS, lambda s: s not in rendered and s.lower() not in common
+        pattern = _CAPS_OR_CJK
+        keep = lambda s: _CJK.match(s) is not None or (s not in rendered and s.lower() not in common)  # noqa: E731
     names = []
     for a, b in _gaps(text, taken):
         for m in pattern.finditer(text, a, b):
