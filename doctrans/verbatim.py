@@ -488,10 +488,36 @@ def _latin(c: str) -> bool:
     return c.isalnum() and not is_cjk(c)
 
 
+def _equal_spans_swapped(translation: str, masked: Masked) -> str:
+    """``translation`` with a repeated placeholder taken for a missing one that stands for the same
+    text: ``MIME system [MIME]`` is ``⦅1⦆ system [⦅2⦆]``, and a model writing ``⦅1⦆ …[⦅1⦆]`` meant
+    exactly that (without this, the second copy was removed and ``MIME`` put back elsewhere,
+    leaving ``[]``). A placeholder the output has anywhere is never taken."""
+    found = [int(m.group(1)) for m in _OUTPUT_PLACEHOLDER.finditer(translation)]
+    n = len(masked.spans)
+    absent = [j for j in range(1, n + 1) if j not in found]
+    if not absent or len(set(found)) == len(found):
+        return translation
+    seen: set[int] = set()
+
+    def swap(m: re.Match[str]) -> str:
+        k = int(m.group(1))
+        if 1 <= k <= n and k in seen:
+            same = [j for j in absent if masked.spans[j - 1].output == masked.spans[k - 1].output]
+            if same:
+                absent.remove(same[0])
+                return placeholder(same[0])
+        seen.add(k)
+        return m.group(0)
+
+    return _OUTPUT_PLACEHOLDER.sub(swap, translation)
+
+
 def copied_exactly(translation: str, masked: Masked) -> bool:
     """Whether the model wrote every placeholder of ``masked`` exactly once and no other: what
     ``unmask(translation, masked).ok`` says, without restoring (the engine asks it of every
-    hypothesis of its n-best)."""
+    hypothesis of its n-best). Spans of equal text are interchangeable (:func:`_equal_spans_swapped`)."""
+    translation = _equal_spans_swapped(translation, masked)
     found = sorted(int(m.group(1)) for m in _OUTPUT_PLACEHOLDER.finditer(translation))
     return found == list(range(1, len(masked.spans) + 1))
 
@@ -502,8 +528,10 @@ def unmask(translation: str, masked: Masked) -> Restored:
     A placeholder the model repeated is kept once (the first) and one it invented (``⦅9⦆`` when
     there are 3) is removed; a missing one is inserted where its span stood relative to the
     source, so a span is never lost. Each case is a line in ``Restored.problems``. Spacing around
-    each span is made natural for the language around it (see :func:`_space_wanted`).
+    each span is made natural for the language around it (see :func:`_space_wanted`). A repeated
+    placeholder standing for the same text as a missing one is that one (:func:`_equal_spans_swapped`).
     """
+    translation = _equal_spans_swapped(translation, masked)
     n = len(masked.spans)
     problems: list[str] = []
     seen: set[int] = set()

@@ -228,3 +228,17 @@ def test_copied_exactly_says_what_unmask_says(translation: str) -> None:
     masked = mask("Set ttl_seconds to 300 today.")
     assert len(masked.spans) == 2
     assert copied_exactly(translation, masked) == unmask(translation, masked).ok
+
+
+def test_a_repeated_placeholder_stands_for_a_missing_one_of_the_same_text() -> None:
+    """``320`` twice is ``⦅1⦆`` and ``⦅2⦆``; a model writing ``⦅1⦆`` twice meant both. Before, the
+    second copy was removed and ``320`` put back elsewhere, leaving a hole in the sentence."""
+    masked = mask("Set the limit to 320 here and to 320 there, not 64.")
+    assert masked.text == "Set the limit to ⦅1⦆ here and to ⦅2⦆ there, not ⦅3⦆."
+    translation = "这里把限制设为⦅1⦆，那里也设为⦅1⦆，而不是⦅3⦆。"
+    assert copied_exactly(translation, masked)
+    restored = unmask(translation, masked)
+    assert restored.text == "这里把限制设为320，那里也设为320，而不是64。" and restored.ok
+    # A placeholder of another text is never taken, and one the output has is never taken twice.
+    assert not copied_exactly("这里设为⦅3⦆，那里设为⦅3⦆。", masked)
+    assert unmask("这里设为⦅1⦆，那里设为⦅1⦆，⦅2⦆，⦅3⦆。", masked).duplicated == (1,)
