@@ -22,6 +22,7 @@ for the example, all of that row's kind.
 |------------|-------------------------------------------|-----------------------------------------|
 | literal    | use ``x = 1`` here                        | ``x = 1``                               |
 | literal    | the `argv` list                           | `argv`                                  |
+| literal    | use ``a`` then :exc:`B` now               | ``a`` · :exc:`B`                        |
 | literal    | Call :func:`os.path.join` first           | :func:`os.path.join`                    |
 | literal    | see :ref:`the guide <guide-start>`        | :ref:`the guide <guide-start>`          |
 | literal    | read `the docs <https://x.org>`_ now      | `the docs <https://x.org>`_             |
@@ -342,8 +343,10 @@ _D = "0-9\uff10-\uff19"  # ASCII and full-width digits (\d would also take other
 # (kind, finder), in priority order.
 _RULES: list[tuple[str, Finder]] = [
     ("literal", _regex(r"(?<![0-9A-Za-z_`])(?::[A-Za-z][0-9A-Za-z_.+\-]*)+:`[^`\n]+`")),  # reST role
-    ("literal", _regex(r"``(?:[^`\n]|`(?!`))+?``")),
-    ("literal", _regex(r"`[^`\n]+`(?:__?)?")),
+    # Double and single backticks in one scan, so a ``literal``'s backticks are consumed together:
+    # scanned apart, the single-backtick rule paired the second closing backtick of ``try/finally``
+    # with the next role's opening one and masked the prose between (a whole Chinese clause).
+    ("literal", _regex(r"``(?:[^`\n]|`(?!`))+?``|`[^`\n]+`(?:__?)?")),
     ("literal", _regex(r"(?m)^[ \t]*(?P<s>>>>(?:[ \t].*?)?|\$[ \t]+[a-z].*?)[ \t]*$")),  # doctest, shell
     ("tag", _regex(r"<!--(?s:.*?)-->"
                    r"|</?[A-Za-z][0-9A-Za-z:\-]*(?:\s+[A-Za-z_:@][0-9A-Za-z_:.\-@]*"
