@@ -40,6 +40,7 @@ for the example, all of that row's kind.
 | format     | %(name)s has %5.2f%%                      | %(name)s · %5.2f · %%                   |
 | format     | Hello {name}, {0} and {}                  | {name} · {0} · {}                       |
 | format     | {{ title }} in ${HOME} or $PATH           | {{ title }} · ${HOME} · $PATH           |
+| literal    | 用 ``{{`` 和 ``}}`` 包围                   | ``{{`` · ``}}``                         |
 | path       | edit /etc/hosts now                       | /etc/hosts                              |
 | path       | open C:\Users\me\a.txt                    | C:\Users\me\a.txt                       |
 | path       | see docs/index.rst.                       | docs/index.rst                          |
@@ -358,7 +359,7 @@ _RULES: list[tuple[str, Finder]] = [
                      r"(?![0-9A-Za-z\-])")),
     ("format", _regex(r"%%|%(?:[0-9]+\$)?(?:\([A-Za-z_][0-9A-Za-z_]*\))?[-#0+]*(?:[0-9]+|\*)?"
                       r"(?:\.(?:[0-9]+|\*))?(?:hh|ll|[hlLqjzt])?[diouxXeEfFgGcrsaAp](?![A-Za-z])")),
-    ("format", _regex(r"\{\{[^{}\n]{0,80}\}\}|\{%[^%\n]{0,80}%\}"
+    ("format", _regex(r"\{\{[^{}`\n]{0,80}\}\}|\{%[^%`\n]{0,80}%\}"  # no backtick: ``{{`` 和 ``}}`` is two
                       r"|\{[A-Za-z_][0-9A-Za-z_]*(?:\.[A-Za-z_][0-9A-Za-z_]*|\[[^\]\n]{1,20}\])*(?:![rsa])?"
                       r"(?::[^{}\n]{0,20})?\}"
                       r"|\{[0-9]*(?:![rsa])?(?::[^{}\n]{0,20})?\}"
