@@ -30,19 +30,17 @@ from __future__ import annotations
 import re
 
 from doctrans.kept_names import CJK_LANGUAGES, common_words, shouted
+from doctrans.language_id import base_language
 
 _CAPS_WORD = re.compile(r"(?<![A-Za-z0-9_'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![A-Za-z0-9_])")
 
-
-def _lang(code: str | None) -> str:
-    return (code or "").split("-")[0].split("_")[0].lower()
 
 
 def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: str | None) -> str:
     """``model_text`` (the masked ``sentence``) with the capital words the model should read in
     small letters folded (rules in the module docstring); unchanged unless the target has no case
     and the source has."""
-    src, tgt = _lang(src_lang), _lang(tgt_lang)
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
     if tgt not in CJK_LANGUAGES or not src or src in CJK_LANGUAGES:
         return model_text
     common = common_words()

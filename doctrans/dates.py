@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -55,9 +56,6 @@ _ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2
 
 _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
 
-
-def _lang(code: str | None) -> str:
-    return (code or "").split("-")[0].split("_")[0].lower()
 
 
 def _int(digits: str) -> int:
@@ -87,7 +85,7 @@ def _valid(month: int, day: int | None) -> bool:
 def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
     """The dates of ``text`` written another way in ``tgt_lang``, as spans (kind ``date``) whose
     target is that writing; none for a target that writes them as the source does."""
-    lang = _lang(tgt_lang)
+    lang = base_language(tgt_lang)
     spans = []
     if lang == "en":
         for m in _ZH_DATE.finditer(text):

@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
+from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
 CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
@@ -61,9 +62,6 @@ _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _CJK_RUN = re.compile(rf"[{_CJK_CHARS}]+(?:[\s，、；：“”‘’（）《》·—]*[{_CJK_CHARS}]+)*")
 _CAPS_OR_CJK = re.compile(rf"{_CAPS.pattern}|{_CJK_RUN.pattern}")
 
-
-def _lang(code: str | None) -> str:
-    return (code or "").split("-")[0].split("_")[0].lower()
 
 
 def _word_list(name: str) -> frozenset[str]:
@@ -104,7 +102,7 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
                     taken: Sequence[Span] = ()) -> list[Span]:
     """The names of ``text`` kept as they are from ``src_lang`` into ``tgt_lang`` (rules in the
     module docstring), outside the spans ``taken``; none when either language is unknown."""
-    src, tgt = _lang(src_lang), _lang(tgt_lang)
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
     if not src or not tgt or (src in CJK_LANGUAGES) == (tgt in CJK_LANGUAGES):
         return []
     if src in CJK_LANGUAGES:

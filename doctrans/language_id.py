@@ -59,6 +59,11 @@ def identify(text: str) -> LanguageGuess | None:
     return LanguageGuess(lang, confidence) if confidence >= MIN_CONFIDENCE else None
 
 
+def base_language(code: str | None) -> str:
+    """``zh`` of ``zh-Hans``, ``ZH`` or ``zh_CN`` ('' for None): the language without script or region."""
+    return (code or "").split("-")[0].split("_")[0].lower()
+
+
 def same_language(a: str, b: str) -> bool:
     """'zh' matches 'zh-Hans' and 'ZH': bundles and users may add a script or region subtag."""
-    return a.split("-")[0].lower() == b.split("-")[0].lower()
+    return base_language(a) == base_language(b)

@@ -36,6 +36,7 @@ import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
 
+from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
 # The magnitude characters and compounds, longest first (万亿 before 万), simplified and traditional.
@@ -53,9 +54,6 @@ _SCALE_FIGURE = re.compile(rf"(?<![0-9A-Za-z_.,])([{_CURRENCY}]?)({_NUMBER})(?:\
 _WAN_UNITS = {"zh": ("万", "亿", "万亿"), "ja": ("万", "億", "兆")}
 _ENGLISH_SCALES = ((12, "trillion"), (9, "billion"), (6, "million"))
 
-
-def _lang(code: str | None) -> str:
-    return (code or "").split("-")[0].split("_")[0].lower()
 
 
 def _plain(value: Decimal) -> str:
@@ -98,7 +96,7 @@ def _decimal(digits: str) -> Decimal | None:
 def find_magnitudes(text: str, tgt_lang: str | None) -> list[Span]:
     """The figures of ``text`` whose magnitude word the target language does not use, as ``number``
     spans whose target is the value written for ``tgt_lang`` (none when the target is unknown)."""
-    lang = _lang(tgt_lang)
+    lang = base_language(tgt_lang)
     if not lang:
         return []
     spans = []
