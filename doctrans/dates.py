@@ -105,3 +105,14 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             spans.append(Span(m.start(), m.end(), m.group(), "date",
                               chinese(int(year_text) if year_text else None, month, day)))
     return spans
+
+
+def drop_repeated_units(text: str, dates: list[str]) -> str:
+    """``text`` without the day characters a model wrote after a restored Chinese date that has
+    its units already (``2023年12月日日。`` -> ``2023年12月。``: it learned that a figure before 月
+    or 日 wants one). Two or more always go; one only before punctuation, a space or the end:
+    ``12月日程`` (schedule) and ``2日日本`` (Japan) are words."""
+    for date in dates:
+        if date.endswith(("月", "日")):
+            text = re.sub(re.escape(date) + r"(?:[日号]{2,}|[日号](?![\u3400-\u9fff]))", date, text)
+    return text

@@ -62,3 +62,13 @@ def test_the_check_looks_for_the_date_in_the_target_form() -> None:
     assert sentence_warnings(source, "The report was released on October 2, 2018.", tgt_lang="en") == []
     [warning] = sentence_warnings(source, "The report was released on 2 2018.", tgt_lang="en")
     assert (warning.problem, warning.kind, warning.span) == ("missing", "date", "October 2, 2018")
+
+
+def test_a_day_character_the_model_added_after_a_whole_date_is_dropped() -> None:
+    prep = prepare("Sales fell sharply in December 2023.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore("销售额在⦅1⦆日日大幅下降。").text == "销售额在2023年12月大幅下降。"
+    assert prep.restore("⦅1⦆日日。").text == "2023年12月。"
+    # Words that start with 日 stay.
+    assert prep.restore("⦅1⦆日程已定。").text == "2023年12月日程已定。"
+    prep = prepare("Talks began on 2 October 2018 in Tokyo.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore("会谈于⦅1⦆日本东京开始。").text == "会谈于2018年10月2日日本东京开始。"

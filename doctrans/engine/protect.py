@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from doctrans.case_fold import fold_case
+from doctrans.dates import drop_repeated_units
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
 from doctrans.verbatim import (
@@ -63,6 +64,9 @@ class Prepared:
         if self.chinese_output:  # before the spans go back: a figure's "1,250" stays as it is
             decoded = restore_chinese_punctuation(decoded)
         restored = unmask(decoded, self.masked) if self.masking else Restored(decoded, [])
+        dates = [s.output for s in self.masked.spans if s.kind == "date" and s.target is not None]
+        if dates:
+            restored = replace(restored, text=drop_repeated_units(restored.text, dates))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
 
     def model_target(self, translation: str) -> str:
