@@ -35,7 +35,6 @@ from doctrans.language_id import base_language
 _CAPS_WORD = re.compile(r"(?<![A-Za-z0-9_'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![A-Za-z0-9_])")
 
 
-
 def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: str | None) -> str:
     """``model_text`` (the masked ``sentence``) with the capital words the model should read in
     small letters folded (rules in the module docstring); unchanged unless the target has no case

@@ -57,7 +57,6 @@ _ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2
 _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
 
 
-
 def _int(digits: str) -> int:
     return int(unicodedata.normalize("NFKC", digits))
 

@@ -49,10 +49,10 @@ from functools import cache
 from importlib import resources
 
 from doctrans.language_id import base_language
+from doctrans.segment import is_cjk
 from doctrans.verbatim import Span
 
 CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 # A Latin word (inner ' . - + _ allowed, a trailing + or # for C++/C#), and runs of them.
 _LATIN_WORD = r"[A-Za-z][A-Za-z0-9]*(?:['’.\-+_][A-Za-z0-9]+)*[+#]*"
 _LATIN_RUN = re.compile(rf"(?<![A-Za-z0-9_.\-/@#'’]){_LATIN_WORD}(?:[ \t]+{_LATIN_WORD})*(?![A-Za-z0-9_])")
@@ -61,7 +61,6 @@ _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 # Runs of CJK text, with the punctuation inside a phrase (not a sentence's final 。).
 _CJK_RUN = re.compile(rf"[{_CJK_CHARS}]+(?:[\s，、；：“”‘’（）《》·—]*[{_CJK_CHARS}]+)*")
 _CAPS_OR_CJK = re.compile(rf"{_CAPS.pattern}|{_CJK_RUN.pattern}")
-
 
 
 def _word_list(name: str) -> frozenset[str]:
@@ -110,7 +109,7 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
     else:
         rendered, common = translated_caps(), common_words()
         pattern = _CAPS_OR_CJK
-        keep = lambda s: _CJK.match(s) is not None or (s not in rendered and s.lower() not in common)  # noqa: E731
+        keep = lambda s: is_cjk(s[0]) or (s not in rendered and s.lower() not in common)  # noqa: E731
     names = []
     for a, b in _gaps(text, taken):
         for m in pattern.finditer(text, a, b):

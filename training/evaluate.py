@@ -27,7 +27,7 @@ import sacrebleu
 import sentencepiece as spm
 import torch
 
-from doctrans.kept_names import find_kept_names
+from doctrans.direction_terms import automatic_terms
 from doctrans.magnitudes import with_magnitudes
 from doctrans.verbatim import protected_spans
 from training.approaches import translate_documents  # any --approach
@@ -102,8 +102,8 @@ def kept_names(src_docs: list[list[str]], hyp_docs: list[list[str]], src_lang: s
     total = kept = 0
     for src_doc, hyp_doc in zip(src_docs, hyp_docs, strict=True):
         for src, hyp in zip(src_doc, hyp_doc, strict=True):
-            terms = with_magnitudes(src, [], tgt_lang)
-            for name in find_kept_names(src, src_lang, tgt_lang, [*protected_spans(src, terms), *terms]):
+            # The names the engine masks (doctrans.engine.protect): those no figure or date covers.
+            for name in (t for t in automatic_terms(src, [], src_lang, tgt_lang) if t.kind == "name"):
                 total += 1
                 kept += name.text in hyp
     return total, kept
