@@ -281,11 +281,16 @@ def cap_length(text: str, span: Span, max_chars: int) -> list[Span]:
     return pieces
 
 
+# Full-width marks after which CJK text sets no space, whatever follows.
+_CJK_STOPS = "。！？；：，、」』）”"
+
+
 def join_gap(gap: str, tgt_lang: str, left: str, right: str) -> str:
     """The text to put between two translated segments whose source gap was ``gap``.
 
     Layout (line breaks, tabs) is kept as is. A plain space between sentences disappears when the
-    target writes without spaces (zh, ja) and both neighbours are CJK, and appears when a CJK source
+    target writes without spaces (zh, ja) and both neighbours are CJK or the left one ends in a
+    full-width mark (``他说："还没。" "我在等。"``: no space after ``。"``), and appears when a CJK source
     ("。" then the next sentence, no gap) is translated into a spaced language.
     """
     if gap and not gap.isspace():
@@ -293,7 +298,8 @@ def join_gap(gap: str, tgt_lang: str, left: str, right: str) -> str:
     if _HARD_BREAK.search(gap):
         return gap
     cjk_target = tgt_lang.split("-")[0].lower() in {"zh", "ja"}
-    if cjk_target and left and right and is_cjk(left[-1]) and is_cjk(right[0]):
+    if cjk_target and left and right and ((is_cjk(left[-1]) and is_cjk(right[0]))
+                                          or left.rstrip("\"'")[-1:] in _CJK_STOPS):
         return ""
     if not gap and left and right and not (is_cjk(left[-1]) or is_cjk(right[0])):
         return " "

@@ -76,3 +76,11 @@ def test_join_gap() -> None:
     assert join_gap("", "en", "He came.", "She left.") == " "
     assert join_gap("\t", "en", "a", "b") == "\t"
     assert join_gap("  ", "de", "Ja.", "Nein.") == "  "
+
+
+def test_no_space_after_a_full_width_mark_in_chinese_output() -> None:
+    assert join_gap(" ", "zh", '"还没，"她说。', '"我在等一封信。"') == ""
+    assert join_gap(" ", "zh", '"我在等一封信。"', "他走了。") == ""
+    assert join_gap(" ", "zh", "利率上升。", "0.45欧元") == ""
+    assert join_gap(" ", "zh", "你确定吗?", "好") == " "  # an ASCII mark: the model's spacing stays
+    assert join_gap(" ", "en", "他来了。", '"Yes."') == " "

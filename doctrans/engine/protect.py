@@ -27,6 +27,7 @@ from doctrans.case_fold import fold_case
 from doctrans.dates import drop_repeated_units
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
+from doctrans.sentence_end import end_like_source
 from doctrans.verbatim import (
     Masked,
     Restored,
@@ -67,6 +68,7 @@ class Prepared:
         dates = [s.output for s in self.masked.spans if s.kind == "date" and s.target is not None]
         if dates:
             restored = replace(restored, text=drop_repeated_units(restored.text, dates))
+        restored = replace(restored, text=end_like_source(self.source, restored.text, self.chinese_output))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
 
     def model_target(self, translation: str) -> str:

@@ -1,0 +1,68 @@
+"""A translated sentence ends the way its source does: its final mark and its closing quote.
+
+The built-in models learned from subtitles, whose lines end without ``。`` and mostly without
+``?``: the en→zh model wrote ``你确定你想这么做吗`` for ``you sure you wanna do this ?`` (the
+reference: ``确定要这么做?``) and ran the sentences of a paragraph together, since Chinese sets no
+space between them (``雨不停三天了窗口和窗口的左边边`` for two sentences of a story). The zh→en
+model opened a quotation and never closed it (``He said: "It's ...`` for ``他说：“…。”``).
+
+:func:`end_like_source` gives a translation whose source ends in ``.``/``?``/``!`` (or
+``。``/``？``/``！``) the target language's mark when the translation ends in none, and a quotation
+or bracket the source closes at its end and the translation left open its closing character. A
+mark the model chose (``:``, ``;``, ``…``, another of the three) stands. Into Chinese, ``.``
+becomes ``。`` and ``?``/``!`` stay ASCII: the models' SentencePiece normalization (NFKC) folds the
+full-width forms, so the model itself writes only the ASCII ones, as do the subtitle references
+(doctrans.zh_punctuation). Measured on the shipped round-4 en→zh model's full dev output (beam 5):
+TVsub s-BLEU 12.65 → 13.46, pydocs 33.01 → 33.02, django 40.34 → 40.35; zh→en unchanged (the
+model already ends its sentences).
+"""
+
+from __future__ import annotations
+
+# What may follow a sentence's final mark: closing quotes and brackets.
+_CLOSERS = "\"'”’」』）)]》"
+_PAIRS = {"“": "”", "「": "」", "『": "』", "（": "）", "(": ")", "《": "》"}
+_INTO_CHINESE = {".": "。", "。": "。", "?": "?", "？": "?", "!": "!", "！": "!"}
+_INTO_LATIN = {".": ".", "。": ".", "?": "?", "？": "?", "!": "!", "！": "!"}
+# A translation ending in one of these has its end already: the model's choice stands.
+_ANY_END = ".。!?！？:：;；…~～"
+
+
+def end_like_source(source: str, translation: str, chinese_output: bool) -> str:
+    """``translation`` with the final mark and closing quote its ``source`` ends with, where it
+    has neither (see the module's docstring)."""
+    marks = _INTO_CHINESE if chinese_output else _INTO_LATIN
+    src = source.rstrip()
+    src_core = src.rstrip(_CLOSERS)
+    mark = src_core[-1:]
+    body = translation.rstrip()
+    if not body or mark not in marks or src_core.endswith(("..", "…")):
+        return translation
+    trailing_space = translation[len(body):]
+    if src_core != src:  # the source closes a quotation or bracket at its end
+        body += _unclosed(body)
+    core = body.rstrip(_CLOSERS)
+    if not core or core[-1] in _ANY_END:
+        return body + trailing_space
+    # ``"Not yet."``: the mark goes inside the closers, as in the source; ``he said "no".``: after.
+    inside = src[-1:] in _CLOSERS
+    if inside:
+        return core + marks[mark] + body[len(core):] + trailing_space
+    return body + marks[mark] + trailing_space
+
+
+def _unclosed(text: str) -> str:
+    """The closing characters ``text`` lacks for a quotation or bracket it opened and left open,
+    innermost first (an odd number of ASCII ``"`` counts as one left open)."""
+    stack: list[str] = []
+    for ch in text:
+        if ch in _PAIRS:
+            stack.append(_PAIRS[ch])
+        elif stack and ch == stack[-1]:
+            stack.pop()
+        elif ch == '"':
+            if stack and stack[-1] == '"':
+                stack.pop()
+            else:
+                stack.append('"')
+    return "".join(reversed(stack))

@@ -1,0 +1,50 @@
+"""A translation ends the way its source does (doctrans.sentence_end): the final mark the model
+left out, and the closing quote of a quotation it opened and left open."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans.engine.protect import prepare
+from doctrans.sentence_end import end_like_source
+
+
+@pytest.mark.parametrize(("source", "translation", "expected"), [
+    ("The rain had not stopped for three days.", "雨三天没停了", "雨三天没停了。"),
+    ("you sure you wanna do this ?", "你确定你想这么做吗", "你确定你想这么做吗?"),
+    ("Hurry!", "快点", "快点!"),
+    ('"I am waiting for a letter."', '"我在等一封信"', '"我在等一封信。"'),  # inside the quote
+    ('She said "no".', '她说"不"', '她说"不"。'),  # after it, as in the source
+    ('"Not yet," she said.', '"还没有，"她说', '"还没有，"她说。'),
+    ("(See the appendix.)", "（见附录）", "（见附录。）"),
+    ("I am waiting for a letter.", "我在等一封信。", "我在等一封信。"),  # ended already
+    ("Run the following command:", "运行以下命令", "运行以下命令"),  # not a sentence's end mark
+    ("Wait for it...", "等一下", "等一下"),  # an ellipsis is left to the model
+    ("It works.", "它可以工作:", "它可以工作:"),  # the model chose another mark
+    ("Note the file names.  ", "注意文件名  ", "注意文件名。  "),  # trailing space kept
+    ("Revenue grew.", "", ""),
+])
+def test_into_chinese(source: str, translation: str, expected: str) -> None:
+    assert end_like_source(source, translation, chinese_output=True) == expected
+
+
+@pytest.mark.parametrize(("source", "translation", "expected"), [
+    ("他说：“我们对明年的前景充满信心。”", 'He said: "We are confident about next year.',
+     'He said: "We are confident about next year."'),
+    ("他说：“我们有信心。”", "He said: “We are confident", "He said: “We are confident.”"),
+    ("你来吗？", "Are you coming", "Are you coming?"),
+    ("请检查磁盘空间。", "Check the disk space", "Check the disk space."),
+    ("安装说明", "Installation", "Installation"),  # a heading without a mark stays without
+    ("他笑了（很久）。", "He laughed (for a long time)", "He laughed (for a long time)."),
+    ("见 f(x)。", "See f(x", "See f(x."),  # the source closes nothing at its end: no bracket added
+])
+def test_into_english(source: str, translation: str, expected: str) -> None:
+    assert end_like_source(source, translation, chinese_output=False) == expected
+
+
+def test_the_engine_restores_the_mark_after_the_spans_and_before_the_section_number() -> None:
+    prep = prepare("1. Run `make install` now.", 16, tgt_lang="zh")
+    assert prep.restore("现在运行⦅1⦆").text == "1. 现在运行`make install`。"
+    # A span at the end of the sentence: the mark follows it, the span itself is untouched.
+    english = prepare("请打开文件 `config.yaml`。", 16, tgt_lang="en", src_lang="zh")
+    assert english.restore("Open the file ⦅1⦆").text == "Open the file `config.yaml`."
