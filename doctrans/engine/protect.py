@@ -27,6 +27,7 @@ from doctrans.case_fold import fold_case
 from doctrans.dates import drop_repeated_units
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
+from doctrans.quotes import chinese_quotes, plain_quotes
 from doctrans.sentence_end import end_like_source
 from doctrans.verbatim import (
     Masked,
@@ -62,13 +63,17 @@ class Prepared:
     masking: bool = False
 
     def restore(self, decoded: str) -> Restored:
-        if self.chinese_output:  # before the spans go back: a figure's "1,250" stays as it is
+        # Punctuation before the spans go back: a figure's "1,250" or a literal's quotes stay as
+        # they are.
+        if self.chinese_output:
             decoded = restore_chinese_punctuation(decoded)
+        decoded = end_like_source(self.source, decoded, self.chinese_output)
+        if self.chinese_output:
+            decoded = chinese_quotes(decoded)
         restored = unmask(decoded, self.masked) if self.masking else Restored(decoded, [])
         dates = [s.output for s in self.masked.spans if s.kind == "date" and s.target is not None]
         if dates:
             restored = replace(restored, text=drop_repeated_units(restored.text, dates))
-        restored = replace(restored, text=end_like_source(self.source, restored.text, self.chinese_output))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
 
     def model_target(self, translation: str) -> str:
@@ -127,7 +132,9 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     # Terms past the placeholder limit still get their target, as text for the model to copy. Words
     # in capitals are read in small letters when the output has no case (doctrans.case_fold); only
     # here, where every span the case must not touch is a placeholder.
-    model_text = fold_case(substitute(masked.text, _shifted(masked, terms)), sentence, src_lang, tgt_lang)
+    # Typographic quotes read as the ASCII ones the model learned (doctrans.quotes; the same length,
+    # so the shifted offsets hold).
+    model_text = fold_case(substitute(plain_quotes(masked.text), _shifted(masked, terms)), sentence, src_lang, tgt_lang)
     return Prepared(sentence, masked, model_text, None, masking=True)
 
 

@@ -1,0 +1,49 @@
+"""Quotation marks: plain ones for the model to read, Chinese ones in Chinese output.
+
+The built-in models learned from corpora that write quotes and apostrophes in ASCII (TVsub's
+Chinese side: 44,920 ``"`` and no ``“``; its English side and the documentation's: ``don't``),
+and their SentencePiece normalization (NFKC) leaves typographic quotes as they are, so a word
+processor's smart quotes reached the model as rare pieces: ``“Are you coming?”`` came back as
+``“Are来吗`` and ``“你要走了吗？”妈妈问。`` as ``"A" you're leaving? Mom asked.`` (with plain
+quotes: ``"You're leaving?" Mom asked.``). :func:`plain_quotes` gives the model ASCII quotes and
+apostrophes; only the text the model reads changes (verbatim spans are placeholders by then).
+
+Chinese sets quotations in ``“”`` (GB/T 15834), which the models rarely write: :func:`chinese_quotes`
+turns the ASCII pairs of a Chinese translation into ``“”``, without the spaces the model put
+around them next to Chinese text. It runs while verbatim spans are placeholders, so a code
+literal's ``"`` is never touched, and only when the quotes pair up.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PLAIN = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "「": '"', "」": '"', "『": '"',
+                        "』": '"', "‘": "'", "’": "'", "‚": "'", "‛": "'"})
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
+_CJK_MARK = "。，、；：？！…"
+
+
+def plain_quotes(text: str) -> str:
+    """``text`` with typographic quotes and apostrophes as ASCII ``"`` and ``'``."""
+    return text.translate(_PLAIN)
+
+
+def chinese_quotes(text: str) -> str:
+    """``text`` (Chinese) with its ASCII ``"`` pairs as ``“…”``; unchanged when they do not pair
+    up or no quotation holds or touches a Chinese character (an English phrase quoted as such)."""
+    if text.count('"') % 2 or '"' not in text:
+        return text
+    pieces = text.split('"')
+    quoted = pieces[1::2]
+    if not any(re.search(f"[{_HAN}]", q) for q in quoted) and not re.search(
+            f'[{_HAN}{_CJK_MARK}]\\s*"|"\\s*[{_HAN}{_CJK_MARK}]', text):
+        return text
+    out = [pieces[0]]
+    for i, piece in enumerate(pieces[1:]):
+        out.append("“" if i % 2 == 0 else "”")
+        out.append(piece)
+    joined = "".join(out)
+    # No space between Chinese text and its quotation marks: 她说 “不” 。 -> 她说“不”。
+    joined = re.sub(f"(?<=[{_HAN}{_CJK_MARK}])[ \\t]+(?=“)|(?<=”)[ \\t]+(?=[{_HAN}{_CJK_MARK}])", "", joined)
+    return re.sub("(?<=“)[ \\t]+|[ \\t]+(?=”)", "", joined)

@@ -1,0 +1,34 @@
+"""Quotes: the model reads ASCII ones, Chinese output gets “”, never inside a verbatim span
+(doctrans.quotes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans.engine.protect import prepare
+from doctrans.quotes import chinese_quotes, plain_quotes
+
+
+def test_smart_quotes_and_apostrophes_reach_the_model_plain() -> None:
+    assert plain_quotes("“I don’t know,” she said. ‘Fine.’") == "\"I don't know,\" she said. 'Fine.'"
+    assert plain_quotes("“你要走了吗？”妈妈问。「好。」") == '"你要走了吗？"妈妈问。"好。"'
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('她说 "不" 。', "她说“不”。"),
+    ('"你来吗?" 她弟弟问。', "“你来吗?”她弟弟问。"),
+    ('打印 "hello" 和 "world"', "打印“hello”和“world”"),
+    ('"我在等', '"我在等'),  # an odd number: left as the model wrote it
+    ('He said "yes"', 'He said "yes"'),  # no Chinese in or beside the quotation
+])
+def test_ascii_pairs_become_chinese_quotes(text: str, expected: str) -> None:
+    assert chinese_quotes(text) == expected
+
+
+def test_the_engine_gives_the_model_plain_quotes_and_keeps_span_quotes() -> None:
+    prep = prepare("“Use `print(\"hi\")` here,” he said.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == '"Use ⦅1⦆ here," he said.'
+    assert prep.restore('"在这里使用⦅1⦆吧," 他说').text == '“在这里使用`print("hi")`吧，”他说。'
+    english = prepare("“你要走了吗？”妈妈问。", 16, tgt_lang="en", src_lang="zh")
+    assert english.model_text == '"你要走了吗？"妈妈问。'
+    assert english.restore('"Are you leaving?" Mom asked').text == '"Are you leaving?" Mom asked.'
