@@ -23,6 +23,11 @@ checked like one after translation (doctrans.report):
 | 2 trillion    | (as written)         | 2万亿          | (as written)          |
 | 0.5 million   | (as written)         | 50万           | (as written)          |
 
+Percentages are written the target's way too (the en→zh model wrote ``2.5 percent`` as ``2.5分``):
+``12.5 percent`` / ``12.5 per cent`` -> ``12.5%`` and ``0.5 percentage points`` -> ``0.5个百分点``
+into Chinese (``0.5ポイント`` into Japanese); ``0.5个百分点`` -> ``0.5 percentage points`` and
+``百分之12.5`` -> ``12.5%`` out of Chinese.
+
 Only digits (ASCII or full-width, with ``,`` thousands separators and a decimal point) count as the
 figure; numerals written as words (``三万``, ``two million``) are left to the model. ``万一`` ("in
 case") never follows a digit. ``m`` means million only after a currency sign (``$5m``; ``5m`` is five
@@ -50,6 +55,11 @@ _SCALE_WORDS = {"million": 6, "millions": 6, "mn": 6, "billion": 9, "billions": 
 _CURRENCY = "$€£¥₹"
 _SCALE_FIGURE = re.compile(rf"(?<![0-9A-Za-z_.,])([{_CURRENCY}]?)({_NUMBER})(?:\s?({'|'.join(_SCALE_WORDS)})"
                            rf"|(?<=[0-9])(m))(?![0-9A-Za-z_])", re.IGNORECASE)
+_PERCENT_WORDS = re.compile(rf"(?<![0-9A-Za-z_.,])({_NUMBER})[ \t-]?(percentage points?|per ?cent|pct)(?![A-Za-z])",
+                            re.IGNORECASE)
+_CHINESE_POINTS = re.compile(rf"(?<![0-9０-９.,，．])({_NUMBER})\s?个百分点")
+_CHINESE_PERCENT = re.compile(rf"百分之\s?({_NUMBER})(?![0-9０-９.．])")
+_POINTS = {"zh": "个百分点", "ja": "ポイント"}
 # Targets that count in 万 themselves, and their characters for 10^4, 10^8 and 10^12.
 _WAN_UNITS = {"zh": ("万", "亿", "万亿"), "ja": ("万", "億", "兆")}
 _ENGLISH_SCALES = ((12, "trillion"), (9, "billion"), (6, "million"))
@@ -99,7 +109,7 @@ def find_magnitudes(text: str, tgt_lang: str | None) -> list[Span]:
     lang = base_language(tgt_lang)
     if not lang:
         return []
-    spans = []
+    spans = _percentages(text, lang)
     if lang in _WAN_UNITS:
         for m in _SCALE_FIGURE.finditer(text):
             sign, digits, word = m.group(1), m.group(2), (m.group(3) or "")
@@ -109,14 +119,46 @@ def find_magnitudes(text: str, tgt_lang: str | None) -> list[Span]:
             if value is not None:
                 power = _SCALE_WORDS[word.lower()] if word else 6
                 spans.append(Span(m.start(), m.end(), m.group(0), "number", sign + in_wan(value.scaleb(power), lang)))
-        return spans
+        return _apart(spans)
     for m in _WAN_FIGURE.finditer(text):
         value = _decimal(m.group(1))
         if value is not None:
             value = value.scaleb(_POWERS[m.group(2)])
             spans.append(Span(m.start(), m.end(), m.group(0), "number",
                               english(value) if lang == "en" else _plain(value)))
+    return _apart(spans)
+
+
+def _apart(spans: list[Span]) -> list[Span]:
+    """``spans`` in text order without any that overlaps an earlier one."""
+    kept: list[Span] = []
+    for span in sorted(spans, key=lambda s: s.start):
+        if not kept or span.start >= kept[-1].end:
+            kept.append(span)
+    return kept
+
+
+def _percentages(text: str, lang: str) -> list[Span]:
+    """Percentages and percentage points written with words the target does not use."""
+    spans = []
+    if lang in _WAN_UNITS:
+        for m in _PERCENT_WORDS.finditer(text):
+            digits, points = m.group(1), m.group(2).lower().startswith("percentage")
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              digits + (_POINTS[lang] if points else "%")))
+        return spans
+    if lang == "en":
+        for m in _CHINESE_POINTS.finditer(text):
+            value = _decimal(m.group(1))
+            unit = "percentage point" if value == 1 else "percentage points"
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{_nfkc(m.group(1))} {unit}"))
+    for m in _CHINESE_PERCENT.finditer(text):
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", _nfkc(m.group(1)) + "%"))
     return spans
+
+
+def _nfkc(digits: str) -> str:
+    return unicodedata.normalize("NFKC", digits)
 
 
 def with_magnitudes(text: str, terms: list[Span], tgt_lang: str | None) -> list[Span]:

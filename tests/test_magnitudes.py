@@ -88,3 +88,24 @@ def test_the_check_looks_for_the_converted_value() -> None:
     [warning] = sentence_warnings(source, "Annual revenue was 949746 yuan.", tgt_lang="en")
     assert warning.problem == "missing" and warning.span == "94.9746 trillion"
     assert sentence_warnings(source, "全年营收949746亿元。", tgt_lang="zh") == []
+
+
+@pytest.mark.parametrize(("text", "tgt", "expected"), [
+    ("Rates rose from 2.5 percent to 4.75 per cent.", "zh", [("2.5 percent", "2.5%"), ("4.75 per cent", "4.75%")]),
+    ("Sales were up 0.5 percentage points, or 3 pct.", "zh",
+     [("0.5 percentage points", "0.5个百分点"), ("3 pct", "3%")]),
+    ("Up 0.5 percentage points.", "ja", [("0.5 percentage points", "0.5ポイント")]),
+    ("增长5.3个百分点，达1个百分点。", "en",
+     [("5.3个百分点", "5.3 percentage points"), ("1个百分点", "1 percentage point")]),
+    ("占百分之12.5。", "en", [("百分之12.5", "12.5%")]),
+    ("占百分之12.5。", "de", [("百分之12.5", "12.5%")]),
+    ("The percentage is 5% and the 3 percenters left.", "zh", []),  # already a sign / not the word
+])
+def test_percentages_are_written_the_targets_way(text: str, tgt: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_magnitudes(text, tgt)] == expected
+
+
+def test_a_percentage_reaches_the_chinese_output_as_a_sign() -> None:
+    prep = prepare("Interest rates rose to 4.75 percent.", 16, tgt_lang="zh", src_lang="en")
+    assert "percent" not in (prep.model_text or "")
+    assert prep.restore("利率上升到⦅1⦆").text == "利率上升到4.75%。"
