@@ -2,17 +2,20 @@
 translation is known exactly, joined to the user's glossary terms and masked, restored and checked
 like them (doctrans.engine.protect, doctrans.report).
 
+- amounts of money, the figure and its currency together (``300万欧元`` -> ``€3 million``:
+  doctrans.currency);
 - figures with a magnitude word the target does not use (``1,250万`` -> ``12.5 million``:
-  doctrans.magnitudes);
+  doctrans.magnitudes), and percentages (``2.5 percent`` -> ``2.5%``);
 - calendar dates (``2024年3月15日`` -> ``March 15, 2024``: doctrans.dates);
 - Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names).
 
-A user's term wins over all three; a date never overlaps a figure; names are looked for only where
+A user's term wins over all of them; a date never overlaps a figure; names are looked for only where
 nothing else is.
 """
 
 from __future__ import annotations
 
+from doctrans.currency import with_amounts
 from doctrans.dates import find_dates
 from doctrans.kept_names import find_kept_names
 from doctrans.magnitudes import with_magnitudes
@@ -25,7 +28,7 @@ def _overlaps(a: Span, others: list[Span]) -> bool:
 
 def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """Glossary ``terms`` plus the figures, dates and names the direction fixes, in text order."""
-    terms = with_magnitudes(text, terms, tgt_lang)
+    terms = with_magnitudes(text, with_amounts(text, terms, tgt_lang), tgt_lang)
     dates = [d for d in find_dates(text, tgt_lang) if not _overlaps(d, terms)]
     if dates:
         terms = sorted([*terms, *dates], key=lambda s: s.start)

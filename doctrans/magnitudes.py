@@ -45,20 +45,23 @@ from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
 # The magnitude characters and compounds, longest first (万亿 before 万), simplified and traditional.
-_POWERS = {"万亿": 12, "萬億": 12, "千亿": 11, "千億": 11, "百亿": 10, "百億": 10, "十亿": 9, "十億": 9,
+POWERS = {"万亿": 12, "萬億": 12, "千亿": 11, "千億": 11, "百亿": 10, "百億": 10, "十亿": 9, "十億": 9,
            "亿": 8, "億": 8, "千万": 7, "千萬": 7, "百万": 6, "百萬": 6, "十万": 5, "十萬": 5, "万": 4, "萬": 4}
-_NUMBER = r"[0-9０-９]+(?:[,，][0-9０-９]{3})*(?:[.．][0-9０-９]+)?"
-_WAN_FIGURE = re.compile(rf"(?<![0-9０-９.,，．])({_NUMBER})\s?("
-                         + "|".join(sorted(_POWERS, key=len, reverse=True)) + ")")
-_SCALE_WORDS = {"million": 6, "millions": 6, "mn": 6, "billion": 9, "billions": 9, "bn": 9,
+NUMBER = r"[0-9０-９]+(?:[,，][0-9０-９]{3})*(?:[.．][0-9０-９]+)?"
+# Not inside a longer figure: after a digit or a decimal point, or a digit's thousands separator
+# (``1，250万``; a comma after text is a clause's: ``增长5%，30万人``).
+FIGURE_START = r"(?<![0-9０-９.．])(?<![0-9０-９][,，])"
+_WAN_FIGURE = re.compile(rf"{FIGURE_START}({NUMBER})\s?("
+                         + "|".join(sorted(POWERS, key=len, reverse=True)) + ")")
+SCALE_WORDS = {"million": 6, "millions": 6, "mn": 6, "billion": 9, "billions": 9, "bn": 9,
                 "trillion": 12, "trillions": 12, "tn": 12}
 _CURRENCY = "$€£¥₹"
-_SCALE_FIGURE = re.compile(rf"(?<![0-9A-Za-z_.,])([{_CURRENCY}]?)({_NUMBER})(?:\s?({'|'.join(_SCALE_WORDS)})"
+_SCALE_FIGURE = re.compile(rf"(?<![0-9A-Za-z_.,])([{_CURRENCY}]?)({NUMBER})(?:\s?({'|'.join(SCALE_WORDS)})"
                            rf"|(?<=[0-9])(m))(?![0-9A-Za-z_])", re.IGNORECASE)
-_PERCENT_WORDS = re.compile(rf"(?<![0-9A-Za-z_.,])({_NUMBER})[ \t-]?(percentage points?|per ?cent|pct)(?![A-Za-z])",
+_PERCENT_WORDS = re.compile(rf"(?<![0-9A-Za-z_.,])({NUMBER})[ \t-]?(percentage points?|per ?cent|pct)(?![A-Za-z])",
                             re.IGNORECASE)
-_CHINESE_POINTS = re.compile(rf"(?<![0-9０-９.,，．])({_NUMBER})\s?个百分点")
-_CHINESE_PERCENT = re.compile(rf"百分之\s?({_NUMBER})(?![0-9０-９.．])")
+_CHINESE_POINTS = re.compile(rf"{FIGURE_START}({NUMBER})\s?个百分点")
+_CHINESE_PERCENT = re.compile(rf"百分之\s?({NUMBER})(?![0-9０-９.．])")
 _POINTS = {"zh": "个百分点", "ja": "ポイント"}
 # Targets that count in 万 themselves, and their characters for 10^4, 10^8 and 10^12.
 _WAN_UNITS = {"zh": ("万", "亿", "万亿"), "ja": ("万", "億", "兆")}
@@ -96,7 +99,7 @@ def in_wan(value: Decimal, lang: str = "zh") -> str:
     return _plain(value)
 
 
-def _decimal(digits: str) -> Decimal | None:
+def decimal_value(digits: str) -> Decimal | None:
     try:
         return Decimal(unicodedata.normalize("NFKC", digits).replace(",", ""))
     except InvalidOperation:
@@ -115,15 +118,15 @@ def find_magnitudes(text: str, tgt_lang: str | None) -> list[Span]:
             sign, digits, word = m.group(1), m.group(2), (m.group(3) or "")
             if m.group(4) and not sign:  # 5m: metres, not millions
                 continue
-            value = _decimal(digits)
+            value = decimal_value(digits)
             if value is not None:
-                power = _SCALE_WORDS[word.lower()] if word else 6
+                power = SCALE_WORDS[word.lower()] if word else 6
                 spans.append(Span(m.start(), m.end(), m.group(0), "number", sign + in_wan(value.scaleb(power), lang)))
         return _apart(spans)
     for m in _WAN_FIGURE.finditer(text):
-        value = _decimal(m.group(1))
+        value = decimal_value(m.group(1))
         if value is not None:
-            value = value.scaleb(_POWERS[m.group(2)])
+            value = value.scaleb(POWERS[m.group(2)])
             spans.append(Span(m.start(), m.end(), m.group(0), "number",
                               english(value) if lang == "en" else _plain(value)))
     return _apart(spans)
@@ -149,7 +152,7 @@ def _percentages(text: str, lang: str) -> list[Span]:
         return spans
     if lang == "en":
         for m in _CHINESE_POINTS.finditer(text):
-            value = _decimal(m.group(1))
+            value = decimal_value(m.group(1))
             unit = "percentage point" if value == 1 else "percentage points"
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{_nfkc(m.group(1))} {unit}"))
     for m in _CHINESE_PERCENT.finditer(text):

@@ -241,4 +241,4 @@ def test_english_millions_and_billions_come_out_in_wan_and_yi(tmp_path: Path) ->
     first, second, third = [p for p in out.read_text(encoding="utf-8").split("\n\n") if p.strip()]
     assert "1250万" in first and "2024" in first and "12.5" not in first, first
     assert "14亿" in second, second
-    assert "$32亿" in third, third
+    assert "32亿美元" in third, third  # the currency with the figure (doctrans.currency)

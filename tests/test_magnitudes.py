@@ -56,19 +56,19 @@ def test_what_is_not_a_figure() -> None:
 
 
 def test_an_english_figure_is_masked_whole_and_restored_in_wan() -> None:
-    prep = prepare("Sales reached 12.5 million dollars in 2024.", 16, tgt_lang="zh")
-    assert prep.model_text == "Sales reached ⦅1⦆ dollars in ⦅2⦆."
-    assert prep.restore("销售额在⦅2⦆年达到⦅1⦆美元。").text == "销售额在2024年达到1250万美元。"
+    prep = prepare("Sales reached 12.5 million units in 2024.", 16, tgt_lang="zh")
+    assert prep.model_text == "Sales reached ⦅1⦆ units in ⦅2⦆."
+    assert prep.restore("销售额在⦅2⦆年达到⦅1⦆台。").text == "销售额在2024年达到1250万台。"
 
 
 def test_a_figure_is_masked_whole_and_restored_as_the_english_value() -> None:
-    prep = prepare("销售额达到1,250万元，同比增长3.5%。", 16, tgt_lang="en")
-    assert prep.model_text == "销售额达到⦅1⦆元，同比增长⦅2⦆。"
-    assert prep.restore("Sales reached ⦅1⦆ yuan, up ⦅2⦆.").text == "Sales reached 12.5 million yuan, up 3.5%."
+    prep = prepare("销量达到1,250万台，同比增长3.5%。", 16, tgt_lang="en")
+    assert prep.model_text == "销量达到⦅1⦆台，同比增长⦅2⦆。"
+    assert prep.restore("Sales reached ⦅1⦆ units, up ⦅2⦆.").text == "Sales reached 12.5 million units, up 3.5%."
     # Into Chinese (or without a target) the figure stays as written, its digits masked as before.
     assert prepare("销售额达到1,250万元。", 16, tgt_lang="zh").model_text == "销售额达到⦅1⦆万元。"
     # A bundle without placeholder pieces reads the converted value as text to copy.
-    assert prepare("销售额达到1,250万元。", 0, tgt_lang="en").model_text == "销售额达到12.5 million元。"
+    assert prepare("销量达到1,250万台。", 0, tgt_lang="en").model_text == "销量达到12.5 million台。"
 
 
 def test_a_cell_holding_only_a_figure_is_written_converted_without_the_model() -> None:
@@ -78,16 +78,19 @@ def test_a_cell_holding_only_a_figure_is_written_converted_without_the_model() -
 
 def test_a_glossary_term_wins_over_the_conversion() -> None:
     glossary = Glossary.from_pairs([("1万步", "10k steps")])
-    prep = prepare("每天走1万步，花费2万元。", 16, glossary, tgt_lang="en")
+    prep = prepare("每天走1万步，共2万人。", 16, glossary, tgt_lang="en")
     assert [s.output for s in prep.masked.spans] == ["10k steps", "20,000"]
 
 
 def test_the_check_looks_for_the_converted_value() -> None:
-    source = "全年营收949746亿元。"
-    assert sentence_warnings(source, "Annual revenue was 94.9746 trillion yuan.", tgt_lang="en") == []
-    [warning] = sentence_warnings(source, "Annual revenue was 949746 yuan.", tgt_lang="en")
+    source = "全年产量949746亿件。"
+    assert sentence_warnings(source, "Annual output was 94.9746 trillion pieces.", tgt_lang="en") == []
+    [warning] = sentence_warnings(source, "Annual output was 949746 pieces.", tgt_lang="en")
     assert warning.problem == "missing" and warning.span == "94.9746 trillion"
-    assert sentence_warnings(source, "全年营收949746亿元。", tgt_lang="zh") == []
+    assert sentence_warnings(source, "全年产量949746亿件。", tgt_lang="zh") == []
+    # An amount of money is checked with its currency (doctrans.currency).
+    [warning] = sentence_warnings("全年营收949746亿元。", "Annual revenue was 94.9746 trillion.", tgt_lang="en")
+    assert warning.span == "94.9746 trillion yuan"
 
 
 @pytest.mark.parametrize(("text", "tgt", "expected"), [

@@ -1,0 +1,100 @@
+"""Amounts of money: the figure and its currency as one span, written the target's way.
+
+doctrans.magnitudes fixes the figure; the currency beside it was left to the model, which dropped
+or swapped it: ``300万欧元`` came back as ``3 million`` (the euros gone), ``1,250万元`` as ``12.5
+million``, ``费用为500元`` as ``Support for 500``. A changed currency changes the figure as much as
+a changed digit. So an amount becomes one span whose target is the value and its currency as the
+target language writes them (masked, restored and checked like a glossary term):
+
+| source            | into English         | into Chinese   |
+|-------------------|----------------------|----------------|
+| 1,250万元         | 12.5 million yuan    | (as written)   |
+| 42亿美元          | $4.2 billion         | (as written)   |
+| 300万欧元         | €3 million           | (as written)   |
+| 500元             | 500 yuan             | (as written)   |
+| 30美元            | $30                  | (as written)   |
+| 2万日元           | 20,000 yen           | (as written)   |
+| $4.2 billion      | (as written)         | 42亿美元       |
+| US$500            | (as written)         | 500美元        |
+| €3m               | (as written)         | 300万欧元      |
+| £1.5bn            | (as written)         | 15亿英镑       |
+| 12 million euros  | (as written)         | 1200万欧元     |
+| 500 yuan          | (as written)         | 500元          |
+
+Only these two directions, and only currencies whose name is unambiguous: ``¥`` (yen or yuan),
+``pounds`` (money or weight) and ``5 Canadian dollars`` (the word between) are left as they were;
+``元`` before ``组``/``素``/``件``/``数``/``年`` is not money (``3元组``, a 3-tuple).
+"""
+
+from __future__ import annotations
+
+import re
+
+from doctrans.language_id import base_language
+from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, decimal_value, english, in_wan
+from doctrans.verbatim import Span
+
+_WAN = "|".join(sorted(POWERS, key=len, reverse=True))
+_SCALE = "|".join(SCALE_WORDS)
+# Chinese currency names: (English sign before the figure, English word after it).
+_CHINESE_NAMES = {"美元": ("$", ""), "欧元": ("€", ""), "英镑": ("£", ""), "港元": ("HK$", ""),
+                  "港币": ("HK$", ""), "日元": ("", " yen"), "人民币": ("", " yuan"), "元": ("", " yuan")}
+_CHINESE_AMOUNT = re.compile(rf"{FIGURE_START}({NUMBER})\s?({_WAN})?\s?"
+                             rf"({'|'.join(sorted(_CHINESE_NAMES, key=len, reverse=True))})(?![组素件数年])")
+_SIGNS = {"us$": "美元", "hk$": "港元", "$": "美元", "€": "欧元", "£": "英镑"}
+_SIGN_AMOUNT = re.compile(rf"(?<![0-9A-Za-z_.,])(US\$|HK\$|[$€£])({NUMBER})(?:\s?({_SCALE})|(m))?(?![0-9A-Za-z_])",
+                          re.IGNORECASE)
+_WORDS = {"us dollars": "美元", "dollars": "美元", "euros": "欧元", "yuan": "元", "renminbi": "元",
+          "rmb": "元", "yen": "日元"}
+_WORD_AMOUNT = re.compile(rf"(?<![0-9A-Za-z_.,$€£])({NUMBER})(?:\s?({_SCALE}))?\s"
+                          rf"({'|'.join(_WORDS)})(?![A-Za-z])", re.IGNORECASE)
+
+
+def find_amounts(text: str, tgt_lang: str | None) -> list[Span]:
+    """The amounts of money in ``text`` as ``number`` spans whose target is the amount written for
+    ``tgt_lang`` (English or Chinese; none for another target)."""
+    lang = base_language(tgt_lang)
+    if lang == "en":
+        return _out_of_chinese(text)
+    if lang == "zh":
+        return _into_chinese(text)
+    return []
+
+
+def _out_of_chinese(text: str) -> list[Span]:
+    spans = []
+    for m in _CHINESE_AMOUNT.finditer(text):
+        value = decimal_value(m.group(1))
+        if value is None:
+            continue
+        if m.group(2):
+            value = value.scaleb(POWERS[m.group(2)])
+        sign, word = _CHINESE_NAMES[m.group(3)]
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{english(value)}{word}"))
+    return spans
+
+
+def _into_chinese(text: str) -> list[Span]:
+    spans = []
+    for m in _SIGN_AMOUNT.finditer(text):
+        value = decimal_value(m.group(2))
+        if value is not None:
+            power = SCALE_WORDS[m.group(3).lower()] if m.group(3) else 6 if m.group(4) else 0
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              in_wan(value.scaleb(power)) + _SIGNS[m.group(1).lower()]))
+    for m in _WORD_AMOUNT.finditer(text):
+        value = decimal_value(m.group(1))
+        if value is not None and not any(s.start < m.end() and m.start() < s.end for s in spans):
+            power = SCALE_WORDS[m.group(2).lower()] if m.group(2) else 0
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              in_wan(value.scaleb(power)) + _WORDS[m.group(3).lower()]))
+    return sorted(spans, key=lambda s: s.start)
+
+
+def with_amounts(text: str, terms: list[Span], tgt_lang: str | None) -> list[Span]:
+    """Glossary ``terms`` plus the amounts of ``text`` that no term overlaps, in text order: a
+    user's glossary entry wins over the automatic conversion."""
+    amounts = [a for a in find_amounts(text, tgt_lang)
+               if not any(t.start < a.end and a.start < t.end for t in terms)]
+    return sorted([*terms, *amounts], key=lambda s: s.start) if amounts else terms
+

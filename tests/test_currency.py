@@ -1,0 +1,59 @@
+"""Amounts of money keep their currency (doctrans.currency): the figure and its currency as one
+span, written the target's way, through masking, restoration and the check after translation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from doctrans import currency
+from doctrans.engine.protect import prepare
+from doctrans.magnitudes import find_magnitudes
+
+
+def docstring_table() -> list[tuple[str, str, str]]:
+    rows = re.findall(r"^\| ([^|]+?) +\| ([^|]+?) +\| ([^|]+?) +\|$", currency.__doc__ or "", re.M)
+    return [r for r in rows if r[0] != "source" and not r[0].startswith("-")]
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(docstring_table()) == 12
+
+
+@pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
+def test_docstring_table_row(source: str, en: str, zh: str) -> None:
+    chinese_source = bool(re.search(r"[\u4e00-\u9fff]", source))
+    text = f"收入为{source}。" if chinese_source else f"Revenue was {source} last year."
+    tgt = "en" if chinese_source else "zh"
+    [span] = currency.find_amounts(text, tgt)
+    assert span.text == source
+    assert span.target == (en if chinese_source else zh)
+    # As written into its own language: nothing to convert.
+    assert currency.find_amounts(text, "zh" if chinese_source else "en") == []
+
+
+@pytest.mark.parametrize(("text", "tgt"), [
+    ("返回一个3元组。", "en"),  # a 3-tuple
+    ("元素个数为5元素", "en"),
+    ("It weighs 5 pounds and costs ¥300.", "zh"),  # pounds and ¥ are ambiguous
+    ("It costs 5 Canadian dollars.", "zh"),
+    ("It costs $5 million.", "de"),  # only English and Chinese targets
+])
+def test_what_is_not_converted(text: str, tgt: str) -> None:
+    assert currency.find_amounts(text, tgt) == []
+
+
+def test_a_clause_comma_before_a_figure_does_not_hide_it() -> None:
+    assert [s.target for s in currency.find_amounts("费用为500元，30美元。", "en")] == ["500 yuan", "$30"]
+    assert [s.target for s in find_magnitudes("增长5%，30万人。", "en")] == ["300,000"]
+    assert [s.target for s in find_magnitudes("共1，250万人。", "en")] == ["12.5 million"]
+
+
+def test_the_amount_reaches_the_output_whole() -> None:
+    prep = prepare("他们花了300万欧元。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == "他们花了⦅1⦆。"
+    assert prep.restore("They spent ⦅1⦆").text == "They spent €3 million."
+    chinese = prepare("The project cost $4.2 billion.", 16, tgt_lang="zh", src_lang="en")
+    assert chinese.model_text == "The project cost ⦅1⦆."
+    assert chinese.restore("项目花费了⦅1⦆").text == "项目花费了42亿美元。"
