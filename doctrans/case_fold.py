@@ -10,7 +10,14 @@ and Korean have no case, so nothing is lost by showing the model the small lette
   training corpora: ``NOT``, ``NEVER``, ``TABLE``, ``SUMMARY``) are read in small letters; other
   capital words are acronyms, kept as names or translated (doctrans.kept_names);
 - a **shouted** sentence (no small letter at all: a heading, a disclaimer) gets its first letter
-  back in capitals, so it reads as a sentence.
+  back in capitals, so it reads as a sentence;
+- a **title-case** heading (every word of four letters or more capitalised: ``Risk Factors``) has
+  its common words read in small letters, the first too, except those that are also names
+  (doctrans/data/proper_words.txt: ``Python``, ``Windows``, ``London``). The models took the
+  capitals for a name and transliterated it: ``Risk Factors`` -> ``雷克·福克斯``, ``The Old Man And
+  The Sea`` -> ``奥德·哈德曼``, ``Annual Report 2025`` -> ``基于2025的支持``; in small letters
+  they translated the words (``风险``, ``老兄和海边``, ``2025报告``); even ``Risk factors`` was
+  still ``瑞克·帕克``.
 
 | target | text                                           | what the model reads                          |
 |--------|------------------------------------------------|-----------------------------------------------|
@@ -19,6 +26,10 @@ and Korean have no case, so nothing is lost by showing the model the small lette
 | zh     | ⦅1⦆ USER GUIDE                                 | ⦅1⦆ User guide                                |
 | zh     | You MUST NOT open the case.                    | You must not open the case.                   |
 | zh     | The FBI and ⦅1⦆ said OK.                       | The FBI and ⦅1⦆ said ok.                      |
+| zh     | Running Tasks in Threads                       | running tasks in threads                      |
+| zh     | Installing Python on Windows                   | installing Python on Windows                  |
+| zh     | Annual Report of the Department of Finance     | annual report of the Department of Finance    |
+| zh     | The Witness Protection Program ended.          | The Witness Protection Program ended.         |
 | en     | EXECUTIVE SUMMARY                              | EXECUTIVE SUMMARY                             |
 
 Only the model's input changes: verbatim spans and names are placeholders by then, so their case is
@@ -29,10 +40,21 @@ from __future__ import annotations
 
 import re
 
-from doctrans.kept_names import CJK_LANGUAGES, common_words, shouted
+from doctrans.kept_names import CJK_LANGUAGES, common_words, proper_words, shouted
 from doctrans.language_id import base_language
 
 _CAPS_WORD = re.compile(r"(?<![A-Za-z0-9_'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![A-Za-z0-9_])")
+_TITLE_WORD = re.compile(r"(?<![A-Za-z0-9_'’.\-])[A-Z][a-z]+(?![A-Za-z0-9_'’.\-(])")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def title_cased(sentence: str) -> bool:
+    """A title-case heading: two capitalised words or more, every word of four letters or more
+    capitalised, no sentence's final full stop, and some small letters (else it is shouted)."""
+    words = _WORD.findall(sentence)
+    capitals = [w for w in words if w[0].isupper()]
+    return (len(capitals) >= 2 and all(w[0].isupper() for w in words if len(w) >= 4)
+            and not sentence.rstrip().endswith(".") and not shouted(sentence))
 
 
 def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: str | None) -> str:
@@ -44,6 +66,10 @@ def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: st
         return model_text
     common = common_words()
     folded = _CAPS_WORD.sub(lambda m: m.group().lower() if m.group().lower() in common else m.group(), model_text)
+    if title_cased(sentence):
+        proper = proper_words()
+        folded = _TITLE_WORD.sub(lambda m: m.group().lower() if m.group().lower() in common
+                                 and m.group().lower() not in proper else m.group(), folded)
     first = re.search(r"[A-Za-z]", folded)
     if shouted(sentence) and first and folded[first.start()].islower():
         folded = folded[:first.start()] + folded[first.start()].upper() + folded[first.start() + 1:]

@@ -81,6 +81,13 @@ def common_words() -> frozenset[str]:
     return _word_list("common_words.txt")
 
 
+@cache
+def proper_words() -> frozenset[str]:
+    """Common English words that are also names (doctrans/data/proper_words.txt: ``python``,
+    ``windows``): capitalised, they keep their capital in a title-case heading (doctrans.case_fold)."""
+    return _word_list("proper_words.txt")
+
+
 def shouted(text: str) -> bool:
     """No word has a small letter: a heading or a disclaimer in capitals."""
     return not any(c.islower() for c in text)

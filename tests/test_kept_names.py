@@ -113,12 +113,16 @@ def test_the_lists_are_measured_on_training_pairs(tmp_path: Path) -> None:
         (tmp_path / corpus).mkdir()
         with lzma.open(tmp_path / corpus / "train.jsonl.xz", "wt", encoding="utf-8") as fh:
             fh.write(json.dumps(doc) + "\n")
-    seen, kept, words = builder.measure(tmp_path)
+    seen, kept, words, titled = builder.measure(tmp_path)
     assert seen["ENTER"] == 0  # a shouted line says nothing
     common = builder.common_words(seen, kept, words | Counter({"warning": 9, "not": 8}), common=4, min_count=2)
     assert common == ["did", "not", "now"]  # "warning": its capital form is frequent and always kept
     caps = builder.translated_caps(seen, kept, common, min_count=2)
     assert caps == ["FBI"]  # NOT is a common word; GNOME and WARNING are kept by the Chinese side
+    # "level" is written small; "Python" is capitalised inside sentences more often than not.
+    words = Counter({"level": 5, "python": 1})
+    assert builder.proper_words(["level", "python"], words, Counter({"python": 4, "level": 0})) == ["python"]
+    assert titled["now"] == 0 and titled["the"] == 0  # a sentence's first word is not counted
 
 
 def test_names_give_way_to_figures_at_the_placeholder_limit() -> None:

@@ -13,7 +13,11 @@ of them). The list is measured on the training pairs of every corpus, never the 
   Chinese side keeps it less than half the time (``FBI``, ``TV``);
 - a common word: one of the ``--common`` most frequent lower-case English words, unless its capital
   form is frequent (at least 5 % of the small form's count) and the corpora keep it at least
-  ``--keep-share`` of the time (``WARNING`` as a log level, kept 86 of 86 times).
+  ``--keep-share`` of the time (``WARNING`` as a log level, kept 86 of 86 times);
+- a proper word (doctrans/data/proper_words.txt): a common word written with a capital inside a
+  sentence at least ``--proper-share`` as often as in small letters (``Python``, ``Windows``,
+  ``London``, ``God``): doctrans.case_fold keeps its capital in a title-case heading, where every
+  other common word is read in small letters (``Risk Factors`` -> ``Risk factors``).
 
     python -m training.translated_caps --data ../shared/data --out doctrans/data
 """
@@ -32,27 +36,32 @@ from doctrans.kept_names import shouted
 
 CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
 _CAPS = re.compile(r"(?<![A-Za-z0-9_.\-'’])[A-Z]{2,}(?![A-Za-z0-9_'’])")
+# A capitalised word inside a sentence (after a small letter, a digit or a comma: not a sentence's first).
+_TITLE = re.compile(r"(?<=[a-z0-9,;] )[A-Z][a-z]+(?![A-Za-z0-9_'’.(])")
 # A word of prose: not part of a dotted name, a path or a call (``os`` of ``os.path`` is code).
 _WORD = re.compile(r"(?<![A-Za-z0-9_.'’@/\\-])[a-z]{2,}(?![A-Za-z0-9_'’(@/\\]|\.[A-Za-z0-9_]|-[a-z]|://)")
 
 
-def measure(data: Path) -> tuple[Counter[str], Counter[str], Counter[str]]:
-    """(capital word -> times seen, -> times its Chinese side keeps it, lower-case word -> times)."""
+def measure(data: Path) -> tuple[Counter[str], Counter[str], Counter[str], Counter[str]]:
+    """(capital word -> times seen, -> times its Chinese side keeps it, lower-case word -> times,
+    word -> times capitalised inside a sentence, keyed in small letters)."""
     seen: Counter[str] = Counter()
     kept: Counter[str] = Counter()
     words: Counter[str] = Counter()
+    titled: Counter[str] = Counter()
     for corpus in CORPORA:
         with lzma.open(data / corpus / "train.jsonl.xz", "rt", encoding="utf-8") as fh:
             for line in fh:
                 doc = json.loads(line)
                 for en, zh in zip(doc["en"], doc["zh"], strict=True):
                     words.update(_WORD.findall(en))
+                    titled.update(w.lower() for w in _TITLE.findall(en))
                     if shouted(en):
                         continue
                     for caps in _CAPS.findall(en):
                         seen[caps] += 1
                         kept[caps] += caps in zh
-    return seen, kept, words
+    return seen, kept, words, titled
 
 
 def common_words(seen: Counter[str], kept: Counter[str], words: Counter[str], common: int = 10000,
@@ -77,6 +86,12 @@ def translated_caps(seen: Counter[str], kept: Counter[str], common: Sequence[str
     return sorted(c for c, n in seen.items() if n >= min_count and kept[c] < n / 2 and c.lower() not in words)
 
 
+def proper_words(common: Sequence[str], words: Counter[str], titled: Counter[str], share: float = 0.2) -> list[str]:
+    """Common words written with a capital inside a sentence at least ``share`` times as often as
+    in small letters: names that are also words (``Python``, ``Windows``, ``God``)."""
+    return sorted(w for w in common if titled[w] >= share * words[w])
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--data", type=Path, default=Path("../shared/data"))
@@ -84,12 +99,14 @@ def main() -> None:
     p.add_argument("--min-count", type=int, default=2)
     p.add_argument("--common", type=int, default=10000)
     p.add_argument("--keep-share", type=float, default=0.7)
+    p.add_argument("--proper-share", type=float, default=0.2)
     a = p.parse_args()
-    seen, kept, words = measure(a.data)
+    seen, kept, words, titled = measure(a.data)
     common = common_words(seen, kept, words, a.common, a.min_count, a.keep_share)
     caps = translated_caps(seen, kept, common, a.min_count)
     built = (f"# Built by: python -m training.translated_caps --min-count {a.min_count} --common {a.common} "
-             f"--keep-share {a.keep_share} (corpora: {', '.join(CORPORA)}; training pairs only)\n")
+             f"--keep-share {a.keep_share} --proper-share {a.proper_share} "
+             f"(corpora: {', '.join(CORPORA)}; training pairs only)\n")
     a.out.mkdir(parents=True, exist_ok=True)
     (a.out / "translated_caps.txt").write_text(
         "# Acronyms a translation into Chinese renders rather than keeps (doctrans.kept_names).\n" + built
@@ -97,7 +114,13 @@ def main() -> None:
     (a.out / "common_words.txt").write_text(
         "# Common English words: in capitals they are emphasis or a heading, not acronyms "
         "(doctrans.kept_names, doctrans.case_fold).\n" + built + "\n".join(common) + "\n", encoding="utf-8")
-    print(f"{len(caps)} acronyms, {len(common)} common words -> {a.out} ({len(seen)} capital words seen, "
+    proper = proper_words(common, words, titled, a.proper_share)
+    (a.out / "proper_words.txt").write_text(
+        "# Common English words that are also names, capitalised inside a sentence at least "
+        f"{a.proper_share} times as often as not (doctrans.case_fold).\n" + built + "\n".join(proper) + "\n",
+        encoding="utf-8")
+    print(f"{len(proper)} proper words, {len(caps)} acronyms, {len(common)} common words -> {a.out} "
+          f"({len(seen)} capital words seen, "
           f"{len(words)} lower-case words)")
 
 
