@@ -7,9 +7,11 @@ like them (doctrans.engine.protect, doctrans.report).
 - figures with a magnitude word the target does not use (``1,250万`` -> ``12.5 million``:
   doctrans.magnitudes), and percentages (``2.5 percent`` -> ``2.5%``);
 - calendar dates (``2024年3月15日`` -> ``March 15, 2024``: doctrans.dates);
+- numbered parts of a document (``第五条`` -> ``Article 5``, ``Chapter 3`` -> ``第3章``:
+  doctrans.part_numbers);
 - Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names).
 
-A user's term wins over all of them; a date never overlaps a figure; names are looked for only where
+A user's term wins over all of them; a date or a numbered part never overlaps a figure; names are looked for only where
 nothing else is.
 """
 
@@ -19,6 +21,7 @@ from doctrans.currency import with_amounts
 from doctrans.dates import find_dates
 from doctrans.kept_names import find_kept_names
 from doctrans.magnitudes import with_magnitudes
+from doctrans.part_numbers import find_part_numbers
 from doctrans.verbatim import Span, find_spans
 
 
@@ -29,8 +32,9 @@ def _overlaps(a: Span, others: list[Span]) -> bool:
 def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """Glossary ``terms`` plus the figures, dates and names the direction fixes, in text order."""
     terms = with_magnitudes(text, with_amounts(text, terms, tgt_lang), tgt_lang)
-    dates = [d for d in find_dates(text, tgt_lang) if not _overlaps(d, terms)]
-    if dates:
-        terms = sorted([*terms, *dates], key=lambda s: s.start)
+    for found in (find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang)):
+        new = [d for d in found if not _overlaps(d, terms)]
+        if new:
+            terms = sorted([*terms, *new], key=lambda s: s.start)
     names = find_kept_names(text, src_lang, tgt_lang, [*find_spans(text), *terms])
     return sorted([*terms, *names], key=lambda s: s.start) if names else terms

@@ -1,0 +1,109 @@
+"""Numbered parts of a document (``第五条``, ``Chapter 3``, ``Section 4.2``), written the target's way.
+
+A contract's articles, a book's chapters and a report's sections are how a reader finds their way;
+the models lost them: ``第五条`` came back as ``Pificifics``, ``第二十一条`` as ``One second``,
+``Chapter 3`` as ``更改3`` and ``Part II`` as ``我部分``. Each becomes one span whose target is the
+same part and number the target's way (masked, restored and checked like a glossary term):
+
+| source            | into English    | into Chinese |
+|-------------------|-----------------|--------------|
+| 第一章            | Chapter 1       | (as written) |
+| 第二十一条        | Article 21      | (as written) |
+| 第4.2节           | Section 4.2     | (as written) |
+| 第二部分          | Part 2          | (as written) |
+| 第3页             | page 3          | (as written) |
+| 第十集            | Episode 10      | (as written) |
+| Chapter 3         | (as written)    | 第3章        |
+| Section 4.2       | (as written)    | 第4.2节      |
+| Article 21        | (as written)    | 第21条       |
+| Part II           | (as written)    | 第2部分      |
+| page 12           | (as written)    | 第12页       |
+| Act IV            | (as written)    | 第4幕        |
+
+A Chinese part followed by another Han character is left alone (``第一条消息`` is "the first
+message": 条 is also a classifier), except a few that end a reference (``第五条的规定``). Chinese
+numerals up to 9,999 are read (``二十一``, ``一百零五``, ``两``); Roman numerals only in
+capitals after a capitalised word (``Part II``, not ``part ii``), and ``Act``/``Scene``/``Part``
+only capitalised (``act 5`` is not a play's act).
+"""
+
+from __future__ import annotations
+
+import re
+
+from doctrans.language_id import base_language
+from doctrans.verbatim import Span
+
+# Chinese unit -> the English word; the English words (small letters) -> the Chinese unit.
+_UNITS = {"章": "Chapter", "节": "Section", "節": "Section", "条": "Article", "條": "Article",
+          "部分": "Part", "篇": "Part", "卷": "Volume", "页": "page", "頁": "page", "课": "Lesson",
+          "課": "Lesson", "集": "Episode", "季": "Season", "幕": "Act", "场": "Scene", "場": "Scene"}
+_WORDS = {"chapter": "章", "section": "节", "article": "条", "part": "部分", "volume": "卷", "page": "页",
+          "lesson": "课", "episode": "集", "season": "季", "act": "幕", "scene": "场"}
+_CAPITALISED_ONLY = {"act", "scene", "part"}
+_DIGITS = "零〇一二两三四五六七八九"
+_CHINESE_NUMBER = rf"[{_DIGITS}十百千]+"
+_ARABIC = r"[0-9０-９]{1,4}(?:[.．][0-9０-９]{1,3}){0,3}"
+# Not before another Han character, but for a few that end a reference (第五条的规定, 第3章中):
+# 条, 节 and 集 are also classifiers (第一条消息 is "the first message").
+_CHINESE_PART = re.compile(rf"第\s?({_ARABIC}|{_CHINESE_NUMBER})\s?"
+                           rf"({'|'.join(sorted(_UNITS, key=len, reverse=True))})"
+                           r"(?:(?![\u4e00-\u9fff])|(?=[的中之和及或至到所规]))")
+_ROMAN = r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+_ENGLISH_PART = re.compile(rf"(?<![A-Za-z0-9_])({'|'.join(_WORDS)})\s(?:([0-9]{{1,4}}(?:\.[0-9]{{1,3}}){{0,3}})"
+                           rf"|({_ROMAN}))(?![A-Za-z0-9_]|\.[0-9])", re.IGNORECASE)
+
+
+def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
+    """The numbered parts in ``text`` as ``number`` spans whose target is the part written for
+    ``tgt_lang`` (English or Chinese; none for another target)."""
+    lang = base_language(tgt_lang)
+    if lang == "en":
+        return [Span(m.start(), m.end(), m.group(0), "number", f"{_UNITS[m.group(2)]} {number}")
+                for m in _CHINESE_PART.finditer(text) if (number := _number(m.group(1))) is not None]
+    if lang == "zh":
+        spans = []
+        for m in _ENGLISH_PART.finditer(text):
+            word, arabic, roman = m.group(1), m.group(2), m.group(3)
+            if (word.lower() in _CAPITALISED_ONLY or roman) and not word[0].isupper():
+                continue
+            number = arabic or str(_roman(roman.upper()))
+            if roman and roman != roman.upper():
+                continue
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"第{number}{_WORDS[word.lower()]}"))
+        return spans
+    return []
+
+
+def _number(text: str) -> str | None:
+    """A part's number as Arabic digits: ``4.2``, ``二十一`` -> ``21``; None if it is no number."""
+    if re.fullmatch(_ARABIC, text):
+        return text.translate(str.maketrans("０１２３４５６７８９．", "0123456789."))
+    value = chinese_numeral(text)
+    return None if value is None else str(value)
+
+
+def chinese_numeral(text: str) -> int | None:
+    """``二十一`` -> 21, ``一百零五`` -> 105, ``十`` -> 10, ``三〇五`` -> 305; None when malformed."""
+    digits = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
+    if all(c in digits for c in text):  # digit by digit: 三〇五
+        return int("".join(str(digits[c]) for c in text))
+    total, current = 0, None
+    for c in text.replace("零", "").replace("〇", ""):  # 一百零五: 零 only marks the empty tens
+        if c in digits:
+            if current is not None:
+                return None  # two digits in a row inside a positional numeral
+            current = digits[c]
+        else:
+            unit = {"十": 10, "百": 100, "千": 1000}[c]
+            total += (1 if current is None else current) * unit
+            current = None
+    return total + (current or 0)
+
+
+def _roman(text: str) -> int:
+    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+    total = 0
+    for a, b in zip(text, [*text[1:], ""], strict=True):
+        total += -values[a] if b and values[b] > values[a] else values[a]
+    return total

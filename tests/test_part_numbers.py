@@ -1,0 +1,60 @@
+"""Numbered parts of a document (doctrans.part_numbers): ``第五条`` <-> ``Article 5``, through
+masking, restoration and the check after translation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from doctrans import part_numbers
+from doctrans.engine.protect import prepare
+from doctrans.part_numbers import chinese_numeral, find_part_numbers
+
+
+def docstring_table() -> list[tuple[str, str, str]]:
+    rows = re.findall(r"^\| ([^|]+?) +\| ([^|]+?) +\| ([^|]+?) +\|$", part_numbers.__doc__ or "", re.M)
+    return [r for r in rows if r[0] != "source" and not r[0].startswith("-")]
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(docstring_table()) == 12
+
+
+@pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
+def test_docstring_table_row(source: str, en: str, zh: str) -> None:
+    chinese_source = source.startswith("第")
+    text = f"详见{source}。" if chinese_source else f"See {source} for details."
+    [span] = find_part_numbers(text, "en" if chinese_source else "zh")
+    assert (span.text, span.target) == (source, en if chinese_source else zh)
+    assert find_part_numbers(text, "zh" if chinese_source else "en") == []
+
+
+@pytest.mark.parametrize(("numeral", "value"), [
+    ("十", 10), ("十五", 15), ("二十一", 21), ("一百", 100), ("一百零五", 105), ("两千零二十四", 2024),
+    ("三〇五", 305), ("九千九百九十九", 9999),
+])
+def test_chinese_numerals(numeral: str, value: int) -> None:
+    assert chinese_numeral(numeral) == value
+
+
+@pytest.mark.parametrize(("text", "tgt"), [
+    ("第一条消息已经发送。", "en"),  # 条 as a classifier: the first message
+    ("他是第一名。", "en"),  # not a part of a document
+    ("The act 5 times.", "zh"),  # act/scene/part only capitalised
+    ("Read part ii now.", "zh"),  # Roman numerals only in capitals
+    ("Chapter 3", "de"),  # only English and Chinese targets
+])
+def test_what_is_not_a_numbered_part(text: str, tgt: str) -> None:
+    assert find_part_numbers(text, tgt) == []
+
+
+def test_a_heading_that_is_only_a_part_is_written_without_the_model() -> None:
+    prep = prepare("第一章", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text is None and prep.copy == "Chapter 1"
+    article = prepare("第五条 合同双方应遵守本协议。", 16, tgt_lang="en", src_lang="zh")
+    assert article.model_text == "⦅1⦆ 合同双方应遵守本协议。"
+    assert article.restore("⦅1⦆ Both parties shall comply with this agreement.").text == \
+        "Article 5 Both parties shall comply with this agreement."
+    chinese = prepare("See Section 4.2 for details.", 16, tgt_lang="zh", src_lang="en")
+    assert chinese.restore("详见⦅1⦆").text == "详见第4.2节。"
