@@ -28,7 +28,6 @@ import sentencepiece as spm
 import torch
 
 from doctrans.direction_terms import automatic_terms
-from doctrans.magnitudes import with_magnitudes
 from doctrans.verbatim import protected_spans
 from training.approaches import translate_documents  # any --approach
 from training.checkpoint import CheckpointError, load_model
@@ -82,14 +81,17 @@ def write_hypotheses(path: Path, hyp_docs: list[list[str]]) -> None:
     path.write_text("\n\n".join("\n".join(one_line(h) for h in d) for d in hyp_docs) + "\n", encoding="utf-8")
 
 
-def kept_spans(src_docs: list[list[str]], hyp_docs: list[list[str]], tgt_lang: str | None = None
-               ) -> tuple[int, int]:
+def kept_spans(src_docs: list[list[str]], hyp_docs: list[list[str]], tgt_lang: str | None = None,
+               src_lang: str | None = None) -> tuple[int, int]:
     """(spans in the sources, of them in their hypothesis byte for byte): doctrans.verbatim's spans,
-    a Chinese figure in 万/亿 as the value written for ``tgt_lang`` (doctrans.magnitudes)."""
+    and what the direction writes its own way as the value written for ``tgt_lang`` (a figure in
+    万/亿, an amount with its currency, a date, a numbered part: doctrans.direction_terms); names
+    are counted apart (``kept_names``)."""
     total = kept = 0
     for src_doc, hyp_doc in zip(src_docs, hyp_docs, strict=True):
         for src, hyp in zip(src_doc, hyp_doc, strict=True):
-            for span in protected_spans(src, with_magnitudes(src, [], tgt_lang)):
+            terms = [t for t in automatic_terms(src, [], src_lang, tgt_lang) if t.kind != "name"]
+            for span in protected_spans(src, terms):
                 total += 1
                 kept += span.output in hyp
     return total, kept
@@ -191,7 +193,7 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
                                                        no_repeat_ngram or 0, src, tgt)
     seconds = time.time() - t0
     s, d, sig, how = score(hyp_docs, ref_docs, tgt)
-    spans, kept = kept_spans(src_docs, hyp_docs, tgt)
+    spans, kept = kept_spans(src_docs, hyp_docs, tgt, src)
     names, names_kept = kept_names(src_docs, hyp_docs, src, tgt)
     return Scores(s, d, sig, how, sum(map(len, ref_docs)), len(ref_docs), seconds, n_tokens / seconds,
                   spans, kept, placed, names, names_kept), hyp_docs
