@@ -149,7 +149,7 @@ def assemble(block: Block, spans: Sequence[tuple[int, int]], targets: Sequence[s
     """Put the translated segments of a block back between its original gaps."""
     text = block.text
     if not spans:
-        return TranslatedBlock(block, text, [])
+        return TranslatedBlock(block, text, [], tgt_lang)
     parts = [text[: spans[0][0]]]
     length = len(parts[0])
     alignment = []
@@ -164,7 +164,7 @@ def assemble(block: Block, spans: Sequence[tuple[int, int]], targets: Sequence[s
         length += len(tgt)
         prev_end = e
     parts.append(text[prev_end:])
-    return TranslatedBlock(block, "".join(parts), alignment)
+    return TranslatedBlock(block, "".join(parts), alignment, tgt_lang)
 
 
 def _chmod_like_new_file(path: Path) -> None:

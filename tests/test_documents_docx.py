@@ -116,3 +116,29 @@ def test_text_parts_are_only_changed_where_text_is(source: Path, tmp_path: Path)
                 ta = etree.tostring(etree.fromstring(zin.read(name)), method="c14n")
                 tb = etree.tostring(etree.fromstring(zout.read(name)), method="c14n")
                 assert ta == tb, name
+
+
+def _formatted_docx(path: Path) -> Path:
+    d = docx.Document()
+    p = d.add_paragraph("Open the file ")
+    code = p.add_run("config.yaml")
+    code.font.name = "Courier New"
+    p.add_run(" and pay ")
+    p.add_run("$4.2 billion").bold = True
+    p.add_run(" now.")
+    d.save(str(path))
+    return path
+
+
+def test_a_run_the_translation_copied_keeps_exactly_its_characters(tmp_path: Path) -> None:
+    """A monospace literal the model moved to the front of the sentence stays monospace over
+    exactly its characters, and a figure the engine wrote the target's way stays bold over its
+    conversion, however long the rest of the translation is."""
+    def reorder(s: str) -> str:
+        return "配置文件 config.yaml 要立即打开，并且支付42亿美元。" if "config.yaml" in s else s
+    out = tmp_path / "out.docx"
+    translate_file(_formatted_docx(tmp_path / "code.docx"), out, FakeTranslator(fn=reorder, tgt_lang="zh"))
+    [para] = [p for p in docx.Document(str(out)).paragraphs if p.text]
+    assert para.text == "配置文件 config.yaml 要立即打开，并且支付42亿美元。"
+    assert [r.text for r in para.runs if r.font.name == "Courier New"] == ["config.yaml"]
+    assert [r.text for r in para.runs if r.bold] == ["42亿美元"]

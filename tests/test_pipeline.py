@@ -81,7 +81,7 @@ def test_assemble_keeps_the_gaps_and_aligns_the_sentences() -> None:
     tb = assemble(block, [(2, 6), (8, 12)], ["Eins.", "Zwei."], "de")
     assert tb.text == "  Eins.  Zwei.\t"
     assert tb.alignment == [((2, 6), (2, 7)), ((8, 12), (9, 14))]
-    assert assemble(block, [], [], "de") == TranslatedBlock(block, block.text, [])
+    assert assemble(block, [], [], "de") == TranslatedBlock(block, block.text, [], "de")
     # No spaces between sentences in Chinese.
     assert assemble(Block("paragraph", "One. Two."), [(0, 4), (5, 9)], ["一。", "二。"], "zh").text == "一。二。"
 

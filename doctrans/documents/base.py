@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from doctrans.direction_terms import automatic_terms
 from doctrans.segment import is_cjk
 
 BLOCK_KINDS = (
@@ -56,8 +57,47 @@ class TranslatedBlock:
     # One entry per translated segment: ((src_start, src_end), (tgt_start, tgt_end)), in order.
     # Gaps between segments (whitespace, tabs, line breaks) are copied or adapted by the job.
     alignment: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
+    tgt_lang: str | None = None  # for the figures the engine writes the target's way (copied_anchors)
 
-    def project(self, offsets: Iterable[int]) -> list[int]:
+    def copied_anchors(self, ranges: Iterable[tuple[int, int]]) -> dict[int, int]:
+        """Exact images for the boundaries of the source ``ranges`` (formatting runs) whose text the
+        translation copied: an inline code literal, a figure or a name found exactly once in its
+        sentence's source and once in its translation maps onto that copy, wherever the model put
+        it, instead of proportionally (a bold ``1,250`` or a monospace ``config.yaml`` stays bold
+        or monospace over exactly those characters). Copies out of order with one another are
+        dropped, so the runs still tile the target."""
+        src, tgt = self.block.text, self.text
+        found: list[tuple[int, int]] = []  # (source offset, its exact image)
+        for s0, s1 in ranges:
+            text = src[s0:s1].strip()
+            if len(text) < 2 or not any(c.isalnum() for c in text):
+                continue
+            a0 = s0 + (len(src[s0:s1]) - len(src[s0:s1].lstrip()))
+            a1 = a0 + len(text)
+            seg = next((sg for sg in self.alignment if sg[0][0] <= a0 and a1 <= sg[0][1]), None)
+            if seg is None:
+                continue
+            (ss0, ss1), (tt0, tt1) = seg
+            written = _written(text, self.tgt_lang)
+            if src[ss0:ss1].count(text) != 1 or tgt[tt0:tt1].count(written) != 1:
+                continue
+            t0 = tt0 + tgt[tt0:tt1].index(written)
+            t1 = t0 + len(written)
+            # The run's own spaces around the text: a side is exact only where the translation
+            # has as many there (else that boundary is left to the proportional mapping).
+            lead, trail = a0 - s0, s1 - a1
+            if (t0 - lead >= 0 and tgt[t0 - lead:t0].isspace()) or not lead:
+                found.append((s0, t0 - lead))
+            if (tgt[t1:t1 + trail].isspace() and len(tgt[t1:t1 + trail]) == trail) or not trail:
+                found.append((s1, t1 + trail))
+        anchors: dict[int, int] = {}
+        last = -1
+        for off, t in sorted(found):
+            if t >= last and anchors.setdefault(off, t) == t:
+                last = t
+        return anchors
+
+    def project(self, offsets: Iterable[int], anchors: dict[int, int] | None = None) -> list[int]:
         """Map source offsets of the block text onto the target text, monotonically.
 
         Why proportional mapping per sentence (and not inline tags or attention): the sentence
@@ -67,12 +107,21 @@ class TranslatedBlock:
         sentence, a boundary at x% of the source lands at x% of the target, snapped to the
         nearest target word boundary when the source boundary was itself between words (so a
         bold word stays one bold word, not half of two). Equal-length translations map exactly.
-        Offsets in the gaps between sentences map into the corresponding target gap.
+        Offsets in the gaps between sentences map into the corresponding target gap. ``anchors``
+        (from :meth:`copied_anchors`) are exact images that win, and the offsets between two of
+        them map between their images.
         """
+        anchors = anchors or {}
+        keys = sorted(anchors)
         out: list[int] = []
         last = 0
         for off in offsets:
-            t = max(self._project_one(off), last)
+            t = anchors[off] if off in anchors else self._project_one(off)
+            if off not in anchors:
+                before = [anchors[k] for k in keys if k < off]
+                after = [anchors[k] for k in keys if k > off]
+                t = min(max(t, before[-1] if before else 0), after[0] if after else len(self.text))
+            t = max(t, last)
             out.append(t)
             last = t
         return out
@@ -94,6 +143,16 @@ class TranslatedBlock:
                 return _snap(tgt, t, t0, t1)
             prev_src_end, prev_tgt_end = s1, t1
         return min(prev_tgt_end + (off - prev_src_end), len(tgt))
+
+
+def _written(text: str, tgt_lang: str | None) -> str:
+    """How the engine writes ``text`` (a run's whole text) into ``tgt_lang``: converted when it is
+    one figure, amount, date or numbered part the direction writes its own way
+    (doctrans.direction_terms: ``$4.2 billion`` -> ``42亿美元``), else as it is."""
+    terms = automatic_terms(text, [], None, tgt_lang) if tgt_lang else []
+    if len(terms) == 1 and (terms[0].start, terms[0].end) == (0, len(text)) and terms[0].target:
+        return terms[0].target
+    return text
 
 
 def _at_word_boundary(text: str, i: int) -> bool:

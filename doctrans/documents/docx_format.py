@@ -10,7 +10,8 @@ Inside a paragraph:
 - the text of all runs is one block, so a sentence spread over bold/italic runs is translated as
   one sentence; each run then gets the slice of the target text that
   :meth:`TranslatedBlock.project` maps its source range to (proportional mapping per sentence,
-  snapped to word boundaries -- see there for why);
+  snapped to word boundaries -- see there for why; a run whose text the translation copied, an
+  inline code literal or a figure, maps exactly onto the copy: ``copied_anchors``);
 - tabs and line breaks are kept as elements; in the block text they are ``\\t``/``\\n``, which
   the segmenter treats as hard boundaries, so the text on each side is translated separately and
   the break stays between them;
@@ -314,7 +315,8 @@ def _apply(tb: TranslatedBlock, elems: list[etree._Element]) -> None:
     # Project every run boundary once; adjacent runs share an offset, so they share its image and
     # the target is covered without gaps or overlaps (a tab/break between runs stays uncovered).
     offsets = sorted({o for r in runs for o in (r.start, r.end)})
-    image = dict(zip(offsets, tb.project(offsets), strict=True))
+    anchors = tb.copied_anchors((r.start, r.end) for r in runs)
+    image = dict(zip(offsets, tb.project(offsets, anchors), strict=True))
     for run, elem in zip(runs, elems, strict=True):
         _set_text(elem, tb.text[image[run.start] : image[run.end]])
 
