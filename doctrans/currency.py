@@ -4,7 +4,8 @@ doctrans.magnitudes fixes the figure; the currency beside it was left to the mod
 or swapped it: ``300万欧元`` came back as ``3 million`` (the euros gone), ``1,250万元`` as ``12.5
 million``, ``费用为500元`` as ``Support for 500``. A changed currency changes the figure as much as
 a changed digit. So an amount becomes one span whose target is the value and its currency as the
-target language writes them (masked, restored and checked like a glossary term):
+target language writes them (masked, restored and checked like a glossary term); a figure with a
+magnitude word is converted as doctrans.magnitudes does, one without keeps its digits as written:
 
 | source            | into English         | into Chinese   |
 |-------------------|----------------------|----------------|
@@ -13,9 +14,11 @@ target language writes them (masked, restored and checked like a glossary term):
 | 300万欧元         | €3 million           | (as written)   |
 | 500元             | 500 yuan             | (as written)   |
 | 30美元            | $30                  | (as written)   |
+| 12000元           | 12000 yuan           | (as written)   |
 | 2万日元           | 20,000 yen           | (as written)   |
 | $4.2 billion      | (as written)         | 42亿美元       |
 | US$500            | (as written)         | 500美元        |
+| $1,250.00         | (as written)         | 1,250.00美元   |
 | €3m               | (as written)         | 300万欧元      |
 | £1.5bn            | (as written)         | 15亿英镑       |
 | 12 million euros  | (as written)         | 1200万欧元     |
@@ -67,10 +70,10 @@ def _out_of_chinese(text: str) -> list[Span]:
         value = decimal_value(m.group(1))
         if value is None:
             continue
-        if m.group(2):
-            value = value.scaleb(POWERS[m.group(2)])
+        # A figure with 万/亿 is converted (doctrans.magnitudes); one without keeps its digits.
+        figure = english(value.scaleb(POWERS[m.group(2)])) if m.group(2) else _ascii(m.group(1))
         sign, word = _CHINESE_NAMES[m.group(3)]
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{english(value)}{word}"))
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{figure}{word}"))
     return spans
 
 
@@ -79,16 +82,20 @@ def _into_chinese(text: str) -> list[Span]:
     for m in _SIGN_AMOUNT.finditer(text):
         value = decimal_value(m.group(2))
         if value is not None:
-            power = SCALE_WORDS[m.group(3).lower()] if m.group(3) else 6 if m.group(4) else 0
-            spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                              in_wan(value.scaleb(power)) + _SIGNS[m.group(1).lower()]))
+            scaled = m.group(3) or m.group(4)
+            power = SCALE_WORDS[m.group(3).lower()] if m.group(3) else 6
+            figure = in_wan(value.scaleb(power)) if scaled else m.group(2)
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", figure + _SIGNS[m.group(1).lower()]))
     for m in _WORD_AMOUNT.finditer(text):
         value = decimal_value(m.group(1))
         if value is not None and not any(s.start < m.end() and m.start() < s.end for s in spans):
-            power = SCALE_WORDS[m.group(2).lower()] if m.group(2) else 0
-            spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                              in_wan(value.scaleb(power)) + _WORDS[m.group(3).lower()]))
+            figure = in_wan(value.scaleb(SCALE_WORDS[m.group(2).lower()])) if m.group(2) else m.group(1)
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", figure + _WORDS[m.group(3).lower()]))
     return sorted(spans, key=lambda s: s.start)
+
+
+def _ascii(digits: str) -> str:
+    return digits.translate(str.maketrans("０１２３４５６７８９．，", "0123456789.,"))
 
 
 def with_amounts(text: str, terms: list[Span], tgt_lang: str | None) -> list[Span]:

@@ -9,10 +9,12 @@ like them (doctrans.engine.protect, doctrans.report).
 - calendar dates (``2024年3月15日`` -> ``March 15, 2024``: doctrans.dates);
 - numbered parts of a document (``第五条`` -> ``Article 5``, ``Chapter 3`` -> ``第3章``:
   doctrans.part_numbers);
+- measures and times of day (``15公里`` <-> ``15 km``, ``下午3点30分`` <-> ``3:30 p.m.``:
+  doctrans.units);
 - Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names).
 
-A user's term wins over all of them; a date or a numbered part never overlaps a figure; names are looked for only where
-nothing else is.
+A user's term wins over all of them; a date, a numbered part or a measure never overlaps a figure;
+names are looked for only where nothing else is.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from doctrans.dates import find_dates
 from doctrans.kept_names import find_kept_names
 from doctrans.magnitudes import with_magnitudes
 from doctrans.part_numbers import find_part_numbers
+from doctrans.units import find_units
 from doctrans.verbatim import Span, find_spans
 
 
@@ -32,7 +35,7 @@ def _overlaps(a: Span, others: list[Span]) -> bool:
 def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """Glossary ``terms`` plus the figures, dates and names the direction fixes, in text order."""
     terms = with_magnitudes(text, with_amounts(text, terms, tgt_lang), tgt_lang)
-    for found in (find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang)):
+    for found in (find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang), find_units(text, tgt_lang)):
         new = [d for d in found if not _overlaps(d, terms)]
         if new:
             terms = sorted([*terms, *new], key=lambda s: s.start)

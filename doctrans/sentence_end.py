@@ -19,6 +19,8 @@ model already ends its sentences).
 
 from __future__ import annotations
 
+from doctrans.language_id import base_language
+
 # What may follow a sentence's final mark: closing quotes and brackets.
 _CLOSERS = "\"'”’」』）)]》"
 _PAIRS = {"“": "”", "「": "」", "『": "』", "（": "）", "(": ")", "《": "》"}
@@ -26,6 +28,17 @@ _INTO_CHINESE = {".": "。", "。": "。", "?": "?", "？": "?", "!": "!", "！"
 _INTO_LATIN = {".": ".", "。": ".", "?": "?", "？": "?", "!": "!", "！": "!"}
 # A translation ending in one of these has its end already: the model's choice stands.
 _ANY_END = ".。!?！？:：;；…~～"
+
+
+# Languages whose sentences end in 。 / in . ? ! (others: the model's output stands).
+_CJK_ENDS = frozenset({"zh", "ja"})
+_LATIN_ENDS = frozenset({"en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "pl", "cs", "ru", "uk"})
+
+
+def end_marks(tgt_lang: str | None) -> str:
+    """``"cjk"`` or ``"latin"``: how sentences of ``tgt_lang`` end; ``""`` when not known here."""
+    lang = base_language(tgt_lang)
+    return "cjk" if lang in _CJK_ENDS else "latin" if lang in _LATIN_ENDS else ""
 
 
 def end_like_source(source: str, translation: str, chinese_output: bool) -> str:

@@ -74,6 +74,7 @@ for the example, all of that row's kind.
 | number     | 3 apples, 1/2 of 10kg, 0x1F               | 3 · 1/2 · 10 · 0x1F                     |
 | number     | the 1st and 2nd                           | 1 · 2                                   |
 | number     | pages 10-20                               | 10 · 20                                 |
+| number     | 电话 010-12345678，ISBN 978-3-16-148410-0  | 010-12345678 · 978-3-16-148410-0        |
 | (none)     | e.g. and i.e. at 5 p.m.                   | 5                                       |
 | (none)     | and/or, km/h, TCP/IP                      | (none)                                  |
 | (none)     | NASA, Hello, APIs, U.S.A.                 | (none)                                  |
@@ -90,6 +91,9 @@ Decisions on borderline cases, and why:
   default. Only the number part is masked: units and suffixes (``万元``, ``年``, ``kg``, ``st`` of
   ``1st``, ``%`` excepted) stay translatable, so ``2024年`` → ``⦅1⦆年`` → ``⦅1⦆`` and ``1st`` →
   ``第⦅1⦆``. A sign belongs to the number only where it cannot be a dash (``-12`` yes, ``10-20`` no).
+  Digit groups joined by hyphens are one number when there are three groups or more or one has
+  five digits or more (a telephone number, an ISBN, a part number: the models wrote
+  ``010-12345678`` as ``010, 12345678`` and ``010或12345678``); two short groups are a range.
   Figures with a magnitude word the output language does not use (``1,250万`` into English,
   ``12.5 million`` into Chinese) are the exception: doctrans.magnitudes makes each one span whose
   target is the value written that language's way (``12.5 million``, ``1250万``), masked and
@@ -387,6 +391,8 @@ _RULES: list[tuple[str, Finder]] = [
                        r"(?![0-9A-Za-z_]|\.[0-9])", trim=True)),
     ("code", _codes),
     ("identifier", _identifiers),
+    ("number", _regex(r"(?<![0-9A-Za-z_.\-])\+?(?:[0-9]+(?:-[0-9]+){2,}|[0-9]{5,}-[0-9]+|[0-9]+-[0-9]{5,})"
+                      r"(?![0-9A-Za-z_]|[.\-][0-9])")),
     ("number", _regex(rf"(?<![0-9A-Za-z_{_D[3:]}.])"
                       rf"(?:[-+\u2212](?=(?:US\$|HK\$|[$€£¥￥₹₩])?[{_D}]))?"
                       r"(?:US\$|HK\$|[$€£¥￥₹₩])?"

@@ -83,9 +83,11 @@ def test_untranslatable_sentences_are_copied_without_the_model(bundle: Path, mon
     calls: list[int] = []
     real = session.translate_ids
     monkeypatch.setattr(session, "translate_ids", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
-    for text in ["320", "https://example.org/a", "v2.1.0", "2024-03-15", "$1,250.00", "—", ">>> import os"]:
+    for text in ["320", "https://example.org/a", "v2.1.0", "2024-03-15", "¥1,250.00", "—", ">>> import os"]:
         r = session.translate(text)
         assert (r.translation, r.copied, r.src_tokens) == (text, True, [])
+    # An amount is written the output's way, still without the model (doctrans.currency).
+    assert session.translate("$1,250.00").translation == "1,250.00美元"
     assert calls == []
     for side, m in session.memory.items():  # the memory only sees what the model translated
         np.testing.assert_array_equal(m, before[side])

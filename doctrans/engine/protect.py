@@ -28,7 +28,8 @@ from doctrans.dates import drop_repeated_units
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
 from doctrans.quotes import chinese_quotes, plain_quotes
-from doctrans.sentence_end import end_like_source
+from doctrans.sentence_end import end_like_source, end_marks
+from doctrans.units import one_period
 from doctrans.verbatim import (
     Masked,
     Restored,
@@ -58,6 +59,9 @@ class Prepared:
     copy: str | None  # the translation of an untranslatable sentence (the source, terms replaced)
     prefix: str = ""  # a section number before the text (``1. ``): kept as it is, not translated
     chinese_output: bool = False  # the output is Chinese: its commas come back full-width
+    # The output's sentence marks, for a translation that ends without one (doctrans.sentence_end):
+    # "cjk" (。), "latin" (.), "" for a language whose marks are not known here.
+    end_marks: str = ""
     # The bundle has placeholder pieces, so the model can write ``⦅k⦆`` even for a sentence without
     # spans (it did, reading the memory of a document full of them): such placeholders are removed.
     masking: bool = False
@@ -67,13 +71,16 @@ class Prepared:
         # they are.
         if self.chinese_output:
             decoded = restore_chinese_punctuation(decoded)
-        decoded = end_like_source(self.source, decoded, self.chinese_output)
+        if self.end_marks:
+            decoded = end_like_source(self.source, decoded, self.end_marks == "cjk")
         if self.chinese_output:
             decoded = chinese_quotes(decoded)
         restored = unmask(decoded, self.masked) if self.masking else Restored(decoded, [])
         dates = [s.output for s in self.masked.spans if s.kind == "date" and s.target is not None]
         if dates:
             restored = replace(restored, text=drop_repeated_units(restored.text, dates))
+        if not self.chinese_output and self.masked.spans:
+            restored = replace(restored, text=one_period(restored.text))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
 
     def model_target(self, translation: str) -> str:
@@ -110,7 +117,7 @@ def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None,
     target's way, Latin names kept as they are), which join the glossary terms, and for Chinese
     output's punctuation (doctrans.zh_punctuation)."""
     return replace(_prepare(sentence, placeholders, glossary, tgt_lang, src_lang),
-                   chinese_output=is_chinese(tgt_lang))
+                   chinese_output=is_chinese(tgt_lang), end_marks=end_marks(tgt_lang))
 
 
 def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_lang: str | None,

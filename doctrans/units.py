@@ -1,0 +1,123 @@
+"""Measures and times of day, written the target's way: ``15公里`` <-> ``15 km``, ``下午3点30分`` <->
+``3:30 p.m.``.
+
+doctrans.verbatim masks the digits and leaves the unit to the model, which lost it: ``全长15公里，
+气温零下5摄氏度`` came back as ``In 15, 5, the relation of the primary``, ``15 km`` as ``15版本是 k``,
+``下午3点30分`` as ``3 to start 30`` and ``3:30 p.m.`` as ``3:30`` (the afternoon gone). A measure
+is a figure as much as its digits are, so each becomes one span whose target is the same value and
+unit the target's way (masked, restored and checked like a glossary term):
+
+| source            | into English    | into Chinese  |
+|-------------------|-----------------|---------------|
+| 15公里            | 15 km           | (as written)  |
+| 2.5千克           | 2.5 kg          | (as written)  |
+| 零下5摄氏度       | -5 °C           | (as written)  |
+| 30平方米          | 30 m²           | (as written)  |
+| 下午3点30分       | 3:30 p.m.       | (as written)  |
+| 上午9点           | 9 a.m.          | (as written)  |
+| 晚上8点半         | 8:30 p.m.       | (as written)  |
+| 15 km             | (as written)    | 15公里        |
+| 70 kilograms      | (as written)    | 70公斤        |
+| -5 °C             | (as written)    | 零下5摄氏度   |
+| 100 m²            | (as written)    | 100平方米     |
+| 3:30 p.m.         | (as written)    | 下午3点30分   |
+| 9 am              | (as written)    | 上午9点       |
+
+Only unambiguous units: ``t`` (tonnes or time), ``g`` in capitals (``5G``), ``m`` without a space
+when a currency sign comes before (``$5m`` is money: doctrans.currency) and bare ``N点`` (a point,
+or o'clock) are left to the model; 24-hour times (``15:30``) are figures the verbatim rules keep.
+"""
+
+from __future__ import annotations
+
+import re
+
+from doctrans.language_id import base_language
+from doctrans.magnitudes import FIGURE_START, NUMBER
+from doctrans.verbatim import Span
+
+# English unit (as matched, lower-cased) -> Chinese; Chinese -> English symbol.
+_INTO_CHINESE = {
+    "km": "公里", "kilometres": "公里", "kilometers": "公里", "kilometre": "公里", "kilometer": "公里",
+    "m": "米", "metres": "米", "meters": "米", "metre": "米", "meter": "米",
+    "cm": "厘米", "centimetres": "厘米", "centimeters": "厘米", "mm": "毫米", "millimetres": "毫米",
+    "millimeters": "毫米", "kg": "公斤", "kilograms": "公斤", "kilogram": "公斤", "g": "克", "grams": "克",
+    "mg": "毫克", "tonnes": "吨", "l": "升", "litres": "升", "liters": "升", "ml": "毫升",
+    "m²": "平方米", "m2": "平方米", "square metres": "平方米", "square meters": "平方米",
+    "km²": "平方公里", "km2": "平方公里", "square kilometres": "平方公里", "square kilometers": "平方公里",
+    "°c": "摄氏度", "degrees celsius": "摄氏度", "°f": "华氏度", "degrees fahrenheit": "华氏度",
+    "km/h": "公里/小时", "kwh": "千瓦时", "kw": "千瓦", "mw": "兆瓦",
+}
+_OUT_OF_CHINESE = {
+    "公里": "km", "千米": "km", "米": "m", "厘米": "cm", "毫米": "mm", "公斤": "kg", "千克": "kg", "克": "g",
+    "毫克": "mg", "吨": "t", "升": "L", "毫升": "ml", "平方米": "m²", "平方公里": "km²", "摄氏度": "°C",
+    "华氏度": "°F", "千瓦时": "kWh", "千瓦": "kW", "兆瓦": "MW",
+}
+_ENGLISH_UNIT = "|".join(sorted((re.escape(u) for u in _INTO_CHINESE), key=len, reverse=True))
+_ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−)?({NUMBER})[ \u00a0]?({_ENGLISH_UNIT})"
+                              r"(?![0-9A-Za-z_²/])", re.IGNORECASE)
+# Chinese units: not followed by a Han character that makes another word (米饭 is rice, 克服 overcome).
+_CHINESE_UNIT = "|".join(sorted(_OUT_OF_CHINESE, key=len, reverse=True))
+_CHINESE_MEASURE = re.compile(rf"(零下|-|−)?{FIGURE_START}({NUMBER})\s?({_CHINESE_UNIT})(?![饭粒服隆拉格斤里])")
+
+_PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m.", "中午": "p.m.", "下午": "p.m.",
+            "晚上": "p.m.", "傍晚": "p.m.", "夜里": "p.m."}
+_CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}})\s?[点點]"
+                           r"(?:\s?([0-9０-９]{1,2})\s?分|(半))?")
+_ENGLISH_TIME = re.compile(r"(?<![0-9A-Za-z_.:])([0-9]{1,2})(?::([0-5][0-9]))?\s?([ap])\.?\s?m\.?(?![A-Za-z0-9_])",
+                           re.IGNORECASE)
+
+
+def find_units(text: str, tgt_lang: str | None) -> list[Span]:
+    """The measures and times of day in ``text`` as ``number`` spans whose target is written for
+    ``tgt_lang`` (English or Chinese; none for another target)."""
+    lang = base_language(tgt_lang)
+    if lang == "en":
+        return sorted(_out_of_chinese(text), key=lambda s: s.start)
+    if lang == "zh":
+        return sorted(_into_chinese(text), key=lambda s: s.start)
+    return []
+
+
+def _out_of_chinese(text: str) -> list[Span]:
+    spans = []
+    for m in _CHINESE_MEASURE.finditer(text):
+        sign = "-" if m.group(1) else ""
+        unit = _OUT_OF_CHINESE[m.group(3)]
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{_ascii(m.group(2))} {unit}"))
+    for m in _CHINESE_TIME.finditer(text):
+        hour, minute = int(_ascii(m.group(2))), m.group(3)
+        minutes = ":30" if m.group(4) else f":{int(_ascii(minute)):02d}" if minute else ""
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{hour}{minutes} {_PERIODS[m.group(1)]}"))
+    return spans
+
+
+def _into_chinese(text: str) -> list[Span]:
+    spans = []
+    for m in _ENGLISH_MEASURE.finditer(text):
+        sign, unit = m.group(1), m.group(3)
+        if unit in ("G", "M"):  # 5G is a network, 5M five million
+            continue
+        word = _INTO_CHINESE[unit.lower()]
+        value = f"零下{m.group(2)}" if sign and word in ("摄氏度", "华氏度") else f"{sign or ''}{m.group(2)}"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{value}{word}"))
+    for m in _ENGLISH_TIME.finditer(text):
+        hour, minute = int(m.group(1)), m.group(2)
+        if not 1 <= hour <= 12:
+            continue
+        period = "上午" if m.group(3).lower() == "a" else "下午"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                          f"{period}{hour}点" + (f"{int(minute)}分" if minute and int(minute) else "")))
+    return spans
+
+
+def one_period(text: str) -> str:
+    """``3:30 p.m..`` -> ``3:30 p.m.``: a restored time's period and the sentence's are one."""
+    return _DOUBLE_PERIOD.sub(r"\1", text)
+
+
+_DOUBLE_PERIOD = re.compile(r"(\b[ap]\.m\.)\.")
+
+
+def _ascii(digits: str) -> str:
+    return digits.translate(str.maketrans("０１２３４５６７８９．，", "0123456789.,"))

@@ -1,0 +1,50 @@
+"""Measures and times of day (doctrans.units): ``15公里`` <-> ``15 km``, ``下午3点30分`` <->
+``3:30 p.m.``, through masking, restoration and the check after translation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from doctrans import units
+from doctrans.engine.protect import prepare
+from doctrans.units import find_units
+
+
+def docstring_table() -> list[tuple[str, str, str]]:
+    rows = re.findall(r"^\| ([^|]+?) +\| ([^|]+?) +\| ([^|]+?) +\|$", units.__doc__ or "", re.M)
+    return [r for r in rows if r[0] != "source" and not r[0].startswith("---")]
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(docstring_table()) == 13
+
+
+@pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
+def test_docstring_table_row(source: str, en: str, zh: str) -> None:
+    chinese_source = bool(re.search(r"[\u4e00-\u9fff]", source))
+    text = f"记录为{source}。" if chinese_source else f"It was {source} then."
+    [span] = find_units(text, "en" if chinese_source else "zh")
+    assert (span.text, span.target) == (source, en if chinese_source else zh)
+    assert find_units(text, "zh" if chinese_source else "en") == []
+
+
+@pytest.mark.parametrize(("text", "tgt"), [
+    ("他吃了3碗米饭，3克服了困难。", "en"),  # 米饭 is rice, 克服 "overcome"
+    ("He ran 10 min and 3 miles on 5G with 5M users.", "zh"),
+    ("It ended at 13 pm.", "zh"),  # no such time
+    ("It is 15 km long.", "de"),  # only English and Chinese targets
+])
+def test_what_is_not_a_measure(text: str, tgt: str) -> None:
+    assert find_units(text, tgt) == []
+
+
+def test_a_measure_and_a_time_reach_the_output_whole() -> None:
+    prep = prepare("全长15公里，会议于下午3点30分开始。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == "全长⦅1⦆，会议于⦅2⦆开始。"
+    # The time's own period and the sentence's are one.
+    assert prep.restore("It is ⦅1⦆ long and the meeting starts at ⦅2⦆.").text == \
+        "It is 15 km long and the meeting starts at 3:30 p.m."
+    chinese = prepare("The road is 15 km long.", 16, tgt_lang="zh", src_lang="en")
+    assert chinese.restore("这条路长⦅1⦆").text == "这条路长15公里。"
