@@ -11,6 +11,8 @@ like them (doctrans.engine.protect, doctrans.report).
   doctrans.part_numbers);
 - measures and times of day (``15公里`` <-> ``15 km``, ``下午3点30分`` <-> ``3:30 p.m.``:
   doctrans.units);
+- places and weekdays by their names in the output language (``Germany`` <-> ``德国``:
+  doctrans.place_names);
 - Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names).
 
 A user's term wins over all of them; a date, a numbered part or a measure never overlaps a figure;
@@ -24,6 +26,7 @@ from doctrans.dates import find_dates
 from doctrans.kept_names import find_kept_names
 from doctrans.magnitudes import with_magnitudes
 from doctrans.part_numbers import find_part_numbers
+from doctrans.place_names import find_place_names
 from doctrans.units import find_units
 from doctrans.verbatim import Span, find_spans
 
@@ -39,5 +42,9 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
         new = [d for d in found if not _overlaps(d, terms)]
         if new:
             terms = sorted([*terms, *new], key=lambda s: s.start)
-    names = find_kept_names(text, src_lang, tgt_lang, [*find_spans(text), *terms])
+    spans = find_spans(text)
+    places = [p for p in find_place_names(text, src_lang, tgt_lang) if not _overlaps(p, [*spans, *terms])]
+    if places:
+        terms = sorted([*terms, *places], key=lambda s: s.start)
+    names = find_kept_names(text, src_lang, tgt_lang, [*spans, *terms])
     return sorted([*terms, *names], key=lambda s: s.start) if names else terms

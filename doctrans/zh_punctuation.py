@@ -14,17 +14,29 @@ TVsub unchanged (10.22).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 _MARKS = {",": "，", ";": "；"}
-_AFTER = re.compile(rf"(?<=[{_HAN}])[ \t]*([,;])[ \t]*")
-_BEFORE = re.compile(rf"[ \t]*([,;])[ \t]*(?=[{_HAN}])")
+# A placeholder whose span is written with a Han character at that end counts as one (``⦅1⦆, ⦅2⦆``
+# for ``德国, 法国``): its bracket is swapped for one of these while the commas are set.
+_HAN_OPEN, _HAN_CLOSE = "\ue000", "\ue001"
+_AFTER = re.compile(rf"(?<=[{_HAN}{_HAN_CLOSE}])[ \t]*([,;])[ \t]*")
+_BEFORE = re.compile(rf"[ \t]*([,;])[ \t]*(?=[{_HAN}{_HAN_OPEN}])")
+_HAN_CHAR = re.compile(f"[{_HAN}]")
 
 
-def restore_chinese_punctuation(text: str) -> str:
-    """``text`` with each ``,``/``;`` that touches a Han character as ``，``/``；``."""
+def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
+    """``text`` with each ``,``/``;`` that touches a Han character as ``，``/``；``; ``spans``: the
+    outputs of the placeholders ``⦅1⦆``, ``⦅2⦆``… in ``text``, whose ends count as what they are."""
+    for k, output in enumerate(spans, 1):
+        if output and (_HAN_CHAR.match(output[0]) or _HAN_CHAR.match(output[-1])):
+            open_ = _HAN_OPEN if _HAN_CHAR.match(output[0]) else "\u2985"
+            close = _HAN_CLOSE if _HAN_CHAR.match(output[-1]) else "\u2986"
+            text = text.replace(f"\u2985{k}\u2986", f"{open_}{k}{close}")
     text = _AFTER.sub(lambda m: _MARKS[m.group(1)], text)
-    return _BEFORE.sub(lambda m: _MARKS[m.group(1)], text)
+    text = _BEFORE.sub(lambda m: _MARKS[m.group(1)], text)
+    return text.replace(_HAN_OPEN, "\u2985").replace(_HAN_CLOSE, "\u2986")
 
 
 def is_chinese(lang: str | None) -> bool:

@@ -44,10 +44,10 @@ def test_what_is_not_a_date() -> None:
 
 
 def test_a_date_is_masked_whole_and_restored_in_the_target_form() -> None:
-    prep = prepare("会议于2024年3月15日在北京举行。", 16, tgt_lang="en", src_lang="zh")
-    assert prep.model_text == "会议于⦅1⦆在北京举行。"
-    assert prep.restore("The meeting was held in Beijing on ⦅1⦆.").text == \
-        "The meeting was held in Beijing on March 15, 2024."
+    prep = prepare("会议于2024年3月15日在大厅举行。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == "会议于⦅1⦆在大厅举行。"
+    assert prep.restore("The meeting was held in the hall on ⦅1⦆.").text == \
+        "The meeting was held in the hall on March 15, 2024."
     prep = prepare("The report was published on 2 October 2018.", 16, tgt_lang="zh", src_lang="en")
     assert prep.model_text == "The report was published on ⦅1⦆."
     assert prep.restore("报告于⦅1⦆发布。").text == "报告于2018年10月2日发布。"
@@ -70,5 +70,5 @@ def test_a_day_character_the_model_added_after_a_whole_date_is_dropped() -> None
     assert prep.restore("⦅1⦆日日。").text == "2023年12月。"
     # Words that start with 日 stay.
     assert prep.restore("⦅1⦆日程已定。").text == "2023年12月日程已定。"
-    prep = prepare("Talks began on 2 October 2018 in Tokyo.", 16, tgt_lang="zh", src_lang="en")
-    assert prep.restore("会谈于⦅1⦆日本东京开始。").text == "会谈于2018年10月2日日本东京开始。"
+    prep = prepare("Talks began on 2 October 2018 in the capital.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore("会谈于⦅1⦆日本首都开始。").text == "会谈于2018年10月2日日本首都开始。"

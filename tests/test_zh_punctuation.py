@@ -31,3 +31,10 @@ def test_spans_keep_their_commas_and_only_chinese_output_is_changed() -> None:
     assert english.restore("Sales reached ⦅1⦆ units, the code is ⦅2⦆.").text == \
         "Sales reached 1,250 units, the code is `f(a,b)`."
     assert prepare("1. Summary", 16, tgt_lang="zh").restore("摘要,概述").text == "1. 摘要，概述"
+
+
+def test_a_comma_between_placeholders_written_in_chinese_is_chinese() -> None:
+    prep = prepare("Germany, France and 1,250 units, or `a,b`.", 16, tgt_lang="zh", src_lang="en")
+    assert [s.output for s in prep.masked.spans] == ["德国", "法国", "1,250", "`a,b`"]
+    assert prep.restore("⦅1⦆, ⦅2⦆和⦅3⦆台, 或⦅4⦆").text == "德国，法国和1,250台，或`a,b`。"
+    assert restore_chinese_punctuation("⦅1⦆, ⦅2⦆", ["1,250", "`x`"]) == "⦅1⦆, ⦅2⦆"

@@ -70,7 +70,7 @@ class Prepared:
         # Punctuation before the spans go back: a figure's "1,250" or a literal's quotes stay as
         # they are.
         if self.chinese_output:
-            decoded = restore_chinese_punctuation(decoded)
+            decoded = restore_chinese_punctuation(decoded, [s.output for s in self.masked.spans])
         if self.end_marks:
             decoded = end_like_source(self.source, decoded, self.end_marks == "cjk")
         if self.chinese_output:
@@ -146,13 +146,14 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
 
 
 def _within_budget(sentence: str, terms: list[Span], placeholders: int) -> list[Span]:
-    """``terms`` without the last kept names (doctrans.kept_names) that would push a verbatim span
-    or a glossary term past the placeholder limit: a figure must never change, while a name left
-    to the model is only at risk of being garbled."""
+    """``terms`` without the last kept names and place names (doctrans.kept_names,
+    doctrans.place_names) that would push a verbatim span or a glossary term past the placeholder
+    limit: a figure must never change, while a name left to the model is only at risk of being
+    garbled."""
     excess = len(protected_spans(sentence, terms)) - placeholders
     if excess <= 0:
         return terms
-    names = [t for t in terms if t.kind == "name"]
+    names = [t for t in terms if t.kind in ("name", "place")]
     dropped = {id(t) for t in names[len(names) - min(excess, len(names)):]}
     return [t for t in terms if id(t) not in dropped]
 

@@ -1,0 +1,69 @@
+"""Countries, cities and weekdays by their names in the other language (``Germany`` <-> ``德国``).
+
+The built-in models learned from subtitles and software documentation, which name few places:
+``Germany, France and Spain`` came back as ``格林德曼``, ``before 9 a.m. on Monday`` lost its
+Monday. A place name has one translation, so each one in doctrans/data/place_names.tsv becomes a
+span whose target is its name in the output language (masked and restored like a glossary term;
+it gives way to figures at the placeholder limit, as Latin names do: doctrans.engine.protect):
+
+| source                          | target | spans                        |
+|---------------------------------|--------|------------------------------|
+| Germany, France and Spain       | zh     | 德国 · 法国 · 西班牙         |
+| on Monday in New York           | zh     | 星期一 · 纽约                |
+| 他在德国和日本工作。              | en     | Germany · Japan              |
+| 德国人说日本语。                  | en     | (none)                       |
+| 每周一次，华南非常热。            | en     | (none)                       |
+
+English names match with their capital only (``china`` is porcelain); a Chinese name is not read
+before a character that makes it a people, a language or another word (``德国人``, ``日本语``,
+``印度洋``, ``罗马数字``), and the names marked ``!`` in the list (``南非``, ``加纳``: 华南非常,
+增加纳税) are only written. Into other languages nothing changes.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+from doctrans.language_id import base_language
+from doctrans.verbatim import Span
+
+# After a Chinese place name, these make it another word: a people, a language, an ocean, an
+# empire, a dish, a religion, a myth.
+_NOT_AFTER_CHINESE = "人语话籍队菜式洋帝数字文族裔面教神"
+
+
+@cache
+def _tables() -> tuple[dict[str, str], dict[str, str], re.Pattern[str], re.Pattern[str]]:
+    """(English -> Chinese, Chinese -> English, the English names' pattern, the Chinese names')."""
+    text = resources.files("doctrans").joinpath("data/place_names.tsv").read_text(encoding="utf-8")
+    into_chinese: dict[str, str] = {}
+    into_english: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        english, chinese, *others = line.split("\t")
+        into_chinese[english] = chinese.lstrip("!")
+        for name in [chinese, *(others[0].split(",") if others else [])]:
+            if not name.startswith("!"):
+                into_english[name] = english
+    def alternation(names: dict[str, str]) -> str:
+        return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    english_names = re.compile(rf"(?<![A-Za-z0-9_'’\-])(?:{alternation(into_chinese)})(?![A-Za-z0-9_'’\-])")
+    chinese_names = re.compile(rf"(?:{alternation(into_english)})(?![{_NOT_AFTER_CHINESE}])")
+    return into_chinese, into_english, english_names, chinese_names
+
+
+def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """The place names and weekdays of ``text`` as ``place`` spans whose target is the name in
+    ``tgt_lang`` (English <-> Chinese only)."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
+    into_chinese, into_english, english_names, chinese_names = _tables()
+    if tgt == "zh" and src != "zh":
+        return [Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
+                for m in english_names.finditer(text)]
+    if tgt == "en" and src != "en":
+        return [Span(m.start(), m.end(), m.group(), "place", into_english[m.group()])
+                for m in chinese_names.finditer(text)]
+    return []

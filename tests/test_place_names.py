@@ -1,0 +1,46 @@
+"""Places and weekdays by their names in the other language (doctrans.place_names)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from doctrans import place_names
+from doctrans.engine.protect import prepare
+from doctrans.place_names import find_place_names
+
+
+def docstring_table() -> list[tuple[str, str, str]]:
+    rows = re.findall(r"^\| ([^|]+?) +\| (zh|en) +\| ([^|]+?) +\|$", place_names.__doc__ or "", re.M)
+    return list(rows)
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(docstring_table()) == 5
+
+
+@pytest.mark.parametrize(("text", "tgt", "expected"), docstring_table())
+def test_docstring_table_row(text: str, tgt: str, expected: str) -> None:
+    src = "zh" if tgt == "en" else "en"
+    found = [s.target for s in find_place_names(text, src, tgt)]
+    assert (" · ".join(found) or "(none)") == expected
+
+
+def test_every_entry_reads_back_both_ways() -> None:
+    into_chinese, into_english, _, _ = place_names._tables()
+    for english, chinese in into_chinese.items():
+        assert [s.target for s in find_place_names(f"We met in {english} today.", "en", "zh")] == [chinese]
+    for chinese, english in into_english.items():
+        assert [s.target for s in find_place_names(f"我们在{chinese}见面。", "zh", "en")] == [english]
+
+
+def test_only_between_english_and_chinese_and_capitalised() -> None:
+    assert find_place_names("The china cup from france.", "en", "zh") == []
+    assert find_place_names("We met in Germany.", "en", "de") == []
+
+
+def test_a_place_reaches_the_output_by_its_name() -> None:
+    prep = prepare("The company opened stores in Germany and Spain.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == "The company opened stores in ⦅1⦆ and ⦅2⦆."
+    assert prep.restore("公司在⦅1⦆和⦅2⦆开设了商店").text == "公司在德国和西班牙开设了商店。"
