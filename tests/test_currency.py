@@ -10,11 +10,11 @@ import pytest
 from doctrans import currency
 from doctrans.engine.protect import prepare
 from doctrans.magnitudes import find_magnitudes
+from tests.docstring_tables import three_column_rows
 
 
 def docstring_table() -> list[tuple[str, str, str]]:
-    rows = re.findall(r"^\| ([^|]+?) +\| ([^|]+?) +\| ([^|]+?) +\|$", currency.__doc__ or "", re.M)
-    return [r for r in rows if r[0] != "source" and not r[0].startswith("-")]
+    return three_column_rows(currency)
 
 
 def test_the_docstring_table_is_parsed() -> None:

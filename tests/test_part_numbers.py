@@ -3,18 +3,16 @@ masking, restoration and the check after translation."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from doctrans import part_numbers
 from doctrans.engine.protect import prepare
 from doctrans.part_numbers import chinese_numeral, find_part_numbers
+from tests.docstring_tables import three_column_rows
 
 
 def docstring_table() -> list[tuple[str, str, str]]:
-    rows = re.findall(r"^\| ([^|]+?) +\| ([^|]+?) +\| ([^|]+?) +\|$", part_numbers.__doc__ or "", re.M)
-    return [r for r in rows if r[0] != "source" and not r[0].startswith("-")]
+    return three_column_rows(part_numbers)
 
 
 def test_the_docstring_table_is_parsed() -> None:

@@ -10,11 +10,11 @@ import pytest
 from doctrans import units
 from doctrans.engine.protect import prepare
 from doctrans.units import find_units
+from tests.docstring_tables import three_column_rows
 
 
 def docstring_table() -> list[tuple[str, str, str]]:
-    rows = re.findall(r"^\| ([^|]+?) +\| ([^|]+?) +\| ([^|]+?) +\|$", units.__doc__ or "", re.M)
-    return [r for r in rows if r[0] != "source" and not r[0].startswith("---")]
+    return three_column_rows(units)
 
 
 def test_the_docstring_table_is_parsed() -> None:
