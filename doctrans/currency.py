@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from doctrans.language_id import base_language
-from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, decimal_value, english, in_wan
+from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
 from doctrans.verbatim import Span
 
 _WAN = "|".join(sorted(POWERS, key=len, reverse=True))
@@ -71,7 +71,7 @@ def _out_of_chinese(text: str) -> list[Span]:
         if value is None:
             continue
         # A figure with 万/亿 is converted (doctrans.magnitudes); one without keeps its digits.
-        figure = english(value.scaleb(POWERS[m.group(2)])) if m.group(2) else _ascii(m.group(1))
+        figure = english(value.scaleb(POWERS[m.group(2)])) if m.group(2) else ascii_digits(m.group(1))
         sign, word = _CHINESE_NAMES[m.group(3)]
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{figure}{word}"))
     return spans
@@ -92,16 +92,3 @@ def _into_chinese(text: str) -> list[Span]:
             figure = in_wan(value.scaleb(SCALE_WORDS[m.group(2).lower()])) if m.group(2) else m.group(1)
             spans.append(Span(m.start(), m.end(), m.group(0), "number", figure + _WORDS[m.group(3).lower()]))
     return sorted(spans, key=lambda s: s.start)
-
-
-def _ascii(digits: str) -> str:
-    return digits.translate(str.maketrans("０１２３４５６７８９．，", "0123456789.,"))
-
-
-def with_amounts(text: str, terms: list[Span], tgt_lang: str | None) -> list[Span]:
-    """Glossary ``terms`` plus the amounts of ``text`` that no term overlaps, in text order: a
-    user's glossary entry wins over the automatic conversion."""
-    amounts = [a for a in find_amounts(text, tgt_lang)
-               if not any(t.start < a.end and a.start < t.end for t in terms)]
-    return sorted([*terms, *amounts], key=lambda s: s.start) if amounts else terms
-

@@ -21,10 +21,10 @@ names are looked for only where nothing else is.
 
 from __future__ import annotations
 
-from doctrans.currency import with_amounts
+from doctrans.currency import find_amounts
 from doctrans.dates import find_dates
 from doctrans.kept_names import find_kept_names
-from doctrans.magnitudes import with_magnitudes
+from doctrans.magnitudes import find_magnitudes
 from doctrans.part_numbers import find_part_numbers
 from doctrans.place_names import find_place_names
 from doctrans.units import find_units
@@ -36,15 +36,17 @@ def _overlaps(a: Span, others: list[Span]) -> bool:
 
 
 def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
-    """Glossary ``terms`` plus the figures, dates and names the direction fixes, in text order."""
-    terms = with_magnitudes(text, with_amounts(text, terms, tgt_lang), tgt_lang)
-    for found in (find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang), find_units(text, tgt_lang)):
-        new = [d for d in found if not _overlaps(d, terms)]
-        if new:
-            terms = sorted([*terms, *new], key=lambda s: s.start)
+    """Glossary ``terms`` plus the figures, dates and names the direction fixes, in text order: each
+    kind in turn, where nothing found before it (a user's term first) lies."""
+    for found in (find_amounts(text, tgt_lang), find_magnitudes(text, tgt_lang), find_dates(text, tgt_lang),
+                  find_part_numbers(text, tgt_lang), find_units(text, tgt_lang)):
+        terms = _joined(terms, found, terms)
     spans = find_spans(text)
-    places = [p for p in find_place_names(text, src_lang, tgt_lang) if not _overlaps(p, [*spans, *terms])]
-    if places:
-        terms = sorted([*terms, *places], key=lambda s: s.start)
-    names = find_kept_names(text, src_lang, tgt_lang, [*spans, *terms])
-    return sorted([*terms, *names], key=lambda s: s.start) if names else terms
+    terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])
+    return _joined(terms, find_kept_names(text, src_lang, tgt_lang, [*spans, *terms]), terms)
+
+
+def _joined(terms: list[Span], found: list[Span], taken: list[Span]) -> list[Span]:
+    """``terms`` and those of ``found`` that overlap none of ``taken``, in text order."""
+    new = [f for f in found if not _overlaps(f, taken)]
+    return sorted([*terms, *new], key=lambda s: s.start) if new else terms

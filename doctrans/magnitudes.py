@@ -154,21 +154,12 @@ def _percentages(text: str, lang: str) -> list[Span]:
         for m in _CHINESE_POINTS.finditer(text):
             value = decimal_value(m.group(1))
             unit = "percentage point" if value == 1 else "percentage points"
-            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{_nfkc(m.group(1))} {unit}"))
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{ascii_digits(m.group(1))} {unit}"))
     for m in _CHINESE_PERCENT.finditer(text):
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", _nfkc(m.group(1)) + "%"))
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", ascii_digits(m.group(1)) + "%"))
     return spans
 
 
-def _nfkc(digits: str) -> str:
+def ascii_digits(digits: str) -> str:
+    """A figure as matched by ``NUMBER`` in ASCII: full-width digits, ``，`` and ``．`` folded."""
     return unicodedata.normalize("NFKC", digits)
-
-
-def with_magnitudes(text: str, terms: list[Span], tgt_lang: str | None) -> list[Span]:
-    """Glossary ``terms`` plus the magnitude figures of ``text`` that no term overlaps, in text order:
-    a user's glossary entry wins over the automatic conversion."""
-    figures = [f for f in find_magnitudes(text, tgt_lang)
-               if not any(t.start < f.end and f.start < t.end for t in terms)]
-    if not figures:
-        return terms
-    return sorted([*terms, *figures], key=lambda s: s.start)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 
 from doctrans.language_id import base_language
+from doctrans.magnitudes import ascii_digits
 from doctrans.verbatim import Span
 
 # Chinese unit -> the English word; the English words (small letters) -> the Chinese unit.
@@ -78,7 +79,7 @@ def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
 def _number(text: str) -> str | None:
     """A part's number as Arabic digits: ``4.2``, ``二十一`` -> ``21``; None if it is no number."""
     if re.fullmatch(_ARABIC, text):
-        return text.translate(str.maketrans("０１２３４５６７８９．", "0123456789."))
+        return ascii_digits(text)
     value = chinese_numeral(text)
     return None if value is None else str(value)
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 
 from doctrans.language_id import base_language
-from doctrans.magnitudes import FIGURE_START, NUMBER
+from doctrans.magnitudes import FIGURE_START, NUMBER, ascii_digits
 from doctrans.verbatim import Span
 
 # English unit (as matched, lower-cased) -> Chinese; Chinese -> English symbol.
@@ -84,10 +84,10 @@ def _out_of_chinese(text: str) -> list[Span]:
     for m in _CHINESE_MEASURE.finditer(text):
         sign = "-" if m.group(1) else ""
         unit = _OUT_OF_CHINESE[m.group(3)]
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{_ascii(m.group(2))} {unit}"))
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{ascii_digits(m.group(2))} {unit}"))
     for m in _CHINESE_TIME.finditer(text):
-        hour, minute = int(_ascii(m.group(2))), m.group(3)
-        minutes = ":30" if m.group(4) else f":{int(_ascii(minute)):02d}" if minute else ""
+        hour, minute = int(ascii_digits(m.group(2))), m.group(3)
+        minutes = ":30" if m.group(4) else f":{int(ascii_digits(minute)):02d}" if minute else ""
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{hour}{minutes} {_PERIODS[m.group(1)]}"))
     return spans
 
@@ -117,7 +117,3 @@ def one_period(text: str) -> str:
 
 
 _DOUBLE_PERIOD = re.compile(r"(\b[ap]\.m\.)\.")
-
-
-def _ascii(digits: str) -> str:
-    return digits.translate(str.maketrans("０１２３４５６７８９．，", "0123456789.,"))

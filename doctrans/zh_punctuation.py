@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from doctrans.verbatim import PLACEHOLDER_CLOSE, PLACEHOLDER_OPEN, placeholder
+
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 _MARKS = {",": "，", ";": "；"}
 # A placeholder whose span is written with a Han character at that end counts as one (``⦅1⦆, ⦅2⦆``
@@ -31,12 +33,12 @@ def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
     outputs of the placeholders ``⦅1⦆``, ``⦅2⦆``… in ``text``, whose ends count as what they are."""
     for k, output in enumerate(spans, 1):
         if output and (_HAN_CHAR.match(output[0]) or _HAN_CHAR.match(output[-1])):
-            open_ = _HAN_OPEN if _HAN_CHAR.match(output[0]) else "\u2985"
-            close = _HAN_CLOSE if _HAN_CHAR.match(output[-1]) else "\u2986"
-            text = text.replace(f"\u2985{k}\u2986", f"{open_}{k}{close}")
+            open_ = _HAN_OPEN if _HAN_CHAR.match(output[0]) else PLACEHOLDER_OPEN
+            close = _HAN_CLOSE if _HAN_CHAR.match(output[-1]) else PLACEHOLDER_CLOSE
+            text = text.replace(placeholder(k), f"{open_}{k}{close}")
     text = _AFTER.sub(lambda m: _MARKS[m.group(1)], text)
     text = _BEFORE.sub(lambda m: _MARKS[m.group(1)], text)
-    return text.replace(_HAN_OPEN, "\u2985").replace(_HAN_CLOSE, "\u2986")
+    return text.replace(_HAN_OPEN, PLACEHOLDER_OPEN).replace(_HAN_CLOSE, PLACEHOLDER_CLOSE)
 
 
 def is_chinese(lang: str | None) -> bool:

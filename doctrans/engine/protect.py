@@ -37,6 +37,7 @@ from doctrans.verbatim import (
     copied_exactly,
     is_untranslatable,
     mask,
+    placeholder,
     protected_spans,
     remask,
     unmask,
@@ -163,6 +164,6 @@ def _shifted(masked: Masked, terms: Sequence[Span]) -> list[Span]:
     if not masked.unmasked or not terms:
         return []
     last = masked.spans[-1]
-    shift = masked.offsets[-1] + len(f"\u2985{len(masked.spans)}\u2986") - last.end
+    shift = masked.offsets[-1] + len(placeholder(len(masked.spans))) - last.end
     return [Span(s.start + shift, s.end + shift, s.text, s.kind, s.target) for s in masked.unmasked
             if s.target is not None]
