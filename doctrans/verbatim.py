@@ -57,6 +57,7 @@ for the example, all of that row's kind.
 | code       | A4 paper, H100, Q3                        | A4 · H100 · Q3                          |
 | code       | COVID-19 and 4K, 3D打印                    | COVID-19 · 4K · 3D                      |
 | code       | mp3 on x86 at commit 876e5bc              | mp3 · x86 · 876e5bc                     |
+| code       | ASN.1, X.509 and H.264.                   | ASN.1 · X.509 · H.264                   |
 | identifier | Set ttl_seconds and MAX_SIZE              | ttl_seconds · MAX_SIZE                  |
 | identifier | if __name__ == x                          | __name__                                |
 | identifier | CamelCase, getElementById, iPhone, macOS  | CamelCase · getElementById · iPhone · macOS |
@@ -389,6 +390,8 @@ _RULES: list[tuple[str, Finder]] = [
                        r"(?:[-.]?(?:alpha|beta|rc|dev|pre|post|a|b)\.?[0-9]+|-(?:alpha|beta|preview|SNAPSHOT)"
                        r"|\+[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?"
                        r"(?![0-9A-Za-z_]|\.[0-9])", trim=True)),
+    # A standard's name: capitals, a dot, a number (ASN.1, X.509, H.264): the dot is not a sentence's.
+    ("code", _regex(r"(?<![0-9A-Za-z_.])[A-Z]{1,5}\.[0-9]+(?:\.[0-9]+)*(?![0-9A-Za-z_]|\.[0-9A-Za-z])")),
     ("code", _codes),
     ("identifier", _identifiers),
     ("number", _regex(r"(?<![0-9A-Za-z_.\-])\+?(?:[0-9]+(?:-[0-9]+){2,}|[0-9]{5,}-[0-9]+|[0-9]+-[0-9]{5,})"
