@@ -31,15 +31,17 @@ def plain_quotes(text: str) -> str:
 
 def chinese_quotes(text: str) -> str:
     """``text`` (Chinese) with its ASCII ``"`` pairs as ``“…”``; unchanged when they do not pair
-    up or no quotation holds or touches a Chinese character (an English phrase quoted as such)."""
-    if text.count('"') % 2 or '"' not in text:
+    up or no quotation holds or touches a Chinese character (an English phrase quoted as such).
+    A pair the model began in one style and closed in the other (``“submitted"``) pairs up too."""
+    plain = text.replace("“", '"').replace("”", '"')
+    if plain.count('"') % 2 or '"' not in text:
         return text
-    pieces = text.split('"')
+    pieces = plain.split('"')
     quoted = pieces[1::2]
     if not any(re.search(f"[{_HAN}]", q) for q in quoted) and not re.search(
-            f'[{_HAN}{_CJK_MARK}]\\s*"|"\\s*[{_HAN}{_CJK_MARK}]', text):
+            f'[{_HAN}{_CJK_MARK}]\\s*"|"\\s*[{_HAN}{_CJK_MARK}]', plain):
         return text
-    out = [pieces[0]]
+    out = [pieces[0]]  # every pair rewritten: mixed styles come out as one
     for i, piece in enumerate(pieces[1:]):
         out.append("“" if i % 2 == 0 else "”")
         out.append(piece)

@@ -192,3 +192,47 @@ def test_rest_literal_markers_survive_a_translation_that_changes_the_colon(tmp_p
     result = out.read_text(encoding="utf-8")
     assert result == ("例如::\n\n    x = compute()\n\n展开形式 ::\n\n    y = 2\n\n::\n\n    z = 3\n\n"
                       "一段文字::\n\n    w = 4\n")
+
+
+LICENCE = """   1. Definitions.
+
+      "You" (or "Your") shall mean an individual or Legal Entity
+      exercising permissions granted by this License.
+
+      "Work" shall mean the work of authorship, whether in Source or
+      Object form, made available under the License, as indicated by a
+      copyright notice that is included in or attached to the work
+      (an example is provided in the Appendix below).
+
+          x = compute(a[0])
+          print(x)
+"""
+
+
+def test_a_licence_indented_throughout_is_prose_and_its_wrapped_lines_join(tmp_path: Path) -> None:
+    """The Apache licence indents every paragraph six columns: a paragraph with brackets was taken
+    for code and left untranslated, and a line whose next word would have fitted (the author
+    wrapped a few columns wider than the widest line) cut a sentence in two."""
+    src = tmp_path / "LICENSE.txt"
+    src.write_text(LICENCE, encoding="utf-8")
+    blocks = _blocks(src)
+    assert [(t[:20], v) for _, t, v in blocks] == [
+        ("Definitions.", False), ('"You" (or "Your") sh', False), ('"Work" shall mean th', False),
+        ("          x = comput", True)]
+    assert blocks[2][1].endswith("attached to the work (an example is provided in the Appendix below).")
+    # Deeper than the prose's margin and reading as code: still code.
+    assert blocks[3][1] == "          x = compute(a[0])\n          print(x)"
+
+
+def test_chinese_rewrapping_keeps_latin_words_whole_and_no_line_starts_with_a_comma() -> None:
+    from doctrans.documents.txt_format import _wrap
+
+    text = ("对于这个定义的目的，“control”意味着直接或间接地导致 direction or management 的权力，"
+            "或者拥有百分之五十（50%）或更多的已发行股份。")
+    for width in range(12, 60):
+        lines = _wrap(text, width)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+        words = " ".join(lines).split()
+        assert "direction" in words and "management" in words  # never cut inside a word
+        assert not any(x[0] in "，。）”" for x in lines[1:])
+        assert not any(x[-1] in "（“" for x in lines)

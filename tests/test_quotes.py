@@ -20,6 +20,8 @@ def test_smart_quotes_and_apostrophes_reach_the_model_plain() -> None:
     ('打印 "hello" 和 "world"', "打印“hello”和“world”"),
     ('"我在等', '"我在等'),  # an odd number: left as the model wrote it
     ('He said "yes"', 'He said "yes"'),  # no Chinese in or beside the quotation
+    ('对于此定义，“submitted" 意味着 "任何"', "对于此定义，“submitted”意味着“任何”"),  # mixed styles
+    ('“你好”和 "再见', '“你好”和 "再见'),  # an odd number once read alike: left alone
 ])
 def test_ascii_pairs_become_chinese_quotes(text: str, expected: str) -> None:
     assert chinese_quotes(text) == expected

@@ -6,6 +6,7 @@ Layout rules (so a translated file looks like the original):
   (```/~~~) blocks, indented blocks that look like code (after a blank line, every line indented
   4+ columns, most lines with code punctuation or a prompt), reST literal blocks (the indented
   block after a paragraph ending in ``::``) and the bodies of ``.. code-block::``-like directives;
+  "indented" counts from the prose's own margin, so a licence indented throughout is prose;
 - a heading (``# ...``), list item (``- ``, ``* ``, ``1. ``, ``1、``, ``一、``, ``（二）``, ``①``) or
   quote (``> ``) keeps its marker and indentation, and only the text after it is translated;
 - lines are joined only where the text really is hard-wrapped prose: the block's lines are at most
@@ -42,8 +43,16 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 # reST directives whose indented body is code, not prose.
 _CODE_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+(code-block|code|sourcecode|highlight|literalinclude|doctest|"
                              r"testcode|testoutput|math|raw)::")
-# A line that reads as code: programming punctuation, an assignment, a shell or REPL prompt.
-_CODE_LINE = re.compile(r"[{}();=<>\[\]]|^\s*(\$|>>>|\.\.\.|#|//|--)\s")
+# A line that reads as code: braces, an assignment or comparison, a call or index (a bracket
+# right after a word: ``f(x)``, ``a[0]``, ``()``), a shell or REPL prompt. Prose brackets with a
+# space before them (``the Work (and Derivative Works)``, ``see [3]``) and semicolons (legal
+# prose ends many lines in ``; or``) are not code.
+_CODE_LINE = re.compile(r"[{}=<>]|\w[(\[]|\(\)|\[\]|^\s*(\$|>>>|\.\.\.|#|//|--)\s")
+# An indented block is code only this many columns deeper than the prose around it: a licence or
+# an RFC indents all its paragraphs, and that indentation is the page's margin, not a code block.
+_CODE_INDENT = 4
+_GOES_ON = re.compile(r"[(\[\"'“‘]?[a-z]")
+_NEAR_FULL = 0.6
 _MAX_WRAP = 100  # hard-wrapped prose is wrapped at most this many columns wide
 # A "paragraph" of more lines than this (a file without blank lines) is cut into blocks of it,
 # so reading stays streamed and the first sentence is translated without reading the whole file.
@@ -125,7 +134,9 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
 
     A line was wrapped (not broken on purpose) when the first word of the next line would not
     have fitted on it within the paragraph's width; a width over ~100 columns is no wrapping at
-    all (one paragraph per line, however similar the lengths). A line that ends a sentence, with
+    all (one paragraph per line, however similar the lengths). A line at least 60 % of the width
+    whose next line goes on in small letters was wrapped too (the author's width is wider than
+    the widest line by up to a word). A line that ends a sentence, with
     the next line not going on in lower case, ends its run however long it is: one sentence per
     line (the widest line always looks wrapped) must not be smeared across lines, and in wrapped
     prose a break at a sentence end costs only a shorter line."""
@@ -138,16 +149,21 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
         word = _first_word(lines[i + 1])
         space = 0 if word and is_cjk(word[0]) else 1
         sentence_end = _SENTENCE_END.search(lines[i]) is not None and not word[:1].islower()
-        if sentence_end or widths[i] + space + _cols(word) <= width:
+        # A near-full line whose next line goes on in small letters (maybe after a bracket or a
+        # quote) was wrapped even when the next word would have fitted: the paragraph's widest
+        # line is narrower than the width the author wrapped at, by up to a word.
+        goes_on = _GOES_ON.match(word) is not None and widths[i] >= width * _NEAR_FULL
+        if sentence_end or (widths[i] + space + _cols(word) <= width and not goes_on):
             runs.append((start, i + 1))
             start = i + 1
     runs.append((start, len(lines)))
     return runs
 
 
-def _looks_like_code(lines: list[str]) -> bool:
-    """Indented lines that read as code (most of them with code punctuation or a prompt)."""
-    return all(x.startswith(("    ", "\t")) for x in lines) and \
+def _looks_like_code(lines: list[str], margin: int = 0) -> bool:
+    """Lines indented at least ``_CODE_INDENT`` columns past ``margin`` (the indentation of the
+    prose before them) that read as code: at least half of them with code punctuation or a prompt."""
+    return all(_indent(x) >= margin + _CODE_INDENT for x in lines) and \
         sum(bool(_CODE_LINE.search(x)) for x in lines) * 2 >= len(lines)
 
 
@@ -197,17 +213,44 @@ def render(tb: TranslatedBlock) -> str:
     return lay.eol.join(body) + lay.trailing + lay.end
 
 
+# Units of CJK line breaking: a space, a run of Latin letters/digits (a word, a number, a URL:
+# never broken), or one CJK character.
+_CJK_UNIT = re.compile(r"\s+|[^\s\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+|.",
+                       re.DOTALL)
+# Marks a CJK line must not start with (kinsoku): they hang on the line before.
+_NO_LINE_START = set("，。、；：！？）」』】〕》〉”’…·,.;:!?)]}%")
+# Marks a line must not end with: they go down with what they open.
+_NO_LINE_END = set("（「『【〔《〈“‘([{")
+
+
+def _cjk_atoms(text: str) -> list[str]:
+    """The text cut where a CJK line may break: after any CJK character or Latin word, except
+    before a closing mark or after an opening one."""
+    atoms: list[str] = []
+    glue = False  # the previous atom ends in an opening mark: the next one joins it
+    for unit in _CJK_UNIT.findall(text):
+        if atoms and not unit.isspace() and (glue or unit[0] in _NO_LINE_START):
+            atoms[-1] += unit
+        else:
+            atoms.append(unit)
+        glue = unit[-1] in _NO_LINE_END
+    return atoms
+
+
 def _wrap(text: str, width: int) -> list[str]:
     if sum(is_cjk(c) for c in text) > len(text) // 3:
-        # CJK has no spaces to wrap at; a full-width character is two columns wide.
-        lines, cur, cols = [], "", 0
-        for ch in text:
-            w = 2 if is_cjk(ch) else 1
-            if cols + w > width and cur:
-                lines.append(cur)
-                cur, cols = "", 0
-            cur, cols = cur + ch, cols + w
-        return [*lines, cur] if cur else lines or [""]
+        # CJK breaks between any two characters, but not inside a Latin word or number, not before
+        # a closing mark and not after an opening one; a full-width character is two columns wide.
+        lines, cur = [], ""
+        for atom in _cjk_atoms(text):
+            if atom.isspace():
+                cur += atom if cur else ""  # a line does not start with the space it broke at
+                continue
+            if cur.strip() and _cols(cur + atom) > width:
+                lines.append(cur.rstrip())
+                cur = ""
+            cur += atom
+        return [*lines, cur.rstrip()] if cur.strip() else lines or [""]
     return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
 
 
@@ -267,6 +310,7 @@ def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
     in_literal = False
     blanks: list[str] = []  # blank lines inside a literal block, until the block goes on or ends
     after_blank = True  # the paragraph being read started after a blank line (or the file start)
+    margin: int | None = None  # the least indentation of the prose (paragraphs, list items) so far
 
     def emit_code() -> Iterator[tuple[str, Block | None]]:
         nonlocal raw, code
@@ -279,14 +323,16 @@ def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
             code = []
 
     def flush() -> Iterator[tuple[str, Block | None]]:
-        nonlocal raw, para, literal
+        nonlocal raw, para, literal, margin
         if not para:
             return
-        if after_blank and _looks_like_code([p[4] for p in para]):
+        if after_blank and _looks_like_code([p[4] for p in para], margin or 0):
             code.extend(p[4] for p in para)
             para = []
             yield from emit_code()
             return
+        least = min(len(p[0].expandtabs()) for p in para)
+        margin = least if margin is None else min(margin, least)
         marker = ""
         if para[-1][1].endswith("::"):
             literal = len(para[-1][0].expandtabs())  # reST: an indented literal block may follow
@@ -357,6 +403,7 @@ def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
         if marker:
             yield from flush()
             after_blank, literal = False, None
+            margin = len(indent.expandtabs()) if margin is None else min(margin, len(indent.expandtabs()))
             kind = "heading" if marker.startswith("#") else "list_item" if marker[0] != ">" else "paragraph"
             level = marker.count("#") if kind == "heading" else len(indent) // 2
             if not content:
