@@ -1,14 +1,24 @@
-"""Chinese punctuation back in Chinese output: ``，`` and ``；`` next to Chinese characters.
+"""Chinese punctuation in Chinese output: ``，；？！：`` next to Chinese characters, and a comma
+where the model wrote a subtitle's space.
 
-The SentencePiece models normalize text with NFKC, which folds the full-width ``，`` and ``；`` into
-ASCII ``,`` and ``;``: the built-in en→zh model cannot write a Chinese comma at all, and its output
-reads ``配置模块的配置,每个节中包含`` where Chinese text has ``，``. This puts them back where a
-comma or semicolon touches a Han character (spaces around it dropped, as Chinese sets them). It runs
-on the model's output while verbatim spans are still placeholders, so ``1,250`` or a code literal
-is never touched. Only these two: ``?``/``!`` are ASCII in the subtitle references and ``:`` in
-the documentation's (reST ``::``), so the measured choice was to leave them. On the full dev splits
-with the en→zh bundle this took s-BLEU from 26.84 to 27.51 (pydocs) and 32.26 to 33.22 (django),
-TVsub unchanged (10.22).
+The SentencePiece models normalize text with NFKC, which folds the full-width marks into ASCII
+``,;?!:``: the built-in en→zh model cannot write a Chinese comma at all, and its output reads
+``配置模块的配置,每个节中包含`` where Chinese text has ``，``. This puts them back where the mark
+follows (or, for ``,``/``;``, touches) a Han character, spaces around it dropped, as Chinese sets
+them. The en→zh model also learned from subtitles, which separate clauses with a space
+(``你好 罗斯先生``, ``事实是完全未知的 单个男人来说``): no Chinese document does, so a space
+between two Han characters becomes ``，``.
+
+It runs on the model's output while verbatim spans are still placeholders, so ``1,250``, a time's
+``3:30`` or a code literal is never touched; a ``:`` before another ``:`` or ``/`` (reST's ``::``,
+a scheme) stays.
+
+Measured on the full dev splits: ``,``/``;`` took the en→zh bundle's s-BLEU from 26.84 to 27.51
+(pydocs) and 32.26 to 33.22 (django), TVsub unchanged. The rest is typography for documents, not
+for the subtitle references, which write ``?``/``!`` in ASCII and separate clauses with spaces:
+on the round-5 output (full dev, beam 5) pydocs 33.06 → 33.11, django 40.28 → 40.44, TVsub
+13.39 → 11.5 (its references' own style). The project translates documents (reports, news,
+talks, fiction, manuals), whose Chinese sets ``？！：`` and no spaces.
 """
 
 from __future__ import annotations
@@ -19,18 +29,23 @@ from collections.abc import Sequence
 from doctrans.verbatim import PLACEHOLDER_CLOSE, PLACEHOLDER_OPEN, placeholder
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
-_MARKS = {",": "，", ";": "；"}
+_MARKS = {",": "，", ";": "；", "?": "？", "!": "！", ":": "："}
 # A placeholder whose span is written with a Han character at that end counts as one (``⦅1⦆, ⦅2⦆``
 # for ``德国, 法国``): its bracket is swapped for one of these while the commas are set.
 _HAN_OPEN, _HAN_CLOSE = "\ue000", "\ue001"
 _AFTER = re.compile(rf"(?<=[{_HAN}{_HAN_CLOSE}])[ \t]*([,;])[ \t]*")
 _BEFORE = re.compile(rf"[ \t]*([,;])[ \t]*(?=[{_HAN}{_HAN_OPEN}])")
+# ?/! after a Han character; : too, unless a second : or a / follows (``::``, ``http://``).
+_END_MARK = re.compile(rf"(?<=[{_HAN}{_HAN_CLOSE}])[ \t]*([?!]|:(?![:/]))[ \t]*")
+_SPACE = re.compile(rf"(?<=[{_HAN}{_HAN_CLOSE}])[ \t]+(?=[{_HAN}{_HAN_OPEN}])")
 _HAN_CHAR = re.compile(f"[{_HAN}]")
 
 
 def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
-    """``text`` with each ``,``/``;`` that touches a Han character as ``，``/``；``; ``spans``: the
-    outputs of the placeholders ``⦅1⦆``, ``⦅2⦆``… in ``text``, whose ends count as what they are."""
+    """``text`` with each ``,``/``;`` that touches a Han character as ``，``/``；``, each
+    ``?``/``!``/``:`` after one as ``？``/``！``/``：`` and a space between two as ``，``;
+    ``spans``: the outputs of the placeholders ``⦅1⦆``, ``⦅2⦆``… in ``text``, whose ends count as
+    what they are."""
     for k, output in enumerate(spans, 1):
         if output and (_HAN_CHAR.match(output[0]) or _HAN_CHAR.match(output[-1])):
             open_ = _HAN_OPEN if _HAN_CHAR.match(output[0]) else PLACEHOLDER_OPEN
@@ -38,6 +53,8 @@ def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
             text = text.replace(placeholder(k), f"{open_}{k}{close}")
     text = _AFTER.sub(lambda m: _MARKS[m.group(1)], text)
     text = _BEFORE.sub(lambda m: _MARKS[m.group(1)], text)
+    text = _END_MARK.sub(lambda m: _MARKS[m.group(1)], text)
+    text = _SPACE.sub("，", text)
     return text.replace(_HAN_OPEN, PLACEHOLDER_OPEN).replace(_HAN_CLOSE, PLACEHOLDER_CLOSE)
 
 

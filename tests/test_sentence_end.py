@@ -11,8 +11,8 @@ from doctrans.sentence_end import end_like_source
 
 @pytest.mark.parametrize(("source", "translation", "expected"), [
     ("The rain had not stopped for three days.", "雨三天没停了", "雨三天没停了。"),
-    ("you sure you wanna do this ?", "你确定你想这么做吗", "你确定你想这么做吗?"),
-    ("Hurry!", "快点", "快点!"),
+    ("you sure you wanna do this ?", "你确定你想这么做吗", "你确定你想这么做吗？"),
+    ("Hurry!", "快点", "快点！"),
     ('"I am waiting for a letter."', '"我在等一封信"', '"我在等一封信。"'),  # inside the quote
     ('She said "no".', '她说"不"', '她说"不"。'),  # after it, as in the source
     ('"Not yet," she said.', '"还没有，"她说', '"还没有，"她说。'),

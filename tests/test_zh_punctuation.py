@@ -1,5 +1,5 @@
-"""Chinese output gets its full-width comma and semicolon back (doctrans.zh_punctuation), never
-inside a verbatim span."""
+"""Chinese output gets its full-width marks back and a comma for a subtitle's space
+(doctrans.zh_punctuation), never inside a verbatim span."""
 
 from __future__ import annotations
 
@@ -17,7 +17,12 @@ from doctrans.zh_punctuation import restore_chinese_punctuation
     ("f(a, b)", "f(a, b)"),  # the commas touch no Han character
     ("列表[1, 2, 3]", "列表[1, 2, 3]"),
     ("Hello, world", "Hello, world"),
-    ("什么?你说!", "什么?你说!"),  # ? and ! stay as the references have them
+    ("什么?你说!", "什么？你说！"),
+    ("注意: 这是默认值", "注意：这是默认值"),
+    ("你好 罗斯先生!", "你好，罗斯先生！"),  # a subtitle's space between clauses
+    ("使用 Python 模块", "使用 Python 模块"),  # spaces around a Latin word stay
+    ("见下文::", "见下文::"),  # reST's literal marker
+    ("Really? Yes!", "Really? Yes!"),
 ])
 def test_commas_next_to_han_characters_become_full_width(text: str, expected: str) -> None:
     assert restore_chinese_punctuation(text) == expected
