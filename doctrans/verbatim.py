@@ -704,10 +704,18 @@ def _restore(text: str, masked: Masked) -> str:
 
 def _between(a: Span, b: Span, gap: str, masked: Masked) -> str:
     """The spacing between two spans the translation put side by side: as in the source when they
-    were neighbours there; else one space if the model wrote none (two spans glued together that
-    were apart in the source would read as one: ``30/etc/app.conf``)."""
+    were neighbours there, unless the spans were written in another script: ``北京10月18日`` into
+    English is ``Beijing October 18`` (not ``BeijingOctober 18``), ``Monday March 3`` into Chinese
+    sets no space; else one space if the model wrote none (two spans glued together that were apart
+    in the source would read as one: ``30/etc/app.conf``)."""
     source_gap = masked.source[a.end:b.start]
     if a.end <= b.start and not source_gap.strip(_HSPACE):
+        out_left, out_right = a.output[-1:], b.output[:1]
+        src_cjk = any(is_cjk(c) for c in a.text[-1:] + b.text[:1])
+        if not source_gap and src_cjk and _latin(out_left) and _latin(out_right):
+            return " "
+        if source_gap and not src_cjk and (is_cjk(out_left) or is_cjk(out_right)):
+            return ""
         return source_gap
     return gap or " "
 

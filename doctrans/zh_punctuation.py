@@ -37,7 +37,9 @@ _AFTER = re.compile(rf"(?<=[{_HAN}{_HAN_CLOSE}])[ \t]*([,;])[ \t]*")
 _BEFORE = re.compile(rf"[ \t]*([,;])[ \t]*(?=[{_HAN}{_HAN_OPEN}])")
 # ?/! after a Han character; : too, unless a second : or a / follows (``::``, ``http://``).
 _END_MARK = re.compile(rf"(?<=[{_HAN}{_HAN_CLOSE}])[ \t]*([?!]|:(?![:/]))[ \t]*")
-_SPACE = re.compile(rf"(?<=[{_HAN}{_HAN_CLOSE}])[ \t]+(?=[{_HAN}{_HAN_OPEN}])")
+# Between two Han characters of the model's own, not a placeholder's: the model spaces its
+# placeholders as it learned from code spans (``在 ⦅1⦆ 中``), which the spans' restoring sets.
+_SPACE = re.compile(rf"(?<=[{_HAN}])[ \t]+(?=[{_HAN}])")
 _HAN_CHAR = re.compile(f"[{_HAN}]")
 
 

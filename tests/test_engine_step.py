@@ -119,7 +119,7 @@ def test_placeholder_fallback_as_with_the_old_topk(monkeypatch: pytest.MonkeyPat
     from tests.tiny_model import shared_placeholder_bundle
 
     tr = OnnxTranslator.load(shared_placeholder_bundle(), threads=1)
-    doc = [s for s, _ in span_sentences(12, seed=5)]
+    doc = [s for s, _ in span_sentences(12, seed=6)]
     widths: list[int] = []
     original = engine.make_decoder
     monkeypatch.setattr(engine, "make_decoder", lambda *a: widths.append(a[2].shape[0]) or original(*a))

@@ -44,3 +44,18 @@ def test_a_place_reaches_the_output_by_its_name() -> None:
     prep = prepare("The company opened stores in Germany and Spain.", 16, tgt_lang="zh", src_lang="en")
     assert prep.model_text == "The company opened stores in ⦅1⦆ and ⦅2⦆."
     assert prep.restore("公司在⦅1⦆和⦅2⦆开设了商店").text == "公司在德国和西班牙开设了商店。"
+
+
+def test_neighbouring_spans_are_spaced_the_way_the_output_writes() -> None:
+    """``北京10月18日`` came back ``BeijingOctober 18``: two spans glued in Chinese are two words in
+    English; spaced in English, they are glued in Chinese."""
+    from doctrans.engine.protect import prepare
+
+    zh = prepare("新华社北京10月18日电", 16, tgt_lang="en", src_lang="zh")
+    assert [s.output for s in zh.masked.spans] == ["Beijing", "October 18"]
+    assert zh.restore("Xinhua News Agency ⦅1⦆⦅2⦆").text == "Xinhua News Agency Beijing October 18"
+    en = prepare("It opens in Berlin on Monday March 3.", 16, tgt_lang="zh", src_lang="en")
+    assert en.restore("它在⦅1⦆开放⦅2⦆ ⦅3⦆").text == "它在柏林开放星期一3月3日。"
+    # Spans that keep their text keep the source's gap.
+    same = prepare("Run `make` `install` now.", 16, tgt_lang="zh", src_lang="en")
+    assert same.restore("现在运行⦅1⦆ ⦅2⦆").text == "现在运行`make` `install`。"

@@ -108,23 +108,26 @@ def banned_tokens(seq: list[int], n: int) -> list[int]:
 
 def beam_search(decoder: StepDecoder, batch: int, beam: int, limits: list[int], bos_id: int, eos_id: int,
                 length_penalty: float = 1.0, no_repeat_ngram: int = 0,
-                guard: RepeatGuard | None = None, forbid: Sequence[np.ndarray] | None = None) -> list[Hypothesis]:
+                guard: RepeatGuard | None = None, forbid: Sequence[np.ndarray] | None = None,
+                once: Sequence[np.ndarray] | None = None) -> list[Hypothesis]:
     """Best hypothesis per batch row. ``limits[b]``: max generated tokens of row b.
 
     ``no_repeat_ngram`` > 0 forbids any n-gram of that many tokens to occur twice in a hypothesis:
     small models stutter, and this is the standard cure (0 = off). It cannot stop one piece or one
     character written many times in a row (``点点点点点``): ``guard`` does (doctrans.engine.repeats).
-    ``forbid[b]``: tokens row b may never write (the digits of a source without any).
+    ``forbid[b]``: tokens row b may never write (the digits of a source without any); ``once[b]``:
+    tokens a hypothesis of row b may write at most once (the source's verbatim placeholders).
     """
     rows = beam_search_n_best(decoder, batch, beam, limits, bos_id, eos_id, length_penalty, no_repeat_ngram, guard,
-                              forbid)
+                              forbid, once)
     return [hyps[0] if hyps else Hypothesis([], 0.0) for hyps in rows]
 
 
 def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list[int], bos_id: int,
                        eos_id: int, length_penalty: float = 1.0,
                        no_repeat_ngram: int = 0, guard: RepeatGuard | None = None,
-                       forbid: Sequence[np.ndarray] | None = None) -> list[list[Hypothesis]]:
+                       forbid: Sequence[np.ndarray] | None = None,
+                       once: Sequence[np.ndarray] | None = None) -> list[list[Hypothesis]]:
     """Every finished hypothesis per batch row (at least ``beam`` unless the limit cut the
     search), best first; equal scores keep their finishing order, so the first is exactly
     :func:`beam_search`'s choice. The engine looks down this list for a hypothesis that copied
@@ -143,8 +146,9 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
     # Banned n-grams and runs need every candidate's score: only the full path can mask them.
     if forbid is not None and not any(f.size for f in forbid):
         forbid = None
-    step_topk = getattr(decoder, "step_topk", None) if no_repeat_ngram <= 0 and guard is None and forbid is None \
-        else None
+    once_sets = None if once is None or not any(o.size for o in once) else [frozenset(o.tolist()) for o in once]
+    step_topk = getattr(decoder, "step_topk", None) \
+        if no_repeat_ngram <= 0 and guard is None and forbid is None and once_sets is None else None
     beam_of = np.empty(0, dtype=np.int64)
     # A decoder whose step gives log-probabilities already (a per-layer ONNX step) is not normalised again.
     given_log_probs = getattr(decoder, "gives_log_probs", False)
@@ -174,7 +178,7 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
                 for b in range(B):
                     lp[b][:, forbid[b]] = neg_inf
             cand = (scores[:, :, None] + lp).reshape(B, K * V)
-            if no_repeat_ngram > 0 or guard is not None:
+            if no_repeat_ngram > 0 or guard is not None or once_sets is not None:
                 for b in range(B):
                     for k in range(K):
                         if not done[b] and scores[b, k] > neg_inf:
@@ -182,6 +186,9 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
                                 cand[b, k * V + tok] = neg_inf
                             if guard is not None:
                                 cand[b, k * V + guard.banned(seqs[b][k])] = neg_inf
+                            if once_sets is not None and once_sets[b]:
+                                for tok in once_sets[b].intersection(seqs[b][k]):
+                                    cand[b, k * V + tok] = neg_inf
             for b in range(B):
                 if not done[b]:
                     ranked[b] = [(float(cand[b, i]), *divmod(i, V)) for i in _topk(cand[b], 2 * K).tolist()]

@@ -466,10 +466,10 @@ class OnnxDocumentSession:
                 dec = make_decoder(s, info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
                                    np.repeat(enc["cross_v"], K, axis=1),
                                    None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0), keep_states)
-                forbid = None if opt.new_digits else [tr.tokenizer.new_digits_banned(src[0].tolist())]
+                never, once = tr.tokenizer.search_bans(src[0].tolist(), opt.new_digits)
                 return beam_search_n_best(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty,
                                           opt.no_repeat_ngram, tr.tokenizer.repeat_guard(opt.max_repeat_run),
-                                          forbid)[0] or [Hypothesis([], 0.0)]
+                                          [never], [once])[0] or [Hypothesis([], 0.0)]
 
             hyps = search(opt.beam_size)
             hyp = hyps[0]

@@ -285,13 +285,14 @@ class SMDTDocumentSession:
             limit = max(1, min(limit, opt.max_length))
 
         never = np.asarray([info.pad_id, info.bos_id], dtype=np.int64)  # fed by the search, never chosen
-        forbid = never if opt.new_digits else np.union1d(never, tr.tokenizer.new_digits_banned(list(sentence)))
+        banned, once = tr.tokenizer.search_bans(list(sentence), opt.new_digits)
+        forbid = np.union1d(never, banned)
 
         def search(K: int) -> list[Hypothesis]:
             dec = SMDTDecoder(tr.sessions["smdt_decoder"], info, enc, K, limit)
             return beam_search_n_best(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty,
                                       opt.no_repeat_ngram, tr.tokenizer.repeat_guard(opt.max_repeat_run),
-                                      [forbid])[0] or [Hypothesis([], 0.0)]
+                                      [forbid], [once])[0] or [Hypothesis([], 0.0)]
 
         hyps = search(opt.beam_size)
         if choose is None:

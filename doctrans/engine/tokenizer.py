@@ -26,6 +26,7 @@ class Tokenizer:
         self.vocab_size = vocab_size
         self._guards: dict[int, RepeatGuard] = {}
         self._digits: np.ndarray | None = None
+        self._placeholders: np.ndarray | None = None
 
     def encode(self, text: str) -> list[int]:
         return list(self.sp.encode(text))
@@ -48,6 +49,28 @@ class Tokenizer:
         while n < MAX_PLACEHOLDERS and self.sp.piece_to_id(placeholder(n + 1)) != unk:
             n += 1
         return n
+
+    def placeholder_ids(self) -> np.ndarray:
+        """The ids of ``⦅1⦆``, ``⦅2⦆``... (as many as the vocabulary has)."""
+        if self._placeholders is None:
+            from doctrans.verbatim import placeholder
+
+            self._placeholders = np.array([self.sp.piece_to_id(placeholder(k + 1))
+                                           for k in range(self.placeholder_count())], dtype=np.int64)
+        return self._placeholders
+
+    def search_bans(self, source_ids: Sequence[int], new_digits: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """(never, once) for the search of a translation of ``source_ids``: the pieces it must not
+        write (placeholders the source does not have -- the models invented ``⦅9⦆`` for a
+        sentence with three -- and, unless ``new_digits``, :meth:`new_digits_banned`) and the
+        pieces it may write once only (the source's placeholders: the models wrote one span two or
+        three times in a list of figures, ``5.3% 4.7%, ⦅2⦆, ⦅2⦆``)."""
+        marks = self.placeholder_ids()
+        present = np.isin(marks, np.asarray(source_ids, dtype=np.int64))
+        never = marks[~present]
+        if not new_digits:
+            never = np.union1d(never, self.new_digits_banned(source_ids))
+        return never, marks[present]
 
     def digit_ids(self) -> np.ndarray:
         """Every piece that writes a digit (placeholders and control pieces excluded)."""
