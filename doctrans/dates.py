@@ -19,11 +19,15 @@ term and checked like one after translation:
 | December 2023      | (as written)        | 2023年12月          |
 | May 20             | (as written)        | 5月20日             |
 | 1 Jan 2020         | (as written)        | 2020年1月1日        |
+| 9月份              | September           | (as written)        |
+| 3月                | March               | (as written)        |
+| September          | (as written)        | 9月                 |
 
 English dates are written month first (``March 15, 2024``), the form of American and of most
 translated news; Japanese takes the Chinese form. Only a real calendar day counts (month 1-12, day
-1-31; ``2月30日`` is left alone), and a month needs a day or a year beside it (``in May``, ``3月``
-are words the model translates; ``May 5`` is taken for a date). Numeric dates
+1-31; ``2月30日`` is left alone). A month alone is a date too: the models wrote ``9月份`` as
+``Accustom 990`` and ``in September`` as ``萨尔·斯伯特``; an English month needs its full name and a
+capital, and ``May`` alone is left to the model (``you may``). Numeric dates
 (``2024-03-15``) stay verbatim spans (doctrans.verbatim): they are the same in every language.
 Years alone (``2024年``) and weekdays are left to the model.
 """
@@ -51,8 +55,11 @@ _EN_DATE = re.compile(
     rf"|(?P<m2>{_MONTH})\s+(?P<d2>{_DAY})(?:,?\s+(?P<y2>{_YEAR}))?"  # March 15, 2024; May 20
     rf"|(?P<m3>{_MONTH}),?\s+(?P<y3>{_YEAR})"  # December 2023
     rf")(?![0-9A-Za-z])")
+# A month on its own: a full English name (not May, the modal verb) / digits before 月 or 月份.
+_EN_MONTH = re.compile(r"(?<![0-9A-Za-z])(?:January|February|March|April|June|July|August|September|October"
+                       r"|November|December)(?![0-9A-Za-z])")
 _D = "0-9０-９"
-_ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?:(?P<d>[{_D}]{{1,2}})[日号])?")
+_ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?:(?P<d>[{_D}]{{1,2}})[日号]|份)?")
 
 _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
 
@@ -68,7 +75,7 @@ def _day(text: str | None) -> int | None:
 def english(year: int | None, month: int, day: int | None) -> str:
     name = MONTHS[month - 1]
     if day is None:
-        return f"{name} {year}"
+        return name if year is None else f"{name} {year}"
     return f"{name} {day}, {year}" if year is not None else f"{name} {day}"
 
 
@@ -90,8 +97,8 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         for m in _ZH_DATE.finditer(text):
             year = _int(m["y"]) if m["y"] else None
             month, day = _int(m["m"]), _int(m["d"]) if m["d"] else None
-            if (year is None and day is None) or not _valid(month, day):
-                continue  # 3月 alone is a month word the model translates
+            if not _valid(month, day):
+                continue
             spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, month, day)))
     elif lang in _CJK_DATE_TARGETS:
         for m in _EN_DATE.finditer(text):
@@ -103,6 +110,11 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                 continue
             spans.append(Span(m.start(), m.end(), m.group(), "date",
                               chinese(int(year_text) if year_text else None, month, day)))
+        taken = [(x.start, x.end) for x in spans]
+        for m in _EN_MONTH.finditer(text):
+            if not any(a <= m.start() < b for a, b in taken):
+                spans.append(Span(m.start(), m.end(), m.group(), "date", f"{_MONTH_NUMBER[m.group().lower()]}月"))
+        spans.sort(key=lambda x: x.start)
     return spans
 
 

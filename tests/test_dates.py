@@ -20,7 +20,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 10
+    assert len(docstring_table()) == 13
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -37,8 +37,13 @@ def test_docstring_table_row(source: str, en: str, zh: str) -> None:
 
 
 def test_what_is_not_a_date() -> None:
-    assert find_dates("三月的2月30日和13月5日，3月很冷", "en") == []  # no such day; a month alone is a word
-    assert find_dates("In May we may go; March on, 32 March", "zh") == []
+    assert find_dates("三月的2月30日和13月5日，13月很冷", "en") == []  # no such day or month
+    assert find_dates("In May we may go; the april showers", "zh") == []  # May alone, no capital
+    # A month alone: 3月 and 9月份 (the model wrote 'Accustom 990'), September (it wrote '萨尔·斯伯特').
+    assert [(s.text, s.target) for s in find_dates("3月很冷，9月份零售额增长", "en")] == [
+        ("3月", "March"), ("9月份", "September")]
+    assert [(s.text, s.target) for s in find_dates("Sales fell in September and on 3 March 2024.", "zh")] == [
+        ("September", "9月"), ("3 March 2024", "2024年3月3日")]
     assert [s.target for s in find_dates("本书2024年3月出版", "ja")] == []  # Chinese into Japanese: as written
     assert [s.target for s in find_dates("on 3 March 2024", "ja")] == ["2024年3月3日"]
 
