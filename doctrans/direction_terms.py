@@ -13,7 +13,9 @@ like them (doctrans.engine.protect, doctrans.report).
   doctrans.units);
 - places and weekdays by their names in the output language (``Germany`` <-> ``德国``:
   doctrans.place_names);
-- Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names).
+- Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names);
+- a segment that is a section heading and nothing else (``Summary`` -> ``概要``:
+  doctrans.section_headings).
 
 A user's term wins over all of them; a date, a numbered part or a measure never overlaps a figure;
 names are looked for only where nothing else is.
@@ -27,6 +29,7 @@ from doctrans.kept_names import find_kept_names
 from doctrans.magnitudes import find_magnitudes
 from doctrans.part_numbers import find_part_numbers
 from doctrans.place_names import find_place_names
+from doctrans.section_headings import find_section_heading
 from doctrans.units import find_units
 from doctrans.verbatim import Span, find_spans
 
@@ -38,8 +41,9 @@ def _overlaps(a: Span, others: list[Span]) -> bool:
 def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """Glossary ``terms`` plus the figures, dates and names the direction fixes, in text order: each
     kind in turn, where nothing found before it (a user's term first) lies."""
-    for found in (find_amounts(text, tgt_lang), find_magnitudes(text, tgt_lang), find_dates(text, tgt_lang),
-                  find_part_numbers(text, tgt_lang), find_units(text, tgt_lang)):
+    for found in (find_section_heading(text, src_lang, tgt_lang), find_amounts(text, tgt_lang),
+                  find_magnitudes(text, tgt_lang), find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang),
+                  find_units(text, tgt_lang)):
         terms = _joined(terms, found, terms)
     spans = find_spans(text)
     terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])

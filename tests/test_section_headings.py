@@ -1,0 +1,51 @@
+"""Section headings by their names in the other language (doctrans.section_headings), written
+without the model, through the engine and the documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from doctrans import section_headings
+from doctrans.engine.protect import prepare
+from tests.docstring_tables import three_column_rows
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(three_column_rows(section_headings)) == 7
+
+
+@pytest.mark.parametrize(("text", "tgt", "written"), three_column_rows(section_headings))
+def test_docstring_table_row(text: str, tgt: str, written: str) -> None:
+    prep = prepare(text, 16, tgt_lang=tgt, src_lang="zh" if tgt == "en" else "en")
+    if written == "(the model's)":
+        assert prep.copy is None and prep.model_text == text
+    else:
+        assert prep.model_text is None and prep.copy == written  # no model call
+
+
+def test_every_heading_reads_back_both_ways_and_only_between_english_and_chinese() -> None:
+    into_chinese, into_english = section_headings._tables()
+    for english, chinese in into_chinese.items():
+        assert prepare(english.title(), 16, tgt_lang="zh", src_lang="en").copy == chinese
+    for chinese, english in into_english.items():
+        assert prepare(chinese, 16, tgt_lang="en", src_lang="zh").copy == english
+    assert prepare("Summary", 16, tgt_lang="de", src_lang="en").copy is None
+    assert prepare("Summary", 16, tgt_lang="en", src_lang="en").copy is None
+
+
+def test_a_report_through_the_shipped_model(tmp_path: Path) -> None:
+    """The headings come back as the list has them, a section number kept; the model translates
+    the rest."""
+    from doctrans.engine.onnx_engine import OnnxTranslator
+    from doctrans.models_registry import PACKAGE_MODELS
+    from doctrans.translate_job import translate_file
+
+    src = tmp_path / "report.md"
+    src.write_text("# Summary\n\nSales rose in Europe.\n\n## 3. Outlook\n\nWe expect growth.\n", encoding="utf-8")
+    out = tmp_path / "out.md"
+    translate_file(src, out, OnnxTranslator.load(PACKAGE_MODELS / "en-zh"))
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "# 概要" and lines[4] == "## 3. 展望"
+    assert lines[2] and "Sales" not in lines[2]  # translated by the model
