@@ -78,3 +78,32 @@ def _unclosed(text: str) -> str:
             else:
                 stack.append('"')
     return "".join(reversed(stack))
+
+
+_OPENERS = {")": "(", "）": "（", "]": "[", "】": "【"}
+
+
+def drop_unopened(source: str, translation: str) -> str:
+    """``translation`` without the closing brackets it never opened, when ``source`` opens every
+    bracket it closes: the models dropped a ``(`` and kept its ``)`` (``1,250来自980中的Q2)。`` for
+    ``1,250 (up from 980 in Q2).``). Run while verbatim spans are placeholders, so a code span's
+    brackets are not seen."""
+    if not any(c in translation for c in _OPENERS):
+        return translation
+    for close, open_ in _OPENERS.items():
+        if source.count(close) > source.count(open_):
+            return translation  # the source itself closes what it did not open (``a)``, ``1)``)
+    out: list[str] = []
+    depth = dict.fromkeys(_OPENERS.values(), 0)
+    for ch in translation:
+        if ch in depth:
+            depth[ch] += 1
+        elif ch in _OPENERS:
+            if depth[_OPENERS[ch]] == 0:
+                while out and out[-1] in " \t":
+                    out.pop()
+                continue
+            depth[_OPENERS[ch]] -= 1
+        out.append(ch)
+    return "".join(out)
+

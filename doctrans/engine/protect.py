@@ -28,7 +28,7 @@ from doctrans.dates import drop_repeated_units
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
 from doctrans.quotes import chinese_quotes, plain_quotes
-from doctrans.sentence_end import end_like_source, end_marks
+from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
 from doctrans.units import one_period
 from doctrans.verbatim import (
     Masked,
@@ -72,6 +72,7 @@ class Prepared:
         # they are.
         if self.chinese_output:
             decoded = restore_chinese_punctuation(decoded, [s.output for s in self.masked.spans])
+        decoded = drop_unopened(self.masked.text, decoded)
         if self.end_marks:
             decoded = end_like_source(self.source, decoded, self.end_marks == "cjk")
         if self.chinese_output:
