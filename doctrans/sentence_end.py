@@ -107,3 +107,17 @@ def drop_unopened(source: str, translation: str) -> str:
         out.append(ch)
     return "".join(out)
 
+
+def without_added_end(source: str, translation: str) -> str:
+    """``translation`` without the final ``.``/``。`` the model put after a segment that ends in no
+    mark: a heading, a list item, a table cell (``# 安装指南`` came back ``# Installing the
+    guide.``, ``- 至少 4 GB 内存`` as ``- At least 4 GB memory.``). For a document's blocks only:
+    subtitle lines end in no mark in Chinese and in ``.`` in English, which the scores reward."""
+    core = source.rstrip().rstrip(_CLOSERS)
+    if not core or core[-1] in _ANY_END:
+        return translation
+    body = translation.rstrip()
+    if body.endswith((".", "。")) and not body.endswith(("..", "。。")) and len(body) > 1:
+        return body[:-1] + translation[len(body):]
+    return translation
+

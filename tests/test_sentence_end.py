@@ -3,6 +3,8 @@ left out, and the closing quote of a quotation it opened and left open."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from doctrans.engine.protect import prepare
@@ -59,3 +61,19 @@ def test_a_bracket_the_translation_never_opened_is_dropped() -> None:
     assert drop_unopened("a (b) c", "x (y) z") == "x (y) z"
     assert drop_unopened("Step a) then b)", "步骤 a) 然后 b)") == "步骤 a) 然后 b)"  # the source does it too
     assert drop_unopened("call f(x) now", "现在调用 ⦅1⦆ )") == "现在调用 ⦅1⦆"
+
+
+def test_a_heading_or_item_without_a_mark_gets_none_in_the_document(tmp_path: Path) -> None:
+    from doctrans.sentence_end import without_added_end
+    from doctrans.translate_job import translate_file
+    from tests.fakes import FakeTranslator
+
+    assert without_added_end("安装指南", "Installation guide.") == "Installation guide"
+    assert without_added_end("至少 4 GB 内存", "至少 4 GB 内存。") == "至少 4 GB 内存"
+    assert without_added_end("It rains.", "下雨了。") == "下雨了。"  # the source ends in one
+    assert without_added_end("Wait", "Wait...") == "Wait..."
+    src = tmp_path / "guide.md"
+    src.write_text("# Install guide\n\n- At least 4 GB\n\nRun it now. Then wait\n", encoding="utf-8")
+    out = tmp_path / "out.md"
+    translate_file(src, out, FakeTranslator(fn=lambda s: s.upper().rstrip(".") + "."))
+    assert out.read_text(encoding="utf-8") == "# INSTALL GUIDE\n\n- AT LEAST 4 GB\n\nRUN IT NOW. THEN WAIT\n"
