@@ -6,6 +6,8 @@ like them (doctrans.engine.protect, doctrans.report).
   doctrans.currency);
 - figures with a magnitude word the target does not use (``1,250万`` -> ``12.5 million``:
   doctrans.magnitudes), and percentages (``2.5 percent`` -> ``2.5%``);
+- English number words into Chinese (``Ten years ago`` -> ``十``, ``three million`` -> ``300万``:
+  doctrans.number_words);
 - calendar dates (``2024年3月15日`` -> ``March 15, 2024``: doctrans.dates);
 - numbered parts of a document (``第五条`` -> ``Article 5``, ``Chapter 3`` -> ``第3章``:
   doctrans.part_numbers);
@@ -27,6 +29,7 @@ from doctrans.currency import find_amounts
 from doctrans.dates import find_dates
 from doctrans.kept_names import find_kept_names
 from doctrans.magnitudes import find_magnitudes
+from doctrans.number_words import find_number_words
 from doctrans.part_numbers import find_part_numbers
 from doctrans.place_names import find_place_names
 from doctrans.section_headings import find_section_heading
@@ -46,6 +49,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
                   find_units(text, tgt_lang)):
         terms = _joined(terms, found, terms)
     spans = find_spans(text)
+    terms = _joined(terms, find_number_words(text, src_lang, tgt_lang, [*spans, *terms]), terms)
     terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])
     return _joined(terms, find_kept_names(text, src_lang, tgt_lang, [*spans, *terms]), terms)
 

@@ -1,0 +1,119 @@
+"""English numbers written as words, given to an en→zh model as the figure they are.
+
+The built-in en→zh model translated ``Ten years ago`` as ``几年前`` ("a few years ago"): a number
+word reached it as a word it could render loosely. So an English number word from ten up (or any
+before ``hundred``/``thousand``) is one span whose target is the Chinese numeral, masked, restored
+and checked like a figure (doctrans.engine.protect, doctrans.report); before a scale word or
+``percent`` it is the figure written the way doctrans.magnitudes writes digits. ``one`` to
+``nine`` alone stay the model's words (``one of them``, ``两个人``), as do ordinals, plurals
+(``hundreds of``), words inside other words and anything inside a verbatim span (code:
+``NamedInt('ten')``):
+
+| source                            | into Chinese      |
+|-----------------------------------|-------------------|
+| Ten years ago                     | 十                |
+| twenty-five people                | 二十五            |
+| a hundred and twenty pages        | 一百二十          |
+| three thousand five hundred       | 三千五百          |
+| two hundred and five              | 两百零五          |
+| twenty thousand                   | 两万              |
+| Three million people              | 300万             |
+| fifteen percent                   | 15%               |
+| one of the two                    | (none)            |
+| hundreds of times                 | (none)            |
+| the twentieth century             | (none)            |
+
+Chinese sources and other directions are left as they are (the zh→en model writes ``三年前`` as
+``three years ago``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from decimal import Decimal
+
+from doctrans.language_id import base_language
+from doctrans.magnitudes import in_wan
+from doctrans.verbatim import Span
+
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+          "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_SMALL = rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)}|{'|'.join(_UNITS)})"
+_GROUP = rf"(?:(?:{_SMALL}|a) hundred(?:(?: and)? {_SMALL})?|{_SMALL})"
+_NUMBER = rf"(?:(?:{_GROUP}|a) thousand(?:(?:,? and|,)? {_GROUP})?|{_GROUP})"
+_SCALES = {"million": 6, "billion": 9, "trillion": 12}
+_PHRASE = re.compile(rf"(?<![\w'’-])({_NUMBER})(?:\s+(million|billion|trillion|percent|per cent))?(?![\w'’-])",
+                     re.IGNORECASE)
+_DIGITS = "零一二三四五六七八九"
+_INTO = frozenset({"zh", "ja"})
+
+
+def value_of(words: str) -> int:
+    """The value of an English number in words: ``a hundred and twenty`` -> 120."""
+    total, group = 0, 0
+    for word in re.split(r"[\s,-]+", words.lower()):
+        if word in ("and", ""):
+            continue
+        if word == "a":
+            group = 1
+        elif word == "hundred":
+            group = max(group, 1) * 100
+        elif word == "thousand":
+            total += max(group, 1) * 1000
+            group = 0
+        else:
+            group += _UNITS.get(word) or _TEENS.get(word) or _TENS[word]
+    return total + group
+
+
+def chinese_numeral(n: int, lang: str = "zh") -> str:
+    """1 <= ``n`` < 100,000,000 in Chinese numerals: 十, 二十五, 一百零五, 两千三百, 两万五千
+    (Japanese: 二 for 两)."""
+    two = "两" if lang == "zh" else "二"
+    if n >= 10000:
+        high, low = divmod(n, 10000)
+        rest = "" if low == 0 else ("零" if low < 1000 else "") + chinese_numeral(low, lang)
+        return (two if high == 2 else chinese_numeral(high, lang)) + "万" + rest
+    out, zero = "", False
+    for unit, name in ((1000, "千"), (100, "百"), (10, "十"), (1, "")):
+        digit, n = divmod(n, unit)
+        if digit == 0:
+            zero = bool(out)
+            continue
+        if zero:
+            out, zero = out + "零", False
+        if digit == 2 and unit in (100, 1000):
+            out += two
+        elif not (digit == 1 and unit == 10 and not out):  # 十五, not 一十五
+            out += _DIGITS[digit]
+        out += name
+    return out
+
+
+def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
+                      taken: Sequence[Span] = ()) -> list[Span]:
+    """The English number words of ``text`` that reach the model as figures (see the module's
+    docstring), outside ``taken`` (verbatim spans, earlier terms)."""
+    lang = base_language(tgt_lang)
+    if base_language(src_lang) != "en" or lang not in _INTO:
+        return []
+    spans = []
+    for m in _PHRASE.finditer(text):
+        if any(m.start() < t.end and t.start < m.end() for t in taken):
+            continue
+        words, after = m.group(1), (m.group(2) or "").lower()
+        value = value_of(words)
+        if after in _SCALES:
+            target = in_wan(Decimal(value).scaleb(_SCALES[after]), lang)
+        elif after:
+            target = f"{value}%"
+        elif value >= 10 or re.search("hundred|thousand", words, re.IGNORECASE):
+            target = chinese_numeral(value, lang)
+        else:
+            continue  # one to nine alone: the model's words
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", target))
+    return spans

@@ -1,0 +1,49 @@
+"""English number words reach an en->zh model as the figure they are (doctrans.number_words)."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans import number_words
+from doctrans.engine.protect import prepare
+from doctrans.number_words import chinese_numeral, find_number_words
+from doctrans.report import sentence_warnings
+
+
+def rows() -> list[tuple[str, str]]:
+    import re
+
+    return re.findall(r"^\| (\S[^|]*?) +\| (\S[^|]*?) +\|$", number_words.__doc__ or "", re.M)[1:]
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(rows()) == 11
+
+
+@pytest.mark.parametrize(("source", "target"), rows())
+def test_docstring_table_row(source: str, target: str) -> None:
+    found = find_number_words(f"We counted {source} here.", "en", "zh")
+    assert (" · ".join(s.target or "" for s in found) or "(none)") == target
+
+
+def test_chinese_numerals() -> None:
+    assert [chinese_numeral(n) for n in (10, 15, 20, 99, 100, 105, 110, 200, 1000, 1050, 2300, 20000, 120005)] == [
+        "十", "十五", "二十", "九十九", "一百", "一百零五", "一百一十", "两百", "一千", "一千零五十", "两千三百",
+        "两万", "十二万零五"]
+    assert chinese_numeral(2300, "ja") == "二千三百"
+
+
+def test_only_english_into_chinese_or_japanese_and_never_inside_code() -> None:
+    assert [s.target for s in find_number_words("Ten years", "en", "ja")] == ["十"]
+    assert find_number_words("Ten years", "en", "de") == [] and find_number_words("Ten years", "zh", "en") == []
+    prep = prepare("Call NamedInt('ten') or `ten` twenty times.", 16, tgt_lang="zh", src_lang="en")
+    assert [s.output for s in prep.masked.spans] == ["NamedInt", "`ten`", "二十"]  # 'ten' quoted: a string
+
+
+def test_the_engine_masks_the_figure_and_the_check_looks_for_it() -> None:
+    """The en->zh model wrote 'Ten years ago' as 几年前 (a few years ago)."""
+    prep = prepare("Ten years ago, twenty-five people and three million cars.", 16, tgt_lang="zh", src_lang="en")
+    assert [s.output for s in prep.masked.spans] == ["十", "二十五", "300万"]
+    assert prep.restore("⦅1⦆年前，⦅2⦆人和⦅3⦆辆车").text == "十年前，二十五人和300万辆车。"
+    warnings = sentence_warnings("Ten years ago I left.", "几年前我离开了。", tgt_lang="zh", src_lang="en")
+    assert [(w.problem, w.span) for w in warnings] == [("missing", "十")]
