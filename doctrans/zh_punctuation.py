@@ -40,6 +40,10 @@ _END_MARK = re.compile(rf"(?<=[{_HAN}{_HAN_CLOSE}])[ \t]*([?!]|:(?![:/]))[ \t]*"
 # Between two Han characters of the model's own, not a placeholder's: the model spaces its
 # placeholders as it learned from code spans (``在 ⦅1⦆ 中``), which the spans' restoring sets.
 _SPACE = re.compile(rf"(?<=[{_HAN}])[ \t]+(?=[{_HAN}])")
+# A space the model put after a full-width mark before Chinese text (``条件。 这种情况``), or before
+# the mark: Chinese sets none.
+_FULL_WIDTH = "。，、；：？！"
+_MARK_SPACE = re.compile(rf"(?<=[{_FULL_WIDTH}])[ \t]+(?=[{_HAN}])|(?<=[{_HAN}])[ \t]+(?=[{_FULL_WIDTH}])")
 _HAN_CHAR = re.compile(f"[{_HAN}]")
 
 
@@ -57,6 +61,7 @@ def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
     text = _BEFORE.sub(lambda m: _MARKS[m.group(1)], text)
     text = _END_MARK.sub(lambda m: _MARKS[m.group(1)], text)
     text = _SPACE.sub("，", text)
+    text = _MARK_SPACE.sub("", text)
     return text.replace(_HAN_OPEN, PLACEHOLDER_OPEN).replace(_HAN_CLOSE, PLACEHOLDER_CLOSE)
 
 

@@ -23,6 +23,8 @@ from doctrans.zh_punctuation import restore_chinese_punctuation
     ("使用 Python 模块", "使用 Python 模块"),  # spaces around a Latin word stay
     ("见下文::", "见下文::"),  # reST's literal marker
     ("Really? Yes!", "Really? Yes!"),
+    ("无限的条件。 这种情况", "无限的条件。这种情况"),  # a space after a full-width mark
+    ("他说 。", "他说。"),
 ])
 def test_commas_next_to_han_characters_become_full_width(text: str, expected: str) -> None:
     assert restore_chinese_punctuation(text) == expected
