@@ -10,11 +10,14 @@ it gives way to figures at the placeholder limit, as Latin names do: doctrans.en
 |---------------------------------|--------|------------------------------|
 | Germany, France and Spain       | zh     | 德国 · 法国 · 西班牙         |
 | on Monday in New York           | zh     | 星期一 · 纽约                |
+| GUANGZHOU, June 12 - Guangdong  | zh     | 广州 · 广东                  |
+| 黄河北岸的河北省                  | en     | (none)                       |
 | 他在德国和日本工作。              | en     | Germany · Japan              |
 | 德国人说日本语。                  | en     | (none)                       |
 | 每周一次，华南非常热。            | en     | (none)                       |
 
-English names match with their capital only (``china`` is porcelain); a Chinese name is not read
+English names match with their capital only (``china`` is porcelain), or in capitals (a
+news dateline: ``GUANGZHOU, June 12``); a Chinese name is not read
 before a character that makes it a people, a language or another word (``德国人``, ``日本语``,
 ``印度洋``, ``罗马数字``), and the names marked ``!`` in the list (``南非``, ``加纳``: 华南非常,
 增加纳税) are only written. Into other languages nothing changes.
@@ -45,6 +48,7 @@ def _tables() -> tuple[dict[str, str], dict[str, str], re.Pattern[str], re.Patte
             continue
         english, chinese, *others = line.split("\t")
         into_chinese[english] = chinese.lstrip("!")
+        into_chinese.setdefault(english.upper(), chinese.lstrip("!"))  # a news dateline: GUANGZHOU
         for name in [chinese, *(others[0].split(",") if others else [])]:
             if not name.startswith("!"):
                 into_english[name] = english

@@ -17,7 +17,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 5
+    assert len(docstring_table()) == 7
 
 
 @pytest.mark.parametrize(("text", "tgt", "expected"), docstring_table())
