@@ -22,6 +22,8 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 100 m²            | (as written)    | 100平方米     |
 | 3:30 p.m.         | (as written)    | 下午3点30分   |
 | 9 am              | (as written)    | 上午9点       |
+| 54-year-old       | (as written)    | 54岁          |
+| 7 years old       | (as written)    | 7岁           |
 
 Only unambiguous units: ``t`` (tonnes or time), ``g`` in capitals (``5G``), ``m`` without a space
 when a currency sign comes before (``$5m`` is money: doctrans.currency) and bare ``N点`` (a point,
@@ -64,6 +66,9 @@ _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m
             "晚上": "p.m.", "傍晚": "p.m.", "夜里": "p.m."}
 _CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}})\s?[点點]"
                            r"(?:\s?([0-9０-９]{1,2})\s?分|(半))?")
+# An age: the en->zh model wrote ``a 54-year-old shop owner`` as ``54岁的佛山-year-old-old``.
+_ENGLISH_AGE = re.compile(rf"(?<![0-9A-Za-z_.,-])({NUMBER})(?:-years?-old|[ \u00a0]years?[ \u00a0]old)"
+                          r"(?![A-Za-z0-9_-])")
 _ENGLISH_TIME = re.compile(r"(?<![0-9A-Za-z_.:])([0-9]{1,2})(?::([0-5][0-9]))?\s?([ap])\.?\s?m\.?(?![A-Za-z0-9_])",
                            re.IGNORECASE)
 
@@ -101,6 +106,8 @@ def _into_chinese(text: str) -> list[Span]:
         word = _INTO_CHINESE[unit.lower()]
         value = f"零下{m.group(2)}" if sign and word in ("摄氏度", "华氏度") else f"{sign or ''}{m.group(2)}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{value}{word}"))
+    for m in _ENGLISH_AGE.finditer(text):
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}岁"))
     for m in _ENGLISH_TIME.finditer(text):
         hour, minute = int(m.group(1)), m.group(2)
         if not 1 <= hour <= 12:
