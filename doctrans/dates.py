@@ -22,12 +22,15 @@ term and checked like one after translation:
 | 9月份              | September           | (as written)        |
 | 3月                | March               | (as written)        |
 | September          | (as written)        | 9月                 |
+| 2024年             | 2024                | (as written)        |
 
 English dates are written month first (``March 15, 2024``), the form of American and of most
 translated news; Japanese takes the Chinese form. Only a real calendar day counts (month 1-12, day
 1-31; ``2月30日`` is left alone). A month alone is a date too: the models wrote ``9月份`` as
 ``Accustom 990`` and ``in September`` as ``萨尔·斯伯特``; an English month needs its full name and a
-capital, and ``May`` alone is left to the model (``you may``). Numeric dates
+capital, and ``May`` alone is left to the model (``you may``). A year alone (1500-2199 before 年,
+not 年度 or 年代) is its digits in English: the model wrote ``2024年工作计划`` as ``for 2024 years``.
+Numeric dates
 (``2024-03-15``) stay verbatim spans (doctrans.verbatim): they are the same in every language.
 Years alone (``2024年``) and weekdays are left to the model.
 """
@@ -59,6 +62,7 @@ _EN_DATE = re.compile(
 _EN_MONTH = re.compile(r"(?<![0-9A-Za-z])(?:January|February|March|April|June|July|August|September|October"
                        r"|November|December)(?![0-9A-Za-z])")
 _D = "0-9０-９"
+_ZH_YEAR = re.compile(rf"(?<![{_D}.])((?:1[5-9]|2[01])[0-9]{{2}})年(?![度代初底末中内间前后{_D}])")
 _ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?:(?P<d>[{_D}]{{1,2}})[日号]|份)?")
 
 _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
@@ -100,6 +104,11 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             if not _valid(month, day):
                 continue
             spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, month, day)))
+        taken = [(x.start, x.end) for x in spans]
+        for m in _ZH_YEAR.finditer(text):
+            if not any(a <= m.start() < b for a, b in taken):
+                spans.append(Span(m.start(), m.end(), m.group(), "date", m.group(1)))
+        spans.sort(key=lambda x: x.start)
     elif lang in _CJK_DATE_TARGETS:
         for m in _EN_DATE.finditer(text):
             name = m["m1"] or m["m2"] or m["m3"]

@@ -62,7 +62,8 @@ def test_numbered_items_stay_one_per_line_in_gbk(tmp_path: Path) -> None:
     assert [k for k, _, _ in blocks] == ["paragraph", "list_item", "list_item", "list_item"]
     assert blocks[1][1] == "自下月起，办公时间调整为上午九点至下午五点。"
     out = tmp_path / "out.txt"
-    translate_file(src, out, FakeTranslator(fn=lambda s: "【" + s + "】"))
+    # Into Japanese, which numbers items as Chinese does: the markers stay (into English: 1., 2.).
+    translate_file(src, out, FakeTranslator(fn=lambda s: "【" + s + "】", src_lang="zh", tgt_lang="ja"))
     result = out.read_bytes().decode("gbk")
     assert result.count("\r\n") == 4 and result.splitlines()[2].startswith("二、【")
     _no_char_dropped(text, src)

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from doctrans.documents.base import Document, TranslatedBlock
+from doctrans.documents.list_markers import marker_into
 from doctrans.documents.pdf_read import Place
 from doctrans.segment import is_cjk
 
@@ -58,6 +59,7 @@ class _Item:
     place: Place
     text: str
     verbatim: bool
+    marker: str = ""  # a list item's marker as the output numbers items (一、 -> 1.)
 
 
 @cache
@@ -196,7 +198,8 @@ def _align(place: Place, margins: tuple[float, float]) -> str:
     return "left"
 
 
-def _draw_block(canvas: Canvas, place: Place, text: str, others: list[Place], margins: tuple[float, float]) -> None:
+def _draw_block(canvas: Canvas, place: Place, text: str, others: list[Place], margins: tuple[float, float],
+                marker: str = "") -> None:
     text = " ".join(text.split())
     if not text:
         return
@@ -218,8 +221,9 @@ def _draw_block(canvas: Canvas, place: Place, text: str, others: list[Place], ma
     base = place.y1 - (first.y1 - first.base) * size / place.size
     _set_color(canvas, place.color)
     if place.marker:
-        canvas.setFont(font_for(place.marker, place), place.size)
-        canvas.drawString(place.marker_x, first.base, place.marker)
+        marker = marker or place.marker
+        canvas.setFont(font_for(marker, place), place.size)
+        canvas.drawString(place.marker_x, first.base, marker)
     canvas.setFont(font, size)
     for i, line in enumerate(lines):
         y = base - i * leading
@@ -257,7 +261,7 @@ def write_layout_pdf(document: Document, translated: Iterable[TranslatedBlock], 
     for tb in translated:  # pulls the translations: the engine runs here
         ref = tb.block.ref
         if isinstance(ref, Place):
-            items[ref.page].append(_Item(ref, tb.text, tb.block.verbatim))
+            items[ref.page].append(_Item(ref, tb.text, tb.block.verbatim, marker_into(ref.marker, tb.tgt_lang).strip()))
         elif tb.block.kind in ("header", "footer"):
             furniture_texts.append(tb.text)
     for furn, text in zip(layout.furniture, furniture_texts, strict=False):
@@ -278,7 +282,7 @@ def write_layout_pdf(document: Document, translated: Iterable[TranslatedBlock], 
             if it.verbatim:
                 _draw_verbatim(c, it.place)
             else:
-                _draw_block(c, it.place, it.text, places, margins)
+                _draw_block(c, it.place, it.text, places, margins, it.marker)
             c.restoreState()
         c.showPage()
     c.save()

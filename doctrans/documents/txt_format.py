@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from doctrans.documents.base import Block, Document, TranslatedBlock
+from doctrans.documents.list_markers import marker_into
 from doctrans.errors import DocumentError
 from doctrans.segment import is_cjk
 
@@ -203,13 +204,14 @@ def render(tb: TranslatedBlock) -> str:
     if isinstance(tb.block.ref, _Code):
         return tb.block.ref.raw
     lay: _Layout = tb.block.ref
+    prefix = marker_into(lay.prefix, tb.tgt_lang)  # 一、 -> 1. in English
     text = tb.text.strip()
     if lay.literal_marker:
         text = text.rstrip(":：").rstrip() + lay.literal_marker
     if not lay.width:
-        return lay.prefix + text + lay.trailing + lay.end
-    lines = _wrap(text, max(20, lay.width - len(lay.prefix)))
-    body = [lay.prefix + lines[0]] + [lay.indent + x for x in lines[1:]]
+        return prefix + text + lay.trailing + lay.end
+    lines = _wrap(text, max(20, lay.width - len(prefix)))
+    body = [prefix + lines[0]] + [lay.indent + x for x in lines[1:]]
     return lay.eol.join(body) + lay.trailing + lay.end
 
 

@@ -1,0 +1,56 @@
+"""A list item's marker written for the output language: ``一、`` / ``（二）`` / ``3、`` are Chinese
+ways to number items, which an English translation writes ``1.`` / ``(2)`` / ``3.``.
+
+The txt and PDF writers keep a list item's marker and translate the text after it; a Chinese
+report translated into English came back with ``一、main priors`` and ``（一）150 million yuan...``.
+Markers that every language reads (``1.``, ``-``, ``•``, ``①``) stay as they are, and so does any
+marker written into Chinese or Japanese.
+
+| marker  | into English |
+|---------|--------------|
+| 一、    | 1.           |
+| 十二、  | 12.          |
+| 3、     | 3.           |
+| （二）  | (2)          |
+| (三)    | (3)          |
+| （4）   | (4)          |
+| 1.      | 1.           |
+| ①       | ①            |
+"""
+
+from __future__ import annotations
+
+import re
+
+_NUMERALS = "一二三四五六七八九"
+_CHINESE_NUMBER = r"[一二三四五六七八九十]{1,3}"
+_MARKER = re.compile(rf"^(\s*)(?:({_CHINESE_NUMBER}|[0-9]{{1,3}})[、．]|[（(]({_CHINESE_NUMBER})[）)]"
+                     r"|（([0-9]{1,3})）)\s*$")
+_CJK_TARGETS = frozenset({"zh", "ja"})
+
+
+def chinese_number(text: str) -> int | None:
+    """1-99 written in Chinese numerals (``十二``, ``二十``, ``九十九``); None for anything else."""
+    if text == "十":
+        return 10
+    tens, sep, units = text.partition("十")
+    if not sep:
+        return _NUMERALS.index(text) + 1 if len(text) == 1 and text in _NUMERALS else None
+    high = 1 if tens == "" else (_NUMERALS.index(tens) + 1 if len(tens) == 1 and tens in _NUMERALS else None)
+    low = 0 if units == "" else (_NUMERALS.index(units) + 1 if len(units) == 1 and units in _NUMERALS else None)
+    return None if high is None or low is None else high * 10 + low
+
+
+def marker_into(marker: str, tgt_lang: str | None) -> str:
+    """``marker`` (with the spaces around it) as a text in ``tgt_lang`` numbers its items."""
+    if (tgt_lang or "").split("-")[0].lower() in _CJK_TARGETS:
+        return marker
+    m = _MARKER.match(marker)
+    if m is None:
+        return marker
+    indent, dotted, bracketed, digits = m.groups()
+    if dotted is not None:
+        n = int(dotted) if dotted.isdigit() else chinese_number(dotted)
+        return marker if n is None else f"{indent}{n}. "
+    n = int(digits) if digits is not None else chinese_number(bracketed)
+    return marker if n is None else f"{indent}({n}) "

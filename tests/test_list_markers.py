@@ -1,0 +1,69 @@
+"""Chinese list markers written the English way in an English translation (doctrans.documents.list_markers)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from doctrans.documents import list_markers
+from doctrans.documents.list_markers import chinese_number, marker_into
+from doctrans.translate_job import translate_file
+from tests.fakes import FakeTranslator
+
+
+def rows() -> list[tuple[str, str]]:
+    return re.findall(r"^\| (\S+) +\| (\S+) +\|$", list_markers.__doc__ or "", re.M)
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(rows()) == 8
+
+
+@pytest.mark.parametrize(("marker", "english"), rows())
+def test_docstring_table_row(marker: str, english: str) -> None:
+    assert marker_into(marker, "en").strip() == english
+    assert marker_into(marker, "zh") == marker and marker_into(marker, "ja-JP") == marker
+
+
+def test_chinese_numbers() -> None:
+    assert [chinese_number(x) for x in ("一", "十", "十二", "二十", "九十九", "百", "一百", "十十")] == [
+        1, 10, 12, 20, 99, None, None, None]
+
+
+def test_a_chinese_report_into_english_numbers_its_items_the_english_way(tmp_path: Path) -> None:
+    src = tmp_path / "report.txt"
+    src.write_text("一、主要成绩\n\n（一）加大研发投入。\n（二）开拓海外市场。\n3、其他\n", encoding="utf-8")
+    out = tmp_path / "out.txt"
+    translate_file(src, out, FakeTranslator(fn=lambda s: f"<{len(s)}>", src_lang="zh", tgt_lang="en"))
+    assert out.read_text(encoding="utf-8") == "1. <4>\n\n(1) <7>\n(2) <7>\n3. <2>\n"
+    # Into Chinese the markers stay as they are.
+    translate_file(src, out, FakeTranslator(fn=lambda s: f"<{len(s)}>", src_lang="en", tgt_lang="zh"))
+    assert out.read_text(encoding="utf-8") == "一、<4>\n\n（一）<7>\n（二）<7>\n3、<2>\n"
+
+
+def test_a_chinese_pdf_list_into_english(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    from doctrans.documents import read_document
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    src = tmp_path / "report.pdf"
+    c = canvas.Canvas(str(src))
+    c.setFont("STSong-Light", 11)
+    c.drawString(72, 760, "过去一年，公司的营业收入保持增长，员工总数达到三千二百人，研发投入继续增加。")
+    items = [("一、", "加大研发投入，计划投入更多资金。"), ("二、", "开拓海外市场，重点是东南亚。")]
+    for i, (marker, text) in enumerate(items):
+        c.drawString(72, 730 - 20 * i, marker)
+        c.drawString(96, 730 - 20 * i, text)
+    c.save()
+    read = [b for b in read_document(src).blocks() if b.kind == "list_item"]
+    assert [b.ref.marker for b in read] == ["一、", "二、"]
+    out = tmp_path / "out.pdf"
+    translate_file(src, out, FakeTranslator(fn=lambda s: f"item {len(s)}", src_lang="zh", tgt_lang="en"))
+    text = PdfReader(str(out)).pages[0].extract_text()
+    assert "1." in text and "2." in text and "一、" not in text
