@@ -14,7 +14,8 @@ from doctrans.engine.protect import prepare
 
 
 @pytest.mark.parametrize(("sentence", "prefix", "model_text"), [
-    ("1. Summary", "1. ", "Summary"),
+    ("1. Sales summary", "1. ", "Sales summary"),
+    ("一、主要成绩", "一、", "主要成绩"),  # into Chinese as written (into English: 1.)
     ("2.1 Results and discussion", "2.1 ", "Results and discussion"),
     ("3.2.1. Scope", "3.2.1. ", "Scope"),
     ("(3) 总则", "(3) ", "总则"),

@@ -1,4 +1,4 @@
-"""Chinese list markers written the English way in an English translation (doctrans.documents.list_markers)."""
+"""Chinese list markers written the English way in an English translation (doctrans.list_markers)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from doctrans.documents import list_markers
-from doctrans.documents.list_markers import chinese_number, marker_into
+from doctrans import list_markers
+from doctrans.list_markers import chinese_number, marker_into
 from doctrans.translate_job import translate_file
 from tests.fakes import FakeTranslator
 
@@ -67,3 +67,16 @@ def test_a_chinese_pdf_list_into_english(tmp_path: Path) -> None:
     translate_file(src, out, FakeTranslator(fn=lambda s: f"item {len(s)}", src_lang="zh", tgt_lang="en"))
     text = PdfReader(str(out)).pages[0].extract_text()
     assert "1." in text and "2." in text and "一、" not in text
+
+
+def test_a_typed_chinese_enumerator_is_kept_out_of_the_model_and_written_the_english_way() -> None:
+    """In a docx the marker is often typed text: 一、 reached the model with the heading."""
+    from doctrans.engine.protect import prepare
+
+    cases = [("一、主要成绩", "1. ", "主要成绩"),
+             ("（二）开拓海外市场。", "(2) ", "开拓海外市场。"),
+             ("3、其他", "3. ", "其他")]
+    for sentence, prefix, model_text in cases:
+        prep = prepare(sentence, 16, tgt_lang="en", src_lang="zh")
+        assert (prep.prefix, prep.model_text) == (prefix, model_text)
+    assert prepare("十二、结论", 16, tgt_lang="en", src_lang="zh").copy == "12. Conclusion"

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from doctrans.documents.base import Document, TranslatedBlock
-from doctrans.documents.list_markers import marker_into
 from doctrans.documents.pdf_read import Place
+from doctrans.list_markers import marker_into
 from doctrans.segment import is_cjk
 
 if TYPE_CHECKING:  # reportlab is imported when a PDF is written

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from doctrans.documents.base import Block, Document, TranslatedBlock
-from doctrans.documents.list_markers import marker_into
 from doctrans.errors import DocumentError
+from doctrans.list_markers import marker_into
 from doctrans.segment import is_cjk
 
 _SAMPLE = 1 << 20  # bytes used to detect the encoding

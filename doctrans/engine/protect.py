@@ -27,6 +27,7 @@ from doctrans.case_fold import fold_case
 from doctrans.dates import drop_repeated_units
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
+from doctrans.list_markers import marker_into
 from doctrans.quotes import chinese_quotes, plain_quotes
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
 from doctrans.units import one_period
@@ -49,7 +50,10 @@ from doctrans.zh_punctuation import is_chinese, restore_chinese_punctuation
 # dotted number without a final dot counts only before a capital or a Han character, so ``1.2
 # million people`` and ``3 apples`` stay sentences.
 _ENUMERATOR = re.compile(r"\s*(?:\d{1,3}\.(?:\d{1,3}\.){0,3}|[(（]\d{1,3}[)）]|\d{1,3}[)）])[ \t\u3000]+(?=\S)"
-                         r"|\s*(?:\d{1,3}\.){1,3}\d{1,3}[ \t\u3000]+(?=[A-Z\u4e00-\u9fff])")
+                         r"|\s*(?:\d{1,3}\.){1,3}\d{1,3}[ \t\u3000]+(?=[A-Z\u4e00-\u9fff])"
+                         # Chinese ways, no space needed: 一、 （二） 3、 (written 1. (2) 3. into English)
+                         r"|\s*(?:[一二三四五六七八九十]{1,3}、|[(（][一二三四五六七八九十]{1,3}[)）]|\d{1,3}、)"
+                         r"[ \t\u3000]*(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -128,7 +132,7 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     if enumerator and not is_untranslatable(sentence, glossary.find(sentence) if glossary is not None else []):
         body = replace(_prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang, src_lang),
                        source=sentence)
-        prefix = enumerator.group(0).lstrip()
+        prefix = marker_into(enumerator.group(0).lstrip(), tgt_lang)
         return replace(body, prefix=prefix, copy=None if body.copy is None else prefix + body.copy)
     terms = automatic_terms(sentence, glossary.find(sentence) if glossary is not None else [], src_lang, tgt_lang)
     if placeholders:
