@@ -80,3 +80,41 @@ def test_a_typed_chinese_enumerator_is_kept_out_of_the_model_and_written_the_eng
         prep = prepare(sentence, 16, tgt_lang="en", src_lang="zh")
         assert (prep.prefix, prep.model_text) == (prefix, model_text)
     assert prepare("十二、结论", 16, tgt_lang="en", src_lang="zh").copy == "12. Conclusion"
+
+
+def test_word_chinese_counting_becomes_decimal_in_an_english_docx(tmp_path: Path) -> None:
+    """A Word list numbered 一、二、 (numFmt chineseCounting) in an English translation reads 1. 2."""
+    import zipfile
+
+    import docx
+    from lxml import etree
+
+    d = docx.Document()
+    d.add_paragraph("第一项内容。", style="List Number")
+    d.add_paragraph("第二项内容。", style="List Number")
+    src = tmp_path / "list.docx"
+    d.save(str(src))
+    # Number the list the Chinese way, as a Chinese Word template does.
+    with zipfile.ZipFile(src) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    root = etree.fromstring(parts["word/numbering.xml"])
+    for lvl in root.iter(w + "lvl"):
+        lvl.find(w + "numFmt").set(w + "val", "chineseCounting")
+        lvl.find(w + "lvlText").set(w + "val", "%1、")
+    parts["word/numbering.xml"] = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+    with zipfile.ZipFile(src, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+
+    def formats(path: Path) -> set[tuple[str | None, str | None]]:
+        with zipfile.ZipFile(path) as z:
+            r = etree.fromstring(z.read("word/numbering.xml"))
+        return {(lvl.find(w + "numFmt").get(w + "val"), lvl.find(w + "lvlText").get(w + "val"))
+                for lvl in r.iter(w + "lvl") if lvl.find(w + "lvlText") is not None}
+
+    out = tmp_path / "list.en.docx"
+    translate_file(src, out, FakeTranslator(fn=lambda s: "Item.", src_lang="zh", tgt_lang="en"))
+    assert ("decimal", "%1.") in formats(out) and not any(f == "chineseCounting" for f, _ in formats(out))
+    translate_file(src, out, FakeTranslator(fn=lambda s: "项目。", src_lang="en", tgt_lang="zh"))
+    assert formats(out) == formats(src)  # into Chinese: untouched

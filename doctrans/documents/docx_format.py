@@ -287,7 +287,9 @@ class DocxAdapter:
     def write(self, document: Document, translated: Iterable[TranslatedBlock], out_path: Path) -> None:
         pkg: _Package = document.state
         changed: set[str] = set()
+        tgt_lang: str | None = None
         for tb in translated:
+            tgt_lang = tb.tgt_lang
             ref: _ParaRef = tb.block.ref
             if tb.block.verbatim:
                 continue  # code: the paragraph stays as it is
@@ -298,13 +300,47 @@ class DocxAdapter:
                 _copy_fallback(choice, fallback)
         with zipfile.ZipFile(document.path) as zin, zipfile.ZipFile(out_path, "w") as zout:
             for info in zin.infolist():
-                if info.filename in changed:
+                numbering = _numbering_into(zin, info, tgt_lang) if info.filename == _NUMBERING else None
+                if numbering is not None:
+                    zout.writestr(info, numbering)
+                elif info.filename in changed:
                     data = etree.tostring(pkg.parts[info.filename], xml_declaration=True,
                                           encoding="UTF-8", standalone=True)
                     # The original ZipInfo keeps name, date, order and compression of every part.
                     zout.writestr(info, data)
                 else:
                     copy_part(zin, zout, info)  # streamed: a 1 GiB video never sits in memory
+
+
+_NUMBERING = "word/numbering.xml"
+# Word's Chinese and Japanese counting formats: 一、 二、 in a list; an English translation counts 1. 2.
+_CJK_NUMBER_FORMATS = {"chineseCounting", "chineseCountingThousand", "chineseLegalSimplified",
+                       "ideographDigital", "ideographTraditional", "ideographLegalTraditional",
+                       "ideographZodiac", "japaneseCounting", "japaneseDigitalTenThousand",
+                       "japaneseLegal", "taiwaneseCounting", "taiwaneseCountingThousand", "taiwaneseDigital"}
+
+
+def _numbering_into(zin: zipfile.ZipFile, info: zipfile.ZipInfo, tgt_lang: str | None) -> bytes | None:
+    """The list numbering part with Chinese counting (``一、``, ``（一）``) as decimal (``1.``,
+    ``(1)``) when the translation is not into Chinese or Japanese (doctrans.list_markers does the
+    same for typed markers); None when nothing changes."""
+    if tgt_lang is None or tgt_lang.split("-")[0].lower() in ("zh", "ja"):
+        return None
+    root = etree.fromstring(zin.read(info), etree.XMLParser(resolve_entities=False, huge_tree=True))
+    changed = False
+    for lvl in root.iter(W + "lvl"):
+        fmt = lvl.find(W + "numFmt")
+        if fmt is None or fmt.get(W + "val") not in _CJK_NUMBER_FORMATS:
+            continue
+        fmt.set(W + "val", "decimal")
+        text = lvl.find(W + "lvlText")
+        if text is not None:
+            value = text.get(W + "val", "")
+            text.set(W + "val", value.replace("、", ".").replace("．", ".").replace("（", "(").replace("）", ")"))
+        changed = True
+    if not changed:
+        return None
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
 
 
 def _apply(tb: TranslatedBlock, elems: list[etree._Element]) -> None:
