@@ -153,7 +153,8 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
         # A near-full line whose next line goes on in small letters (maybe after a bracket or a
         # quote) was wrapped even when the next word would have fitted: the paragraph's widest
         # line is narrower than the width the author wrapped at, by up to a word.
-        goes_on = _GOES_ON.match(word) is not None and widths[i] >= width * _NEAR_FULL
+        goes_on = _GOES_ON.match(word) is not None and widths[i] >= width * _NEAR_FULL \
+            and _SENTENCE_END.search(lines[i]) is None
         if sentence_end or (widths[i] + space + _cols(word) <= width and not goes_on):
             runs.append((start, i + 1))
             start = i + 1
