@@ -23,10 +23,12 @@ magnitude word is converted as doctrans.magnitudes does, one without keeps its d
 | £1.5bn            | (as written)         | 15亿英镑       |
 | 12 million euros  | (as written)         | 1200万欧元     |
 | 500 yuan          | (as written)         | 500元          |
+| 5 million pounds  | (as written)         | 500万英镑      |
 
 Only these two directions, and only currencies whose name is unambiguous: ``¥`` (yen or yuan),
-``pounds`` (money or weight) and ``5 Canadian dollars`` (the word between) are left as they were;
-``元`` before ``组``/``素``/``件``/``数``/``年`` is not money (``3元组``, a 3-tuple).
+``pounds`` without a scale word (money or weight; ``5 million pounds`` is money) and ``5 Canadian
+dollars`` (the word between) are left as they were; ``元`` before ``组``/``素``/``件``/``数``/``年``
+is not money (``3元组``, a 3-tuple).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ _SIGNS = {"us$": "美元", "hk$": "港元", "$": "美元", "€": "欧元", "£"
 _SIGN_AMOUNT = re.compile(rf"(?<![0-9A-Za-z_.,])(US\$|HK\$|[$€£])({NUMBER})(?:\s?({_SCALE})|(m))?(?![0-9A-Za-z_])",
                           re.IGNORECASE)
 _WORDS = {"us dollars": "美元", "dollars": "美元", "euros": "欧元", "yuan": "元", "renminbi": "元",
-          "rmb": "元", "yen": "日元"}
+          "rmb": "元", "yen": "日元", "pounds sterling": "英镑", "pounds": "英镑"}
 _WORD_AMOUNT = re.compile(rf"(?<![0-9A-Za-z_.,$€£])({NUMBER})(?:\s?({_SCALE}))?\s"
                           rf"({'|'.join(_WORDS)})(?![A-Za-z])", re.IGNORECASE)
 
@@ -88,6 +90,8 @@ def _into_chinese(text: str) -> list[Span]:
             spans.append(Span(m.start(), m.end(), m.group(0), "number", figure + _SIGNS[m.group(1).lower()]))
     for m in _WORD_AMOUNT.finditer(text):
         value = decimal_value(m.group(1))
+        if m.group(3).lower() == "pounds" and not m.group(2):
+            continue  # 5 pounds: money or weight; 5 million pounds is money
         if value is not None and not any(s.start < m.end() and m.start() < s.end for s in spans):
             figure = in_wan(value.scaleb(SCALE_WORDS[m.group(2).lower()])) if m.group(2) else m.group(1)
             spans.append(Span(m.start(), m.end(), m.group(0), "number", figure + _WORDS[m.group(3).lower()]))
