@@ -23,6 +23,8 @@ magnitude word is converted as doctrans.magnitudes does, one without keeps its d
 | £1.5bn            | (as written)         | 15亿英镑       |
 | 12 million euros  | (as written)         | 1200万欧元     |
 | 500 yuan          | (as written)         | 500元          |
+| 12.5亿元人民币    | 1.25 billion yuan    | (as written)   |
+| 人民币300元       | 300 yuan             | (as written)   |
 | 5 million pounds  | (as written)         | 500万英镑      |
 
 Only these two directions, and only currencies whose name is unambiguous: ``¥`` (yen or yuan),
@@ -44,8 +46,9 @@ _SCALE = "|".join(SCALE_WORDS)
 # Chinese currency names: (English sign before the figure, English word after it).
 _CHINESE_NAMES = {"美元": ("$", ""), "欧元": ("€", ""), "英镑": ("£", ""), "港元": ("HK$", ""),
                   "港币": ("HK$", ""), "日元": ("", " yen"), "人民币": ("", " yuan"), "元": ("", " yuan")}
-_CHINESE_AMOUNT = re.compile(rf"{FIGURE_START}({NUMBER})\s?({_WAN})?\s?"
-                             rf"({'|'.join(sorted(_CHINESE_NAMES, key=len, reverse=True))})(?![组素件数年])")
+_CHINESE_AMOUNT = re.compile(rf"(?:人民币\s?)?{FIGURE_START}({NUMBER})\s?({_WAN})?\s?"
+                             rf"({'|'.join(sorted(_CHINESE_NAMES, key=len, reverse=True))})(?![组素件数年])"
+                             r"(?:(?<=元)人民币)?")  # 人民币12.5亿元, 12.5亿元人民币: the same yuan
 _SIGNS = {"us$": "美元", "hk$": "港元", "$": "美元", "€": "欧元", "£": "英镑"}
 _SIGN_AMOUNT = re.compile(rf"(?<![0-9A-Za-z_.,])(US\$|HK\$|[$€£])({NUMBER})(?:\s?({_SCALE})|(m))?(?![0-9A-Za-z_])",
                           re.IGNORECASE)
