@@ -35,7 +35,7 @@ from doctrans.engine.interface import DocumentSession, MemoryState, SentenceResu
 from doctrans.errors import UserError
 from doctrans.progress_store import temp_prefix
 from doctrans.segment import join_gap, segment_block
-from doctrans.sentence_end import without_added_end
+from doctrans.sentence_end import capitalised_start, without_added_end
 
 # Characters a model may emit that cannot go into XML or would break the layout of the block a
 # sentence is put back into (tab and line feed are handled apart: a tab stays, a line feed is a space).
@@ -156,7 +156,7 @@ def assemble(block: Block, spans: Sequence[tuple[int, int]], targets: Sequence[s
     alignment = []
     prev_end = spans[0][0]
     for i, ((s, e), tgt) in enumerate(zip(spans, targets, strict=True)):
-        tgt = without_added_end(text[s:e], tgt)
+        tgt = capitalised_start(text[s:e], without_added_end(text[s:e], tgt), tgt_lang)
         if i:
             gap = join_gap(text[prev_end:s], tgt_lang, parts[-1], tgt)
             parts.append(gap)

@@ -121,3 +121,25 @@ def without_added_end(source: str, translation: str) -> str:
         return body[:-1] + translation[len(body):]
     return translation
 
+
+def capitalised_start(source: str, translation: str, tgt_lang: str | None) -> str:
+    """``translation`` with its first letter a capital when it starts a sentence of a cased
+    language (English, the European languages) translated from a source without case (Chinese,
+    Japanese): ``一、主要成绩`` came back ``1. main priors``. A source that has case decides itself
+    (``iPhone``, ``npm install`` stay). For a document's blocks only, as :func:`without_added_end`:
+    the subtitle references are lower-cased in parts."""
+    if end_marks(tgt_lang) != "latin":
+        return translation
+    first = next((c for c in source if c.isalnum()), "")
+    if not first or first.isascii() or not first.isalpha() or first.upper() != first.lower():
+        return translation  # no source letter, or a cased one (Latin, Greek, Cyrillic)
+    for i, c in enumerate(translation):
+        if c.isalpha():
+            word = translation[i:].split(maxsplit=1)[0]
+            if c.islower() and c.isascii() and not any(x.isupper() for x in word):  # not iPhone, eBay
+                return translation[:i] + c.upper() + translation[i + 1:]
+            return translation
+        if c.isdigit() or c in "`<{[/\\$%@#_":  # a figure or code first: as it is
+            return translation
+    return translation
+

@@ -77,3 +77,22 @@ def test_a_heading_or_item_without_a_mark_gets_none_in_the_document(tmp_path: Pa
     out = tmp_path / "out.md"
     translate_file(src, out, FakeTranslator(fn=lambda s: s.upper().rstrip(".") + "."))
     assert out.read_text(encoding="utf-8") == "# INSTALL GUIDE\n\n- AT LEAST 4 GB\n\nRUN IT NOW. THEN WAIT\n"
+
+
+def test_a_translation_from_a_caseless_source_starts_with_a_capital_in_the_document(tmp_path: Path) -> None:
+    from doctrans.sentence_end import capitalised_start
+    from doctrans.translate_job import translate_file
+    from tests.fakes import FakeTranslator
+
+    assert capitalised_start("主要成绩", "main results", "en") == "Main results"
+    assert capitalised_start("主要成绩", '"main" results', "en") == '"Main" results'
+    assert capitalised_start("苹果手机", "iPhone sales", "en") == "iPhone sales"  # a cased word as it is
+    assert capitalised_start("npm install", "npm install", "en") == "npm install"  # the source has case
+    assert capitalised_start("主要成绩", "`npm` is", "en") == "`npm` is"  # code first
+    assert capitalised_start("主要成绩", "main", "zh") == "main"  # a caseless target
+    src = tmp_path / "report.txt"
+    src.write_text("一、主要成绩\n\n销售增长。\n", encoding="utf-8")
+    out = tmp_path / "out.txt"
+    translate_file(src, out, FakeTranslator(fn=lambda s: "main results" if "成绩" in s else "sales grew.",
+                                            src_lang="zh", tgt_lang="en"))
+    assert out.read_text(encoding="utf-8") == "1. Main results\n\nSales grew.\n"
