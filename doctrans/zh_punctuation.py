@@ -51,7 +51,10 @@ def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
     """``text`` with each ``,``/``;`` that touches a Han character as ``，``/``；``, each
     ``?``/``!``/``:`` after one as ``？``/``！``/``：`` and a space between two as ``，``;
     ``spans``: the outputs of the placeholders ``⦅1⦆``, ``⦅2⦆``… in ``text``, whose ends count as
-    what they are."""
+    what they are. A space between Han characters where the model dropped a placeholder is the
+    span's place (``使用 的实现`` for ``使用 ⦅1⦆ 的实现``), not a clause break: with one missing, spaces
+    stay."""
+    complete = all(placeholder(k) in text for k in range(1, len(spans) + 1))
     for k, output in enumerate(spans, 1):
         if output and (_HAN_CHAR.match(output[0]) or _HAN_CHAR.match(output[-1])):
             open_ = _HAN_OPEN if _HAN_CHAR.match(output[0]) else PLACEHOLDER_OPEN
@@ -60,7 +63,8 @@ def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
     text = _AFTER.sub(lambda m: _MARKS[m.group(1)], text)
     text = _BEFORE.sub(lambda m: _MARKS[m.group(1)], text)
     text = _END_MARK.sub(lambda m: _MARKS[m.group(1)], text)
-    text = _SPACE.sub("，", text)
+    if complete:
+        text = _SPACE.sub("，", text)
     text = _MARK_SPACE.sub("", text)
     return text.replace(_HAN_OPEN, PLACEHOLDER_OPEN).replace(_HAN_CLOSE, PLACEHOLDER_CLOSE)
 

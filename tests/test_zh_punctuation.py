@@ -45,6 +45,10 @@ def test_a_comma_between_placeholders_written_in_chinese_is_chinese() -> None:
     assert [s.output for s in prep.masked.spans] == ["德国", "法国", "1,250", "`a,b`"]
     assert prep.restore("⦅1⦆, ⦅2⦆和⦅3⦆台, 或⦅4⦆").text == "德国，法国和1,250台，或`a,b`。"
     assert restore_chinese_punctuation("⦅1⦆, ⦅2⦆", ["1,250", "`x`"]) == "⦅1⦆, ⦅2⦆"
+    # A space where the model dropped a placeholder is the span's place: it stays.
+    assert restore_chinese_punctuation("使用 的实现", ["`x`"]) == "使用 的实现"
+    assert restore_chinese_punctuation("使用⦅1⦆ 的实现", ["`x`"]) == "使用⦅1⦆ 的实现"
+    assert restore_chinese_punctuation("你好 罗斯", []) == "你好，罗斯"
     # A space next to a placeholder is the model's way with spans, not a clause break.
     prep = prepare("It opens in Berlin on Monday.", 16, tgt_lang="zh", src_lang="en")
     assert prep.restore("它 在 ⦅1⦆ 开放 ⦅2⦆").text == "它，在柏林开放星期一。"
