@@ -220,8 +220,13 @@ def _write(path: Path, lines: list[str]) -> Path:
 
 def _expected(bundle: Path, src: str, lines: list[str]) -> list[str]:
     """What `doctrans translate` must write for ``lines`` (one document) in direction ``src``->."""
-    session = OnnxTranslator.load(bundle, src=src).new_document()  # the CLI's defaults: beam 5
-    return [session.translate(s).translation for s in lines]
+    from doctrans.sentence_end import capitalised_start, without_added_end
+
+    translator = OnnxTranslator.load(bundle, src=src)
+    session = translator.new_document()  # the CLI's defaults: beam 5
+    # A document's block gets the capital and end its source asks for (doctrans.pipeline.assemble).
+    return [capitalised_start(s, without_added_end(s, session.translate(s).translation), translator.tgt_lang)
+            for s in lines]
 
 
 def test_registry_offers_each_direction(installed: Path) -> None:
