@@ -32,7 +32,7 @@ capital, and ``May`` alone is left to the model (``you may``). A year alone (150
 not 年度 or 年代) is its digits in English: the model wrote ``2024年工作计划`` as ``for 2024 years``.
 Numeric dates
 (``2024-03-15``) stay verbatim spans (doctrans.verbatim): they are the same in every language.
-Years alone (``2024年``) and weekdays are left to the model.
+Weekdays are doctrans.place_names'.
 """
 
 from __future__ import annotations
@@ -104,11 +104,8 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             if not _valid(month, day):
                 continue
             spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, month, day)))
-        taken = [(x.start, x.end) for x in spans]
-        for m in _ZH_YEAR.finditer(text):
-            if not any(a <= m.start() < b for a, b in taken):
-                spans.append(Span(m.start(), m.end(), m.group(), "date", m.group(1)))
-        spans.sort(key=lambda x: x.start)
+        spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m.group(1))
+                                for m in _ZH_YEAR.finditer(text)])
     elif lang in _CJK_DATE_TARGETS:
         for m in _EN_DATE.finditer(text):
             name = m["m1"] or m["m2"] or m["m3"]
@@ -119,12 +116,15 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                 continue
             spans.append(Span(m.start(), m.end(), m.group(), "date",
                               chinese(int(year_text) if year_text else None, month, day)))
-        taken = [(x.start, x.end) for x in spans]
-        for m in _EN_MONTH.finditer(text):
-            if not any(a <= m.start() < b for a, b in taken):
-                spans.append(Span(m.start(), m.end(), m.group(), "date", f"{_MONTH_NUMBER[m.group().lower()]}月"))
-        spans.sort(key=lambda x: x.start)
+        spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", f"{_MONTH_NUMBER[m.group().lower()]}月")
+                                for m in _EN_MONTH.finditer(text)])
     return spans
+
+
+def _beside(dates: list[Span], alone: list[Span]) -> list[Span]:
+    """``dates`` and the years or months ``alone`` that start inside none of them, in text order."""
+    alone = [a for a in alone if not any(d.start <= a.start < d.end for d in dates)]
+    return sorted([*dates, *alone], key=lambda s: s.start)
 
 
 def drop_repeated_units(text: str, dates: list[str]) -> str:

@@ -46,8 +46,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
 
+from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
 from doctrans.segment import is_cjk
 from doctrans.verbatim import Span
@@ -64,8 +64,7 @@ _CAPS_OR_CJK = re.compile(rf"{_CAPS.pattern}|{_CJK_RUN.pattern}")
 
 
 def _word_list(name: str) -> frozenset[str]:
-    text = resources.files("doctrans").joinpath(f"data/{name}").read_text(encoding="utf-8")
-    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return frozenset(line.strip() for line in data_lines(name))
 
 
 @cache

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from doctrans.language_id import base_language
+
 _NUMERALS = "一二三四五六七八九"
 _CHINESE_NUMBER = r"[一二三四五六七八九十]{1,3}"
 _MARKER = re.compile(rf"^(\s*)(?:({_CHINESE_NUMBER}|[0-9]{{1,3}})[、．]|[（(]({_CHINESE_NUMBER})[）)]"
@@ -41,9 +43,14 @@ def chinese_number(text: str) -> int | None:
     return None if high is None or low is None else high * 10 + low
 
 
+def numbers_the_chinese_way(tgt_lang: str | None) -> bool:
+    """Chinese and Japanese number items ``一、`` / ``（二）``: their markers, typed or Word's, stay."""
+    return base_language(tgt_lang) in _CJK_TARGETS
+
+
 def marker_into(marker: str, tgt_lang: str | None) -> str:
     """``marker`` (with the spaces around it) as a text in ``tgt_lang`` numbers its items."""
-    if (tgt_lang or "").split("-")[0].lower() in _CJK_TARGETS:
+    if numbers_the_chinese_way(tgt_lang):
         return marker
     m = _MARKER.match(marker)
     if m is None:

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
+from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
@@ -40,12 +40,9 @@ _NOT_AFTER_CHINESE = "人语话籍队菜式洋帝数字文族裔面教神"
 @cache
 def _tables() -> tuple[dict[str, str], dict[str, str], re.Pattern[str], re.Pattern[str]]:
     """(English -> Chinese, Chinese -> English, the English names' pattern, the Chinese names')."""
-    text = resources.files("doctrans").joinpath("data/place_names.tsv").read_text(encoding="utf-8")
     into_chinese: dict[str, str] = {}
     into_english: dict[str, str] = {}
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
+    for line in data_lines("place_names.tsv"):
         english, chinese, *others = line.split("\t")
         into_chinese[english] = chinese.lstrip("!")
         into_chinese.setdefault(english.upper(), chinese.lstrip("!"))  # a news dateline: GUANGZHOU

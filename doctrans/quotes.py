@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 
+from doctrans.zh_punctuation import HAN
+
 _PLAIN = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "「": '"', "」": '"', "『": '"',
                         "』": '"', "‘": "'", "’": "'", "‚": "'", "‛": "'"})
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 _CJK_MARK = "。，、；：？！…"
 
 
@@ -38,8 +39,8 @@ def chinese_quotes(text: str) -> str:
         return text
     pieces = plain.split('"')
     quoted = pieces[1::2]
-    if not any(re.search(f"[{_HAN}]", q) for q in quoted) and not re.search(
-            f'[{_HAN}{_CJK_MARK}]\\s*"|"\\s*[{_HAN}{_CJK_MARK}]', plain):
+    if not any(re.search(f"[{HAN}]", q) for q in quoted) and not re.search(
+            f'[{HAN}{_CJK_MARK}]\\s*"|"\\s*[{HAN}{_CJK_MARK}]', plain):
         return text
     out = [pieces[0]]  # every pair rewritten: mixed styles come out as one
     for i, piece in enumerate(pieces[1:]):
@@ -47,5 +48,5 @@ def chinese_quotes(text: str) -> str:
         out.append(piece)
     joined = "".join(out)
     # No space between Chinese text and its quotation marks: 她说 “不” 。 -> 她说“不”。
-    joined = re.sub(f"(?<=[{_HAN}{_CJK_MARK}])[ \\t]+(?=“)|(?<=”)[ \\t]+(?=[{_HAN}{_CJK_MARK}])", "", joined)
+    joined = re.sub(f"(?<=[{HAN}{_CJK_MARK}])[ \\t]+(?=“)|(?<=”)[ \\t]+(?=[{HAN}{_CJK_MARK}])", "", joined)
     return re.sub("(?<=“)[ \\t]+|[ \\t]+(?=”)", "", joined)

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
+from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
@@ -36,12 +36,9 @@ _COLON = re.compile(r"\s*[:：]\s*$")
 @cache
 def _tables() -> tuple[dict[str, str], dict[str, str]]:
     """(English heading in small letters -> Chinese, Chinese -> English)."""
-    text = resources.files("doctrans").joinpath("data/section_headings.tsv").read_text(encoding="utf-8")
     into_chinese: dict[str, str] = {}
     into_english: dict[str, str] = {}
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
+    for line in data_lines("section_headings.tsv"):
         english, chinese = (side.split("|") for side in line.split("\t"))
         for name in english:
             into_chinese.setdefault(_key(name), chinese[0])

@@ -33,6 +33,7 @@ from lxml import etree
 
 from doctrans.documents.base import Block, Document, Run, TranslatedBlock
 from doctrans.errors import DocumentError
+from doctrans.list_markers import numbers_the_chinese_way
 from doctrans.safe_zip import check_zip, copy_part
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -324,7 +325,7 @@ def _numbering_into(zin: zipfile.ZipFile, info: zipfile.ZipInfo, tgt_lang: str |
     """The list numbering part with Chinese counting (``一、``, ``（一）``) as decimal (``1.``,
     ``(1)``) when the translation is not into Chinese or Japanese (doctrans.list_markers does the
     same for typed markers); None when nothing changes."""
-    if tgt_lang is None or tgt_lang.split("-")[0].lower() in ("zh", "ja"):
+    if tgt_lang is None or numbers_the_chinese_way(tgt_lang):
         return None
     root = etree.fromstring(zin.read(info), etree.XMLParser(resolve_entities=False, huge_tree=True))
     changed = False

@@ -52,6 +52,8 @@ _CODE_LINE = re.compile(r"[{}=<>]|\w[(\[]|\(\)|\[\]|^\s*(\$|>>>|\.\.\.|#|//|--)\
 # An indented block is code only this many columns deeper than the prose around it: a licence or
 # an RFC indents all its paragraphs, and that indentation is the page's margin, not a code block.
 _CODE_INDENT = 4
+# A next line that goes on in small letters (maybe after a bracket or quote), and how full a line
+# must be (of the paragraph's width) for such a next line to mean it was wrapped (wrapped_runs).
 _GOES_ON = re.compile(r"[(\[\"'“‘]?[a-z]")
 _NEAR_FULL = 0.6
 _MAX_WRAP = 100  # hard-wrapped prose is wrapped at most this many columns wide
@@ -149,12 +151,12 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
     for i in range(len(lines) - 1):
         word = _first_word(lines[i + 1])
         space = 0 if word and is_cjk(word[0]) else 1
-        sentence_end = _SENTENCE_END.search(lines[i]) is not None and not word[:1].islower()
+        ends = _SENTENCE_END.search(lines[i]) is not None
+        sentence_end = ends and not word[:1].islower()
         # A near-full line whose next line goes on in small letters (maybe after a bracket or a
         # quote) was wrapped even when the next word would have fitted: the paragraph's widest
         # line is narrower than the width the author wrapped at, by up to a word.
-        goes_on = _GOES_ON.match(word) is not None and widths[i] >= width * _NEAR_FULL \
-            and _SENTENCE_END.search(lines[i]) is None
+        goes_on = not ends and _GOES_ON.match(word) is not None and widths[i] >= width * _NEAR_FULL
         if sentence_end or (widths[i] + space + _cols(word) <= width and not goes_on):
             runs.append((start, i + 1))
             start = i + 1
@@ -216,14 +218,30 @@ def render(tb: TranslatedBlock) -> str:
     return lay.eol.join(body) + lay.trailing + lay.end
 
 
-# Units of CJK line breaking: a space, a run of Latin letters/digits (a word, a number, a URL:
-# never broken), or one CJK character.
-_CJK_UNIT = re.compile(r"\s+|[^\s\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+|.",
-                       re.DOTALL)
 # Marks a CJK line must not start with (kinsoku): they hang on the line before.
 _NO_LINE_START = set("，。、；：！？）」』】〕》〉”’…·,.;:!?)]}%")
 # Marks a line must not end with: they go down with what they open.
 _NO_LINE_END = set("（「『【〔《〈“‘([{")
+
+
+def _cjk_units(text: str) -> Iterator[str]:
+    """The units of CJK line breaking: a run of spaces, a run of other non-CJK characters (a word,
+    a number, a URL: never broken), or one CJK character (doctrans.segment.is_cjk)."""
+    for run in re.finditer(r"\s+|\S+", text):
+        if run.group().isspace():
+            yield run.group()
+            continue
+        latin = ""
+        for ch in run.group():
+            if is_cjk(ch):
+                if latin:
+                    yield latin
+                    latin = ""
+                yield ch
+            else:
+                latin += ch
+        if latin:
+            yield latin
 
 
 def _cjk_atoms(text: str) -> list[str]:
@@ -231,7 +249,7 @@ def _cjk_atoms(text: str) -> list[str]:
     before a closing mark or after an opening one."""
     atoms: list[str] = []
     glue = False  # the previous atom ends in an opening mark: the next one joins it
-    for unit in _CJK_UNIT.findall(text):
+    for unit in _cjk_units(text):
         if atoms and not unit.isspace() and (glue or unit[0] in _NO_LINE_START):
             atoms[-1] += unit
         else:

@@ -462,11 +462,12 @@ class OnnxDocumentSession:
             # decoder_full's output attention anyway.
             keep_states = mem_tgt is not None and not opt.return_attention
 
+            never, once = tr.tokenizer.search_bans(src[0].tolist(), opt.new_digits)
+
             def search(K: int) -> list[Hypothesis]:
                 dec = make_decoder(s, info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
                                    np.repeat(enc["cross_v"], K, axis=1),
                                    None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0), keep_states)
-                never, once = tr.tokenizer.search_bans(src[0].tolist(), opt.new_digits)
                 return beam_search_n_best(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty,
                                           opt.no_repeat_ngram, tr.tokenizer.repeat_guard(opt.max_repeat_run),
                                           [never], [once])[0] or [Hypothesis([], 0.0)]
