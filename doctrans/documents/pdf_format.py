@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from doctrans.documents.base import Block, Document, TranslatedBlock
-from doctrans.documents.pdf_read import Furniture, Place, ReadResult, analyse
+from doctrans.documents.pdf_read import Furniture, Pieces, Place, ReadResult, analyse
 from doctrans.errors import DocumentError
 
 if TYPE_CHECKING:  # pypdf is imported when a PDF is opened, not with the package
@@ -92,7 +92,8 @@ class PdfAdapter:
                                 "run OCR on it first")
         layout = PdfLayout([(p.width, p.height) for p in result.pages], furniture=result.furniture,
                            kept=result.kept, page_numbers=bool(result.kept))
-        blocks = [Block(b.kind, b.text, level=b.level, page=b.page, ref=b.place(), verbatim=b.verbatim)
+        blocks = [Block(b.kind, b.text, level=b.level, page=b.page, verbatim=b.verbatim,
+                        ref=Pieces([b.place(), *(m.place() for m in b.more)], b.starts) if b.more else b.place())
                   for b in result.body]
         for f in result.furniture:
             # ref None: page furniture, drawn on every page by the reflow writer too.

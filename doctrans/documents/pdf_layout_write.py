@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from doctrans.documents.base import Document, TranslatedBlock
-from doctrans.documents.pdf_read import Place
+from doctrans.documents.pdf_read import Pieces, Place
 from doctrans.list_markers import marker_into
 from doctrans.segment import is_cjk
 
@@ -235,6 +235,41 @@ def _draw_block(canvas: Canvas, place: Place, text: str, others: list[Place], ma
             canvas.drawString(x0, y, line)
 
 
+_NO_LINE_START = "、。，．！？：；）」』”’%"
+_NO_LINE_END = "（「『“‘"
+
+
+def _cut_at(text: str, at: int) -> int:
+    """``at`` moved to where a piece of ``text`` may end: between words where the text spaces its
+    words (the nearer side), never before a closing mark nor after an opening one."""
+    if 0 < at < len(text) and not (text[at - 1].isspace() or text[at].isspace()) \
+            and not (is_cjk(text[at - 1]) or is_cjk(text[at])):
+        left = text.rfind(" ", 0, at)
+        right = text.find(" ", at)
+        options = [p for p in (left, right) if p > 0]
+        if options:
+            at = min(options, key=lambda p: abs(p - at))
+    while 0 < at < len(text) and text[at] in _NO_LINE_START:
+        at += 1
+    while 0 < at < len(text) and text[at - 1] in _NO_LINE_END:
+        at -= 1
+    return at
+
+
+def shared_out(tb: TranslatedBlock, starts: list[int]) -> list[str]:
+    """The translation of a paragraph set in several places (a page or column break cut it),
+    shared out between them: each piece of the source maps to its image in the translation
+    (``TranslatedBlock.project``: exact between sentences, proportional inside one), moved to a
+    word boundary."""
+    text, out, prev = tb.text, [], 0
+    for at in tb.project(starts):
+        at = max(prev, _cut_at(text, at))
+        out.append(text[prev:at].strip())
+        prev = at
+    out.append(text[prev:].strip())
+    return out
+
+
 def renumber(translation: str, source: str, first_source: str) -> str:
     """The translation of a header/footer for one page: its numbers replaced by that page's own
     (``Page 1`` was translated once; page 7 gets ``Seite 7``)."""
@@ -262,6 +297,10 @@ def write_layout_pdf(document: Document, translated: Iterable[TranslatedBlock], 
         ref = tb.block.ref
         if isinstance(ref, Place):
             items[ref.page].append(_Item(ref, tb.text, tb.block.verbatim, marker_into(ref.marker, tb.tgt_lang).strip()))
+        elif isinstance(ref, Pieces):
+            for k, (place, text) in enumerate(zip(ref.places, shared_out(tb, ref.starts), strict=True)):
+                marker = marker_into(place.marker, tb.tgt_lang).strip() if k == 0 else ""
+                items[place.page].append(_Item(place, text, False, marker))
         elif tb.block.kind in ("header", "footer"):
             furniture_texts.append(tb.text)
     for furn, text in zip(layout.furniture, furniture_texts, strict=False):

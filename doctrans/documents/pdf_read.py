@@ -32,6 +32,10 @@ From glyphs to blocks, per page:
    horizontally and ``a`` is above, or ``a`` is wholly left of ``b`` and no third block between
    them in height spans both; a topological sort, ties broken top to bottom. Columns, sidebars,
    right-aligned and centred lines all fall out of these two rules.
+6. **Paragraphs across breaks**: a paragraph that ends mid-sentence in a full line at the foot
+   of a page (or column) and goes on at the top of the next one, same size and weight, no
+   first-line indent, is one block (``RawBlock.more``; ``Pieces`` tells the writer its places):
+   the model gets the cut sentence whole. Tables of contents (dot leaders) never join.
 
 All coordinates are PDF points with the origin at the bottom left of the (rotated) page.
 """
@@ -149,6 +153,10 @@ class RawBlock:
     text_x: float = 0.0
     verbatim: bool = False
     text: str = ""
+    # A paragraph that runs on past a page or column break: the blocks that continue it (their
+    # text is joined to ``text``) and where each of them starts in ``text``.
+    more: list[RawBlock] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
 
     @property
     def page(self) -> int:
@@ -181,6 +189,17 @@ class RawBlock:
         return Place(self.page, self.x0, self.y0, self.x1, self.y1, self.size, fonts.most_common(1)[0][0],
                      lines, _alignment(lines), leading, self.marker, self.marker_x, self.text_x or self.x0,
                      lines[0].color)
+
+
+@dataclass
+class Pieces:
+    """Where a paragraph that runs on across a page or column break was set: one place per piece,
+    and the offsets in the block's text where the second, third... pieces begin. The paragraph is
+    translated whole (a sentence cut at the foot of a page is one sentence to the model) and its
+    translation is shared out between the places again when written."""
+
+    places: list[Place]
+    starts: list[int]
 
 
 @dataclass
@@ -581,6 +600,7 @@ def analyse(path: Path, data: bytes | None = None, password: str = "") -> ReadRe
     pages = [pt for pt, _ in raw]
     body, furniture, kept = _furniture(pages)
     _kinds(body, body_size)
+    body = join_run_ons(body)
     return ReadResult(pages, body, furniture, kept, body_size)
 
 
@@ -632,3 +652,65 @@ def _kinds(blocks: list[RawBlock], body_size: float) -> None:
         elif all(ln.bold for ln in b.lines) and len(b.lines) <= 2 and len(b.text) < 120 \
                 and not b.text.endswith((".", "。", ":", "：")) and body_size <= size:
             b.kind, b.level = "heading", min(len(heading_sizes) + 1, 6)
+
+
+# ---------------------------------------------------------------- paragraphs across breaks
+
+# A block whose text ends like this ends a sentence (or introduces what follows): it does not run on.
+_LEADERS = re.compile(r"\.{4,}|…{2,}|(?:\. ){4,}")
+_ENDED = re.compile(r"[.!?。！？:：;；…]['\"”’」』)）\]]*$")
+
+
+def _runs_on(a: RawBlock, b: RawBlock) -> bool:
+    """Whether ``b`` continues the paragraph ``a`` past a page break (``b`` first on the next page)
+    or a column break (``b`` next in reading order, higher up and to the right): ``a`` ends
+    mid-sentence, in a full line (or ``b`` goes on in small letters), ``b`` has no first-line
+    indent of its own, and both are body text of one size and weight."""
+    if a.verbatim or b.verbatim or a.kind not in ("paragraph", "list_item") or b.kind != "paragraph":
+        return False
+    size = a.lines[-1].size
+    if not a.text or not b.text or _ENDED.search(a.text.rstrip()) or abs(b.size - a.size) > 0.1 * a.size:
+        return False
+    if a.lines[-1].bold != b.lines[0].bold:
+        return False
+    if len(b.lines) > 1 and b.lines[0].x0 > b.lines[1].x0 + 0.8 * size:
+        return False  # an indented first line starts a paragraph
+    # "Full" as within a page: the first word of ``b`` would not have fitted at the end of ``a``.
+    space = 0.0 if is_cjk(b.text[0]) else 0.3 * size
+    full = len(a.lines) > 1 and a.x1 - a.lines[-1].x1 <= b.lines[0].first_word + space + 0.25 * size
+    if _LEADERS.search(a.text) or _LEADERS.search(b.text):
+        return False  # a table of contents or an index: entries, not prose
+    if b.page == a.page + 1:
+        # Not full: a one-line piece may go on in small letters on the same left margin.
+        return full or (b.text[0].islower() and abs(b.x0 - a.x0) <= size)
+    if b.page != a.page:
+        return False
+    # A column break: the next column starts higher, to the right, at the same measure.
+    same_measure = 0.7 * (a.x1 - a.x0) <= b.x1 - b.x0 <= 1.1 * (a.x1 - a.x0)
+    return full and same_measure and b.y1 > a.lines[-1].y1 and b.x0 >= a.x0 + 0.5 * (a.x1 - a.x0)
+
+
+def join_run_ons(body: list[RawBlock]) -> list[RawBlock]:
+    """Join each paragraph cut by a page or column break into one block (``RawBlock.more``).
+    Footnotes (smaller text below the paragraph on its page) may stand between the two pieces;
+    they follow the joined paragraph."""
+    out: list[RawBlock] = []
+    i = 0
+    while i < len(body):
+        a = body[i]
+        out.append(a)
+        i += 1
+        while True:
+            last = a.more[-1] if a.more else a
+            j = i
+            while j < len(body) and body[j].page == last.page and body[j].size < 0.9 * last.size \
+                    and body[j].y1 < last.y0:
+                j += 1  # footnotes under the paragraph
+            if j >= len(body) or not _runs_on(last, body[j]):
+                break
+            b = body.pop(j)
+            joined = _join_lines(a.text, b.text)
+            a.starts.append(len(joined) - len(b.text))
+            a.more.append(b)
+            a.text = joined
+    return out
