@@ -16,7 +16,10 @@ out of Chinese):
   %), except those it renders (``FBI`` -> 联邦调查局, ``OK``, ``TV``; doctrans/data/translated_caps.txt)
   and common English words in capitals (emphasis, ``I did NOT``, or a heading, ``TABLE OF CONTENTS``;
   common_words.txt, the 10,000 most frequent), both measured on the training pairs
-  (training.translated_caps); the model reads those in small letters (doctrans.case_fold).
+  (training.translated_caps); the model reads those in small letters (doctrans.case_fold). A
+  capital word quoted as a term is kept even when it is a common word: the RFC 2119 paragraph of
+  a specification (``The key words "MUST", "MUST NOT"...``) came back ``“must”, “sharesholl”,
+  “hohod”, “themsulended”``.
 - The mirror of the first case: **CJK text inside an English source** translated into Chinese,
   Japanese or Korean (``the term 关系 means relation``) is kept, and a Chinese sentence in an
   English document is copied whole.
@@ -31,6 +34,7 @@ out of Chinese):
 | en              | zh     | Both GNOME and KDE use HTTP.      | GNOME · KDE · HTTP         |
 | en              | zh     | The FBI said OK, I did NOT go.    | (none)                     |
 | en              | zh     | GNOME USER GUIDE                  | GNOME                      |
+| en              | zh     | "MUST NOT" and "MAY" are as in    | MUST NOT · MAY             |
 | en              | zh     | The term 关系 means relation.      | 关系                       |
 | en              | zh     | 这是中文，不用翻译。               | 这是中文，不用翻译          |
 | en              | en     | Both GNOME and KDE                | (none)                     |
@@ -57,6 +61,7 @@ CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
 _LATIN_WORD = r"[A-Za-z][A-Za-z0-9]*(?:['’.\-+_][A-Za-z0-9]+)*[+#]*"
 _LATIN_RUN = re.compile(rf"(?<![A-Za-z0-9_.\-/@#'’]){_LATIN_WORD}(?:[ \t]+{_LATIN_WORD})*(?![A-Za-z0-9_])")
 _CAPS = re.compile(r"(?<![A-Za-z0-9_.\-'’])[A-Z]{2,}(?![A-Za-z0-9_'’])")
+_QUOTED_CAPS = re.compile(r"""(?<![A-Za-z0-9])["“'‘]([A-Z]{2,}(?: [A-Z]{2,})*)["”'’](?![A-Za-z0-9])""")
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 # Runs of CJK text, with the punctuation inside a phrase (not a sentence's final 。).
 _CJK_RUN = re.compile(rf"[{_CJK_CHARS}]+(?:[\s，、；：“”‘’（）《》·—]*[{_CJK_CHARS}]+)*")
@@ -117,9 +122,15 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
         pattern = _CAPS_OR_CJK
         keep = lambda s: is_cjk(s[0]) or (s not in rendered and s.lower() not in common)  # noqa: E731
     names = []
-    for a, b in _gaps(text, taken):
+    if src not in CJK_LANGUAGES:
+        # A word in capitals quoted as a term ("MUST", "SHALL NOT" in a specification's RFC 2119
+        # paragraph) is mentioned, not used: kept as written, common word or not.
+        for a, b in _gaps(text, taken):
+            names += [Span(m.start(1), m.end(1), m.group(1), "name", m.group(1))
+                      for m in _QUOTED_CAPS.finditer(text, a, b)]
+    for a, b in _gaps(text, [*taken, *names]):
         for m in pattern.finditer(text, a, b):
             if keep(m.group()):
                 names.append(Span(m.start(), m.end(), m.group(), "name", m.group()))
-    return names
+    return sorted(names, key=lambda s: s.start)
 

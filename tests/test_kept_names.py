@@ -31,7 +31,7 @@ def docstring_table() -> list[tuple[str, str, str, list[str]]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 11
+    assert len(docstring_table()) == 12
 
 
 @pytest.mark.parametrize(("src", "tgt", "text", "expected"), docstring_table())
@@ -132,3 +132,12 @@ def test_names_give_way_to_figures_at_the_placeholder_limit() -> None:
     prep = prepare(f"用 GNOME 和 KDE 的 {figures} 和 Visual Studio Code", 16, tgt_lang="en", src_lang="zh")
     assert [s.text for s in prep.masked.spans] == ["GNOME", *figures.split("、")]
     assert "KDE" in prep.model_text and "Visual Studio Code" in prep.model_text
+
+
+def test_quoted_capital_terms_are_kept_whole_even_when_common_words() -> None:
+    text = 'The key words "MUST", “SHALL NOT” and \'MAY\' are as in RFC 2119; you MUST NOT go.'
+    names = [n.text for n in find_kept_names(text, "en", "zh")]
+    # Quoted: kept, a two-word term as one span. Used in the sentence (MUST NOT go): read by the model.
+    assert names == ["MUST", "SHALL NOT", "MAY", "RFC"]
+    assert find_kept_names(text, "en", "de") == []  # into a cased language nothing is needed
+    assert [n.text for n in find_kept_names('He said OK and "IT" twice.', "en", "zh")] == ["IT"]
