@@ -30,6 +30,10 @@ translated news; Japanese takes the Chinese form. Only a real calendar day count
 ``Accustom 990`` and ``in September`` as ``萨尔·斯伯特``; an English month needs its full name and a
 capital, and ``May`` alone is left to the model (``you may``). A year alone (1500-2199 before 年,
 not 年度 or 年代) is its digits in English: the model wrote ``2024年工作计划`` as ``for 2024 years``.
+Into Chinese a year alone gets its 年 where English shows it is a year -- after ``in``, ``since``,
+``by``, ``of``... and before punctuation or a word that cannot be its noun (``in 1952.``, ``the
+fourth quarter of 2023 were``; not ``in 2000 cases``) -- and a decade its 年代 (``the 1990s`` ->
+``1990年代``): the model wrote ``published in 1952`` as ``1952中`` and ``the 1990s`` as ``1990年在，月``.
 Numeric dates
 (``2024-03-15``) stay verbatim spans (doctrans.verbatim): they are the same in every language.
 Weekdays are doctrans.place_names'.
@@ -61,6 +65,16 @@ _EN_DATE = re.compile(
 # A month on its own: a full English name (not May, the modal verb) / digits before 月 or 月份.
 _EN_MONTH = re.compile(r"(?<![0-9A-Za-z])(?:January|February|March|April|June|July|August|September|October"
                        r"|November|December)(?![0-9A-Za-z])")
+# A year alone in English: after a word that introduces a time ("in 1952", "since 2020", "the
+# fourth quarter of 2023"), before punctuation, the end or a word that cannot be its noun ("in
+# 2000 cases" is a count); a decade ("the 1990s").
+_EN_YEAR = re.compile(
+    r"(?<![A-Za-z])(?i:in|since|by|of|from|until|till|before|after|during|through|to|and|between"
+    r"|around|early|late|mid-|spring|summer|autumn|fall|winter|year|fiscal)\s+(?P<y>(?:1[5-9]|20|21)[0-9]{2})"
+    r"(?=[,.;:!?)\]\"”’]|\s*$|\s+(?:and|or|to|when|as|the|that|with|was|were|is|are|had|has|have|he|she|it|they"
+    r"|we|I|a|an|in|at|on|for|by|from|but|after|before|until|while|because|which|who|this|these|there|its"
+    r"|his|her|their|our|[-–—])(?![A-Za-z]))")
+_EN_DECADE = re.compile(r"(?<![0-9A-Za-z])(?P<y>(?:1[5-9]|20)[0-9]0)s(?![A-Za-z0-9])")
 _D = "0-9０-９"
 _ZH_YEAR = re.compile(rf"(?<![{_D}.])((?:1[5-9]|2[01])[0-9]{{2}})年(?![度代初底末中内间前后{_D}])")
 _ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?:(?P<d>[{_D}]{{1,2}})[日号]|份)?")
@@ -118,6 +132,10 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                               chinese(int(year_text) if year_text else None, month, day)))
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", f"{_MONTH_NUMBER[m.group().lower()]}月")
                                 for m in _EN_MONTH.finditer(text)])
+        spans = _beside(spans, [Span(m.start("y"), m.end("y"), m["y"], "date", m["y"] + "年")
+                                for m in _EN_YEAR.finditer(text)])
+        spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m["y"] + "年代")
+                                for m in _EN_DECADE.finditer(text)])
     return spans
 
 
@@ -135,4 +153,6 @@ def drop_repeated_units(text: str, dates: list[str]) -> str:
     for date in dates:
         if date.endswith(("月", "日")):
             text = re.sub(re.escape(date) + r"(?:[日号]{2,}|[日号](?![\u3400-\u9fff]))", date, text)
+        elif date.endswith(("年", "年代")):  # "1952年年" -> "1952年"; "2024年年底" reads as 2024年底
+            text = re.sub(re.escape(date) + r"(?:年代|年(?!代))", date, text)
     return text

@@ -77,3 +77,23 @@ def test_a_day_character_the_model_added_after_a_whole_date_is_dropped() -> None
     assert prep.restore("⦅1⦆日程已定。").text == "2023年12月日程已定。"
     prep = prepare("Talks began on 2 October 2018 in the capital.", 16, tgt_lang="zh", src_lang="en")
     assert prep.restore("会谈于⦅1⦆日本首都开始。").text == "会谈于2018年10月2日日本首都开始。"
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("The novel was published in 1952.", [("1952", "1952年")]),
+    ("Sales in the fourth quarter of 2023 were high.", [("2023", "2023年")]),
+    ("By 2030, the plan is done; from 2019 to 2021 and in the 1990s.",
+     [("2030", "2030年"), ("2019", "2019年"), ("2021", "2021年"), ("1990s", "1990年代")]),
+    ("In 1984 he left.", [("1984", "1984年")]),
+    ("in 2000 cases, 1952 people, page 2024 of the log", []),  # counts, not years
+    ("since March 2020.", [("March 2020", "2020年3月")]),  # the date wins over the year inside it
+])
+def test_years_and_decades_alone_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_dates(text, "zh")] == found
+    assert find_dates(text, "en") == []
+
+
+def test_a_year_unit_the_model_repeats_is_dropped() -> None:
+    assert dates.drop_repeated_units("1952年年出版。", ["1952年"]) == "1952年出版。"
+    assert dates.drop_repeated_units("1990年代年代的音乐", ["1990年代"]) == "1990年代的音乐"
+    assert dates.drop_repeated_units("2024年的计划", ["2024年"]) == "2024年的计划"
