@@ -13,8 +13,9 @@ like them (doctrans.engine.protect, doctrans.report).
   doctrans.part_numbers);
 - measures and times of day (``15公里`` <-> ``15 km``, ``下午3点30分`` <-> ``3:30 p.m.``:
   doctrans.units);
-- places and weekdays by their names in the output language (``Germany`` <-> ``德国``:
-  doctrans.place_names);
+- fixed terms of reports and news (``third quarter`` <-> ``第三季度``, ``国务院`` -> ``State
+  Council``: doctrans.report_terms), and places and weekdays by their names in the output
+  language (``Germany`` <-> ``德国``: doctrans.place_names);
 - Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names);
 - a segment that is a section heading and nothing else (``Summary`` -> ``概要``:
   doctrans.section_headings).
@@ -32,6 +33,7 @@ from doctrans.magnitudes import find_magnitudes
 from doctrans.number_words import find_number_words
 from doctrans.part_numbers import find_part_numbers
 from doctrans.place_names import find_place_names
+from doctrans.report_terms import find_report_terms
 from doctrans.section_headings import find_section_heading
 from doctrans.units import find_units
 from doctrans.verbatim import Span, find_spans
@@ -50,6 +52,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
         terms = _joined(terms, found, terms)
     spans = find_spans(text)
     terms = _joined(terms, find_number_words(text, src_lang, tgt_lang, [*spans, *terms]), terms)
+    terms = _joined(terms, find_report_terms(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])
     return _joined(terms, find_kept_names(text, src_lang, tgt_lang, [*spans, *terms]), terms)
 

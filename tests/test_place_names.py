@@ -52,8 +52,8 @@ def test_neighbouring_spans_are_spaced_the_way_the_output_writes() -> None:
     from doctrans.engine.protect import prepare
 
     zh = prepare("新华社北京10月18日电", 16, tgt_lang="en", src_lang="zh")
-    assert [s.output for s in zh.masked.spans] == ["Beijing", "October 18"]
-    assert zh.restore("Xinhua News Agency ⦅1⦆⦅2⦆").text == "Xinhua News Agency Beijing October 18"
+    assert [s.output for s in zh.masked.spans] == ["Xinhua News Agency", "Beijing", "October 18"]
+    assert zh.restore("⦅1⦆ ⦅2⦆⦅3⦆").text == "Xinhua News Agency Beijing October 18"
     en = prepare("It opens in Berlin on Monday March 3.", 16, tgt_lang="zh", src_lang="en")
     assert en.restore("它在⦅1⦆开放⦅2⦆ ⦅3⦆").text == "它在柏林开放星期一3月3日。"
     # Spans that keep their text keep the source's gap.

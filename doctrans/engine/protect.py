@@ -152,14 +152,14 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
 
 
 def _within_budget(sentence: str, terms: list[Span], placeholders: int) -> list[Span]:
-    """``terms`` without the last kept names and place names (doctrans.kept_names,
-    doctrans.place_names) that would push a verbatim span or a glossary term past the placeholder
+    """``terms`` without the last kept names, place names and report terms (doctrans.kept_names,
+    doctrans.place_names, doctrans.report_terms) that would push a verbatim span or a glossary term past the placeholder
     limit: a figure must never change, while a name left to the model is only at risk of being
     garbled."""
     excess = len(protected_spans(sentence, terms)) - placeholders
     if excess <= 0:
         return terms
-    names = [t for t in terms if t.kind in ("name", "place")]
+    names = [t for t in terms if t.kind in ("name", "place", "phrase")]
     dropped = {id(t) for t in names[len(names) - min(excess, len(names)):]}
     return [t for t in terms if id(t) not in dropped]
 

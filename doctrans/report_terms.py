@@ -1,0 +1,85 @@
+"""Fixed terms of reports and news by their translation (``third quarter`` <-> ``第三季度``).
+
+The built-in models learned from subtitles and software documentation and never saw a quarterly
+report: ``Revenue in the third quarter rose by 12%`` came back ``由12%的第三方分隔符`` (third
+party), ``上半年利润下降`` as ``The next year in a half-year-old``, ``一季度国内生产总值同比增长5.3%``
+as ``A 5.3% for the season of the season production of production``. A report's quarters,
+halves, indicators and institutions each have one translation, so each term of
+doctrans/data/report_terms.tsv becomes a span whose target is its translation (masked and
+restored like a glossary term; it gives way to figures at the placeholder limit, as names do:
+doctrans.engine.protect):
+
+| source                                     | target | spans                             |
+|--------------------------------------------|--------|-----------------------------------|
+| Revenue in the third quarter rose by 12%.  | zh     | 第三季度                          |
+| Third-quarter results and GDP              | zh     | 第三季度                          |
+| up 5% year-on-year, says the World Bank    | zh     | 同比 · 世界银行                   |
+| the People's Bank of China                 | zh     | 中国人民银行                      |
+| 一季度国内生产总值同比增长5.3%。             | en     | first quarter · gross domestic product |
+| 上半年，国务院发布了政府工作报告。           | en     | first half of the year · State Council · Government Work Report |
+| 第三方的年报告                              | en     | (none)                            |
+
+Terms written in small letters are read with a capital first letter too and with hyphens for
+spaces; names only as written or in capitals. Longer terms win (``人均可支配收入`` over
+``可支配收入``); the Chinese marked ``!`` (同比, 环比, 董事会) are only written; a Chinese term
+is not read after 上下每这本同前后 (``上一季度`` is the last quarter) nor before 长 (``外交部长``).
+Into other languages nothing changes.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from doctrans.data_lists import data_lines
+from doctrans.language_id import base_language
+from doctrans.verbatim import Span
+
+# Before a Chinese term these make it another one (上一季度: the last quarter); after it, 长 makes
+# a ministry its minister (外交部长).
+_NOT_BEFORE_CHINESE = "上下每这本同前后"
+_NOT_AFTER_CHINESE = "长"
+
+
+def _english_pattern(term: str) -> str:
+    """A term's regex: a term in small letters also with a capital first letter and hyphens
+    for its spaces; a name as written or all in capitals."""
+    if term[0].isupper():
+        return f"{re.escape(term)}|{re.escape(term.upper())}"
+    words = [re.escape(w) for w in term.split(" ")]
+    first = f"[{words[0][0]}{words[0][0].upper()}]{words[0][1:]}"
+    return r"[ \-]".join([first, *words[1:]])
+
+
+@cache
+def _tables() -> tuple[list[str], dict[str, str], dict[str, str], re.Pattern[str], re.Pattern[str]]:
+    """(English terms longest first, English -> Chinese, Chinese -> English, the English terms'
+    pattern: group ``t<i>`` is the i-th term, and the Chinese terms')."""
+    into_chinese: dict[str, str] = {}
+    into_english: dict[str, str] = {}
+    for line in data_lines("report_terms.tsv"):
+        english, chinese, *others = line.split("\t")
+        into_chinese[english] = chinese.lstrip("!")
+        for name in [chinese, *(others[0].split(",") if others else [])]:
+            if not name.startswith("!"):
+                into_english[name] = english
+    terms = sorted(into_chinese, key=len, reverse=True)
+    alternation = "|".join(f"(?P<t{i}>{_english_pattern(t)})" for i, t in enumerate(terms))
+    english_terms = re.compile(rf"(?<![A-Za-z0-9_'’\-])(?:{alternation})(?![A-Za-z0-9_'’\-])")
+    alternation = "|".join(re.escape(n) for n in sorted(into_english, key=len, reverse=True))
+    chinese_terms = re.compile(rf"(?<![{_NOT_BEFORE_CHINESE}])(?:{alternation})(?!{_NOT_AFTER_CHINESE})")
+    return terms, into_chinese, into_english, english_terms, chinese_terms
+
+
+def find_report_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """The report terms of ``text`` as ``phrase`` spans whose target is the term in ``tgt_lang``
+    (English <-> Chinese only)."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
+    terms, into_chinese, into_english, english_terms, chinese_terms = _tables()
+    if tgt == "zh" and src != "zh":
+        return [Span(m.start(), m.end(), m.group(), "phrase", into_chinese[terms[int(m.lastgroup[1:])]])
+                for m in english_terms.finditer(text) if m.lastgroup]
+    if tgt == "en" and src != "en":
+        return [Span(m.start(), m.end(), m.group(), "phrase", into_english[m.group()])
+                for m in chinese_terms.finditer(text)]
+    return []
