@@ -16,7 +16,7 @@ doctrans.engine.protect):
 | up 5% year-on-year, says the World Bank    | zh     | 同比 · 世界银行                   |
 | the People's Bank of China                 | zh     | 中国人民银行                      |
 | 一季度国内生产总值同比增长5.3%。             | en     | first quarter · gross domestic product |
-| 上半年，国务院发布了政府工作报告。           | en     | first half of the year · State Council · Government Work Report |
+| 国务院发布了政府工作报告。                 | en     | State Council · Government Work Report |
 | 第三方的年报告                              | en     | (none)                            |
 
 Terms written in small letters are read with a capital first letter too and with hyphens for
