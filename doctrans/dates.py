@@ -28,7 +28,8 @@ English dates are written month first (``March 15, 2024``), the form of American
 translated news; Japanese takes the Chinese form. Only a real calendar day counts (month 1-12, day
 1-31; ``2月30日`` is left alone). A month alone is a date too: the models wrote ``9月份`` as
 ``Accustom 990`` and ``in September`` as ``萨尔·斯伯特``; an English month needs its full name and a
-capital, and ``May`` alone is left to the model (``you may``). A year alone (1500-2199 before 年,
+capital, and ``May`` alone is a month only after ``in``, ``since``, ``by``... (``published in May``;
+``you may``, ``May I`` are left to the model). A year alone (1500-2199 before 年,
 not 年度 or 年代) is its digits in English: the model wrote ``2024年工作计划`` as ``for 2024 years``.
 Into Chinese a year alone gets its 年 where English shows it is a year -- after ``in``, ``since``,
 ``by``, ``of``... and before punctuation or a word that cannot be its noun (``in 1952.``, ``the
@@ -65,6 +66,7 @@ _EN_DATE = re.compile(
 # A month on its own: a full English name (not May, the modal verb) / digits before 月 or 月份.
 _EN_MONTH = re.compile(r"(?<![0-9A-Za-z])(?:January|February|March|April|June|July|August|September|October"
                        r"|November|December)(?![0-9A-Za-z])")
+_EN_MAY = re.compile(r"(?<![A-Za-z])(?i:in|since|until|till|by|from|early|late|mid-)\s*(?P<m>May)(?![0-9A-Za-z])")
 # A year alone in English: after a word that introduces a time ("in 1952", "since 2020", "the
 # fourth quarter of 2023"), before punctuation, the end or a word that cannot be its noun ("in
 # 2000 cases" is a count); a decade ("the 1990s").
@@ -131,7 +133,8 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             spans.append(Span(m.start(), m.end(), m.group(), "date",
                               chinese(int(year_text) if year_text else None, month, day)))
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", f"{_MONTH_NUMBER[m.group().lower()]}月")
-                                for m in _EN_MONTH.finditer(text)])
+                                for m in _EN_MONTH.finditer(text)]
+                        + [Span(m.start("m"), m.end("m"), "May", "date", "5月") for m in _EN_MAY.finditer(text)])
         spans = _beside(spans, [Span(m.start("y"), m.end("y"), m["y"], "date", m["y"] + "年")
                                 for m in _EN_YEAR.finditer(text)])
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m["y"] + "年代")

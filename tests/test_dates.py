@@ -97,3 +97,9 @@ def test_a_year_unit_the_model_repeats_is_dropped() -> None:
     assert dates.drop_repeated_units("1952年年出版。", ["1952年"]) == "1952年出版。"
     assert dates.drop_repeated_units("1990年代年代的音乐", ["1990年代"]) == "1990年代的音乐"
     assert dates.drop_repeated_units("2024年的计划", ["2024年"]) == "2024年的计划"
+
+
+def test_may_is_a_month_only_where_english_makes_it_one() -> None:
+    assert [(s.text, s.target) for s in find_dates("It was published in May, from May to June.", "zh")] == [
+        ("May", "5月"), ("May", "5月"), ("June", "6月")]
+    assert find_dates("May I come in? You may go.", "zh") == []
