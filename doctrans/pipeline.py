@@ -29,10 +29,12 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from doctrans.dialogue import narration_case, split_dialogue
 from doctrans.documents import Writer
 from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.engine.interface import DocumentSession, MemoryState, SentenceResult, Translator
 from doctrans.errors import UserError
+from doctrans.kept_names import common_words
 from doctrans.progress_store import temp_prefix
 from doctrans.segment import join_gap, segment_block
 from doctrans.sentence_end import capitalised_start, without_added_end
@@ -100,7 +102,8 @@ def sentence_spans(block: Block, lang: str, translator: Translator) -> list[tupl
     model; none for a verbatim block (code is written back as it is, never sent to the model)."""
     if block.verbatim:
         return []
-    return segment_block(block.text, lang, translator.count_tokens, translator.max_source_tokens)
+    spans = segment_block(block.text, lang, translator.count_tokens, translator.max_source_tokens)
+    return split_dialogue(block.text, spans)  # "Not yet," | she said. (doctrans.dialogue)
 
 
 def open_session(translator: Translator, memory: MemoryState | None = None, *, return_attention: bool = False,
@@ -157,6 +160,8 @@ def assemble(block: Block, spans: Sequence[tuple[int, int]], targets: Sequence[s
     prev_end = spans[0][0]
     for i, ((s, e), tgt) in enumerate(zip(spans, targets, strict=True)):
         tgt = capitalised_start(text[s:e], without_added_end(text[s:e], tgt), tgt_lang)
+        if i and tgt_lang.split("-")[0].lower() == "en":
+            tgt = narration_case(text[spans[i - 1][0]:spans[i - 1][1]], text[s:e], tgt, common_words())
         if i:
             gap = join_gap(text[prev_end:s], tgt_lang, parts[-1], tgt)
             parts.append(gap)

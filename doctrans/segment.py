@@ -66,7 +66,7 @@ def is_cjk(ch: str) -> bool:
     )
 
 
-def _strip_span(text: str, start: int, end: int) -> Span | None:
+def strip_span(text: str, start: int, end: int) -> Span | None:
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():
@@ -137,11 +137,11 @@ def split_sentences(text: str, lang: str = "en") -> list[Span]:
                 closers = re.match(r"[^“‘]*", m.group(2))
                 after = m.start(2) + (closers.end() if closers else 0)
             if _is_boundary(text, lang, m.start(), m.group(1), after, chunk_end):
-                span = _strip_span(text, start, after)
+                span = strip_span(text, start, after)
                 if span:
                     spans.append(span)
                 start = after
-        span = _strip_span(text, start, chunk_end)
+        span = strip_span(text, start, chunk_end)
         if span:
             spans.append(span)
         if brk:
@@ -203,7 +203,7 @@ def fit_to_budget(
             clause = [m.end() for m in _CLAUSE_END.finditer(text, start, best)]
             if clause and clause[-1] - start >= (best - start) // 2:
                 best = clause[-1]
-        piece = _strip_span(text, start, best)
+        piece = strip_span(text, start, best)
         if piece:
             pieces.append(piece)
         width = max(64, 2 * (best - start))  # the next piece is probably about as long
@@ -269,13 +269,13 @@ def cap_length(text: str, span: Span, max_chars: int) -> list[Span]:
         else:
             space = max((text.rfind(c, half, stop) for c in (" ", "\u3000")), default=-1)
             cut = space if space > start else stop
-        piece = _strip_span(text, start, cut)
+        piece = strip_span(text, start, cut)
         if piece:
             pieces.append(piece)
         start = cut
         while start < end and text[start].isspace():
             start += 1
-    piece = _strip_span(text, start, end)
+    piece = strip_span(text, start, end)
     if piece:
         pieces.append(piece)
     return pieces

@@ -1,0 +1,104 @@
+"""Dialogue in fiction: what is said and who says it, translated as separate pieces.
+
+A novel's sentence is often a quotation and its speaker: ``"Not yet," she said.``,
+``“还没有，”她说，“我想先把这封信写完。”``. The built-in models learned from subtitles, where
+every line is an utterance without quotes or speaker, and such a sentence came back with its
+quotation marks lost and its parts run together (``还没有，她说过了。``, ``"I haven't said,"I want
+to write this letter.``). So a sentence is cut where a quotation meets its narration -- after a
+closing quote that follows ``, ? ! …`` (``"Are you coming?" | her brother asked.``) and before an
+opening quote that follows ``, :`` (``she said, | "I want…"``) -- and each piece is translated
+(with the memory, in order) as a sentence of its own: an utterance the model reads like a
+subtitle line. The text between the pieces (a space, or nothing in Chinese) is joined the
+output's way (doctrans.segment.join_gap).
+
+| sentence                                         | pieces                                            |
+|--------------------------------------------------|---------------------------------------------------|
+| "Are you coming?" her brother asked.             | "Are you coming?" · her brother asked.            |
+| "Not yet," she said, "I want to finish first."   | "Not yet," · she said, · "I want to finish first." |
+| “还没有，”她说，“我想先把这封信写完。”            | “还没有，” · 她说， · “我想先把这封信写完。”       |
+| He said: "Wait for me."                          | He said: · "Wait for me."                         |
+| He said "no" to the plan.                        | He said "no" to the plan.                         |
+| The word "MUST", in capitals, is a requirement.  | The word "MUST", in capitals, is a requirement.   |
+
+An opening quote needs ``, :`` before it and a closing one ``, ? ! …`` inside it, so a quoted
+word inside a sentence (``"no"``, ``"MUST",``) is never cut out. Straight quotes ``"`` open and
+close by their count in the block (an odd count: they are left alone). Each piece needs a letter.
+
+Into English, the narration after an utterance that ends in ``, ? !`` goes on in small letters
+(:func:`narration_case`: ``"Are you coming?" Her brother asked.`` -> ``her brother asked.``) when
+its first word is a common word (not ``I``, not a name).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from doctrans.segment import Span, strip_span
+
+_OPENING = "“「『"
+_CLOSING = "”」』"
+_INSIDE_END = ",?!…，？！、"  # an utterance that ends here goes on with its speaker
+_BEFORE_OPENING = ",:，："
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _straight_roles(text: str) -> dict[int, str]:
+    """Opening or closing, for each straight double quote of ``text`` (by their count); none when
+    the count is odd."""
+    where = [i for i, c in enumerate(text) if c == '"']
+    if len(where) % 2:
+        return {}
+    return {p: ("open" if k % 2 == 0 else "close") for k, p in enumerate(where)}
+
+
+def dialogue_cuts(text: str, span: Span, roles: dict[int, str] | None = None) -> list[Span]:
+    """``text[span]`` cut where a quotation meets its narration (rules in the module docstring);
+    ``roles``: the block's straight quotes (:func:`_straight_roles` of the whole block)."""
+    start, end = span
+    roles = _straight_roles(text) if roles is None else roles
+    cuts: list[int] = []
+    for p in range(start + 1, end - 1):
+        c = text[p]
+        if c in _CLOSING or roles.get(p) == "close":
+            if text[p - 1] in _INSIDE_END:
+                cuts.append(p + 1)
+        elif c in _OPENING or roles.get(p) == "open":
+            q = p - 1
+            while q > start and text[q].isspace():
+                q -= 1
+            if text[q] in _BEFORE_OPENING:
+                cuts.append(p)
+    pieces: list[Span] = []
+    for a, b in itertools.pairwise([start, *cuts, end]):
+        piece = strip_span(text, a, b)
+        if piece is None:
+            continue
+        if pieces and not (_LETTER.search(text, *piece) and _LETTER.search(text, *pieces[-1])):
+            pieces[-1] = (pieces[-1][0], piece[1])  # a piece with nothing to say stays with its neighbour
+        else:
+            pieces.append(piece)
+    return pieces or [span]
+
+
+def split_dialogue(text: str, spans: list[Span]) -> list[Span]:
+    """Every sentence span of a block's ``text`` cut at its quotations (:func:`dialogue_cuts`)."""
+    if not any(c in text for c in '"“「『'):
+        return spans
+    roles = _straight_roles(text)
+    return [piece for span in spans for piece in dialogue_cuts(text, span, roles)]
+
+
+def narration_case(previous_source: str, source: str, translation: str, common: frozenset[str]) -> str:
+    """``translation`` of the narration ``source`` that follows the utterance ``previous_source``,
+    with its first word in small letters when the utterance ended in ``, ? !`` inside its quotes
+    and the word is a common one (``Her brother asked.`` -> ``her brother asked.``)."""
+    tail = previous_source.rstrip()
+    if len(tail) < 2 or not (tail[-1] in _CLOSING or tail[-1] == '"') or tail[-2] not in _INSIDE_END:
+        return translation
+    if source.lstrip()[:1] in _OPENING or source.lstrip()[:1] == '"':
+        return translation  # another utterance
+    m = re.match(r"([A-Z][a-z]*)\b", translation)
+    if not m or m.group(1) == "I" or m.group(1).lower() not in common:
+        return translation
+    return translation[0].lower() + translation[1:]
