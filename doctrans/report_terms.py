@@ -1,4 +1,4 @@
-"""Fixed terms of reports and news by their translation (``third quarter`` <-> ``第三季度``).
+"""Fixed terms of reports, news and talks by their translation (``third quarter`` <-> ``第三季度``).
 
 The built-in models learned from subtitles and software documentation and never saw a quarterly
 report: ``Revenue in the third quarter rose by 12%`` came back ``由12%的第三方分隔符`` (third
@@ -18,6 +18,7 @@ doctrans.engine.protect):
 | 一季度国内生产总值同比增长5.3%。             | en     | first quarter · gross domestic product |
 | 国务院发布了政府工作报告。                 | en     | State Council · Government Work Report |
 | 第三方的年报告                              | en     | (none)                            |
+| Thank you. (Laughter) (Applause)           | zh     | （笑声） · （掌声）               |
 
 Terms written in small letters are read with a capital first letter too and with hyphens for
 spaces; names only as written or in capitals. Longer terms win (``人均可支配收入`` over
@@ -44,7 +45,7 @@ _NOT_AFTER_CHINESE = "长"
 def _english_pattern(term: str) -> str:
     """A term's regex: a term in small letters also with a capital first letter and hyphens
     for its spaces; a name as written or all in capitals."""
-    if term[0].isupper():
+    if not term[0].islower():
         return f"{re.escape(term)}|{re.escape(term.upper())}"
     words = [re.escape(w) for w in term.split(" ")]
     first = f"[{words[0][0]}{words[0][0].upper()}]{words[0][1:]}"
