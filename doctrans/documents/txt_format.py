@@ -7,6 +7,8 @@ Layout rules (so a translated file looks like the original):
   4+ columns, most lines with code punctuation or a prompt), reST literal blocks (the indented
   block after a paragraph ending in ``::``) and the bodies of ``.. code-block::``-like directives;
   "indented" counts from the prose's own margin, so a licence indented throughout is prose;
+- a markdown pipe table (rows starting and ending with ``|``) keeps its pipes and spacing, and
+  each cell is translated on its own (a row read as one sentence lost its figures' cells);
 - a heading (``# ...``), list item (``- ``, ``* ``, ``1. ``, ``1、``, ``一、``, ``（二）``, ``①``) or
   quote (``> ``) keeps its marker and indentation, and only the text after it is translated;
 - lines are joined only where the text really is hard-wrapped prose: the block's lines are at most
@@ -24,6 +26,7 @@ longest paragraph, however long the file is (the writer pulls translations as it
 from __future__ import annotations
 
 import codecs
+import itertools
 import re
 import textwrap
 import unicodedata
@@ -322,6 +325,32 @@ def _literal_marker(line: tuple[str, str, str, str, str]) -> tuple[str, tuple[st
     return (content[len(body.rstrip()):] if body else " ::"), (indent, body.rstrip(), trailing, eol, raw)
 
 
+# A markdown pipe table's row: starts and ends with a pipe (GitHub, pandoc's pipe_tables); its
+# delimiter row (|---|:--:|) holds nothing to translate.
+_TABLE_ROW = re.compile(r"^\s*\|.*(?<!\\)\|\s*$")
+_TABLE_DELIMITER = re.compile(r"^\s*\|(\s*:?-+:?\s*\|)+\s*$")
+_CELL_BORDER = re.compile(r"(?<!\\)\|")
+
+
+def _table_cells(body: str) -> Iterator[tuple[str, Block | None]]:
+    """A table row (without its line end) as (text to copy, cell block or None): pipes and the
+    spaces around each cell's text are copied, each cell's text is a block of its own."""
+    if _TABLE_DELIMITER.match(body):
+        yield body, None
+        return
+    pos = 0
+    borders = [m.start() for m in _CELL_BORDER.finditer(body)]
+    for left, right in itertools.pairwise(borders):
+        cell = body[left + 1:right]
+        text = cell.strip()
+        if not text:
+            continue
+        start = left + 1 + (len(cell) - len(cell.lstrip()))
+        yield body[pos:start], Block("table_cell", text, ref=_Layout("", "", 0, "", "", ""))
+        pos = start + len(text)
+    yield body[pos:], None
+
+
 def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
     raw: list[str] = []  # verbatim text waiting to be emitted
     para: list[tuple[str, str, str, str, str]] = []  # (indent, content, trailing, eol, line) of a paragraph
@@ -417,6 +446,16 @@ def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
             yield from flush()
             raw.append(line)
             literal, after_blank = len(directive.group(1).expandtabs()), False
+            continue
+        if _TABLE_ROW.match(body):
+            yield from flush()
+            after_blank, literal = False, None
+            for between, cell in _table_cells(body):
+                raw.append(between)
+                if cell is not None:
+                    yield "".join(raw), cell
+                    raw = []
+            raw.append(eol)
             continue
         m = _MARKER.match(body)
         assert m is not None  # the pattern matches any line
