@@ -66,16 +66,21 @@ _EN_DATE = re.compile(
 # A month on its own: a full English name (not May, the modal verb) / digits before 月 or 月份.
 _EN_MONTH = re.compile(r"(?<![0-9A-Za-z])(?:January|February|March|April|June|July|August|September|October"
                        r"|November|December)(?![0-9A-Za-z])")
-_EN_MAY = re.compile(r"(?<![A-Za-z])(?i:in|since|until|till|by|from|early|late|mid-)\s*(?P<m>May)(?![0-9A-Za-z])")
+_EN_MAY = re.compile(r"(?<![A-Za-z])(?i:in|since|until|till|by|from|early|late|mid-)\s+(?P<m>May)(?![0-9A-Za-z])")
 # A year alone in English: after a word that introduces a time ("in 1952", "since 2020", "the
-# fourth quarter of 2023"), before punctuation, the end or a word that cannot be its noun ("in
-# 2000 cases" is a count); a decade ("the 1990s").
+# fourth quarter of 2023", "By 2030,"), before punctuation, the end or a word that cannot be its
+# noun ("in 2000 cases" is a count); "rose by 2000.", "a total of 1500." and "to 2000" are counts.
+_YEAR_NO = r"(?:1[5-9]|20|21)[0-9]{2}"
+_AFTER_YEAR = (r"(?=[,.;:!?)\]\"”’]|\s*$|\s+(?:and|or|to|through|till|onwards?|when|as|the|that|with|was"
+               r"|were|is|are|had|has|have|he|she|it|they|we|I|a|an|in|at|on|for|by|from|but|after|before|until|while|because|which"
+               r"|who|this|these|there|its|his|her|their|our|[-–—])(?![A-Za-z]))")
 _EN_YEAR = re.compile(
-    r"(?<![A-Za-z])(?i:in|since|by|of|from|until|till|before|after|during|through|to|and|between"
-    r"|around|early|late|mid-|spring|summer|autumn|fall|winter|year|fiscal)\s+(?P<y>(?:1[5-9]|20|21)[0-9]{2})"
-    r"(?=[,.;:!?)\]\"”’]|\s*$|\s+(?:and|or|to|when|as|the|that|with|was|were|is|are|had|has|have|he|she|it|they"
-    r"|we|I|a|an|in|at|on|for|by|from|but|after|before|until|while|because|which|who|this|these|there|its"
-    r"|his|her|their|our|[-–—])(?![A-Za-z]))")
+    r"(?<![A-Za-z])(?:(?i:in|since|from|until|till|before|after|during|through|between|around|circa|early|late"
+    r"|mid-|fiscal|year|(?:quarter|half|end|beginning|start|middle|spring|summer|autumn|fall|winter)\s+of)|By)"
+    rf"\s+(?P<y>{_YEAR_NO}){_AFTER_YEAR}")
+# The second year of a range: "from 2019 to 2021", "between 2010 and 2020".
+_EN_YEAR_RANGE = re.compile(rf"(?<![A-Za-z])(?i:from|between)\s+{_YEAR_NO}\s+(?i:to|and|until|through)\s+"
+                            rf"(?P<y>{_YEAR_NO}){_AFTER_YEAR}")
 _EN_DECADE = re.compile(r"(?<![0-9A-Za-z])(?P<y>(?:1[5-9]|20)[0-9]0)s(?![A-Za-z0-9])")
 _D = "0-9０-９"
 _ZH_YEAR = re.compile(rf"(?<![{_D}.])((?:1[5-9]|2[01])[0-9]{{2}})年(?![度代初底末中内间前后{_D}])")
@@ -136,7 +141,7 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                                 for m in _EN_MONTH.finditer(text)]
                         + [Span(m.start("m"), m.end("m"), "May", "date", "5月") for m in _EN_MAY.finditer(text)])
         spans = _beside(spans, [Span(m.start("y"), m.end("y"), m["y"], "date", m["y"] + "年")
-                                for m in _EN_YEAR.finditer(text)])
+                                for pattern in (_EN_YEAR, _EN_YEAR_RANGE) for m in pattern.finditer(text)])
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m["y"] + "年代")
                                 for m in _EN_DECADE.finditer(text)])
     return spans
@@ -144,8 +149,11 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
 
 def _beside(dates: list[Span], alone: list[Span]) -> list[Span]:
     """``dates`` and the years or months ``alone`` that start inside none of them, in text order."""
-    alone = [a for a in alone if not any(d.start <= a.start < d.end for d in dates)]
-    return sorted([*dates, *alone], key=lambda s: s.start)
+    taken = list(dates)
+    for a in alone:  # a year two rules found once
+        if not any(d.start <= a.start < d.end for d in taken):
+            taken.append(a)
+    return sorted(taken, key=lambda s: s.start)
 
 
 def drop_repeated_units(text: str, dates: list[str]) -> str:

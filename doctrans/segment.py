@@ -281,6 +281,12 @@ def cap_length(text: str, span: Span, max_chars: int) -> list[Span]:
     return pieces
 
 
+# Line breaking (kinsoku): marks a line must not start with (they hang on the line before) and
+# marks it must not end with (they go down with what they open). The txt writer's re-wrapping and
+# the PDF writer's sharing out of a paragraph cut by a page break both keep them.
+NO_LINE_START = "，。、；：！？）」』】〕》〉”’…·,.;:!?)]}%"
+NO_LINE_END = "（「『【〔《〈“‘([{"
+
 # Full-width marks after which CJK text sets no space, whatever follows.
 _CJK_STOPS = "。！？；：，、」』）”"
 

@@ -86,6 +86,9 @@ def test_a_day_character_the_model_added_after_a_whole_date_is_dropped() -> None
      [("2030", "2030年"), ("2019", "2019年"), ("2021", "2021年"), ("1990s", "1990年代")]),
     ("In 1984 he left.", [("1984", "1984年")]),
     ("in 2000 cases, 1952 people, page 2024 of the log", []),  # counts, not years
+    ("It rose by 2000. A total of 1500 and up to 2000.", []),  # counts too
+    ("from 2019 through 2021, between 2010 and 2020.", [("2019", "2019年"), ("2021", "2021年"), ("2010", "2010年"),
+                                                         ("2020", "2020年")]),
     ("since March 2020.", [("March 2020", "2020年3月")]),  # the date wins over the year inside it
 ])
 def test_years_and_decades_alone_into_chinese(text: str, found: list[tuple[str, str]]) -> None:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from doctrans.documents.base import Document, TranslatedBlock
 from doctrans.documents.pdf_read import Pieces, Place
 from doctrans.list_markers import marker_into
-from doctrans.segment import is_cjk
+from doctrans.segment import NO_LINE_END, NO_LINE_START, is_cjk
 
 if TYPE_CHECKING:  # reportlab is imported when a PDF is written
     from reportlab.pdfgen.canvas import Canvas
@@ -235,10 +235,6 @@ def _draw_block(canvas: Canvas, place: Place, text: str, others: list[Place], ma
             canvas.drawString(x0, y, line)
 
 
-_NO_LINE_START = "、。，．！？：；）」』”’%"
-_NO_LINE_END = "（「『“‘"
-
-
 def _cut_at(text: str, at: int) -> int:
     """``at`` moved to where a piece of ``text`` may end: between words where the text spaces its
     words (the nearer side), never before a closing mark nor after an opening one."""
@@ -249,9 +245,9 @@ def _cut_at(text: str, at: int) -> int:
         options = [p for p in (left, right) if p > 0]
         if options:
             at = min(options, key=lambda p: abs(p - at))
-    while 0 < at < len(text) and text[at] in _NO_LINE_START:
+    while 0 < at < len(text) and text[at] in NO_LINE_START:
         at += 1
-    while 0 < at < len(text) and text[at - 1] in _NO_LINE_END:
+    while 0 < at < len(text) and text[at - 1] in NO_LINE_END:
         at -= 1
     return at
 

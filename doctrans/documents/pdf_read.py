@@ -656,8 +656,9 @@ def _kinds(blocks: list[RawBlock], body_size: float) -> None:
 
 # ---------------------------------------------------------------- paragraphs across breaks
 
-# A block whose text ends like this ends a sentence (or introduces what follows): it does not run on.
+# Dot leaders: a table of contents or an index.
 _LEADERS = re.compile(r"\.{4,}|…{2,}|(?:\. ){4,}")
+# A block whose text ends like this ends a sentence (or introduces what follows): it does not run on.
 _ENDED = re.compile(r"[.!?。！？:：;；…]['\"”’」』)）\]]*$")
 
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.errors import DocumentError
 from doctrans.list_markers import marker_into
-from doctrans.segment import is_cjk
+from doctrans.segment import NO_LINE_END, NO_LINE_START, is_cjk
 
 _SAMPLE = 1 << 20  # bytes used to detect the encoding
 _MARKER = re.compile(r"^(\s*)(#{1,6}\s+|[-*+•·▪●○◦]\s+|\d{1,3}[.)]\s+|\(\d{1,3}\)\s+|\d{1,3}、\s*"
@@ -221,10 +221,6 @@ def render(tb: TranslatedBlock) -> str:
     return lay.eol.join(body) + lay.trailing + lay.end
 
 
-# Marks a CJK line must not start with (kinsoku): they hang on the line before.
-_NO_LINE_START = set("，。、；：！？）」』】〕》〉”’…·,.;:!?)]}%")
-# Marks a line must not end with: they go down with what they open.
-_NO_LINE_END = set("（「『【〔《〈“‘([{")
 
 
 def _cjk_units(text: str) -> Iterator[str]:
@@ -253,11 +249,11 @@ def _cjk_atoms(text: str) -> list[str]:
     atoms: list[str] = []
     glue = False  # the previous atom ends in an opening mark: the next one joins it
     for unit in _cjk_units(text):
-        if atoms and not unit.isspace() and (glue or unit[0] in _NO_LINE_START):
+        if atoms and not unit.isspace() and (glue or unit[0] in NO_LINE_START):
             atoms[-1] += unit
         else:
             atoms.append(unit)
-        glue = unit[-1] in _NO_LINE_END
+        glue = unit[-1] in NO_LINE_END
     return atoms
 
 
