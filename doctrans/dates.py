@@ -32,8 +32,10 @@ capital, and ``May`` alone is a month only after ``in``, ``since``, ``by``... (`
 ``you may``, ``May I`` are left to the model). A year alone (1500-2199 before 年,
 not 年度 or 年代) is its digits in English: the model wrote ``2024年工作计划`` as ``for 2024 years``.
 Into Chinese a year alone gets its 年 where English shows it is a year -- after ``in``, ``since``,
-``by``, ``of``... and before punctuation or a word that cannot be its noun (``in 1952.``, ``the
-fourth quarter of 2023 were``; not ``in 2000 cases``) -- and a decade its 年代 (``the 1990s`` ->
+``during``..., ``By`` at a sentence's start, ``of`` after ``quarter``/``end``/a season, as the
+second year of ``from``/``between`` ranges, and before punctuation or a word that cannot be its
+noun (``in 1952.``, ``the fourth quarter of 2023 were``; not ``in 2000 cases``, ``rose by 2000``,
+``a total of 1500``) -- and a decade its 年代 (``the 1990s`` ->
 ``1990年代``): the model wrote ``published in 1952`` as ``1952中`` and ``the 1990s`` as ``1990年在，月``.
 Numeric dates
 (``2024-03-15``) stay verbatim spans (doctrans.verbatim): they are the same in every language.
