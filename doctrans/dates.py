@@ -21,6 +21,7 @@ term and checked like one after translation:
 | 1 Jan 2020         | (as written)        | 2020年1月1日        |
 | 9月份              | September           | (as written)        |
 | 3月                | March               | (as written)        |
+| 2024年十月一日     | October 1, 2024     | (as written)        |
 | September          | (as written)        | 9月                 |
 | 2024年             | 2024                | (as written)        |
 
@@ -28,7 +29,8 @@ English dates are written month first (``March 15, 2024``), the form of American
 translated news; Japanese takes the Chinese form. Only a real calendar day counts (month 1-12, day
 1-31; ``2月30日`` is left alone). A month alone is a date too: the models wrote ``9月份`` as
 ``Accustom 990`` and ``in September`` as ``萨尔·斯伯特``; an English month needs its full name and a
-capital, and ``May`` alone is a month only after ``in``, ``since``, ``by``... (``published in May``;
+capital, and months and days in Chinese numerals are dates too (``十一月`` came back ``a month``;
+not ``月亮``, ``一个月``), and ``May`` alone is a month only after ``in``, ``since``, ``by``... (``published in May``;
 ``you may``, ``May I`` are left to the model). A year alone (1500-2199 before 年,
 not 年度 or 年代) is its digits in English: the model wrote ``2024年工作计划`` as ``for 2024 years``.
 Into Chinese a year alone gets its 年 where English shows it is a year -- after ``in``, ``since``,
@@ -48,6 +50,7 @@ import re
 import unicodedata
 
 from doctrans.language_id import base_language
+from doctrans.part_numbers import chinese_numeral
 from doctrans.verbatim import Span
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -88,6 +91,13 @@ _D = "0-9０-９"
 _ZH_YEAR = re.compile(rf"(?<![{_D}.])((?:1[5-9]|2[01])[0-9]{{2}})年(?![度代初底末中内间前后{_D}])")
 _ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?:(?P<d>[{_D}]{{1,2}})[日号]|份)?")
 
+# Months and days in Chinese numerals (十一月, 十月一日, 三月份); not in 月亮/月光 (the moon) nor after
+# another numeral or 个/每.
+_ZH_NUMERAL_DATE = re.compile(
+    r"(?<![零一二三四五六七八九十百千〇两个每0-9０-９])(?:(?P<y>[0-9０-９]{4})年)?(?P<m>十[一二]?|[一二三四五六七八九])月"
+    r"(?:(?P<d>三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])[日号]|份)?"
+    r"(?![亮光球饼台])")
+
 _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
 
 
@@ -127,6 +137,11 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             if not _valid(month, day):
                 continue
             spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, month, day)))
+        for m in _ZH_NUMERAL_DATE.finditer(text):
+            named, day = chinese_numeral(m["m"]), chinese_numeral(m["d"]) if m["d"] else None
+            if named is not None and _valid(named, day):
+                year = _int(m["y"]) if m["y"] else None
+                spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, named, day)))
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m.group(1))
                                 for m in _ZH_YEAR.finditer(text)])
     elif lang in _CJK_DATE_TARGETS:

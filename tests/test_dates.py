@@ -20,7 +20,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 14
+    assert len(docstring_table()) == 15
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -37,7 +37,7 @@ def test_docstring_table_row(source: str, en: str, zh: str) -> None:
 
 
 def test_what_is_not_a_date() -> None:
-    assert find_dates("三月的2月30日和13月5日，13月很冷", "en") == []  # no such day or month
+    assert find_dates("2月30日和13月5日，13月很冷", "en") == []  # no such day or month
     assert find_dates("May we go? We may; the april showers", "zh") == []  # May alone, no capital
     # A month alone: 3月 and 9月份 (the model wrote 'Accustom 990'), September (it wrote '萨尔·斯伯特').
     assert [(s.text, s.target) for s in find_dates("3月很冷，9月份零售额增长", "en")] == [
@@ -106,3 +106,11 @@ def test_may_is_a_month_only_where_english_makes_it_one() -> None:
     assert [(s.text, s.target) for s in find_dates("It was published in May, from May to June.", "zh")] == [
         ("May", "5月"), ("May", "5月"), ("June", "6月")]
     assert find_dates("May I come in? You may go.", "zh") == []
+
+
+def test_months_in_chinese_numerals() -> None:
+    found = find_dates("那是十一月的一个寒冷的早晨，十二月三十一日和三月份；2024年五月。", "en")
+    assert [(s.text, s.target) for s in found] == [("十一月", "November"), ("十二月三十一日", "December 31"),
+                                                   ("三月份", "March"), ("2024年五月", "May 2024")]
+    # The moon, "a month", "every month", no such month.
+    assert find_dates("月亮和一个月，每月一次，二十二月", "en") == []
