@@ -7,7 +7,8 @@ and checked like a figure (doctrans.engine.protect, doctrans.report); before a s
 ``percent`` it is the figure written the way doctrans.magnitudes writes digits. ``one`` to
 ``nine`` alone stay the model's words (``one of them``, ``两个人``), as do ordinals, plurals
 (``hundreds of``), words inside other words and anything inside a verbatim span (code:
-``NamedInt('ten')``):
+``NamedInt('ten')``). An age in words is the age (``ten-year-old`` -> ``十岁``), and a year in
+words the year (``nineteen eighty-four`` -> ``1984年``; it came back ``十九 八十四``):
 
 | source                            | into Chinese      |
 |-----------------------------------|-------------------|
@@ -22,6 +23,8 @@ and checked like a figure (doctrans.engine.protect, doctrans.report); before a s
 | one of the two                    | (none)            |
 | hundreds of times                 | (none)            |
 | the twentieth century             | (none)            |
+| a ten-year-old boy                | 十岁              |
+| in nineteen eighty-four           | 1984年            |
 
 Chinese sources and other directions are left as they are (the zh→en model writes ``三年前`` as
 ``three years ago``).
@@ -48,6 +51,13 @@ _NUMBER = rf"(?:(?:{_GROUP}|a) thousand(?:(?:,? and|,)? {_GROUP})?|{_GROUP})"
 _SCALES = {"million": 6, "billion": 9, "trillion": 12}
 _PHRASE = re.compile(rf"(?<![\w'’-])({_NUMBER})(?:\s+(million|billion|trillion|percent|per cent))?(?![\w'’-])",
                      re.IGNORECASE)
+# "nineteen eighty-four", "twenty twenty", "nineteen oh five": a year ("fifteen hundred" is 1,500).
+_FIRST_HALF = f"{'|'.join(w for w in _TEENS if w != 'ten')}|twenty"
+_YEAR_WORDS = re.compile(
+    rf"(?<![\w'’-])({_FIRST_HALF})[- ]((?:oh|o)[- ](?:{'|'.join(_UNITS)})"
+    rf"|(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)})(?![\w'’-])", re.IGNORECASE)
+# "a ten-year-old", "seven years old": an age.
+_AGE_WORDS = re.compile(rf"(?<![\w'’-])({_NUMBER})(?:-years?-old|\s+years?\s+old)(?![\w'’-])", re.IGNORECASE)
 _DIGITS = "零一二三四五六七八九"
 _INTO = frozenset({"zh", "ja"})
 
@@ -102,8 +112,15 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
     if base_language(src_lang) != "en" or lang not in _INTO:
         return []
     spans = []
+    for m in _YEAR_WORDS.finditer(text):
+        first, second = m.group(1).lower(), m.group(2).lower()
+        rest = value_of(re.sub(r"^oh?[- ]", "", second))
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{value_of(first) * 100 + rest}年"))
+    for m in _AGE_WORDS.finditer(text):
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", chinese_numeral(value_of(m.group(1)), lang) + "岁"))
+    spans = [s for s in spans if not any(s.start < t.end and t.start < s.end for t in taken)]
     for m in _PHRASE.finditer(text):
-        if any(m.start() < t.end and t.start < m.end() for t in taken):
+        if any(m.start() < t.end and t.start < m.end() for t in [*taken, *spans]):
             continue
         words, after = m.group(1), (m.group(2) or "").lower()
         value = value_of(words)
@@ -116,4 +133,4 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         else:
             continue  # one to nine alone: the model's words
         spans.append(Span(m.start(), m.end(), m.group(0), "number", target))
-    return spans
+    return sorted(spans, key=lambda s: s.start)

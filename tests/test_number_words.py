@@ -17,7 +17,7 @@ def rows() -> list[tuple[str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(rows()) == 11
+    assert len(rows()) == 13
 
 
 @pytest.mark.parametrize(("source", "target"), rows())
@@ -47,3 +47,13 @@ def test_the_engine_masks_the_figure_and_the_check_looks_for_it() -> None:
     assert prep.restore("⦅1⦆年前，⦅2⦆人和⦅3⦆辆车").text == "十年前，二十五人和300万辆车。"
     warnings = sentence_warnings("Ten years ago I left.", "几年前我离开了。", tgt_lang="zh", src_lang="en")
     assert [(w.problem, w.span) for w in warnings] == [("missing", "十")]
+
+
+def test_years_and_ages_in_words() -> None:
+    found = find_number_words("Born in nineteen eighty-four, a ten-year-old in twenty oh five, seven years old.",
+                              "en", "zh")
+    assert [(s.text, s.target) for s in found] == [("nineteen eighty-four", "1984年"), ("ten-year-old", "十岁"),
+                                                   ("twenty oh five", "2005年"), ("seven years old", "七岁")]
+    # Counts stay counts: two numbers side by side are a year only as teen/twenty + tens.
+    assert [s.target for s in find_number_words("fifteen hundred dollars, nineteen people", "en", "zh")] == [
+        "一千五百", "十九"]
