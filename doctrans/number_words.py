@@ -26,8 +26,15 @@ words the year (``nineteen eighty-four`` -> ``1984年``; it came back ``十九 �
 | a ten-year-old boy                | 十岁              |
 | in nineteen eighty-four           | 1984年            |
 
-Chinese sources and other directions are left as they are (the zh→en model writes ``三年前`` as
-``three years ago``).
+The mirror, Chinese numerals into English (:func:`chinese_numerals`): a numeral with a unit
+character and a value from 10 (``一百六十``, ``三千``, ``两万``, ``十五亿``) is one span whose target
+is the figure (``160``, ``3,000``, ``20,000``, ``1.5 billion``), ``多``/``余`` after it ``more
+than``/``over`` (``一百六十多名代表`` came back ``a commition of the commarks``), and an ordinal
+from the tenth (``第十四届`` -> ``14th``, ``二十一世纪`` -> ``21st``). Digits alone (``三``, ``一一``),
+a bare ``十``/``百``/``千`` (``十分`` is "very", ``百姓`` "people"), numerals that start with a unit
+(``万一`` "in case", ``千万`` "by all means"), ranges (``三四十``, ``十几``), number bases
+(``十六进制``) and ordinals below ten (``第三方`` is "third party" to the model) stay the model's
+(``三年前`` -> ``three years ago``).
 """
 
 from __future__ import annotations
@@ -37,7 +44,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from doctrans.language_id import base_language
-from doctrans.magnitudes import in_wan
+from doctrans.magnitudes import english, in_wan
+from doctrans.part_numbers import chinese_numeral as small_chinese_numeral
 from doctrans.verbatim import Span
 
 _UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
@@ -104,11 +112,70 @@ def chinese_numeral(n: int, lang: str = "zh") -> str:
     return out
 
 
+_CN_DIGITS = "一二三四五六七八九两"
+_CN_NUMERAL = re.compile(rf"(?<![零〇{_CN_DIGITS}十百千万亿第])(第)?([{_CN_DIGITS}十][零〇{_CN_DIGITS}十百千万亿]*)"
+                         rf"(?![零〇{_CN_DIGITS}十百千万亿几进])(多|余)?(世纪)?")  # 十六进制: hexadecimal
+
+
+def chinese_value(numeral: str) -> int | None:
+    """``一百六十`` -> 160, ``两万`` -> 20000, ``十五亿`` -> 1500000000, ``三万零五百`` -> 30500; None
+    for what is no numeral (``三四十``) or reads two ways (``三万五``: 35,000 in speech)."""
+    total, rest = 0, numeral
+    for unit, scale in (("亿", 10**8), ("万", 10**4)):
+        if unit in rest:
+            head, rest = rest.split(unit, 1)
+            value = small_chinese_numeral(head) if head else None
+            if not value or value >= 10**4:
+                return None
+            total += value * scale
+    if rest:
+        if len(rest) == 1 and rest in _CN_DIGITS and total:
+            return None  # 三万五: colloquial 35,000 or 30,005
+        value = small_chinese_numeral(rest.lstrip("零〇") or "零")
+        if value is None:
+            return None
+        total += value
+    return total
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def chinese_numerals(text: str, taken: Sequence[Span] = ()) -> list[Span]:
+    """The Chinese numerals of ``text`` an English translation writes as figures (rules in the
+    module docstring), outside ``taken``."""
+    spans = []
+    for m in _CN_NUMERAL.finditer(text):
+        nth, numeral, more, century = m.group(1), m.group(2), m.group(3), m.group(4)
+        if not any(c in numeral for c in "十百千万亿") or numeral in ("十", "百", "千"):
+            continue
+        value = chinese_value(numeral)
+        if value is None or value < 10:
+            continue
+        start, end = m.start(), m.end(4) if century and not more else m.end(3) if more else m.end(2)
+        if nth or (century and not more):
+            if more:
+                continue  # 第十多: no such ordinal
+            target = _ordinal(value) + (" century" if century else "")
+        else:
+            figure = english(Decimal(value))
+            target = {"多": f"more than {figure}", "余": f"over {figure}"}.get(more or "", figure)
+        if any(start < t.end and t.start < end for t in taken):
+            continue
+        spans.append(Span(start, end, text[start:end], "number", target))
+    return spans
+
+
 def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
                       taken: Sequence[Span] = ()) -> list[Span]:
     """The English number words of ``text`` that reach the model as figures (see the module's
-    docstring), outside ``taken`` (verbatim spans, earlier terms)."""
+    docstring), outside ``taken`` (verbatim spans, earlier terms); from Chinese into English, the
+    Chinese numerals (:func:`chinese_numerals`)."""
     lang = base_language(tgt_lang)
+    if base_language(src_lang) == "zh" and lang == "en":
+        return chinese_numerals(text, taken)
     if base_language(src_lang) != "en" or lang not in _INTO:
         return []
     spans = []

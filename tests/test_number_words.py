@@ -57,3 +57,17 @@ def test_years_and_ages_in_words() -> None:
     # Counts stay counts: two numbers side by side are a year only as teen/twenty + tens.
     assert [s.target for s in find_number_words("fifteen hundred dollars, nineteen people", "en", "zh")] == [
         "一千五百", "十九"]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("共有一百六十多名代表出席", [("一百六十多", "more than 160")]),
+    ("第十四届全国人大在二十一世纪", [("第十四", "14th"), ("二十一世纪", "21st century")]),
+    ("两万人，十五亿元，三千余人，三万零五百", [("两万", "20,000"), ("十五亿", "1.5 billion"), ("三千余", "over 3,000"),
+                                              ("三万零五百", "30,500")]),
+    # Words, not figures: very, the people, in case, by all means, ranges, "third party", hexadecimal.
+    ("十分重要，老百姓，万一，千万不要，三四十个，十几个，第三方，三年前，三万五，十六进制", []),
+])
+def test_chinese_numerals_into_english_figures(text: str, found: list[tuple[str, str]]) -> None:
+    spans = find_number_words(text, "zh", "en")
+    assert [(s.text, s.target) for s in spans] == found
+    assert find_number_words(text, "zh", "de") == []
