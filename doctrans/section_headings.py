@@ -18,6 +18,8 @@ model:
 | Summary of results    | zh     | (the model's)  |
 | 总结一下              | en     | (the model's)  |
 
+A heading followed by a colon and more text is a label (``Note:``, ``**Warning:**``, ``注意：``):
+the label alone is written from the list (the model wrote ``**Note:**`` as ``**不能：**``, "cannot").
 English matches in any case; Chinese exactly. Between other languages nothing changes.
 """
 
@@ -31,6 +33,8 @@ from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
 _COLON = re.compile(r"\s*[:：]\s*$")
+# A label: a heading and its colon at the start of a segment, maybe in bold, text after it.
+_LABEL = re.compile(r"\s*(?:\*\*|__)?([A-Za-z][A-Za-z &]{0,30}?|[\u4e00-\u9fff]{1,8})\s*([:：])(?=(?:\*\*|__)?\s*\S)")
 
 
 @cache
@@ -70,6 +74,19 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
     else:
         return []
     if target is None:
-        return []
+        return _label(text, tgt)
     end = len(text.rstrip())
     return [Span(start, end, text[start:end], "heading", target + (mark if colon else ""))]
+
+
+def _label(text: str, tgt: str | None) -> list[Span]:
+    """A heading used as the label of what follows it (``Note: Administrator rights are...``,
+    ``**Warning:** do not...``, ``注意：请勿...``): the label and its colon as one span."""
+    m = _LABEL.match(text)
+    if m is None:
+        return []
+    word = m.group(1).strip()
+    target = _tables()[0].get(_key(word)) if tgt == "zh" else _tables()[1].get(word)
+    if target is None:
+        return []
+    return [Span(m.start(1), m.end(2), text[m.start(1):m.end(2)], "heading", target + ("：" if tgt == "zh" else ":"))]

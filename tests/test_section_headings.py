@@ -49,3 +49,18 @@ def test_a_report_through_the_shipped_model(tmp_path: Path) -> None:
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "# 概要" and lines[4] == "## 3. 展望"
     assert lines[2] and "Sales" not in lines[2]  # translated by the model
+
+
+@pytest.mark.parametrize(("text", "tgt", "label", "target"), [
+    ("**Note:** Administrator rights are required.", "zh", "Note:", "注意："),
+    ("Warning: Do not turn off the computer.", "zh", "Warning:", "警告："),
+    ("警告：请勿关机。", "en", "警告：", "Warning:"),
+])
+def test_a_heading_as_the_label_of_a_sentence(text: str, tgt: str, label: str, target: str) -> None:
+    prep = prepare(text, 16, tgt_lang=tgt, src_lang="zh" if tgt == "en" else "en")
+    [span] = [s for s in prep.masked.spans if s.kind == "heading"]
+    assert (span.text, span.output) == (label, target)
+    assert prep.model_text is not None and label not in prep.model_text  # the rest goes to the model
+    # Not a label: a colon inside a sentence, a word the list does not have.
+    assert section_headings.find_section_heading("He said: yes", "en", "zh") == []
+    assert section_headings.find_section_heading("Foo: bar", "en", "zh") == []
