@@ -34,7 +34,9 @@ from doctrans.verbatim import Span
 
 _COLON = re.compile(r"\s*[:：]\s*$")
 # A label: a heading and its colon at the start of a segment, maybe in bold, text after it.
-_LABEL = re.compile(r"\s*(?:\*\*|__)?([A-Za-z][A-Za-z &]{0,30}?|[\u4e00-\u9fff]{1,8})\s*([:：])(?=(?:\*\*|__)?\s*\S)")
+# The colon right after the heading: "Example::" is reST's literal marker, "参见 :ref:`x`" a role.
+_LABEL = re.compile(r"\s*(?:\*\*|__)?([A-Za-z][A-Za-z &]{0,30}?|[\u4e00-\u9fff]{1,8})(：|:(?=(?:\*\*|__)?\s))"
+                    r"(?=(?:\*\*|__)?\s*[^\s:：])")
 
 
 @cache

@@ -64,3 +64,5 @@ def test_a_heading_as_the_label_of_a_sentence(text: str, tgt: str, label: str, t
     # Not a label: a colon inside a sentence, a word the list does not have.
     assert section_headings.find_section_heading("He said: yes", "en", "zh") == []
     assert section_headings.find_section_heading("Foo: bar", "en", "zh") == []
+    assert section_headings.find_section_heading("Example:: code", "en", "zh") == []  # reST literal marker
+    assert section_headings.find_section_heading("参见 :ref:`x`", "zh", "en") == []  # a role
