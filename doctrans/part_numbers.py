@@ -19,12 +19,27 @@ same part and number the target's way (masked, restored and checked like a gloss
 | Part II           | (as written)    | 第2部分      |
 | page 12           | (as written)    | 第12页       |
 | Act IV            | (as written)    | 第4幕        |
+| 图3               | Figure 3        | (as written) |
+| 表2.1             | Table 2.1       | (as written) |
+| 附录B             | Appendix B      | (as written) |
+| Figure 3          | (as written)    | 图3          |
+| Fig. 12           | (as written)    | 图12         |
+| Table 2.1         | (as written)    | 表2.1        |
+| Appendix B        | (as written)    | 附录B        |
+| Chapter One       | (as written)    | 第一章       |
+| PART TWELVE       | (as written)    | 第十二部分   |
 
 A Chinese part followed by another Han character is left alone (``第一条消息`` is "the first
 message": 条 is also a classifier), except a few that end a reference (``第五条的规定``). Chinese
 numerals up to 9,999 are read (``二十一``, ``一百零五``, ``两``); Roman numerals only in
 capitals after a capitalised word (``Part II``, not ``part ii``), and ``Act``/``Scene``/``Part``
 only capitalised (``act 5`` is not a play's act).
+
+Figures, tables and appendices have no 第 (``Figure 3`` -> ``图3``; the model wrote ``See Figure 3
+and Table 2`` as ``查看3和 Table 2`` and ``如图3所示`` as ``As 3``). English needs the capital; a
+Chinese label stands after a boundary or a word that refers (``如图3``, ``见表2``, ``（图1）``), never
+inside a word (``地图3`` is map 3, ``发表3篇`` published three papers, ``代表2名`` two delegates) nor
+before a measure (``表2个``).
 """
 
 from __future__ import annotations
@@ -54,14 +69,35 @@ _ROMAN = r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 _ENGLISH_PART = re.compile(rf"(?<![A-Za-z0-9_])({'|'.join(_WORDS)})\s(?:([0-9]{{1,4}}(?:\.[0-9]{{1,3}}){{0,3}})"
                            rf"|({_ROMAN}))(?![A-Za-z0-9_]|\.[0-9])", re.IGNORECASE)
 
+# Figures, tables, appendices: no 第 in Chinese. A number (2.1) or an appendix letter.
+_FIGURES_ZH = {"图": "Figure", "表": "Table", "附录": "Appendix", "图表": "Chart", "公式": "Equation"}
+_FIGURES_EN = {"Figure": "图", "Fig.": "图", "Table": "表", "Appendix": "附录", "Chart": "图表", "Equation": "公式",
+               "Eq.": "公式"}
+_LABEL_NUMBER = r"(?:[0-9]{1,3}(?:[.\-][0-9]{1,3}){0,2}|[A-Z](?![A-Za-z]))"
+_CHINESE_FIGURE = re.compile(
+    rf"(?:(?<![\u4e00-\u9fff])|(?<=[如见由据从在按和与及即参照]))"
+    rf"({'|'.join(sorted(_FIGURES_ZH, key=len, reverse=True))})\s?({_LABEL_NUMBER})"
+    r"(?![0-9.%％个年月日名人次篇万亿元岁张项])")
+_ENGLISH_FIGURE = re.compile(rf"(?<![A-Za-z0-9_])({'|'.join(re.escape(w) for w in _FIGURES_EN)})\s({_LABEL_NUMBER})"
+                             r"(?![A-Za-z0-9_]|\.[0-9])")
+
+
+def _figures(text: str, lang: str) -> list[Span]:
+    if lang == "en":
+        return [Span(m.start(), m.end(), m.group(0), "number", f"{_FIGURES_ZH[m.group(1)]} {ascii_digits(m.group(2))}")
+                for m in _CHINESE_FIGURE.finditer(text)]
+    return [Span(m.start(), m.end(), m.group(0), "number", f"{_FIGURES_EN[m.group(1)]}{m.group(2)}")
+            for m in _ENGLISH_FIGURE.finditer(text)]
+
 
 def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
     """The numbered parts in ``text`` as ``number`` spans whose target is the part written for
     ``tgt_lang`` (English or Chinese; none for another target)."""
     lang = base_language(tgt_lang)
     if lang == "en":
-        return [Span(m.start(), m.end(), m.group(0), "number", f"{_UNITS[m.group(2)]} {number}")
-                for m in _CHINESE_PART.finditer(text) if (number := _number(m.group(1))) is not None]
+        parts = [Span(m.start(), m.end(), m.group(0), "number", f"{_UNITS[m.group(2)]} {number}")
+                 for m in _CHINESE_PART.finditer(text) if (number := _number(m.group(1))) is not None]
+        return _with_figures(parts, _figures(text, lang))
     if lang == "zh":
         spans = []
         for m in _ENGLISH_PART.finditer(text):
@@ -72,8 +108,36 @@ def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
             if roman and roman != roman.upper():
                 continue
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"第{number}{_WORDS[word.lower()]}"))
-        return spans
+        return _with_figures(spans, [*_figures(text, lang), *_spelled(text)])
     return []
+
+
+# "Chapter One" .. "Part Twenty": a capitalised number word after a capitalised part word.
+_WORD_NUMBERS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                 "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
+_SPELLED_PART = re.compile(rf"(?<![A-Za-z0-9_])({'|'.join(_WORDS)})\s({'|'.join(_WORD_NUMBERS)})(?![A-Za-z0-9_-])",
+                           re.IGNORECASE)
+_CN_DIGITS = "一二三四五六七八九"
+
+
+def _numeral(n: int) -> str:
+    """1..20 in Chinese numerals: 一, 十, 十五, 二十."""
+    if n < 10:
+        return _CN_DIGITS[n - 1]
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 1 else _CN_DIGITS[tens - 1]) + "十" + (_CN_DIGITS[ones - 1] if ones else "")
+
+
+def _spelled(text: str) -> list[Span]:
+    return [Span(m.start(), m.end(), m.group(0), "number",
+                 f"第{_numeral(_WORD_NUMBERS.index(m.group(2).lower()) + 1)}{_WORDS[m.group(1).lower()]}")
+            for m in _SPELLED_PART.finditer(text) if m.group(1)[0].isupper() and m.group(2)[0].isupper()]
+
+
+def _with_figures(parts: list[Span], figures: list[Span]) -> list[Span]:
+    """The parts and the figure labels that overlap none of them, in text order."""
+    new = [f for f in figures if not any(f.start < p.end and p.start < f.end for p in parts)]
+    return sorted([*parts, *new], key=lambda s: s.start)
 
 
 def _number(text: str) -> str | None:

@@ -3,6 +3,8 @@ masking, restoration and the check after translation."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from doctrans import part_numbers
@@ -16,12 +18,12 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 12
+    assert len(docstring_table()) == 21
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
 def test_docstring_table_row(source: str, en: str, zh: str) -> None:
-    chinese_source = source.startswith("第")
+    chinese_source = re.search("[\u4e00-\u9fff]", source) is not None
     text = f"详见{source}。" if chinese_source else f"See {source} for details."
     [span] = find_part_numbers(text, "en" if chinese_source else "zh")
     assert (span.text, span.target) == (source, en if chinese_source else zh)
@@ -56,3 +58,15 @@ def test_a_heading_that_is_only_a_part_is_written_without_the_model() -> None:
         "Article 5 Both parties shall comply with this agreement."
     chinese = prepare("See Section 4.2 for details.", 16, tgt_lang="zh", src_lang="en")
     assert chinese.restore("详见⦅1⦆").text == "详见第4.2节。"
+
+
+@pytest.mark.parametrize(("text", "tgt", "found"), [
+    ("如图3和表2所示，详见附录B（图1）。", "en", [("图3", "Figure 3"), ("表2", "Table 2"), ("附录B", "Appendix B"),
+                                             ("图1", "Figure 1")]),
+    ("地图3，发表3篇论文，代表2名，表2个", "en", []),  # inside words, before a measure
+    ("See Figure 3, Fig. 12 and Table 2.1 in Appendix B.", "zh", [("Figure 3", "图3"), ("Fig. 12", "图12"),
+                                                                  ("Table 2.1", "表2.1"), ("Appendix B", "附录B")]),
+    ("a table 3 meters long, figure 2 of them", "zh", []),  # no capital: not a label
+])
+def test_figures_tables_and_appendices(text: str, tgt: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_part_numbers(text, tgt)] == found
