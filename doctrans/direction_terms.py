@@ -33,7 +33,7 @@ from doctrans.magnitudes import find_magnitudes
 from doctrans.number_words import find_number_words
 from doctrans.part_numbers import find_part_numbers
 from doctrans.place_names import find_place_names
-from doctrans.report_terms import find_report_terms
+from doctrans.report_terms import find_changes, find_report_terms
 from doctrans.section_headings import find_section_heading
 from doctrans.units import find_units
 from doctrans.verbatim import Span, find_spans
@@ -46,7 +46,8 @@ def _overlaps(a: Span, others: list[Span]) -> bool:
 def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """Glossary ``terms`` plus the figures, dates and names the direction fixes, in text order: each
     kind in turn, where nothing found before it (a user's term first) lies."""
-    for found in (find_section_heading(text, src_lang, tgt_lang), find_amounts(text, tgt_lang),
+    for found in (find_section_heading(text, src_lang, tgt_lang), find_changes(text, src_lang, tgt_lang),
+                  find_amounts(text, tgt_lang),
                   find_magnitudes(text, tgt_lang), find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang),
                   find_units(text, tgt_lang)):
         terms = _joined(terms, found, terms)

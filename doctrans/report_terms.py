@@ -20,6 +20,11 @@ doctrans.engine.protect):
 | 第三方的年报告                              | en     | (none)                            |
 | Thank you. (Laughter) (Applause)           | zh     | （笑声） · （掌声）               |
 
+A change on the year (or month) before is one phrase with its figure (:func:`find_changes`):
+``同比增长8.3%`` <-> ``up 8.3% year on year``, ``环比下降2%`` <-> ``down 2% month on month``,
+``rose 5% from a year earlier`` -> ``同比增长5%`` (the model wrote ``同比增长8.3%`` as ``8.3%``, the
+comparison lost).
+
 Terms written in small letters are read with a capital first letter too and with hyphens for
 spaces; names only as written or in capitals. Longer terms win (``人均可支配收入`` over
 ``可支配收入``); the Chinese marked ``!`` (同比, 环比, 董事会) are only written; a Chinese term
@@ -34,6 +39,7 @@ from functools import cache
 
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
+from doctrans.magnitudes import ascii_digits
 from doctrans.verbatim import Span
 
 # Before a Chinese term these make it another one (上一季度: the last quarter); after it, 长 makes
@@ -84,3 +90,36 @@ def find_report_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         return [Span(m.start(), m.end(), m.group(), "phrase", into_english[m.group()])
                 for m in chinese_terms.finditer(text)]
     return []
+
+
+# A change on the same period a year (or a month) before, with its percentage: 同比增长8.3% <->
+# up 8.3% year on year. The figure is part of the phrase, written exactly.
+_PERCENT = r"([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?[%％]"
+_CHINESE_CHANGE = re.compile(rf"(同比|环比|比上年|比去年|较上年|较去年)(增长|上升|提高|增加|下降|减少|回落|下跌)"
+                             rf"了?\s?{_PERCENT}")
+_RISES = ("增长", "上升", "提高", "增加")
+_ENGLISH_CHANGE = re.compile(
+    rf"(?<![A-Za-z])(up|rose|increased|grew|gained|down|fell|decreased|declined|dropped)(?: by)?\s{_PERCENT}"
+    r"\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month)(?![A-Za-z])",
+    re.IGNORECASE)
+
+
+def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """Year-on-year and month-on-month changes with their percentage, as ``number`` spans (they
+    hold a figure: checked like one, never dropped for the placeholder budget) whose
+    target is the change the way ``tgt_lang`` writes it (English <-> Chinese only)."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
+    spans = []
+    if tgt == "en" and src != "en":
+        for m in _CHINESE_CHANGE.finditer(text):
+            figure = ascii_digits(m.group(3))
+            period = "month on month" if m.group(1) == "环比" else "year on year"
+            direction = "up" if m.group(2) in _RISES else "down"
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{direction} {figure}% {period}"))
+    elif tgt == "zh" and src != "zh":
+        for m in _ENGLISH_CHANGE.finditer(text):
+            rise = m.group(1).lower() in ("up", "rose", "increased", "grew", "gained")
+            period = "环比" if m.group(3).lower().startswith("month") else "同比"
+            spans.append(Span(m.start(), m.end(), m.group(), "number",
+                              f"{period}{'增长' if rise else '下降'}{ascii_digits(m.group(2))}%"))
+    return spans

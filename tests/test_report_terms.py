@@ -55,9 +55,38 @@ def test_english_terms_need_whole_words_and_names_their_capitals() -> None:
 
 
 def test_the_model_sees_a_placeholder_and_the_term_comes_back() -> None:
+    prepared = prepare("一季度国内生产总值增速加快，董事会同比未变。", 16, tgt_lang="en", src_lang="zh")
+    assert prepared.model_text == "⦅1⦆⦅2⦆增速加快，董事会同比未变。"  # 董事会, 同比: written, never read
+    out = prepared.restore("In the ⦅1⦆, ⦅2⦆ grew faster, the board unchanged.")
+    assert out.text == "In the first quarter, gross domestic product grew faster, the board unchanged."
+
+
+@pytest.mark.parametrize(("text", "src", "tgt", "found"), [
+    ("营业收入同比增长8.3%，成本环比下降2％。", "zh", "en", [("同比增长8.3%", "up 8.3% year on year"),
+                                                       ("环比下降2％", "down 2% month on month")]),
+    ("Revenue rose 5.2% year-on-year; prices were down by 2% month on month.", "en", "zh",
+     [("rose 5.2% year-on-year", "同比增长5.2%"), ("down by 2% month on month", "环比下降2%")]),
+    ("up 5% from a year earlier", "en", "zh", [("up 5% from a year earlier", "同比增长5%")]),
+    ("同比增长显著，增长5%", "zh", "en", []),  # no figure right after: the model's
+])
+def test_changes_on_the_year_before(text: str, src: str, tgt: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in report_terms.find_changes(text, src, tgt)] == found
+
+
+def test_a_chinese_sentence_of_terms_only_is_written_the_english_way() -> None:
+    """Nothing left for the model: the terms come back spaced, the full stop an English one (they
+    were glued: 'first quartergross domestic productup 5.3% year on year。')."""
     prepared = prepare("一季度国内生产总值同比增长5.3%。", 16, tgt_lang="en", src_lang="zh")
-    assert "一季度" not in prepared.model_text and "国内生产总值" not in prepared.model_text
-    assert "同比" in prepared.model_text  # written, never read
-    assert prepared.model_text == "⦅1⦆⦅2⦆同比增长⦅3⦆。"
-    out = prepared.restore("In the ⦅1⦆, ⦅2⦆ grew by ⦅3⦆ year on year.")
-    assert out.text == "In the first quarter, gross domestic product grew by 5.3% year on year."
+    assert prepared.model_text is None
+    assert prepared.copy == "first quarter gross domestic product up 5.3% year on year."
+
+
+def test_report_terms_give_way_past_the_phrase_budget() -> None:
+    """Seven placeholders: the model put them out of order (two figures swapped), so the report
+    terms are left to it and the figures and changes keep their placeholders."""
+    prepared = prepare("2024年，公司实现营业收入1,250.6亿元，同比增长8.3%；净利润96.4亿元，同比增长12.1%。", 16,
+                       tgt_lang="en", src_lang="zh")
+    assert prepared.model_text is not None
+    assert "营业收入" in prepared.model_text and "净利润" in prepared.model_text
+    assert [s.output for s in prepared.masked.spans] == ["2024", "125.06 billion yuan", "up 8.3% year on year",
+                                                         "9.64 billion yuan", "up 12.1% year on year"]

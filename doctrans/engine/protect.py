@@ -27,8 +27,11 @@ from doctrans.case_fold import fold_case
 from doctrans.dates import drop_repeated_units
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
+from doctrans.kept_names import CJK_LANGUAGES
+from doctrans.language_id import base_language
 from doctrans.list_markers import marker_into
 from doctrans.quotes import chinese_quotes, plain_quotes
+from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
 from doctrans.units import one_period
 from doctrans.verbatim import (
@@ -101,6 +104,33 @@ class Prepared:
         return copied_exactly(decoded, self.masked)
 
 
+# Full-width marks and the ASCII ones a spaced language writes for them (a space after).
+_CJK_MARKS = "。，；：！？、"
+_LATIN_MARKS = dict(zip(_CJK_MARKS, ".,;:!?,", strict=True))
+
+
+def latin_copy(text: str, spans: Sequence[Span]) -> str:
+    """A Chinese sentence made only of terms with English targets (``一季度国内生产总值同比增长5.3%。``),
+    written without the model: the terms apart by a space where the source glued them, and the
+    full-width marks between them as English writes them (``first quarter gross domestic product up
+    5.3% year on year.``)."""
+    out: list[str] = []
+    pos = 0
+    for s in spans:
+        if s.target is None:
+            continue  # a figure or code: copied with the text around it
+        gap = "".join(_LATIN_MARKS.get(c, c) for c in text[pos:s.start]).strip()
+        out.append(gap)
+        out.append(s.target)
+        pos = s.end
+    out.append("".join(_LATIN_MARKS.get(c, c) for c in text[pos:]).strip())
+    words = [w for w in out if w]
+    joined = words[0] if words else ""
+    for w in words[1:]:
+        joined += w if w[0] in ".,;:!?)" else " " + w
+    return joined
+
+
 def substitute(text: str, spans: Sequence[Span]) -> str:
     """``text`` with each span that has a target (a glossary term) replaced by it, verbatim."""
     out: list[str] = []
@@ -138,7 +168,11 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     if placeholders:
         terms = _within_budget(sentence, terms, placeholders)
     if is_untranslatable(sentence, terms):
-        return Prepared(sentence, mask(sentence, 0), None, substitute(sentence, terms))
+        copy = substitute(sentence, terms)
+        if base_language(tgt_lang) not in CJK_LANGUAGES and any(is_cjk(c) for c in sentence) \
+                and len([t for t in terms if t.target is not None]) > 1:
+            copy = latin_copy(sentence, terms)  # several terms out of Chinese: spaced, English marks
+        return Prepared(sentence, mask(sentence, 0), None, copy)
     if placeholders == 0:
         return Prepared(sentence, mask(sentence, 0), substitute(sentence, terms), None)
     masked = mask(sentence, placeholders, terms)
@@ -151,11 +185,24 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     return Prepared(sentence, masked, model_text, None, masking=True)
 
 
+# Report terms (doctrans.report_terms) only while a sentence has at most this many placeholders:
+# the models learned placeholders for figures and code, not for words that carry the grammar, and
+# with more they put them out of order (2024年，公司实现营业收入1,250.6亿元，同比增长8.3%；净利润96.4亿元…
+# came back "…operating revenue, 9.64 billion yuan 125.06 billion yuan; net profit…": the figures
+# swapped; without the two terms, in order).
+PHRASE_BUDGET = 5
+
+
 def _within_budget(sentence: str, terms: list[Span], placeholders: int) -> list[Span]:
     """``terms`` without the last kept names, place names and report terms (doctrans.kept_names,
-    doctrans.place_names, doctrans.report_terms) that would push a verbatim span or a glossary term past the placeholder
-    limit: a figure must never change, while a name left to the model is only at risk of being
-    garbled."""
+    doctrans.place_names, doctrans.report_terms) that would push a verbatim span or a glossary
+    term past the placeholder limit: a figure must never change, while a name left to the model is
+    only at risk of being garbled; and without the last report terms past :data:`PHRASE_BUDGET`."""
+    phrases = [t for t in terms if t.kind == "phrase"]
+    over = len(protected_spans(sentence, terms)) - PHRASE_BUDGET
+    if over > 0 and phrases:
+        dropped = {id(t) for t in phrases[len(phrases) - min(over, len(phrases)):]}
+        terms = [t for t in terms if id(t) not in dropped]
     excess = len(protected_spans(sentence, terms)) - placeholders
     if excess <= 0:
         return terms
