@@ -30,6 +30,7 @@ and Korean have no case, so nothing is lost by showing the model the small lette
 | zh     | Installing Python on Windows                   | installing Python on Windows                  |
 | zh     | Annual Report of the Department of Finance     | annual report of the Department of Finance    |
 | zh     | The Witness Protection Program ended.          | The Witness Protection Program ended.         |
+| zh     | ⦅1⦆ Administrator rights are required.         | ⦅1⦆ administrator rights are required.        |
 | en     | EXECUTIVE SUMMARY                              | EXECUTIVE SUMMARY                             |
 
 Only the model's input changes: verbatim spans and names are placeholders by then, so their case is
@@ -46,6 +47,7 @@ from doctrans.language_id import base_language
 _CAPS_WORD = re.compile(r"(?<![A-Za-z0-9_'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![A-Za-z0-9_])")
 _TITLE_WORD = re.compile(r"(?<![A-Za-z0-9_'’.\-])[A-Z][a-z]+(?![A-Za-z0-9_'’.\-(])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_AFTER_LEADING_PLACEHOLDER = re.compile(r"^([\s*_]*\u2985\d+\u2986[\s*_]*)([A-Z][a-z]+)(?![A-Za-z0-9_'’.\-])")
 
 
 def title_cased(sentence: str) -> bool:
@@ -70,6 +72,11 @@ def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: st
         proper = proper_words()
         folded = _TITLE_WORD.sub(lambda m: m.group().lower() if m.group().lower() in common
                                  and m.group().lower() not in proper else m.group(), folded)
+    # After a leading placeholder (a label, ``⦅1⦆ Administrator rights are required``) the first
+    # word's capital is the sentence's, not a name's: the model copied it as a name.
+    lead = _AFTER_LEADING_PLACEHOLDER.match(folded)
+    if lead and lead.group(2).lower() in common and lead.group(2).lower() not in proper_words():
+        folded = folded[:lead.start(2)] + lead.group(2).lower() + folded[lead.end(2):]
     first = re.search(r"[A-Za-z]", folded)
     if shouted(sentence) and first and folded[first.start()].islower():
         folded = folded[:first.start()] + folded[first.start()].upper() + folded[first.start() + 1:]
