@@ -632,13 +632,17 @@ def _source_side(masked: Masked, span: Span, side: str) -> tuple[bool, str]:
     return len(stripped) < len(s), stripped[:1]
 
 
+_FULL_WIDTH_STOPS = "。，、；：？！）」』”"
+
+
 def _space_wanted(span: Span, side: str, out: str, src_space: bool, src_char: str) -> bool | None:
     """Whether a space belongs between ``span`` and the translation's char ``out`` on ``side``
     (None: keep what the model wrote). Decided by the output's language, remembering the source
     so that a segment translated into its own text comes back byte-identical:
 
     - next to Chinese (or full-width punctuation): no space, unless the source had one there next
-      to Chinese too (some writers space Latin words in Chinese: ``版本 v2.1.0 发布``);
+      to Chinese too (some writers space Latin words in Chinese: ``版本 v2.1.0 发布``); none after
+      a span that ends in a full-width mark (a label written ``提示：``);
     - next to a Latin letter or digit: a space, unless the source glued the span to one (``10kg``,
       ``file%s``): then the model's choice stands;
     - inside brackets/quotes and before ``,.;:!?``: no space unless the source had one with that
@@ -652,6 +656,8 @@ def _space_wanted(span: Span, side: str, out: str, src_space: bool, src_char: st
             return None
     if is_cjk(out):
         return src_space if src_char and is_cjk(src_char) else False
+    if side == "right" and span.output[-1:] in _FULL_WIDTH_STOPS:
+        return False  # a full-width mark sets its own space: "提示：press", not "提示： press"
     if _latin(out):
         if src_char and _latin(src_char) and not src_space:
             return None

@@ -66,3 +66,8 @@ def test_a_heading_as_the_label_of_a_sentence(text: str, tgt: str, label: str, t
     assert section_headings.find_section_heading("Foo: bar", "en", "zh") == []
     assert section_headings.find_section_heading("Example:: code", "en", "zh") == []  # reST literal marker
     assert section_headings.find_section_heading("参见 :ref:`x`", "zh", "en") == []  # a role
+
+
+def test_no_space_after_a_label_that_ends_in_a_full_width_colon() -> None:
+    prep = prepare("Tip: Press Ctrl+S to save.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore("⦅1⦆ press Ctrl+S 保存。").text.startswith("提示：press")
