@@ -58,6 +58,7 @@ for the example, all of that row's kind.
 | code       | COVID-19 and 4K, 3D打印                    | COVID-19 · 4K · 3D                      |
 | code       | mp3 on x86 at commit 876e5bc              | mp3 · x86 · 876e5bc                     |
 | code       | ASN.1, X.509 and H.264.                   | ASN.1 · X.509 · H.264                   |
+| code       | press Ctrl+S or Ctrl+Shift+Esc, Alt + F4  | Ctrl+S · Ctrl+Shift+Esc · Alt + F4      |
 | identifier | Set ttl_seconds and MAX_SIZE              | ttl_seconds · MAX_SIZE                  |
 | identifier | if __name__ == x                          | __name__                                |
 | identifier | CamelCase, getElementById, iPhone, macOS  | CamelCase · getElementById · iPhone · macOS |
@@ -110,6 +111,8 @@ Decisions on borderline cases, and why:
   a token that starts with digits and goes on in lower case (``10kg``, ``1st``, ``64-bit``) is a
   number plus a translatable unit instead. ``ISO 9001`` keeps ``9001``; ``ISO`` (like ``NASA``, an
   all-caps word without digits) is left to the model, which may legitimately translate acronyms.
+- Key combinations (``Ctrl+S``, ``Alt + F4``) are code: a modifier key, ``+`` and a key; the model
+  wrote ``Press Ctrl+S`` as ``press Crl+S``.
 - Identifiers need a sign of being code: an underscore (``ttl_seconds``, ``__name__``), an inner
   capital (``getElementById``, ``iPhone``; not ``APIs``/``IDs``, plural acronyms), a dotted name
   whose parts all have two characters or more (``os.path``, ``setup.py``, ``gnu.org``; not ``e.g``,
@@ -390,6 +393,11 @@ _RULES: list[tuple[str, Finder]] = [
                        r"(?:[-.]?(?:alpha|beta|rc|dev|pre|post|a|b)\.?[0-9]+|-(?:alpha|beta|preview|SNAPSHOT)"
                        r"|\+[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?"
                        r"(?![0-9A-Za-z_]|\.[0-9])", trim=True)),
+    # A key combination: modifier keys joined by + to a key (Ctrl+S, Alt+F4, Ctrl+Shift+Esc).
+    ("code", _regex(r"(?<![0-9A-Za-z_+])(?:Ctrl|Control|Alt|Shift|Cmd|Command|Option|Opt|Win|Meta|Super|Fn)"
+                    r"(?:\s?\+\s?(?:Ctrl|Control|Alt|Shift|Cmd|Command|Option|Opt|Win|Meta|Super|Fn|F[0-9]{1,2}"
+                    r"|Enter|Return|Tab|Esc|Escape|Space|Delete|Del|Backspace|Home|End|PgUp|PgDn|PageUp|PageDown"
+                    r"|Insert|Ins|Up|Down|Left|Right|[A-Z0-9]|[-=\[\];',./`]))+(?![0-9A-Za-z_])")),
     # A standard's name: capitals, a dot, a number (ASN.1, X.509, H.264): the dot is not a sentence's.
     ("code", _regex(r"(?<![0-9A-Za-z_.])[A-Z]{1,5}\.[0-9]+(?:\.[0-9]+)*(?![0-9A-Za-z_]|\.[0-9A-Za-z])")),
     ("code", _codes),
