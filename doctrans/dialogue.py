@@ -19,9 +19,11 @@ output's way (doctrans.segment.join_gap).
 | He said: "Wait for me."                          | He said: · "Wait for me."                         |
 | He said "no" to the plan.                        | He said "no" to the plan.                         |
 | The word "MUST", in capitals, is a requirement.  | The word "MUST", in capitals, is a requirement.   |
+| Select "File," then "Open."                      | Select "File," then "Open."                       |
 
-An opening quote needs ``, :`` before it and a closing one ``, ? ! …`` inside it, so a quoted
-word inside a sentence (``"no"``, ``"MUST",``) is never cut out. Straight quotes ``"`` open and
+An opening quote needs ``, :`` before it (or the sentence's start) and a closing one ``, ? ! …``
+inside it, so a quoted word inside a sentence (``"no"``, ``"MUST",``, a menu's ``"File,"``) is
+never cut out. Straight quotes ``"`` open and
 close by their count in the block (an odd count: they are left alone). Each piece needs a letter.
 
 Into English, the narration after an utterance that ends in ``, ? !`` goes on in small letters
@@ -58,16 +60,19 @@ def dialogue_cuts(text: str, span: Span, roles: dict[int, str] | None = None) ->
     start, end = span
     roles = _straight_roles(text) if roles is None else roles
     cuts: list[int] = []
-    for p in range(start + 1, end - 1):
+    said = False  # the open quotation is an utterance: it starts the sentence or follows ", :"
+    for p in range(start, end - 1):
         c = text[p]
         if c in _CLOSING or roles.get(p) == "close":
-            if text[p - 1] in _INSIDE_END:
+            if said and p > start and text[p - 1] in _INSIDE_END:
                 cuts.append(p + 1)
+            said = False
         elif c in _OPENING or roles.get(p) == "open":
             q = p - 1
-            while q > start and text[q].isspace():
+            while q >= start and text[q].isspace():
                 q -= 1
-            if text[q] in _BEFORE_OPENING:
+            said = q < start or text[q] in _BEFORE_OPENING
+            if said and q >= start:
                 cuts.append(p)
     pieces: list[Span] = []
     for a, b in itertools.pairwise([start, *cuts, end]):

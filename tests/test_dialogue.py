@@ -20,7 +20,7 @@ def docstring_table() -> list[tuple[str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 6
+    assert len(docstring_table()) == 7
 
 
 @pytest.mark.parametrize(("text", "pieces"), docstring_table())
