@@ -154,12 +154,14 @@ def chinese_numerals(text: str, taken: Sequence[Span] = ()) -> list[Span]:
         value = chinese_value(numeral)
         if value is None or value < 10:
             continue
-        start, end = m.start(), m.end(4) if century and not more else m.end(3) if more else m.end(2)
-        if nth or (century and not more):
-            if more:
-                continue  # 第十多: no such ordinal
+        if more and (nth or century):
+            continue  # 第十多, 二十多世纪: no such ordinal
+        start = m.start()
+        if nth or century:  # 第十四 (届 stays the model's), 二十一世纪
+            end = m.end(4) if century else m.end(2)
             target = _ordinal(value) + (" century" if century else "")
         else:
+            end = m.end(3) if more else m.end(2)
             figure = english(Decimal(value))
             target = {"多": f"more than {figure}", "余": f"over {figure}"}.get(more or "", figure)
         if any(start < t.end and t.start < end for t in taken):
