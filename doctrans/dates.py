@@ -49,8 +49,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from doctrans.chinese_numerals import read_numeral
 from doctrans.language_id import base_language
-from doctrans.part_numbers import chinese_numeral
 from doctrans.verbatim import Span
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -138,7 +138,7 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                 continue
             spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, month, day)))
         for m in _ZH_NUMERAL_DATE.finditer(text):
-            named, day = chinese_numeral(m["m"]), chinese_numeral(m["d"]) if m["d"] else None
+            named, day = read_numeral(m["m"]), read_numeral(m["d"]) if m["d"] else None
             if named is not None and _valid(named, day):
                 year = _int(m["y"]) if m["y"] else None
                 spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, named, day)))

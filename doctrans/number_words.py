@@ -43,9 +43,9 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
+from doctrans.chinese_numerals import read_large_numeral, write_numeral
 from doctrans.language_id import base_language
 from doctrans.magnitudes import english, in_wan
-from doctrans.part_numbers import chinese_numeral as small_chinese_numeral
 from doctrans.verbatim import Span
 
 _UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
@@ -66,7 +66,6 @@ _YEAR_WORDS = re.compile(
     rf"|(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)})(?![\w'’-])", re.IGNORECASE)
 # "a ten-year-old", "seven years old": an age.
 _AGE_WORDS = re.compile(rf"(?<![\w'’-])({_NUMBER})(?:-years?-old|\s+years?\s+old)(?![\w'’-])", re.IGNORECASE)
-_DIGITS = "零一二三四五六七八九"
 _INTO = frozenset({"zh", "ja"})
 
 
@@ -88,54 +87,9 @@ def value_of(words: str) -> int:
     return total + group
 
 
-def chinese_numeral(n: int, lang: str = "zh") -> str:
-    """1 <= ``n`` < 100,000,000 in Chinese numerals: 十, 二十五, 一百零五, 两千三百, 两万五千
-    (Japanese: 二 for 两)."""
-    two = "两" if lang == "zh" else "二"
-    if n >= 10000:
-        high, low = divmod(n, 10000)
-        rest = "" if low == 0 else ("零" if low < 1000 else "") + chinese_numeral(low, lang)
-        return (two if high == 2 else chinese_numeral(high, lang)) + "万" + rest
-    out, zero = "", False
-    for unit, name in ((1000, "千"), (100, "百"), (10, "十"), (1, "")):
-        digit, n = divmod(n, unit)
-        if digit == 0:
-            zero = bool(out)
-            continue
-        if zero:
-            out, zero = out + "零", False
-        if digit == 2 and unit in (100, 1000):
-            out += two
-        elif not (digit == 1 and unit == 10 and not out):  # 十五, not 一十五
-            out += _DIGITS[digit]
-        out += name
-    return out
-
-
 _CN_DIGITS = "一二三四五六七八九两"
 _CN_NUMERAL = re.compile(rf"(?<![零〇{_CN_DIGITS}十百千万亿第])(第)?([{_CN_DIGITS}十][零〇{_CN_DIGITS}十百千万亿]*)"
                          rf"(?![零〇{_CN_DIGITS}十百千万亿几进])(多|余)?(世纪)?")  # 十六进制: hexadecimal
-
-
-def chinese_value(numeral: str) -> int | None:
-    """``一百六十`` -> 160, ``两万`` -> 20000, ``十五亿`` -> 1500000000, ``三万零五百`` -> 30500; None
-    for what is no numeral (``三四十``) or reads two ways (``三万五``: 35,000 in speech)."""
-    total, rest = 0, numeral
-    for unit, scale in (("亿", 10**8), ("万", 10**4)):
-        if unit in rest:
-            head, rest = rest.split(unit, 1)
-            value = small_chinese_numeral(head) if head else None
-            if not value or value >= 10**4:
-                return None
-            total += value * scale
-    if rest:
-        if len(rest) == 1 and rest in _CN_DIGITS and total:
-            return None  # 三万五: colloquial 35,000 or 30,005
-        value = small_chinese_numeral(rest.lstrip("零〇") or "零")
-        if value is None:
-            return None
-        total += value
-    return total
 
 
 def _ordinal(n: int) -> str:
@@ -151,7 +105,7 @@ def chinese_numerals(text: str, taken: Sequence[Span] = ()) -> list[Span]:
         nth, numeral, more, century = m.group(1), m.group(2), m.group(3), m.group(4)
         if not any(c in numeral for c in "十百千万亿") or numeral in ("十", "百", "千"):
             continue
-        value = chinese_value(numeral)
+        value = read_large_numeral(numeral)
         if value is None or value < 10:
             continue
         if more and (nth or century):
@@ -186,7 +140,7 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         rest = value_of(re.sub(r"^oh?[- ]", "", second))
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{value_of(first) * 100 + rest}年"))
     for m in _AGE_WORDS.finditer(text):
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", chinese_numeral(value_of(m.group(1)), lang) + "岁"))
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", write_numeral(value_of(m.group(1)), lang) + "岁"))
     spans = [s for s in spans if not any(s.start < t.end and t.start < s.end for t in taken)]
     for m in _PHRASE.finditer(text):
         if any(m.start() < t.end and t.start < m.end() for t in [*taken, *spans]):
@@ -198,7 +152,7 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         elif after:
             target = f"{value}%"
         elif value >= 10 or re.search("hundred|thousand", words, re.IGNORECASE):
-            target = chinese_numeral(value, lang)
+            target = write_numeral(value, lang)
         else:
             continue  # one to nine alone: the model's words
         spans.append(Span(m.start(), m.end(), m.group(0), "number", target))

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 
+from doctrans.chinese_numerals import read_numeral, write_numeral
 from doctrans.language_id import base_language
 from doctrans.magnitudes import ascii_digits
 from doctrans.verbatim import Span
@@ -117,20 +118,9 @@ _WORD_NUMBERS = ("one", "two", "three", "four", "five", "six", "seven", "eight",
                  "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
 _SPELLED_PART = re.compile(rf"(?<![A-Za-z0-9_])({'|'.join(_WORDS)})\s({'|'.join(_WORD_NUMBERS)})(?![A-Za-z0-9_-])",
                            re.IGNORECASE)
-_CN_DIGITS = "一二三四五六七八九"
-
-
-def _numeral(n: int) -> str:
-    """1..20 in Chinese numerals: 一, 十, 十五, 二十."""
-    if n < 10:
-        return _CN_DIGITS[n - 1]
-    tens, ones = divmod(n, 10)
-    return ("" if tens == 1 else _CN_DIGITS[tens - 1]) + "十" + (_CN_DIGITS[ones - 1] if ones else "")
-
-
 def _spelled(text: str) -> list[Span]:
     return [Span(m.start(), m.end(), m.group(0), "number",
-                 f"第{_numeral(_WORD_NUMBERS.index(m.group(2).lower()) + 1)}{_WORDS[m.group(1).lower()]}")
+                 f"第{write_numeral(_WORD_NUMBERS.index(m.group(2).lower()) + 1)}{_WORDS[m.group(1).lower()]}")
             for m in _SPELLED_PART.finditer(text) if m.group(1)[0].isupper() and m.group(2)[0].isupper()]
 
 
@@ -144,26 +134,8 @@ def _number(text: str) -> str | None:
     """A part's number as Arabic digits: ``4.2``, ``二十一`` -> ``21``; None if it is no number."""
     if re.fullmatch(_ARABIC, text):
         return ascii_digits(text)
-    value = chinese_numeral(text)
+    value = read_numeral(text)
     return None if value is None else str(value)
-
-
-def chinese_numeral(text: str) -> int | None:
-    """``二十一`` -> 21, ``一百零五`` -> 105, ``十`` -> 10, ``三〇五`` -> 305; None when malformed."""
-    digits = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
-    if all(c in digits for c in text):  # digit by digit: 三〇五
-        return int("".join(str(digits[c]) for c in text))
-    total, current = 0, None
-    for c in text.replace("零", "").replace("〇", ""):  # 一百零五: 零 only marks the empty tens
-        if c in digits:
-            if current is not None:
-                return None  # two digits in a row inside a positional numeral
-            current = digits[c]
-        else:
-            unit = {"十": 10, "百": 100, "千": 1000}[c]
-            total += (1 if current is None else current) * unit
-            current = None
-    return total + (current or 0)
 
 
 def _roman(text: str) -> int:

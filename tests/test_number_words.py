@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from doctrans import number_words
+from doctrans.chinese_numerals import write_numeral
 from doctrans.engine.protect import prepare
-from doctrans.number_words import chinese_numeral, find_number_words
+from doctrans.number_words import find_number_words
 from doctrans.report import sentence_warnings
 
 
@@ -27,10 +28,10 @@ def test_docstring_table_row(source: str, target: str) -> None:
 
 
 def test_chinese_numerals() -> None:
-    assert [chinese_numeral(n) for n in (10, 15, 20, 99, 100, 105, 110, 200, 1000, 1050, 2300, 20000, 120005)] == [
+    assert [write_numeral(n) for n in (10, 15, 20, 99, 100, 105, 110, 200, 1000, 1050, 2300, 20000, 120005)] == [
         "十", "十五", "二十", "九十九", "一百", "一百零五", "一百一十", "两百", "一千", "一千零五十", "两千三百",
         "两万", "十二万零五"]
-    assert chinese_numeral(2300, "ja") == "二千三百"
+    assert write_numeral(2300, "ja") == "二千三百"
 
 
 def test_only_english_into_chinese_or_japanese_and_never_inside_code() -> None:

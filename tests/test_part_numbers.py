@@ -8,8 +8,9 @@ import re
 import pytest
 
 from doctrans import part_numbers
+from doctrans.chinese_numerals import read_numeral
 from doctrans.engine.protect import prepare
-from doctrans.part_numbers import chinese_numeral, find_part_numbers
+from doctrans.part_numbers import find_part_numbers
 from tests.docstring_tables import three_column_rows
 
 
@@ -35,7 +36,7 @@ def test_docstring_table_row(source: str, en: str, zh: str) -> None:
     ("三〇五", 305), ("九千九百九十九", 9999),
 ])
 def test_chinese_numerals(numeral: str, value: int) -> None:
-    assert chinese_numeral(numeral) == value
+    assert read_numeral(numeral) == value
 
 
 @pytest.mark.parametrize(("text", "tgt"), [

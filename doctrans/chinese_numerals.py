@@ -1,0 +1,75 @@
+"""Chinese numerals read and written: ``二十一`` <-> 21, ``两万`` <-> 20000.
+
+One place for what the direction-term modules need: numbered parts (doctrans.part_numbers:
+``第二十一条``, ``Chapter One`` -> ``第一章``), number words both ways (doctrans.number_words:
+``Ten years ago`` -> ``十年前``, ``一百六十多`` -> ``more than 160``) and months in numerals
+(doctrans.dates: ``十一月``).
+"""
+
+from __future__ import annotations
+
+_DIGITS = "零一二三四五六七八九"
+_NONZERO = "一二三四五六七八九两"
+
+
+def read_numeral(text: str) -> int | None:
+    """``二十一`` -> 21, ``一百零五`` -> 105, ``十`` -> 10, ``三〇五`` -> 305; None when malformed."""
+    digits = {c: i for i, c in enumerate(_DIGITS)} | {"〇": 0, "两": 2}
+    if all(c in digits for c in text):  # digit by digit: 三〇五
+        return int("".join(str(digits[c]) for c in text))
+    total, current = 0, None
+    for c in text.replace("零", "").replace("〇", ""):  # 一百零五: 零 only marks the empty tens
+        if c in digits:
+            if current is not None:
+                return None  # two digits in a row inside a positional numeral
+            current = digits[c]
+        else:
+            unit = {"十": 10, "百": 100, "千": 1000}[c]
+            total += (1 if current is None else current) * unit
+            current = None
+    return total + (current or 0)
+
+
+def read_large_numeral(numeral: str) -> int | None:
+    """``一百六十`` -> 160, ``两万`` -> 20000, ``十五亿`` -> 1500000000, ``三万零五百`` -> 30500; None
+    for what is no numeral (``三四十``) or reads two ways (``三万五``: 35,000 in speech)."""
+    total, rest = 0, numeral
+    for unit, scale in (("亿", 10**8), ("万", 10**4)):
+        if unit in rest:
+            head, rest = rest.split(unit, 1)
+            value = read_numeral(head) if head else None
+            if not value or value >= 10**4:
+                return None
+            total += value * scale
+    if rest:
+        if len(rest) == 1 and rest in _NONZERO and total:
+            return None  # 三万五: colloquial 35,000 or 30,005
+        value = read_numeral(rest.lstrip("零〇") or "零")
+        if value is None:
+            return None
+        total += value
+    return total
+
+
+def write_numeral(n: int, lang: str = "zh") -> str:
+    """1 <= ``n`` < 100,000,000 in Chinese numerals: 十, 二十五, 一百零五, 两千三百, 两万五千
+    (Japanese: 二 for 两)."""
+    two = "两" if lang == "zh" else "二"
+    if n >= 10000:
+        high, low = divmod(n, 10000)
+        rest = "" if low == 0 else ("零" if low < 1000 else "") + write_numeral(low, lang)
+        return (two if high == 2 else write_numeral(high, lang)) + "万" + rest
+    out, zero = "", False
+    for unit, name in ((1000, "千"), (100, "百"), (10, "十"), (1, "")):
+        digit, n = divmod(n, unit)
+        if digit == 0:
+            zero = bool(out)
+            continue
+        if zero:
+            out, zero = out + "零", False
+        if digit == 2 and unit in (100, 1000):
+            out += two
+        elif not (digit == 1 and unit == 10 and not out):  # 十五, not 一十五
+            out += _DIGITS[digit]
+        out += name
+    return out
