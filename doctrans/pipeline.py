@@ -35,6 +35,7 @@ from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.engine.interface import DocumentSession, MemoryState, SentenceResult, Translator
 from doctrans.errors import UserError
 from doctrans.kept_names import common_words
+from doctrans.language_id import base_language
 from doctrans.progress_store import temp_prefix
 from doctrans.segment import join_gap, segment_block
 from doctrans.sentence_end import capitalised_start, without_added_end
@@ -160,7 +161,7 @@ def assemble(block: Block, spans: Sequence[tuple[int, int]], targets: Sequence[s
     prev_end = spans[0][0]
     for i, ((s, e), tgt) in enumerate(zip(spans, targets, strict=True)):
         tgt = capitalised_start(text[s:e], without_added_end(text[s:e], tgt), tgt_lang)
-        if i and tgt_lang.split("-")[0].lower() == "en":
+        if i and base_language(tgt_lang) == "en":
             tgt = narration_case(text[spans[i - 1][0]:spans[i - 1][1]], text[s:e], tgt, common_words())
         if i:
             gap = join_gap(text[prev_end:s], tgt_lang, parts[-1], tgt)

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from doctrans import place_names
 from doctrans.engine.protect import prepare
 from doctrans.place_names import find_place_names
+from tests.docstring_tables import three_column_rows
 
 
 def docstring_table() -> list[tuple[str, str, str]]:
-    rows = re.findall(r"^\| ([^|]+?) +\| (zh|en) +\| ([^|]+?) +\|$", place_names.__doc__ or "", re.M)
-    return list(rows)
+    return three_column_rows(place_names)
 
 
 def test_the_docstring_table_is_parsed() -> None:

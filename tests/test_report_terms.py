@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from doctrans import report_terms
 from doctrans.data_lists import data_lines
 from doctrans.engine.protect import prepare
 from doctrans.report_terms import find_report_terms
+from tests.docstring_tables import three_column_rows
 
 
 def docstring_table() -> list[tuple[str, str, str]]:
-    rows = re.findall(r"^\| ([^|]+?) +\| (zh|en) +\| ([^|]+?) +\|$", report_terms.__doc__ or "", re.M)
-    return list(rows)
+    return three_column_rows(report_terms)
 
 
 def test_the_docstring_table_is_parsed() -> None:
