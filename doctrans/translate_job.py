@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from doctrans.documents import read_document, writer_for
-from doctrans.documents.base import Document, TranslatedBlock
+from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.engine.errors import BundleError
 from doctrans.engine.interface import DocumentSession, MemoryState, Translator
 from doctrans.errors import DocumentError, UserError
@@ -90,6 +90,11 @@ class JobResult:
     pairs: list[tuple[str, str]] = field(default_factory=list)
 
 
+# Anchor runs translated alone per block (translate_job._Loop._phrases): at most so many, so long.
+MAX_PHRASES = 12
+MAX_PHRASE_CHARS = 80
+
+
 @dataclass
 class _Loop:
     """The memory loop over one document, with the resume bookkeeping."""
@@ -147,7 +152,26 @@ class _Loop:
             chars += len(block.text) + 1
             if spans:
                 self.text_blocks += 1
-            yield assemble(block, spans, targets, self.translator.tgt_lang)
+            translated = assemble(block, spans, targets, self.translator.tgt_lang)
+            translated.phrases = self._phrases(block, spans)
+            yield translated
+
+    def _phrases(self, block: Block, spans: list[tuple[int, int]]) -> dict[str, str]:
+        """The block's anchor runs (a Markdown link's words) translated alone, each in a fresh
+        session (no context, the document's memory untouched), for the writer to find in the
+        sentence's translation. A run that is a whole sentence needs none (its image is exact)."""
+        out: dict[str, str] = {}
+        for run in block.runs:
+            text = block.text[run.start:run.end].strip()
+            if (not run.anchor or text in out or not 2 <= len(text) <= MAX_PHRASE_CHARS
+                    or not any(c.isalpha() for c in text)
+                    or any(block.text[s:e].strip() == text for s, e in spans)):
+                continue
+            if len(out) == MAX_PHRASES:
+                break
+            translation = clean_translation(self.translator.new_document().translate(text).translation)
+            out[text] = translation.strip().rstrip(".。!！?？").strip()
+        return out
 
     def _translate(self, source: str) -> str:
         crc = zlib.crc32(source.encode("utf-8"))

@@ -357,6 +357,8 @@ _RULES: list[tuple[str, Finder]] = [
     # with the next role's opening one and masked the prose between (a whole Chinese clause).
     ("literal", _regex(r"``(?:[^`\n]|`(?!`))+?``|`[^`\n]+`(?:__?)?")),
     ("literal", _regex(r"(?m)^[ \t]*(?P<s>>>>(?:[ \t].*?)?|\$[ \t]+[a-z].*?)[ \t]*$")),  # doctest, shell
+    # A Markdown image, alt text included: ``![logo](img/logo.png)`` came back ``!log[o](img/logo.png)``.
+    ("literal", _regex(r"!\[[^\[\]\n]*\]\([^()\s]*(?:\s+\"[^\"\n]*\")?\)")),
     ("tag", _regex(r"<!--(?s:.*?)-->"
                    r"|</?[A-Za-z][0-9A-Za-z:\-]*(?:\s+[A-Za-z_:@][0-9A-Za-z_:.\-@]*"
                    r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*\s*/?>"

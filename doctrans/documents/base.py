@@ -35,6 +35,10 @@ class Run:
     start: int
     end: int
     ref: Any = None
+    # The writer wants this run's image exact, not proportional (a Markdown link or emphasis: a
+    # few words inside a sentence): the job translates its text alone as well, and the run maps
+    # onto that translation where the sentence's translation holds it (TranslatedBlock.phrases).
+    anchor: bool = False
 
 
 @dataclass
@@ -58,14 +62,18 @@ class TranslatedBlock:
     # Gaps between segments (whitespace, tabs, line breaks) are copied or adapted by the job.
     alignment: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
     tgt_lang: str | None = None  # for the figures the engine writes the target's way (copied_anchors)
+    # The text of an anchor run -> its translation alone (translate_job.phrase_translations).
+    phrases: dict[str, str] = field(default_factory=dict)
 
     def copied_anchors(self, ranges: Iterable[tuple[int, int]]) -> dict[int, int]:
         """Exact images for the boundaries of the source ``ranges`` (formatting runs) whose text the
         translation copied: an inline code literal, a figure or a name found exactly once in its
         sentence's source and once in its translation maps onto that copy, wherever the model put
         it, instead of proportionally (a bold ``1,250`` or a monospace ``config.yaml`` stays bold
-        or monospace over exactly those characters). Copies out of order with one another are
-        dropped, so the runs still tile the target."""
+        or monospace over exactly those characters). A run whose text was translated alone
+        (``phrases``) maps onto that translation where the sentence's holds it once (a link's
+        ``installation guide`` onto ``安装指南``; Latin letters compared without case). Copies out
+        of order with one another are dropped, so the runs still tile the target."""
         src, tgt = self.block.text, self.text
         found: list[tuple[int, int]] = []  # (source offset, its exact image)
         for s0, s1 in ranges:
@@ -78,11 +86,12 @@ class TranslatedBlock:
             if seg is None:
                 continue
             (ss0, ss1), (tt0, tt1) = seg
-            written = _written(text, self.tgt_lang)
-            if src[ss0:ss1].count(text) != 1 or tgt[tt0:tt1].count(written) != 1:
+            if src[ss0:ss1].count(text) != 1:
                 continue
-            t0 = tt0 + tgt[tt0:tt1].index(written)
-            t1 = t0 + len(written)
+            image = _image(tgt[tt0:tt1], [w for w in (_written(text, self.tgt_lang), self.phrases.get(text)) if w])
+            if image is None:
+                continue
+            t0, t1 = tt0 + image[0], tt0 + image[1]
             # The run's own spaces around the text: a side is exact only where the translation
             # has as many there (else that boundary is left to the proportional mapping).
             lead, trail = a0 - s0, s1 - a1
@@ -143,6 +152,37 @@ class TranslatedBlock:
                 return _snap(tgt, t, t0, t1)
             prev_src_end, prev_tgt_end = s1, t1
         return min(prev_tgt_end + (off - prev_src_end), len(tgt))
+
+
+def _image(segment: str, candidates: list[str]) -> tuple[int, int] | None:
+    """Where the first candidate found exactly once in ``segment`` as whole words is (Latin
+    letters compared without case when lowering keeps the lengths), or None. Whole words: a
+    candidate's letter or digit at an edge may not go on into one of the segment's (``model``
+    is not found in ``models``)."""
+    for cand in candidates:
+        low, seg = cand.lower(), segment.lower()
+        hay, needle = (seg, low) if len(low) == len(cand) and len(seg) == len(segment) else (segment, cand)
+        found = [i for i in _occurrences(hay, needle) if _whole(segment, i, i + len(cand))]
+        if len(found) == 1:
+            return found[0], found[0] + len(cand)
+    return None
+
+
+def _occurrences(hay: str, needle: str) -> list[int]:
+    out, i = [], hay.find(needle)
+    while i >= 0 and needle:
+        out.append(i)
+        i = hay.find(needle, i + 1)
+    return out
+
+
+def _whole(text: str, a: int, b: int) -> bool:
+    """``text[a:b]`` does not cut a Latin word or number at either edge (CJK has no such edges)."""
+    def word(ch: str) -> bool:
+        return ch.isalnum() and not is_cjk(ch)
+
+    return not (a > 0 and word(text[a - 1]) and word(text[a])) and not (b < len(text) and word(text[b - 1])
+                                                                          and word(text[b]))
 
 
 def _written(text: str, tgt_lang: str | None) -> str:

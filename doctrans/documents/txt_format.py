@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from doctrans.documents import markdown_inline
 from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.errors import DocumentError
 from doctrans.list_markers import marker_into
@@ -211,7 +212,7 @@ def render(tb: TranslatedBlock) -> str:
         return tb.block.ref.raw
     lay: _Layout = tb.block.ref
     prefix = marker_into(lay.prefix, tb.tgt_lang)  # 一、 -> 1. in English
-    text = tb.text.strip()
+    text = markdown_inline.write(tb).strip()
     if lay.literal_marker:
         text = text.rstrip(":：").rstrip() + lay.literal_marker
     if not lay.width:
@@ -326,6 +327,17 @@ def _literal_marker(line: tuple[str, str, str, str, str]) -> tuple[str, tuple[st
 _TABLE_ROW = re.compile(r"^\s*\|.*(?<!\\)\|\s*$")
 _TABLE_DELIMITER = re.compile(r"^\s*\|(\s*:?-+:?\s*\|)+\s*$")
 _CELL_BORDER = re.compile(r"(?<!\\)\|")
+# A Markdown link reference definition (``[faq]: https://example.com/faq "FAQ"``): the target of
+# ``[text][faq]`` elsewhere, copied as it is (its label must match the links' labels).
+_LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\[\]\n]+\]:[ \t]*(?:<[^<>\n]*>|\S+)"
+                              r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$")
+
+
+def _prose(kind: str, text: str, lay: _Layout, level: int = 0) -> Block:
+    """A block of prose to translate: its inline markup (links, emphasis) as formatting runs, the
+    model given the plain text (doctrans.documents.markdown_inline)."""
+    plain, runs = markdown_inline.parse(text)
+    return Block(kind, plain, runs=runs, level=level, ref=lay)
 
 
 def _table_cells(body: str) -> Iterator[tuple[str, Block | None]]:
@@ -342,7 +354,7 @@ def _table_cells(body: str) -> Iterator[tuple[str, Block | None]]:
         if not text:
             continue
         start = left + 1 + (len(cell) - len(cell.lstrip()))
-        yield body[pos:start], Block("table_cell", text, ref=_Layout("", "", 0, "", "", ""))
+        yield body[pos:start], _prose("table_cell", text, _Layout("", "", 0, "", "", ""))
         pos = start + len(text)
     yield body[pos:], None
 
@@ -398,7 +410,7 @@ def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
                 lay = _Layout(run[0][0], run[-1][0], width, run[0][3], run[-1][2], run[-1][3])
             if end == len(para):
                 lay.literal_marker = marker
-            yield "".join(raw), Block("paragraph", _join([p[1] for p in run]), ref=lay)
+            yield "".join(raw), _prose("paragraph", _join([p[1] for p in run]), lay)
             raw = []
         para = []
 
@@ -443,6 +455,11 @@ def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
             raw.append(line)
             literal, after_blank = len(directive.group(1).expandtabs()), False
             continue
+        if _LINK_DEFINITION.match(body):
+            yield from flush()
+            raw.append(line)
+            after_blank, literal = False, None
+            continue
         if _TABLE_ROW.match(body):
             yield from flush()
             after_blank, literal = False, None
@@ -465,7 +482,7 @@ def _parse_lines(lines: Iterable[str]) -> Iterator[tuple[str, Block | None]]:
             if not content:
                 raw.append(line)
                 continue
-            block = Block(kind, content, level=level, ref=_Layout(indent + marker, indent, 0, eol, trailing, eol))
+            block = _prose(kind, content, _Layout(indent + marker, indent, 0, eol, trailing, eol), level)
             yield "".join(raw), block
             raw = []
             continue
