@@ -19,7 +19,8 @@ model:
 | 总结一下              | en     | (the model's)  |
 
 A heading followed by a colon and more text is a label (``Note:``, ``**Warning:**``, ``注意：``):
-the label alone is written from the list (the model wrote ``**Note:**`` as ``**不能：**``, "cannot").
+the label alone is written from the list (the model wrote ``**Note:**`` as ``**不能：**``, "cannot");
+at the start of a sentence it is not given to the model at all (:func:`leading_label`).
 English matches in any case; Chinese exactly. Between other languages nothing changes.
 """
 
@@ -92,3 +93,22 @@ def _label(text: str, tgt: str | None) -> list[Span]:
     if target is None:
         return []
     return [Span(m.start(1), m.end(2), text[m.start(1):m.end(2)], "heading", target + ("：" if tgt == "zh" else ":"))]
+
+
+def leading_label(text: str, src_lang: str | None, tgt_lang: str | None) -> tuple[int, str] | None:
+    """A label that starts ``text`` (``Note: the rest``, ``**注意：**请勿…``) as (where what it labels
+    begins, the label written in ``tgt_lang`` with its markup and the space that language puts
+    after it), or None. The engine translates the rest alone and writes the label before it: the
+    model given ``⦅1⦆Windows 用户需要…`` wrote ``The Note:Windows user needs…``."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
+    if not ((tgt == "zh" and src != "zh") or (tgt == "en" and src != "en")):
+        return None
+    spans = _label(text, tgt)
+    if not spans or spans[0].target is None:
+        return None
+    label = spans[0]
+    after = re.match(r"(?:\*\*|__)?[ \t\u3000]*", text[label.end:])
+    assert after is not None  # the pattern matches the empty string
+    written = text[:label.start] + label.target + after.group().strip() + ("" if tgt == "zh" else " ")
+    return label.end + after.end(), written
+

@@ -653,6 +653,8 @@ def _space_wanted(span: Span, side: str, out: str, src_space: bool, src_char: st
     - next to Chinese (or full-width punctuation): no space, unless the source had one there next
       to Chinese too (some writers space Latin words in Chinese: ``版本 v2.1.0 发布``); none after
       a span that ends in a full-width mark (a label written ``提示：``);
+    - after a span whose source ends in a full-width mark and whose output in an ASCII one, before
+      a Latin letter: a space (``注意：Windows`` -> ``Note: Windows``);
     - next to a Latin letter or digit: a space, unless the source glued the span to one (``10kg``,
       ``file%s``): then the model's choice stands;
     - inside brackets/quotes and before ``,.;:!?``: no space unless the source had one with that
@@ -668,6 +670,8 @@ def _space_wanted(span: Span, side: str, out: str, src_space: bool, src_char: st
         return src_space if src_char and is_cjk(src_char) else False
     if side == "right" and span.output[-1:] in _FULL_WIDTH_STOPS:
         return False  # a full-width mark sets its own space: "提示：press", not "提示： press"
+    if side == "right" and span.text[-1:] in _FULL_WIDTH_STOPS and span.output[-1:] in _CLOSING and _latin(out):
+        return True  # its space written out: "注意：Windows" is "Note: Windows", not "Note:Windows"
     if _latin(out):
         if src_char and _latin(src_char) and not src_space:
             return None
@@ -730,6 +734,8 @@ def _between(a: Span, b: Span, gap: str, masked: Masked) -> str:
         src_cjk = any(is_cjk(c) for c in a.text[-1:] + b.text[:1])
         if not source_gap and src_cjk and _latin(out_left) and _latin(out_right):
             return " "
+        if not source_gap and a.text[-1:] in _FULL_WIDTH_STOPS and out_left in _CLOSING and _latin(out_right):
+            return " "  # "注意：Windows" is "Note: Windows"
         if source_gap and not src_cjk and (is_cjk(out_left) or is_cjk(out_right)):
             return ""
         return source_gap

@@ -51,23 +51,31 @@ def test_a_report_through_the_shipped_model(tmp_path: Path) -> None:
     assert lines[2] and "Sales" not in lines[2]  # translated by the model
 
 
-@pytest.mark.parametrize(("text", "tgt", "label", "target"), [
-    ("**Note:** Administrator rights are required.", "zh", "Note:", "注意："),
-    ("Warning: Do not turn off the computer.", "zh", "Warning:", "警告："),
-    ("警告：请勿关机。", "en", "警告：", "Warning:"),
+@pytest.mark.parametrize(("text", "tgt", "prefix", "rest"), [
+    ("**Note:** Administrator rights are required.", "zh", "**注意：**", "Administrator rights are required."),
+    ("Warning: Do not turn off the computer.", "zh", "警告：", "Do not turn off the computer."),
+    ("警告：请勿关机。", "en", "Warning: ", "请勿关机。"),
+    ("注意：Windows 用户需要先安装运行库。", "en", "Note: ", "Windows 用户需要先安装运行库。"),
+    ("3. Note: back up first.", "zh", "3. 注意：", "back up first."),
 ])
-def test_a_heading_as_the_label_of_a_sentence(text: str, tgt: str, label: str, target: str) -> None:
+def test_a_heading_as_the_label_of_a_sentence(text: str, tgt: str, prefix: str, rest: str) -> None:
+    """The label is written from the list before the translation of the rest, which the model
+    reads alone: given the label as a placeholder, it wrote ``注意：Windows 用户…`` as ``The
+    Note:Windows user…``."""
     prep = prepare(text, 16, tgt_lang=tgt, src_lang="zh" if tgt == "en" else "en")
-    [span] = [s for s in prep.masked.spans if s.kind == "heading"]
-    assert (span.text, span.output) == (label, target)
-    assert prep.model_text is not None and label not in prep.model_text  # the rest goes to the model
+    assert prep.prefix == prefix
+    assert prep.masked.source == rest  # what the model reads (its spans masked)
+    assert not [s for s in prep.masked.spans if s.kind == "heading"]
     # Not a label: a colon inside a sentence, a word the list does not have.
     assert section_headings.find_section_heading("He said: yes", "en", "zh") == []
     assert section_headings.find_section_heading("Foo: bar", "en", "zh") == []
     assert section_headings.find_section_heading("Example:: code", "en", "zh") == []  # reST literal marker
     assert section_headings.find_section_heading("参见 :ref:`x`", "zh", "en") == []  # a role
+    assert section_headings.leading_label("Note: same language", "en", "en") is None
 
 
-def test_no_space_after_a_label_that_ends_in_a_full_width_colon() -> None:
+def test_a_label_comes_first_with_the_space_its_language_sets() -> None:
     prep = prepare("Tip: Press Ctrl+S to save.", 16, tgt_lang="zh", src_lang="en")
-    assert prep.restore("⦅1⦆ press Ctrl+S 保存。").text.startswith("提示：press")
+    assert prep.restore("按 ⦅1⦆ 保存。").text == "提示：按Ctrl+S保存。"
+    prep = prepare("提示：按 Ctrl+S 保存。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("Press ⦅1⦆ to save.").text == "Tip: Press Ctrl+S to save."

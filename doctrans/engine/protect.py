@@ -31,6 +31,7 @@ from doctrans.kept_names import CJK_LANGUAGES
 from doctrans.language_id import base_language
 from doctrans.list_markers import marker_into
 from doctrans.quotes import chinese_quotes, plain_quotes
+from doctrans.section_headings import leading_label
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
 from doctrans.units import one_period
@@ -163,7 +164,12 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
         body = replace(_prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang, src_lang),
                        source=sentence)
         prefix = marker_into(enumerator.group(0).lstrip(), tgt_lang)
-        return replace(body, prefix=prefix, copy=None if body.copy is None else prefix + body.copy)
+        return _after(prefix, body)
+    label = leading_label(sentence, src_lang, tgt_lang)
+    if label is not None:  # "Note: ...", "注意：...": the label from the list, the rest translated alone
+        end, written = label
+        return _after(written, replace(_prepare(sentence[end:], placeholders, glossary, tgt_lang, src_lang),
+                                       source=sentence))
     terms = automatic_terms(sentence, glossary.find(sentence) if glossary is not None else [], src_lang, tgt_lang)
     if placeholders:
         terms = _within_budget(sentence, terms, placeholders)
@@ -183,6 +189,11 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     # so the shifted offsets hold).
     model_text = fold_case(substitute(plain_quotes(masked.text), _shifted(masked, terms)), sentence, src_lang, tgt_lang)
     return Prepared(sentence, masked, model_text, None, masking=True)
+
+
+def _after(prefix: str, body: Prepared) -> Prepared:
+    """``body`` (the rest of a sentence) with ``prefix`` written before its translation."""
+    return replace(body, prefix=prefix + body.prefix, copy=None if body.copy is None else prefix + body.copy)
 
 
 # Report terms (doctrans.report_terms) only while a sentence has at most this many placeholders:
