@@ -41,6 +41,7 @@ import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
 
+from doctrans.chinese_numerals import read_numeral
 from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
@@ -62,6 +63,9 @@ _PERCENT_WORDS = re.compile(rf"(?<![0-9A-Za-z_.,])({NUMBER})[ \t-]?(percentage p
                             re.IGNORECASE)
 _CHINESE_POINTS = re.compile(rf"{FIGURE_START}({NUMBER})\s?个百分点")
 _CHINESE_PERCENT = re.compile(rf"百分之\s?({NUMBER})(?![0-9０-９.．])")
+# In numerals: 百分之三点五 (3.5%), 百分之五十 (50%), 百分之零点五 (0.5%), 百分之一百 (100%). The
+# zh->en model dropped 百分之三点五 from its sentence altogether.
+_NUMERAL_PERCENT = re.compile(r"百分之([零〇一二三四五六七八九十百两]+)(?:点([零〇一二三四五六七八九]+))?")
 _POINTS = {"zh": "个百分点", "ja": "ポイント"}
 # Targets that count in 万 themselves, and their characters for 10^4, 10^8 and 10^12.
 _WAN_UNITS = {"zh": ("万", "亿", "万亿"), "ja": ("万", "億", "兆")}
@@ -157,7 +161,18 @@ def _percentages(text: str, lang: str) -> list[Span]:
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{ascii_digits(m.group(1))} {unit}"))
     for m in _CHINESE_PERCENT.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", ascii_digits(m.group(1)) + "%"))
+    if lang == "en":
+        for m in _NUMERAL_PERCENT.finditer(text):
+            whole = read_numeral(m.group(1))
+            fraction = read_numeral(m.group(2)) if m.group(2) else None
+            if whole is None or (m.group(2) and fraction is None):
+                continue
+            figure = f"{whole}.{m.group(2).translate(_DIGIT_OF)}" if m.group(2) else str(whole)
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", figure + "%"))
     return spans
+
+
+_DIGIT_OF = str.maketrans("零〇一二三四五六七八九", "00123456789")
 
 
 def ascii_digits(digits: str) -> str:

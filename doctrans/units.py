@@ -17,6 +17,10 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 上午9点           | 9 a.m.          | (as written)  |
 | 晚上8点半         | 8:30 p.m.       | (as written)  |
 | 15 km             | (as written)    | 15公里        |
+| 6 inches          | (as written)    | 6英寸         |
+| 80 mph            | (as written)    | 80英里/小时   |
+| 3英亩             | 3 acres         | (as written)  |
+| 1英里             | 1 mile          | (as written)  |
 | 70 kilograms      | (as written)    | 70公斤        |
 | -5 °C             | (as written)    | 零下5摄氏度   |
 | 100 m²            | (as written)    | 100平方米     |
@@ -49,12 +53,25 @@ _INTO_CHINESE = {
     "km²": "平方公里", "km2": "平方公里", "square kilometres": "平方公里", "square kilometers": "平方公里",
     "°c": "摄氏度", "degrees celsius": "摄氏度", "°f": "华氏度", "degrees fahrenheit": "华氏度",
     "km/h": "公里/小时", "kwh": "千瓦时", "kw": "千瓦", "mw": "兆瓦",
+    # Imperial and US units (news and reports from the US and the UK): the model wrote ``6 inches``
+    # as ``6中`` and lost ``80 mph`` and ``3 acres``.
+    "inches": "英寸", "inch": "英寸", "feet": "英尺", "foot": "英尺", "ft": "英尺", "yards": "码", "yard": "码",
+    "miles": "英里", "mile": "英里", "mph": "英里/小时", "miles per hour": "英里/小时", "acres": "英亩",
+    "acre": "英亩", "square feet": "平方英尺", "square foot": "平方英尺", "sq ft": "平方英尺",
+    "square miles": "平方英里", "square mile": "平方英里", "hectares": "公顷", "hectare": "公顷", "lb": "磅",
+    "lbs": "磅", "ounces": "盎司", "ounce": "盎司", "oz": "盎司", "gallons": "加仑", "gallon": "加仑",
 }
 _OUT_OF_CHINESE = {
     "公里": "km", "千米": "km", "米": "m", "厘米": "cm", "毫米": "mm", "公斤": "kg", "千克": "kg", "克": "g",
     "毫克": "mg", "吨": "t", "升": "L", "毫升": "ml", "平方米": "m²", "平方公里": "km²", "摄氏度": "°C",
     "华氏度": "°F", "千瓦时": "kWh", "千瓦": "kW", "兆瓦": "MW",
+    "英寸": "inches", "英尺": "feet", "英里/小时": "mph", "英里": "miles", "英亩": "acres", "平方英尺": "square feet",
+    "平方英里": "square miles", "公顷": "hectares", "磅": "pounds", "盎司": "ounces", "加仑": "gallons",
 }
+# An English unit written as a word is singular after 1 (``1 mile``, ``1 square foot``).
+_SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre", "square feet": "square foot",
+             "square miles": "square mile", "hectares": "hectare", "pounds": "pound", "ounces": "ounce",
+             "gallons": "gallon"}
 _ENGLISH_UNIT = "|".join(sorted((re.escape(u) for u in _INTO_CHINESE), key=len, reverse=True))
 _ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−)?({NUMBER})[ \u00a0]?({_ENGLISH_UNIT})"
                               r"(?![0-9A-Za-z_²/])", re.IGNORECASE)
@@ -89,7 +106,10 @@ def _out_of_chinese(text: str) -> list[Span]:
     for m in _CHINESE_MEASURE.finditer(text):
         sign = "-" if m.group(1) else ""
         unit = _OUT_OF_CHINESE[m.group(3)]
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{ascii_digits(m.group(2))} {unit}"))
+        figure = ascii_digits(m.group(2))
+        if figure == "1":
+            unit = _SINGULAR.get(unit, unit)
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{figure} {unit}"))
     for m in _CHINESE_TIME.finditer(text):
         hour, minute = int(ascii_digits(m.group(2))), m.group(3)
         minutes = ":30" if m.group(4) else f":{int(ascii_digits(minute)):02d}" if minute else ""

@@ -104,6 +104,11 @@ def test_the_check_looks_for_the_converted_value() -> None:
      [("5.3个百分点", "5.3 percentage points"), ("1个百分点", "1 percentage point")]),
     ("占百分之12.5。", "en", [("百分之12.5", "12.5%")]),
     ("占百分之12.5。", "de", [("百分之12.5", "12.5%")]),
+    # In numerals (the zh->en model dropped 百分之三点五 from its sentence).
+    ("增长了百分之三点五，百分之五十的人，百分之零点五，百分之一百。", "en",
+     [("百分之三点五", "3.5%"), ("百分之五十", "50%"), ("百分之零点五", "0.5%"), ("百分之一百", "100%")]),
+    ("增长了百分之两百。", "en", [("百分之两百", "200%")]),
+    ("百分之三四十的人。", "en", []),  # a range in speech: the model's
     ("The percentage is 5% and the 3 percenters left.", "zh", []),  # already a sign / not the word
 ])
 def test_percentages_are_written_the_targets_way(text: str, tgt: str, expected: list[tuple[str, str]]) -> None:
