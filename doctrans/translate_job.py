@@ -121,6 +121,8 @@ class _Loop:
     tm: TMLookup | None = None
     tm_hits: int = 0
     sources: list[str] | None = None  # kept when the caller wants the sentence pairs
+    # Translate anchor runs alone for the writer (_phrases); off for a replay into plain text.
+    phrases: bool = True
 
     def blocks(self, document: Document) -> Iterator[TranslatedBlock]:
         try:
@@ -153,7 +155,8 @@ class _Loop:
             if spans:
                 self.text_blocks += 1
             translated = assemble(block, spans, targets, self.translator.tgt_lang)
-            translated.phrases = self._phrases(block, spans)
+            if self.phrases:
+                translated.phrases = self._phrases(block, spans)
             yield translated
 
     def _phrases(self, block: Block, spans: list[tuple[int, int]]) -> dict[str, str]:
@@ -336,7 +339,7 @@ def _write_fallback(error: Exception, input_path: Path, output: Path, document: 
     checkpoint.save()
     reason = f"{type(error).__name__}: {first_line(error)}" if not isinstance(error, UserError) else str(error)
     alt = fallback_path(output, input_path)
-    replay = _Loop(loop.translator, loop.lang, loop.progress(digest), loop.on_progress, tm=loop.tm)
+    replay = _Loop(loop.translator, loop.lang, loop.progress(digest), loop.on_progress, tm=loop.tm, phrases=False)
     replay.on_sentence = loop.on_sentence
     try:
         write_atomically(write_txt, document, replay.blocks(document), alt)
