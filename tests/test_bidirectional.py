@@ -104,11 +104,15 @@ def test_each_direction_matches_pytorch_fed_the_tag(src: str, tgt: str) -> None:
         assert r.tgt_tokens == ["<s>", *(sp.id_to_piece(t) for t in ref.hypotheses[i])], f"sentence {i + 1}"
         for side, m in session.memory.items():
             np.testing.assert_allclose(m, ref.memories[i][side].numpy(), atol=1e-4)
-    # The tag is what chooses the output language: the other direction's tag, same sentences,
-    # gives another translation (so the parity above could not hold without the right tag).
+    # The tag reaches the encoder: the other direction's tag, same sentences, writes other
+    # memories (so the parity above could not hold without the right tag). Memories, not tokens:
+    # the toy model, 120 steps old, may write the same few pieces under either tag (it did under
+    # the packages of 2026-11-26), while what it reads differs.
     other = sp.piece_to_id(f"<2{src}>")
-    swapped = translate_documents(loaded.model, [[[other, *sp.encode(s)] for s in doc]], beam=1)[0]
-    assert swapped.hypotheses != ref.hypotheses
+    swapped = translate_documents(loaded.model, [[[other, *sp.encode(s)] for s in doc]], beam=1,
+                                  record_memory=True)[0]
+    assert any(not np.allclose(swapped.memories[i][side].numpy(), ref.memories[i][side].numpy(), atol=1e-3)
+               for i in range(len(doc)) for side in ref.memories[i])
 
 
 def test_the_two_directions_differ_on_the_same_input() -> None:

@@ -33,13 +33,16 @@ def test_only_a_cased_source_into_a_caseless_target() -> None:
 
 
 def test_the_model_reads_small_letters_and_spans_keep_their_case() -> None:
+    # The label CAUTION: is written from the list (doctrans.section_headings), the rest is a
+    # sentence of its own: its first word keeps the sentence's capital.
     prep = prepare("CAUTION: SET MAX_SIZE TO 320 BEFORE USE.", 16, tgt_lang="zh", src_lang="en")
-    assert prep.model_text == "Caution: set ⦅1⦆ to ⦅2⦆ before use."
-    assert prep.restore("警告：使用前将⦅1⦆设为⦅2⦆。").text == "警告：使用前将MAX_SIZE设为320。"
+    assert prep.model_text == "Set ⦅1⦆ to ⦅2⦆ before use."
+    assert prep.restore("使用前将⦅1⦆设为⦅2⦆。").text == "小心：使用前将MAX_SIZE设为320。"
     # In a heading too, an acronym is a name (kept) and the words are folded.
     prep = prepare("WARNING: GNOME USER GUIDE", 16, tgt_lang="zh", src_lang="en")
-    assert prep.model_text == "⦅1⦆ ⦅2⦆ User guide"  # the label WARNING: is 警告： (doctrans.section_headings)
-    assert [s.output for s in prep.masked.spans] == ["警告：", "GNOME"]
+    assert prep.model_text == "⦅1⦆ User guide"  # the label WARNING: is 警告：, written before it
+    assert [s.output for s in prep.masked.spans] == ["GNOME"]
+    assert prep.restore("⦅1⦆用户指南").text == "警告：GNOME用户指南"
     # Acronyms in a mixed-case sentence are names (kept), emphasis is folded.
     prep = prepare("You MUST NOT unplug the GNOME session.", 16, tgt_lang="zh", src_lang="en")
     assert prep.model_text == "You must not unplug the ⦅1⦆ session."
