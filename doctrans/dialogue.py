@@ -20,11 +20,17 @@ output's way (doctrans.segment.join_gap).
 | He said "no" to the plan.                        | He said "no" to the plan.                         |
 | The word "MUST", in capitals, is a requirement.  | The word "MUST", in capitals, is a requirement.   |
 | Select "File," then "Open."                      | Select "File," then "Open."                       |
+| 'Not yet,' she said, 'I want to finish first.'   | 'Not yet,' · she said, · 'I want to finish first.' |
+| The students' books, don't you think?            | The students' books, don't you think?             |
 
 An opening quote needs ``, :`` before it (or the sentence's start) and a closing one ``, ? ! …``
 inside it, so a quoted word inside a sentence (``"no"``, ``"MUST",``, a menu's ``"File,"``) is
 never cut out. Straight quotes ``"`` open and
-close by their count in the block (an odd count: they are left alone). Each piece needs a letter.
+close by their count in the block (an odd count: they are left alone). Single quotes set an
+utterance the British way (``'Not yet,' she said.``) only where they cannot be apostrophes
+(:func:`_single_roles`: an opening one after the start, a sentence end or ``, :`` and a space, before
+a letter; a closing one after ``, ? ! . …`` at a word's end), and only when they alternate in the
+block. Each piece needs a letter.
 
 Into English, the narration after an utterance that ends in ``, ? !`` goes on in small letters
 (:func:`narration_case`: ``"Are you coming?" Her brother asked.`` -> ``her brother asked.``) when
@@ -52,6 +58,31 @@ def _straight_roles(text: str) -> dict[int, str]:
     if len(where) % 2:
         return {}
     return {p: ("open" if k % 2 == 0 else "close") for k, p in enumerate(where)}
+
+
+_UTTERANCE_END = ",?!.…"
+
+
+def _single_roles(text: str) -> dict[int, str]:
+    """Opening or closing, for each single quote of ``text`` that sets an utterance the British
+    way (``'Not yet,' she said.``); none when they do not alternate. An apostrophe never qualifies:
+    an opening quote starts the block or follows a sentence's end or ``, :`` and a space, with a
+    letter after it; a closing one follows ``, ? ! . …`` and ends a word (``students'``, ``'n'``,
+    ``don't`` are none)."""
+    roles: dict[int, str] = {}
+    for p, c in enumerate(text):
+        if c in "'‘" and p + 1 < len(text) and _LETTER.match(text[p + 1]):
+            q = p - 1
+            while q >= 0 and text[q].isspace():
+                q -= 1
+            if q < 0 or (q < p - 1 and text[q] in _BEFORE_OPENING + _UTTERANCE_END):
+                roles[p] = "open"
+        elif c in "'’" and p > 0 and text[p - 1] in _UTTERANCE_END and (p + 1 == len(text) or text[p + 1].isspace()):
+            roles[p] = "close"
+    kinds = [roles[p] for p in sorted(roles)]
+    if kinds != ["open", "close"] * (len(kinds) // 2):
+        return {}
+    return roles
 
 
 def dialogue_cuts(text: str, span: Span, roles: dict[int, str] | None = None) -> list[Span]:
@@ -88,9 +119,9 @@ def dialogue_cuts(text: str, span: Span, roles: dict[int, str] | None = None) ->
 
 def split_dialogue(text: str, spans: list[Span]) -> list[Span]:
     """Every sentence span of a block's ``text`` cut at its quotations (:func:`dialogue_cuts`)."""
-    if not any(c in text for c in '"“「『'):
+    if not any(c in text for c in '"“「『\'‘'):
         return spans
-    roles = _straight_roles(text)
+    roles = _straight_roles(text) | _single_roles(text)
     return [piece for span in spans for piece in dialogue_cuts(text, span, roles)]
 
 
@@ -99,9 +130,9 @@ def narration_case(previous_source: str, source: str, translation: str, common: 
     with its first word in small letters when the utterance ended in ``, ? !`` inside its quotes
     and the word is a common one (``Her brother asked.`` -> ``her brother asked.``)."""
     tail = previous_source.rstrip()
-    if len(tail) < 2 or not (tail[-1] in _CLOSING or tail[-1] == '"') or tail[-2] not in _INSIDE_END:
+    if len(tail) < 2 or tail[-1] not in _CLOSING + '"\'’' or tail[-2] not in _INSIDE_END:
         return translation
-    if source.lstrip()[:1] in _OPENING or source.lstrip()[:1] == '"':
+    if source.lstrip()[:1] in _OPENING + '"\'‘':
         return translation  # another utterance
     m = re.match(r"([A-Z][a-z]*)\b", translation)
     if not m or m.group(1) == "I" or m.group(1).lower() not in common:

@@ -30,6 +30,32 @@ def plain_quotes(text: str) -> str:
     return text.translate(_PLAIN)
 
 
+# A whole segment that is an utterance in single quotes (doctrans.dialogue cuts ``'Not yet,' she
+# said.`` into ``'Not yet,'`` and ``she said.``), after plain_quotes.
+_SINGLE_UTTERANCE = re.compile(r"(\s*)'([^\W\d_].*[,?!.…])'(\s*)", re.DOTALL)
+
+
+def double_quoted(text: str) -> str:
+    """A segment that is one utterance in single quotes, the British way, with double quotes for
+    the model (which learned quotations in ``"``: it dropped the quotes and ran ``'Not yet,' she
+    said`` together into ``还没，她说了。``); anything else unchanged. The same length."""
+    m = _SINGLE_UTTERANCE.fullmatch(text)
+    return f'{m.group(1)}"{m.group(2)}"{m.group(3)}' if m else text
+
+
+_QUOTATION = re.compile(r'\s*"[^"]+"\s*')
+
+
+def keep_quotation(source: str | None, translation: str) -> str:
+    """The translation of a segment that is wholly one quotation (``"Not yet,"``, as the model
+    read it) in quotes too when the model wrote none: it dropped them (``'I don't know,' said Tom``
+    came back ``我不知道汤姆说``); chinese_quotes then sets them the Chinese way."""
+    if source is None or not _QUOTATION.fullmatch(source) or any(q in translation for q in '"“”「」'):
+        return translation
+    core = translation.strip()
+    return translation.replace(core, f'"{core}"', 1) if core else translation
+
+
 def chinese_quotes(text: str) -> str:
     """``text`` (Chinese) with its ASCII ``"`` pairs as ``“…”``; unchanged when they do not pair
     up or no quotation holds or touches a Chinese character (an English phrase quoted as such).

@@ -289,6 +289,7 @@ NO_LINE_END = "（「『【〔《〈“‘([{"
 
 # Full-width marks after which CJK text sets no space, whatever follows.
 _CJK_STOPS = "。！？；：，、」』）”"
+_CJK_OPENING_QUOTES = "“‘"
 
 
 def join_gap(gap: str, tgt_lang: str, left: str, right: str) -> str:
@@ -304,7 +305,9 @@ def join_gap(gap: str, tgt_lang: str, left: str, right: str) -> str:
     if _HARD_BREAK.search(gap):
         return gap
     cjk_target = tgt_lang.split("-")[0].lower() in {"zh", "ja"}
-    if cjk_target and left and right and ((is_cjk(left[-1]) and is_cjk(right[0]))
+    # An opening quote before a Chinese utterance counts as Chinese (她说 · “我想…”: no space).
+    first = right.lstrip(_CJK_OPENING_QUOTES)[:1]
+    if cjk_target and left and right and ((is_cjk(left[-1]) and is_cjk(first))
                                           or left.rstrip("\"'")[-1:] in _CJK_STOPS):
         return ""
     if not gap and left and right and not (is_cjk(left[-1]) or is_cjk(right[0])):

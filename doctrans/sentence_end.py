@@ -46,6 +46,10 @@ def end_like_source(source: str, translation: str, chinese_output: bool) -> str:
     marks = _INTO_CHINESE if chinese_output else _INTO_LATIN
     src = source.rstrip()
     src_core = src.rstrip(_CLOSERS)
+    if src_core != src and src_core[-1:] in ",，":
+        # An utterance its speaker goes on from (``"Not yet," she said``, cut by doctrans.dialogue)
+        # keeps its comma inside the quotes: the model dropped it (``“还没有”她说``).
+        marks = {**marks, ",": "，" if chinese_output else ",", "，": "，" if chinese_output else ","}
     mark = src_core[-1:]
     body = translation.rstrip()
     if not body or mark not in marks or src_core.endswith(("..", "…")):
@@ -54,7 +58,7 @@ def end_like_source(source: str, translation: str, chinese_output: bool) -> str:
     if src_core != src:  # the source closes a quotation or bracket at its end
         body += _unclosed(body)
     core = body.rstrip(_CLOSERS)
-    if not core or core[-1] in _ANY_END:
+    if not core or core[-1] in _ANY_END or (mark in ",，" and core[-1] in ",，"):
         return body + trailing_space
     # ``"Not yet."``: the mark goes inside the closers, as in the source; ``he said "no".``: after.
     inside = src[-1:] in _CLOSERS

@@ -9,6 +9,7 @@ import pytest
 
 from doctrans import dialogue
 from doctrans.dialogue import narration_case, split_dialogue
+from doctrans.engine.protect import prepare
 from doctrans.kept_names import common_words
 from doctrans.translate_job import translate_file
 from tests.fakes import FakeTranslator
@@ -20,7 +21,7 @@ def docstring_table() -> list[tuple[str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 7
+    assert len(docstring_table()) == 9
 
 
 @pytest.mark.parametrize(("text", "pieces"), docstring_table())
@@ -55,3 +56,21 @@ def test_a_novel_page_reaches_the_model_in_pieces_and_comes_back_whole(tmp_path:
     translate_file(src, out, tr)
     assert tr.calls == ['"Not yet,"', "she said,", '"I want to finish this letter first."', "He left."]
     assert out.read_text(encoding="utf-8") == '"NOT YET," SHE SAID, "I WANT TO FINISH THIS LETTER FIRST."\n\nHE LEFT.\n'
+
+
+def test_british_single_quotes_are_utterances_and_apostrophes_are_not() -> None:
+    for text in ["'Tis the season, 'n' all that.", "She called it 'the thing' and left.",
+                 "It's the boys' turn, isn't it?"]:
+        assert split_dialogue(text, [(0, len(text))]) == [(0, len(text))]
+    text = "'Are you coming?' her brother asked."
+    spans = split_dialogue(text, [(0, len(text))])
+    assert [text[a:b] for a, b in spans] == ["'Are you coming?'", "her brother asked."]
+    assert narration_case("'Are you coming?'", "her brother asked.", "Her brother asked.", common_words()) == (
+        "her brother asked.")
+
+
+def test_a_british_utterance_reaches_the_model_in_double_quotes_and_keeps_its_quotes() -> None:
+    prep = prepare("'Not yet,'", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == '"Not yet,"'
+    assert prep.restore("还没有，").text == "“还没有，”"  # the model dropped the quotes
+    assert prepare("'Not yet,' she said.", 16, tgt_lang="zh", src_lang="en").model_text == "'Not yet,' she said."

@@ -81,6 +81,7 @@ def test_join_gap() -> None:
 def test_no_space_after_a_full_width_mark_in_chinese_output() -> None:
     assert join_gap(" ", "zh", '"还没，"她说。', '"我在等一封信。"') == ""
     assert join_gap(" ", "zh", '"我在等一封信。"', "他走了。") == ""
+    assert join_gap(" ", "zh", "她说", "“我想完成这封信。”") == ""  # the narration, then an utterance
     assert join_gap(" ", "zh", "利率上升。", "0.45欧元") == ""
     assert join_gap(" ", "zh", "你确定吗?", "好") == " "  # an ASCII mark: the model's spacing stays
     assert join_gap(" ", "en", "他来了。", '"Yes."') == " "

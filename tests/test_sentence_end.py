@@ -25,6 +25,9 @@ from doctrans.sentence_end import end_like_source
     ("It works.", "它可以工作:", "它可以工作:"),  # the model chose another mark
     ("Note the file names.  ", "注意文件名  ", "注意文件名。  "),  # trailing space kept
     ("Revenue grew.", "", ""),
+    ('"Not yet,"', "“还没有”", "“还没有，”"),  # a dialogue piece: its speaker goes on after the comma
+    ('"Not yet,"', "“还没有，”", "“还没有，”"),
+    ("she said,", "她说", "她说"),  # a comma outside a quotation is left to the model
 ])
 def test_into_chinese(source: str, translation: str, expected: str) -> None:
     assert end_like_source(source, translation, chinese_output=True) == expected
@@ -39,6 +42,7 @@ def test_into_chinese(source: str, translation: str, expected: str) -> None:
     ("安装说明", "Installation", "Installation"),  # a heading without a mark stays without
     ("他笑了（很久）。", "He laughed (for a long time)", "He laughed (for a long time)."),
     ("见 f(x)。", "See f(x", "See f(x."),  # the source closes nothing at its end: no bracket added
+    ("“还没有，”", '"Not yet"', '"Not yet,"'),
 ])
 def test_into_english(source: str, translation: str, expected: str) -> None:
     assert end_like_source(source, translation, chinese_output=False) == expected

@@ -29,8 +29,9 @@ from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
 from doctrans.kept_names import CJK_LANGUAGES
 from doctrans.language_id import base_language
+from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
-from doctrans.quotes import chinese_quotes, plain_quotes
+from doctrans.quotes import chinese_quotes, double_quoted, keep_quotation, plain_quotes
 from doctrans.section_headings import leading_label
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
@@ -76,10 +77,13 @@ class Prepared:
     masking: bool = False
 
     def restore(self, decoded: str) -> Restored:
+        decoded = keep_quotation(self.model_text, decoded)
         # Punctuation before the spans go back: a figure's "1,250" or a literal's quotes stay as
         # they are.
         if self.chinese_output:
             decoded = restore_chinese_punctuation(decoded, [s.output for s in self.masked.spans])
+        elif any(is_cjk(c) for c in self.source):
+            decoded = spaced_after_marks(decoded)
         decoded = drop_unopened(self.masked.text, decoded)
         if self.end_marks:
             decoded = end_like_source(self.source, decoded, self.end_marks == "cjk")
@@ -187,7 +191,8 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     # here, where every span the case must not touch is a placeholder.
     # Typographic quotes read as the ASCII ones the model learned (doctrans.quotes; the same length,
     # so the shifted offsets hold).
-    model_text = fold_case(substitute(plain_quotes(masked.text), _shifted(masked, terms)), sentence, src_lang, tgt_lang)
+    model_text = fold_case(substitute(double_quoted(plain_quotes(masked.text)), _shifted(masked, terms)), sentence,
+                           src_lang, tgt_lang)
     return Prepared(sentence, masked, model_text, None, masking=True)
 
 
