@@ -34,7 +34,8 @@ from the tenth (``第十四届`` -> ``14th``, ``二十一世纪`` -> ``21st``). 
 a bare ``十``/``百``/``千`` (``十分`` is "very", ``百姓`` "people"), numerals that start with a unit
 (``万一`` "in case", ``千万`` "by all means"), ranges (``三四十``, ``十几``), number bases
 (``十六进制``) and ordinals below ten (``第三方`` is "third party" to the model) stay the model's
-(``三年前`` -> ``three years ago``).
+(``三年前`` -> ``three years ago``). A bare ``十`` is ten only before what it counts (``十年前``,
+``十多个``, ``十分钟``, not ``十分重要``): the model dropped ``十年前`` from its sentence.
 """
 
 from __future__ import annotations
@@ -92,6 +93,12 @@ _CN_NUMERAL = re.compile(rf"(?<![零〇{_CN_DIGITS}十百千万亿第])(第)?([{
                          rf"(?![零〇{_CN_DIGITS}十百千万亿几进])(多|余)?(世纪)?")  # 十六进制: hexadecimal
 
 
+# What a bare 十 counts when it is a number (十年前 came back without its ten years: "I moved to
+# Beijing"); 点 (o'clock) and 月 (October) are dates' and times'.
+_COUNTED = ("年", "个", "天", "岁", "次", "名", "位", "家", "种", "倍", "分钟", "小时", "秒", "周", "星期", "人",
+            "条", "本", "页", "篇", "项", "件", "辆", "座", "层", "所")  # after 多/余 too: 十多个, 十余年
+
+
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
@@ -103,8 +110,10 @@ def chinese_numerals(text: str, taken: Sequence[Span] = ()) -> list[Span]:
     spans = []
     for m in _CN_NUMERAL.finditer(text):
         nth, numeral, more, century = m.group(1), m.group(2), m.group(3), m.group(4)
-        if not any(c in numeral for c in "十百千万亿") or numeral in ("十", "百", "千"):
+        if not any(c in numeral for c in "十百千万亿") or numeral in ("百", "千"):
             continue
+        if numeral == "十" and (nth or century or not text.startswith(_COUNTED, m.end())):
+            continue  # 十分 "very", 十足, 十字; but 十年前, 十多个, 十分钟 are counts
         value = read_large_numeral(numeral)
         if value is None or value < 10:
             continue

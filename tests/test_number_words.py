@@ -67,6 +67,10 @@ def test_years_and_ages_in_words() -> None:
                                               ("三万零五百", "30,500")]),
     # Words, not figures: very, the people, in case, by all means, ranges, "third party", hexadecimal.
     ("十分重要，老百姓，万一，千万不要，三四十个，十几个，第三方，三年前，三万五，十六进制", []),
+    # A bare 十 before what it counts is ten; before anything else a word (十字路口, 十足), and
+    # 十月/十点 belong to dates and times.
+    ("十年前，十多个人等了十分钟，十余家", [("十", "10"), ("十多", "more than 10"), ("十", "10"), ("十余", "over 10")]),
+    ("十字路口，信心十足，十月，十点，第十名", []),
 ])
 def test_chinese_numerals_into_english_figures(text: str, found: list[tuple[str, str]]) -> None:
     spans = find_number_words(text, "zh", "en")

@@ -1,0 +1,21 @@
+"""A space after a mark the zh→en model glued to the next word.
+
+Chinese sets no space after ``，。；：？！``, and the zh→en model sometimes copies that into English:
+``十年前，我搬到了北京。`` came back ``10 years ago,I moved to Beijing.`` (the piece ``I`` without
+its word-start mark). Out of a Chinese source, English output gets a space after ``, ;`` before a
+letter, and after ``. ? ! :`` before a capital that follows a word of small letters (so ``e.g.``,
+``U.S.``, ``3.5``, ``os.path`` and ``http://`` stay as they are). Run before the verbatim spans go
+back, so code, URLs and figures in placeholders are never touched.
+"""
+
+from __future__ import annotations
+
+import re
+
+_AFTER_COMMA = re.compile(r"(?<=[^\W\d_])([,;])(?=[^\W\d_])")
+_AFTER_END = re.compile(r"(?<=[a-z]{2})([.?!:])(?=[A-Z][a-z])")
+
+
+def spaced_after_marks(text: str) -> str:
+    """``text`` (English, placeholders masked) with a space after a mark glued to the next word."""
+    return _AFTER_END.sub(r"\1 ", _AFTER_COMMA.sub(r"\1 ", text))

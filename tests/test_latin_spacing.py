@@ -1,0 +1,29 @@
+"""English output out of a Chinese source gets the space the model left out after a mark
+(doctrans.latin_spacing)."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans.engine.protect import prepare
+from doctrans.latin_spacing import spaced_after_marks
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("10 years ago,I moved to Beijing.", "10 years ago, I moved to Beijing."),
+    ("It rained;we stayed.", "It rained; we stayed."),
+    ("He left.She stayed.", "He left. She stayed."),
+    ("Why not?Because.", "Why not? Because."),
+    # Abbreviations, figures, names and code-like text stay as they are.
+    ("See e.g.The U.S.A. and 3.5, 1,250 or os.path and http://x.Org", "See e.g.The U.S.A. and 3.5, 1,250 or os.path and http://x.Org"),
+    ("Call ⦅1⦆,⦅2⦆ now", "Call ⦅1⦆,⦅2⦆ now"),
+])
+def test_spaced_after_marks(text: str, expected: str) -> None:
+    assert spaced_after_marks(text) == expected
+
+
+def test_only_english_out_of_a_chinese_source_and_never_inside_a_span() -> None:
+    prep = prepare("十年前，我搬到了北京。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("⦅1⦆ years ago,I moved to ⦅2⦆.").text == "10 years ago, I moved to Beijing."
+    english = prepare("Use a,b here.", 16, tgt_lang="de", src_lang="en")
+    assert english.restore("Nimm a,b hier.").text == "Nimm a,b hier."
