@@ -93,14 +93,17 @@ def find_report_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
 
 
 # A change on the same period a year (or a month) before, with its percentage: 同比增长8.3% <->
-# up 8.3% year on year. The figure is part of the phrase, written exactly.
+# up 8.3% year on year, 下降2.1% <-> down 2.1%. The figure is part of the phrase, written exactly.
 _PERCENT = r"([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?[%％]"
-_CHINESE_CHANGE = re.compile(rf"(同比|环比|比上年|比去年|较上年|较去年)(增长|上升|提高|增加|下降|减少|回落|下跌)"
-                             rf"了?\s?{_PERCENT}")
+# The period is optional: a change alone (``净利润下降2.1%``) lost its direction as often (the
+# model wrote ``Net profit for 120 million yuan, 2.1%.``), and ``较上年同期`` (on the same period
+# of the year before) is year on year.
+_CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年)(?:同期)?(?:相比)?，?)?"
+                             rf"(增长|上升|提高|增加|下降|减少|回落|下跌|下滑)了?\s?{_PERCENT}(?!的)")
 _RISES = ("增长", "上升", "提高", "增加")
 _ENGLISH_CHANGE = re.compile(
     rf"(?<![A-Za-z])(up|rose|increased|grew|gained|down|fell|decreased|declined|dropped)(?: by)?\s{_PERCENT}"
-    r"\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month)(?![A-Za-z])",
+    r"(?:\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month))?(?![A-Za-z])",
     re.IGNORECASE)
 
 
@@ -113,13 +116,13 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
     if tgt == "en" and src != "en":
         for m in _CHINESE_CHANGE.finditer(text):
             figure = ascii_digits(m.group(3))
-            period = "month on month" if m.group(1) == "环比" else "year on year"
+            period = "" if not m.group(1) else " month on month" if m.group(1) == "环比" else " year on year"
             direction = "up" if m.group(2) in _RISES else "down"
-            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{direction} {figure}% {period}"))
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{direction} {figure}%{period}"))
     elif tgt == "zh" and src != "zh":
         for m in _ENGLISH_CHANGE.finditer(text):
             rise = m.group(1).lower() in ("up", "rose", "increased", "grew", "gained")
-            period = "环比" if m.group(3).lower().startswith("month") else "同比"
+            period = "" if not m.group(3) else "环比" if m.group(3).lower().startswith("month") else "同比"
             spans.append(Span(m.start(), m.end(), m.group(), "number",
                               f"{period}{'增长' if rise else '下降'}{ascii_digits(m.group(2))}%"))
     return spans

@@ -28,7 +28,13 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 9 am              | (as written)    | 上午9点       |
 | 54-year-old       | (as written)    | 54岁          |
 | 7 years old       | (as written)    | 7岁           |
+| 2 GB              | (as written)    | (as written)  |
+| 3.2GHz            | (as written)    | (as written)  |
+| 100 Mbps          | (as written)    | (as written)  |
 
+Symbols that both languages write alike (storage, frequencies, rates, screen and battery units) are
+one span with the figure, as written: the figure and the symbol were two spans, and the en→zh model
+put a word between them (``at least 2 GB of free disk space`` came back ``至少2的GB``).
 Only unambiguous units: ``t`` (tonnes or time), ``g`` in capitals (``5G``), ``m`` without a space
 when a currency sign comes before (``$5m`` is money: doctrans.currency) and bare ``N点`` (a point,
 or o'clock) are left to the model; 24-hour times (``15:30``) are figures the verbatim rules keep.
@@ -79,6 +85,14 @@ _ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−)?({NUMBER})[ 
 _CHINESE_UNIT = "|".join(sorted(_OUT_OF_CHINESE, key=len, reverse=True))
 _CHINESE_MEASURE = re.compile(rf"(零下|-|−)?{FIGURE_START}({NUMBER})\s?({_CHINESE_UNIT})(?![饭粒服隆拉格斤里])")
 
+# Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
+_SAME_SYMBOLS = ("KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "Kb", "Mb", "Gb", "bps", "kbps",
+                 "Kbps", "Mbps", "Gbps", "KB/s", "MB/s", "GB/s", "Hz", "kHz", "MHz", "GHz", "ms", "µs", "μs", "ns",
+                 "px", "dpi", "ppi", "mAh", "rpm", "fps", "kV", "mV", "mA", "nm", "TFLOPS")
+_SYMBOL_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0]?"
+                             rf"({'|'.join(sorted(map(re.escape, _SAME_SYMBOLS), key=len, reverse=True))})"
+                             r"(?![0-9A-Za-z_²/])")
+
 _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m.", "中午": "p.m.", "下午": "p.m.",
             "晚上": "p.m.", "傍晚": "p.m.", "夜里": "p.m."}
 _CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}})\s?[点點]"
@@ -95,10 +109,14 @@ def find_units(text: str, tgt_lang: str | None) -> list[Span]:
     ``tgt_lang`` (English or Chinese; none for another target)."""
     lang = base_language(tgt_lang)
     if lang == "en":
-        return sorted(_out_of_chinese(text), key=lambda s: s.start)
+        return sorted(_out_of_chinese(text) + _symbols(text), key=lambda s: s.start)
     if lang == "zh":
-        return sorted(_into_chinese(text), key=lambda s: s.start)
+        return sorted(_into_chinese(text) + _symbols(text), key=lambda s: s.start)
     return []
+
+
+def _symbols(text: str) -> list[Span]:
+    return [Span(m.start(), m.end(), m.group(0), "number") for m in _SYMBOL_MEASURE.finditer(text)]
 
 
 def _out_of_chinese(text: str) -> list[Span]:

@@ -65,7 +65,12 @@ def test_the_model_sees_a_placeholder_and_the_term_comes_back() -> None:
     ("Revenue rose 5.2% year-on-year; prices were down by 2% month on month.", "en", "zh",
      [("rose 5.2% year-on-year", "同比增长5.2%"), ("down by 2% month on month", "环比下降2%")]),
     ("up 5% from a year earlier", "en", "zh", [("up 5% from a year earlier", "同比增长5%")]),
-    ("同比增长显著，增长5%", "zh", "en", []),  # no figure right after: the model's
+    ("同比增长显著，预算增加5%的部分", "zh", "en", []),  # no figure right after; 5%的 describes a noun
+    # A change without its period keeps its direction (净利润下降2.1% came back "Net profit ... 2.1%").
+    ("净利润较上年同期下降2.1%，收入增长5%", "zh", "en", [("较上年同期下降2.1%", "down 2.1% year on year"),
+                                                    ("增长5%", "up 5%")]),
+    ("Costs fell by 2.1% while sales rose 4%, up to 5% of users", "en", "zh",
+     [("fell by 2.1%", "下降2.1%"), ("rose 4%", "增长4%")]),
 ])
 def test_changes_on_the_year_before(text: str, src: str, tgt: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in report_terms.find_changes(text, src, tgt)] == found
