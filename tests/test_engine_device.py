@@ -12,7 +12,7 @@ import pytest
 import doctrans.engine.onnx_engine as engine
 from doctrans.engine.device import REORDER_GRAPH, REORDER_LAYER_GRAPH
 from doctrans.engine.onnx_engine import OnnxTranslator
-from doctrans.engine.topk import TOPK_GRAPH, topk, topk_session
+from doctrans.engine.topk import BEST_GRAPH, TOPK_GRAPH, topk, topk_session
 from tests.tiny_model import one_torch_thread, sentences, shared_bundle, shared_checkpoint
 
 __all__ = ["one_torch_thread"]  # an autouse fixture: imported to apply here
@@ -23,6 +23,7 @@ DOC = sentences(5, seed=9)
 def test_embedded_graphs_are_the_exported_ones() -> None:
     graphs = pytest.importorskip("export.graphs")  # onnx is the export extra's, not the runtime's
     assert graphs.topk_graph().SerializeToString() == TOPK_GRAPH
+    assert graphs.topk_graph(log_softmax=False).SerializeToString() == BEST_GRAPH
     assert graphs.reorder_graph().SerializeToString() == REORDER_GRAPH
     assert graphs.reorder_graph(per_layer=True).SerializeToString() == REORDER_LAYER_GRAPH
 
@@ -40,6 +41,22 @@ def test_topk_graph_matches_numpy() -> None:
         assert tokens[row].tolist() == want.tolist()
         np.testing.assert_allclose(values[row], log_softmax(logits)[row][want], atol=1e-6)
     assert topk(sess, logits, 80)[1].shape == (4, 50)  # k beyond the vocabulary: all of it
+
+
+def test_best_graph_takes_the_k_largest_of_log_probabilities_as_numpy_does() -> None:
+    from doctrans.engine.beam import _topk, log_softmax
+
+    sess = topk_session(ort.SessionOptions(), ["CPUExecutionProvider"], log_softmax=False)
+    rng = np.random.default_rng(1)
+    lp = log_softmax(rng.normal(size=(5, 60)).astype(np.float32))
+    lp[0, [2, 5, 11]] = -np.inf  # banned (the search's n-gram ban writes -inf)
+    lp[2, :] = lp[2, 0]  # all tied: lower token id first
+    lp[3, :57] = -np.inf  # fewer live tokens than k
+    values, tokens = topk(sess, lp, 6)
+    for row in range(5):
+        want = _topk(lp[row], 6)
+        assert tokens[row].tolist() == want.tolist()
+        assert values[row].tolist() == lp[row][want].tolist()  # not renormalised: the values as given
 
 
 @pytest.fixture(scope="module")

@@ -115,10 +115,11 @@ class _Decoder:
 
     def __init__(self, sess: ort.InferenceSession, info: BundleManifest, src: np.ndarray, cross_k: np.ndarray,
                  cross_v: np.ndarray, memory: dict[str, np.ndarray], topk_sess: ort.InferenceSession,
-                 keep_states: bool = False):
+                 keep_states: bool = False, best_sess: ort.InferenceSession | None = None):
         n = src.shape[0]
         self.sess = sess
         self.topk_sess = topk_sess
+        self.best_sess = best_sess
         self.layout = layout = StepLayout.of(sess, info.dec_layers)
         self.feed: dict[str, np.ndarray] = {"src_ids": src, **layout.split("cross_k", cross_k),
                                             **layout.split("cross_v", cross_v), **memory,
@@ -151,7 +152,10 @@ class _Decoder:
 
     def step_topk(self, tokens: np.ndarray, t: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         """The k best log-probabilities of every row and their tokens (doctrans.engine.topk)."""
-        return topk(self.topk_sess, self.step(tokens, t), k)
+        scores = self.step(tokens, t)
+        if self.gives_log_probs and self.best_sess is not None:
+            return topk(self.best_sess, scores, k)  # normalised already: no second LogSoftmax
+        return topk(self.topk_sess, scores, k)
 
     def reorder(self, origin: np.ndarray) -> None:
         if np.array_equal(origin, self.identity):  # greedy, or beams that kept their places
@@ -208,7 +212,7 @@ def make_decoder(s: dict[str, ort.InferenceSession], info: BundleManifest, src: 
     device = device_of(s["decoder"])
     memory = memory_inputs(s, mem_tgt)
     if device == "cpu" and not BIND_ON_CPU:
-        return _Decoder(s["decoder"], info, src, cross_k, cross_v, memory, s["topk"], keep_states)
+        return _Decoder(s["decoder"], info, src, cross_k, cross_v, memory, s["topk"], keep_states, s.get("best"))
     return BoundDecoder(s["decoder"], info, src, cross_k, cross_v, memory, s["topk"], s["reorder"], device)
 
 
@@ -304,6 +308,7 @@ class OnnxTranslator:
         # Not bundle graphs: the search's candidate selection (doctrans.engine.topk) and the KV-cache
         # reorder on the decoder's device (doctrans.engine.device), for any bundle.
         sessions["topk"] = topk_session(so, providers)
+        sessions["best"] = topk_session(so, providers, log_softmax=False)
         sessions["reorder"] = reorder_session(so, providers, per_layer)
         memory_init = load_memory_init(info)
         # After the structural checks (their messages are more specific): same-size garbage in a
