@@ -22,8 +22,20 @@ PIECES = ["<pad>", "<s>", "</s>", "<unk>", "▁config", "config", "节", "节节
 ID = {p: i for i, p in enumerate(PIECES)}
 
 
-def banned(seq: list[str], max_run: int = 2) -> set[str]:
-    return {PIECES[i] for i in RepeatGuard(PIECES, max_run).banned([ID[p] for p in seq])}
+def banned(seq: list[str], max_run: int = 2, echo: bool = False) -> set[str]:
+    return {PIECES[i] for i in RepeatGuard(PIECES, max_run, echo=echo).banned([ID[p] for p in seq])}
+
+
+def test_a_word_is_not_said_twice_in_a_row() -> None:
+    """The echo guard (on by default): one word piece, or two or three lettered pieces, again at
+    once (编写编写, 与相关与相关); single letters, digits, placeholders and punctuation may repeat."""
+    assert banned(["config"], echo=True) == {"config"}
+    assert banned(["▁config", "节", "▁config"], echo=True) == {"▁config", "节"}  # config 节 config 节
+    assert banned(["config", "点", "节", "config", "点"], echo=True) == {"节"}  # the 3-piece echo
+    assert banned(["点", "E", "点"], echo=True) == {"E"}  # 点E点E: lettered pieces
+    assert banned(["E"], echo=True) == banned(["0"], echo=True) == banned(["⦅1⦆"], echo=True) == set()
+    assert banned(["0", "点", "0"], echo=True) == set()  # a digit is no word: 0点0点 may be written
+    assert RepeatGuard(PIECES, 2).echo  # the engine's guard echoes by default
 
 
 def test_a_word_piece_three_times_in_a_row_is_banned_not_letters_or_digits() -> None:
