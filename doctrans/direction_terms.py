@@ -17,6 +17,8 @@ like them (doctrans.engine.protect, doctrans.report).
   Council``: doctrans.report_terms), and places and weekdays by their names in the output
   language (``Germany`` <-> ``德国``: doctrans.place_names);
 - Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names);
+- a news item's dateline (``新华社北京11月20日电`` <-> ``BEIJING, November 20 (Xinhua) --``:
+  doctrans.datelines);
 - a segment that is a section heading and nothing else (``Summary`` -> ``概要``:
   doctrans.section_headings).
 
@@ -27,6 +29,7 @@ names are looked for only where nothing else is.
 from __future__ import annotations
 
 from doctrans.currency import find_amounts
+from doctrans.datelines import find_dateline
 from doctrans.dates import find_dates
 from doctrans.kept_names import find_kept_names
 from doctrans.magnitudes import find_magnitudes
@@ -46,7 +49,8 @@ def _overlaps(a: Span, others: list[Span]) -> bool:
 def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """Glossary ``terms`` plus the figures, dates and names the direction fixes, in text order: each
     kind in turn, where nothing found before it (a user's term first) lies."""
-    for found in (find_section_heading(text, src_lang, tgt_lang), find_changes(text, src_lang, tgt_lang),
+    for found in (find_section_heading(text, src_lang, tgt_lang), find_dateline(text, src_lang, tgt_lang),
+                  find_changes(text, src_lang, tgt_lang),
                   find_amounts(text, tgt_lang),
                   find_magnitudes(text, tgt_lang), find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang),
                   find_units(text, tgt_lang)):

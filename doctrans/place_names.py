@@ -56,6 +56,18 @@ def _tables() -> tuple[dict[str, str], dict[str, str], re.Pattern[str], re.Patte
     return into_chinese, into_english, english_names, chinese_names
 
 
+def chinese_to_english(name: str) -> str | None:
+    """The English name of a Chinese place name of the list (read ones only), or None."""
+    return _tables()[1].get(name)
+
+
+def english_to_chinese(name: str) -> str | None:
+    """The Chinese name of an English place name of the list, as written or in capitals (a
+    dateline's HOUSTON), or None."""
+    into_chinese = _tables()[0]
+    return into_chinese.get(name) or into_chinese.get(name.title()) or into_chinese.get(name.upper())
+
+
 def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The place names and weekdays of ``text`` as ``place`` spans whose target is the name in
     ``tgt_lang`` (English <-> Chinese only)."""

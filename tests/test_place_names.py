@@ -49,7 +49,7 @@ def test_neighbouring_spans_are_spaced_the_way_the_output_writes() -> None:
     English; spaced in English, they are glued in Chinese."""
     from doctrans.engine.protect import prepare
 
-    zh = prepare("新华社北京10月18日电", 16, tgt_lang="en", src_lang="zh")
+    zh = prepare("据新华社北京10月18日报道", 16, tgt_lang="en", src_lang="zh")  # (at the start: a dateline)
     assert [s.output for s in zh.masked.spans] == ["Xinhua News Agency", "Beijing", "October 18"]
     assert zh.restore("⦅1⦆ ⦅2⦆⦅3⦆").text == "Xinhua News Agency Beijing October 18"
     en = prepare("It opens in Berlin on Monday March 3.", 16, tgt_lang="zh", src_lang="en")

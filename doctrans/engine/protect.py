@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from doctrans.case_fold import fold_case
+from doctrans.datelines import find_dateline
 from doctrans.dates import drop_repeated_units
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
@@ -169,6 +170,15 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
                        source=sentence)
         prefix = marker_into(enumerator.group(0).lstrip(), tgt_lang)
         return _after(prefix, body)
+    dateline = find_dateline(sentence, src_lang, tgt_lang)
+    if dateline and sentence[dateline[0].end:].strip():
+        # A news dateline (新华社北京11月20日电) is written from its parts before the translation of
+        # the rest, which the model reads alone: given as a placeholder, it got a "The" before it.
+        end, written = dateline[0].end, dateline[0].output
+        rest = sentence[end:]
+        gap = len(rest) - len(rest.lstrip())
+        return _after(written + " ", replace(_prepare(sentence[end + gap:], placeholders, glossary, tgt_lang, src_lang),
+                                             source=sentence))
     label = leading_label(sentence, src_lang, tgt_lang)
     if label is not None:  # "Note: ...", "注意：...": the label from the list, the rest translated alone
         end, written = label

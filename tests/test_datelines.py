@@ -1,0 +1,52 @@
+"""A news item's dateline written the output's way, before the model's translation of the rest
+(doctrans.datelines)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from doctrans import datelines
+from doctrans.datelines import find_dateline
+from doctrans.engine.protect import prepare
+
+
+def docstring_table() -> list[tuple[str, str]]:
+    rows = re.findall(r"^\| (\S.*?) +\| (\S.*?) +\|$", datelines.__doc__ or "", re.M)
+    return [r for r in rows if r[0] != "source" and not r[0].startswith("---")]
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(docstring_table()) == 5
+
+
+@pytest.mark.parametrize(("source", "written"), docstring_table())
+def test_docstring_table_row(source: str, written: str) -> None:
+    chinese = bool(re.search(r"[\u4e00-\u9fff]", source))
+    src, tgt = ("zh", "en") if chinese else ("en", "zh")
+    [span] = find_dateline(source + " 正文" if chinese else source + " Text", src, tgt)
+    assert (span.text, span.target) == (source, written)
+
+
+@pytest.mark.parametrize(("text", "src", "tgt"), [
+    ("新华社火星11月20日电 正文", "zh", "en"),  # a place the list does not know
+    ("据新华社北京11月20日电，", "zh", "en"),  # not at the start: a reference to a dispatch
+    ("新华社北京11月20日电 正文", "zh", "de"),
+    ("HOUSTON, March 3 (Reuters) - Text", "en", "en"),
+    ("Houston, March 3 (Reuters) - Text", "en", "zh"),  # a dateline's place is in capitals
+    ("HOUSTON, March 3 (Anonymous) - Text", "en", "zh"),
+])
+def test_what_is_not_a_dateline(text: str, src: str, tgt: str) -> None:
+    assert find_dateline(text, src, tgt) == []
+
+
+def test_the_dateline_is_written_before_the_rest_which_the_model_reads_alone() -> None:
+    prep = prepare("新华社北京11月20日电 国家统计局发布数据。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == "⦅1⦆发布数据。"  # 国家统计局, a report term: the dateline is no placeholder
+    assert prep.restore("The ⦅1⦆ published data.").text == (
+        "BEIJING, November 20 (Xinhua) -- The National Bureau of Statistics published data.")
+    english = prepare("HOUSTON, March 3 (Reuters) - A storm hit Texas.", 16, tgt_lang="zh", src_lang="en")
+    assert english.restore("风暴袭击了⦅1⦆").text == "路透社休斯敦3月3日电 风暴袭击了得克萨斯州。"
+    alone = prepare("新华社北京11月20日电", 16, tgt_lang="en", src_lang="zh")
+    assert alone.model_text is None and alone.copy == "BEIJING, November 20 (Xinhua) --"
