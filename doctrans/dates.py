@@ -24,6 +24,8 @@ term and checked like one after translation:
 | 2024年十月一日     | October 1, 2024     | (as written)        |
 | September          | (as written)        | 9月                 |
 | 2024年             | 2024                | (as written)        |
+| 1至10月份          | January to October  | (as written)        |
+| 2024年1-6月        | January to June 2024 | (as written)       |
 
 English dates are written month first (``March 15, 2024``), the form of American and of most
 translated news; Japanese takes the Chinese form. Only a real calendar day counts (month 1-12, day
@@ -39,7 +41,7 @@ second year of ``from``/``between`` ranges, and before punctuation or a word tha
 noun (``in 1952.``, ``the fourth quarter of 2023 were``; not ``in 2000 cases``, ``rose by 2000``,
 ``a total of 1500``) -- and a decade its 年代 (``the 1990s`` ->
 ``1990年代``): the model wrote ``published in 1952`` as ``1952中`` and ``the 1990s`` as ``1990年在，月``.
-Numeric dates
+A range of months (``1至10月份``, ``1-6月``) is one date: ``1至10月份`` came back ``1 to October``. Numeric dates
 (``2024-03-15``) stay verbatim spans (doctrans.verbatim): they are the same in every language.
 Weekdays are doctrans.place_names'.
 """
@@ -93,6 +95,8 @@ _ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2
 
 # Months and days in Chinese numerals (十一月, 十月一日, 三月份); not in 月亮/月光 (the moon) nor after
 # another numeral or 个/每.
+_ZH_MONTH_RANGE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<a>[{_D}]{{1,2}})(?:月)?(?:至|到|-|—|－|~|～)"
+                             rf"(?P<b>[{_D}]{{1,2}})月(?:份)?(?![{_D}]|[日号])")
 _ZH_NUMERAL_DATE = re.compile(
     r"(?<![零一二三四五六七八九十百千〇两个每0-9０-９])(?:(?P<y>[0-9０-９]{4})年)?(?P<m>十[一二]?|[一二三四五六七八九])月"
     r"(?:(?P<d>三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])[日号]|份)?"
@@ -131,7 +135,16 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
     lang = base_language(tgt_lang)
     spans = []
     if lang == "en":
+        for m in _ZH_MONTH_RANGE.finditer(text):
+            first, last = _int(m["a"]), _int(m["b"])
+            if 1 <= first < last <= 12:
+                year = f" {_int(m['y'])}" if m["y"] else ""
+                written = f"{MONTHS[first - 1]} to {MONTHS[last - 1]}{year}"
+                spans.append(Span(m.start(), m.end(), m.group(), "date", written))
+        ranges = list(spans)
         for m in _ZH_DATE.finditer(text):
+            if any(r.start <= m.start() < r.end for r in ranges):
+                continue
             year = _int(m["y"]) if m["y"] else None
             month, day = _int(m["m"]), _int(m["d"]) if m["d"] else None
             if not _valid(month, day):
