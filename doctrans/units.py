@@ -162,3 +162,25 @@ def one_period(text: str) -> str:
 
 
 _DOUBLE_PERIOD = re.compile(r"(\b[ap]\.m\.)\.")
+
+
+def drop_repeated_measures(text: str, written: list[str]) -> str:
+    """``text`` without the unit character a model wrote again after a restored measure that has
+    it (``当我8岁岁时`` -> ``当我8岁时``, ``15公里公里`` -> ``15公里``: the model learned that a figure
+    wants its unit), and into English the unit's word (``15 km km``). Dates' 年
+    月 日 are doctrans.dates.drop_repeated_units' (``12月日程`` and ``2日日本`` are words)."""
+    for measure in written:
+        word = re.search(r"(?<![A-Za-z])[A-Za-z]+$", measure)
+        if word:  # into English: 15 km km, 1.25 billion yuan yuan
+            text = re.sub(re.escape(measure) + r"\s+" + re.escape(word.group()) + r"(?![A-Za-z])", measure, text)
+            continue
+        unit = re.search(r"[\u4e00-\u9fff]+$", measure)
+        if unit is None or unit.group()[-1] in "年月日号":
+            continue
+        # The unit again, whole or its end (15公里公里, 8岁岁, 300万美元美元), longest first; a part
+        # of a longer unit only before no Han character (15公里里。, but 15公里里程 is a word).
+        run = unit.group()
+        for k in range(len(run), 0, -1):
+            again = re.escape(measure + run[-k:])
+            text = re.sub(again if k == len(run) or k > 1 else again + r"(?![\u4e00-\u9fff])", measure, text)
+    return text

@@ -73,7 +73,7 @@ def test_a_typed_chinese_enumerator_is_kept_out_of_the_model_and_written_the_eng
     """In a docx the marker is often typed text: 一、 reached the model with the heading."""
     from doctrans.engine.protect import prepare
 
-    cases = [("一、主要成绩", "1. ", "主要成绩"),
+    cases = [("一、工作进展", "1. ", "工作进展"),
              ("（二）开拓海外市场。", "(2) ", "开拓海外市场。"),
              ("3、其他", "3. ", "其他")]
     for sentence, prefix, model_text in cases:

@@ -53,3 +53,19 @@ def test_a_measure_and_a_time_reach_the_output_whole() -> None:
         "It is 15 km long and the meeting starts at 3:30 p.m."
     chinese = prepare("The road is 15 km long.", 16, tgt_lang="zh", src_lang="en")
     assert chinese.restore("这条路长⦅1⦆").text == "这条路长15公里。"
+
+
+def test_a_unit_the_model_wrote_again_after_a_restored_measure_goes() -> None:
+    age = prepare("When I was 8 years old, she taught me.", 16, tgt_lang="zh", src_lang="en")
+    assert age.restore("当我⦅1⦆岁时，她教我。").text == "当我8岁时，她教我。"  # 8岁岁时
+    road = prepare("It is 15 km long.", 16, tgt_lang="zh", src_lang="en")
+    assert road.restore("它长⦅1⦆公里").text == "它长15公里。"
+    assert road.restore("它长⦅1⦆里").text == "它长15公里。"
+    assert road.restore("它长⦅1⦆里程").text == "它长15公里里程。"  # 里程: a word, not the unit again
+    money = prepare("Revenue was 3 million dollars.", 16, tgt_lang="zh", src_lang="en")
+    assert money.restore("收入为⦅1⦆美元。").text == "收入为300万美元。"
+    # Into English the unit's word.
+    english = prepare("全长15公里，收入1.25亿元。", 16, tgt_lang="en", src_lang="zh")
+    assert english.restore("It is ⦅1⦆ km long, revenue ⦅2⦆ yuan.").text == (
+        "It is 15 km long, revenue 125 million yuan.")
+    assert english.restore("It is ⦅1⦆ kmh long, revenue ⦅2⦆.").text == "It is 15 km kmh long, revenue 125 million yuan."

@@ -36,7 +36,7 @@ from doctrans.quotes import chinese_quotes, double_quoted, keep_quotation, plain
 from doctrans.section_headings import leading_label
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
-from doctrans.units import one_period
+from doctrans.units import drop_repeated_measures, one_period
 from doctrans.verbatim import (
     Masked,
     Restored,
@@ -94,6 +94,9 @@ class Prepared:
         dates = [s.output for s in self.masked.spans if s.kind == "date" and s.target is not None]
         if dates:
             restored = replace(restored, text=drop_repeated_units(restored.text, dates))
+        if self.masked.spans:
+            measures = [s.output for s in self.masked.spans if s.kind != "date" and s.target is not None]
+            restored = replace(restored, text=drop_repeated_measures(restored.text, measures))
         if not self.chinese_output and self.masked.spans:
             restored = replace(restored, text=one_period(restored.text))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
