@@ -138,8 +138,8 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         for m in _ZH_MONTH_RANGE.finditer(text):
             first, last = _int(m["a"]), _int(m["b"])
             if 1 <= first < last <= 12:
-                year = f" {_int(m['y'])}" if m["y"] else ""
-                written = f"{MONTHS[first - 1]} to {MONTHS[last - 1]}{year}"
+                in_year = f" {_int(m['y'])}" if m["y"] else ""
+                written = f"{MONTHS[first - 1]} to {MONTHS[last - 1]}{in_year}"
                 spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         ranges = list(spans)
         for m in _ZH_DATE.finditer(text):

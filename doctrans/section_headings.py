@@ -104,9 +104,11 @@ def leading_label(text: str, src_lang: str | None, tgt_lang: str | None) -> tupl
     if not ((tgt == "zh" and src != "zh") or (tgt == "en" and src != "en")):
         return None
     spans = _label(text, tgt)
-    if not spans or spans[0].target is None:
+    if not spans:
         return None
     label = spans[0]
+    if label.target is None:
+        return None
     after = re.match(r"(?:\*\*|__)?[ \t\u3000]*", text[label.end:])
     assert after is not None  # the pattern matches the empty string
     written = text[:label.start] + label.target + after.group().strip() + ("" if tgt == "zh" else " ")
