@@ -18,9 +18,8 @@ to the rules and the model as before.
 from __future__ import annotations
 
 import re
-from functools import cache
 
-from doctrans.dates import MONTHS
+from doctrans.dates import ENGLISH_MONTH, MONTHS, figure_value, month_number
 from doctrans.language_id import base_language
 from doctrans.place_names import chinese_to_english, english_to_chinese
 from doctrans.verbatim import Span
@@ -31,22 +30,8 @@ _INTO_CHINESE = {"Reuters": "路透社", "Xinhua": "新华社", "AP": "美联社
 _D = "0-9０-９"
 _ZH_DATELINE = re.compile(rf"^(?P<agency>{'|'.join(_INTO_ENGLISH)})(?P<place>[\u4e00-\u9fff]{{2,6}}?)"
                           rf"(?P<m>[{_D}]{{1,2}})月(?P<d>[{_D}]{{1,2}})日电")
-_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December" \
-         r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
-_EN_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?P<m>{_MONTH})\s+(?P<d>[0-9]{{1,2}})\s+"
+_EN_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?P<m>{ENGLISH_MONTH})\s+(?P<d>[0-9]{{1,2}})\s+"
                           rf"\((?P<agency>{'|'.join(_INTO_CHINESE)})\)\s*(?:--|-|—|–)")
-
-
-@cache
-def _month_number() -> dict[str, int]:
-    numbers = {m.lower(): i for i, m in enumerate(MONTHS, 1)}
-    numbers.update({m[:3].lower(): i for i, m in enumerate(MONTHS, 1)})
-    numbers["sept"] = 9
-    return numbers
-
-
-def _digits(text: str) -> int:
-    return int(text.translate(str.maketrans("０１２３４５６７８９", "0123456789")))
 
 
 def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
@@ -54,14 +39,14 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
     one) whose target is the dateline the way ``tgt_lang`` writes it; none when there is none."""
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     if tgt == "en" and src != "en" and (m := _ZH_DATELINE.match(text)):
-        place, month, day = chinese_to_english(m["place"]), _digits(m["m"]), _digits(m["d"])
+        place, month, day = chinese_to_english(m["place"]), figure_value(m["m"]), figure_value(m["d"])
         if place is None or not (1 <= month <= 12 and 1 <= day <= 31):
             return []
         written = f"{place.upper()}, {MONTHS[month - 1]} {day} ({_INTO_ENGLISH[m['agency']]}) --"
         return [Span(0, m.end(), m.group(), "number", written)]
     if tgt == "zh" and src != "zh" and (m := _EN_DATELINE.match(text)):
         place = english_to_chinese(m["place"])
-        month, day = _month_number()[m["m"].rstrip(".").lower()], int(m["d"])
+        month, day = month_number(m["m"]), int(m["d"])
         if place is None or not 1 <= day <= 31:
             return []
         return [Span(0, m.end(), m.group(), "number", f"{_INTO_CHINESE[m['agency']]}{place}{month}月{day}日电")]

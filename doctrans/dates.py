@@ -60,15 +60,22 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 _MONTH_NUMBER = {m.lower(): i for i, m in enumerate(MONTHS, 1)}
 _MONTH_NUMBER.update({m[:3].lower(): i for i, m in enumerate(MONTHS, 1)})
 _MONTH_NUMBER["sept"] = 9
-_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December" \
-         r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?)"
+
+
+def month_number(name: str) -> int:
+    """1-12 for an English month's name or abbreviation (``November``, ``Nov.``, ``Sept``)."""
+    return _MONTH_NUMBER[name.rstrip(".").lower()]
+
+
+ENGLISH_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December" \
+                r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?)"
 _DAY = r"(?:[0-9]{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"[0-9]{4}"
 _EN_DATE = re.compile(
     rf"(?<![0-9A-Za-z])(?:"
-    rf"(?P<d1>{_DAY})\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>{_YEAR}))?"  # 2 October 2018, 15 March
-    rf"|(?P<m2>{_MONTH})\s+(?P<d2>{_DAY})(?:,?\s+(?P<y2>{_YEAR}))?"  # March 15, 2024; May 20
-    rf"|(?P<m3>{_MONTH}),?\s+(?P<y3>{_YEAR})"  # December 2023
+    rf"(?P<d1>{_DAY})\s+(?P<m1>{ENGLISH_MONTH})(?:,?\s+(?P<y1>{_YEAR}))?"  # 2 October 2018, 15 March
+    rf"|(?P<m2>{ENGLISH_MONTH})\s+(?P<d2>{_DAY})(?:,?\s+(?P<y2>{_YEAR}))?"  # March 15, 2024; May 20
+    rf"|(?P<m3>{ENGLISH_MONTH}),?\s+(?P<y3>{_YEAR})"  # December 2023
     rf")(?![0-9A-Za-z])")
 # A month on its own: a full English name (not May, the modal verb) / digits before 月 or 月份.
 _EN_MONTH = re.compile(r"(?<![0-9A-Za-z])(?:January|February|March|April|June|July|August|September|October"
@@ -105,7 +112,8 @@ _ZH_NUMERAL_DATE = re.compile(
 _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
 
 
-def _int(digits: str) -> int:
+def figure_value(digits: str) -> int:
+    """The value of ASCII or full-width digits (``１２`` -> 12)."""
     return int(unicodedata.normalize("NFKC", digits))
 
 
@@ -136,31 +144,31 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
     spans = []
     if lang == "en":
         for m in _ZH_MONTH_RANGE.finditer(text):
-            first, last = _int(m["a"]), _int(m["b"])
+            first, last = figure_value(m["a"]), figure_value(m["b"])
             if 1 <= first < last <= 12:
-                in_year = f" {_int(m['y'])}" if m["y"] else ""
+                in_year = f" {figure_value(m['y'])}" if m["y"] else ""
                 written = f"{MONTHS[first - 1]} to {MONTHS[last - 1]}{in_year}"
                 spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         ranges = list(spans)
         for m in _ZH_DATE.finditer(text):
             if any(r.start <= m.start() < r.end for r in ranges):
                 continue
-            year = _int(m["y"]) if m["y"] else None
-            month, day = _int(m["m"]), _int(m["d"]) if m["d"] else None
+            year = figure_value(m["y"]) if m["y"] else None
+            month, day = figure_value(m["m"]), figure_value(m["d"]) if m["d"] else None
             if not _valid(month, day):
                 continue
             spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, month, day)))
         for m in _ZH_NUMERAL_DATE.finditer(text):
             named, day = read_numeral(m["m"]), read_numeral(m["d"]) if m["d"] else None
             if named is not None and _valid(named, day):
-                year = _int(m["y"]) if m["y"] else None
+                year = figure_value(m["y"]) if m["y"] else None
                 spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, named, day)))
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m.group(1))
                                 for m in _ZH_YEAR.finditer(text)])
     elif lang in _CJK_DATE_TARGETS:
         for m in _EN_DATE.finditer(text):
             name = m["m1"] or m["m2"] or m["m3"]
-            month = _MONTH_NUMBER[name.rstrip(".").lower()]
+            month = month_number(name)
             day = _day(m["d1"] or m["d2"])
             year_text = m["y1"] or m["y2"] or m["y3"]
             if not _valid(month, day):

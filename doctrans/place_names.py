@@ -63,9 +63,8 @@ def chinese_to_english(name: str) -> str | None:
 
 def english_to_chinese(name: str) -> str | None:
     """The Chinese name of an English place name of the list, as written or in capitals (a
-    dateline's HOUSTON), or None."""
-    into_chinese = _tables()[0]
-    return into_chinese.get(name) or into_chinese.get(name.title()) or into_chinese.get(name.upper())
+    dateline's HOUSTON: the table holds both), or None."""
+    return _tables()[0].get(name)
 
 
 def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:

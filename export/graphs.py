@@ -177,8 +177,8 @@ def topk_graph(log_softmax: bool = True) -> onnx.ModelProto:
     """The engine's search helper (doctrans.engine.topk embeds its bytes; runtime has no onnx):
     logits (rows, V) and k -> the k best log-probabilities per row and their token ids, best
     first, equal values by lower token id (ONNX TopK's rule, the numpy search's too).
-    ``log_softmax=False``: the input is log-probabilities already (a per-layer step's, with the
-    search's bans written in as -inf), and only the k best are taken."""
+    ``log_softmax=False``: the input is log-probabilities already (a per-layer step's), and only
+    the k best are taken."""
     top = helper.make_node("TopK", ["logprobs" if log_softmax else "logits", "k"], ["values", "tokens"], axis=-1,
                            largest=1, sorted=1)
     nodes = [helper.make_node("LogSoftmax", ["logits"], ["logprobs"], axis=-1), top] if log_softmax else [top]

@@ -173,18 +173,9 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
                        source=sentence)
         prefix = marker_into(enumerator.group(0).lstrip(), tgt_lang)
         return _after(prefix, body)
-    dateline = find_dateline(sentence, src_lang, tgt_lang)
-    if dateline and sentence[dateline[0].end:].strip():
-        # A news dateline (新华社北京11月20日电) is written from its parts before the translation of
-        # the rest, which the model reads alone: given as a placeholder, it got a "The" before it.
-        end, written = dateline[0].end, dateline[0].output
-        rest = sentence[end:]
-        gap = len(rest) - len(rest.lstrip())
-        return _after(written + " ", replace(_prepare(sentence[end + gap:], placeholders, glossary, tgt_lang, src_lang),
-                                             source=sentence))
-    label = leading_label(sentence, src_lang, tgt_lang)
-    if label is not None:  # "Note: ...", "注意：...": the label from the list, the rest translated alone
-        end, written = label
+    lead = _leading(sentence, src_lang, tgt_lang)
+    if lead is not None:  # written before the translation of the rest, which the model reads alone
+        end, written = lead
         return _after(written, replace(_prepare(sentence[end:], placeholders, glossary, tgt_lang, src_lang),
                                        source=sentence))
     terms = automatic_terms(sentence, glossary.find(sentence) if glossary is not None else [], src_lang, tgt_lang)
@@ -207,6 +198,17 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     model_text = fold_case(substitute(double_quoted(plain_quotes(masked.text)), _shifted(masked, terms)), sentence,
                            src_lang, tgt_lang)
     return Prepared(sentence, masked, model_text, None, masking=True)
+
+
+def _leading(sentence: str, src_lang: str | None, tgt_lang: str | None) -> tuple[int, str] | None:
+    """(where the rest starts, what is written for what comes before it) for a sentence that
+    starts with a news dateline (新华社北京11月20日电: given as a placeholder, it got a "The" before
+    it) or a label ("Note: ...", "注意：...") and has more after it; None otherwise."""
+    dateline = find_dateline(sentence, src_lang, tgt_lang)
+    if dateline and sentence[dateline[0].end:].strip():
+        rest = sentence[dateline[0].end:]
+        return len(sentence) - len(rest.lstrip()), dateline[0].output + " "
+    return leading_label(sentence, src_lang, tgt_lang)
 
 
 def _after(prefix: str, body: Prepared) -> Prepared:
