@@ -84,8 +84,10 @@ s2_data=("$C/tvsub-zh-en.train.npz")
     --rows 24 --window 4 --lr 5e-5 --lr-new 5e-4 --warmup 100 --max-steps "$S2_STEPS" \
     --eval-every 100 --save-every 100 --patience 100 $(resume_flag "$R/s2")
 # The decoding defaults the built-in bundles carry (tuned on dev, see their MODEL_CARDs).
+# The CLI beside the Python that trains (PYTHON may name another checkout's venv, not on PATH).
 DT=doctrans
 [ -x .venv/bin/doctrans ] && DT=.venv/bin/doctrans
+[ -x "$(dirname "$PY")/doctrans" ] && DT=$(dirname "$PY")/doctrans
 [ -f "$W/bundle_$DIRECTION/model.json" ] || "$DT" export "$R/s2/best.pt" -o "$W/bundle_$DIRECTION" --quantize int8 \
     --no-repeat-ngram 4 --length-penalty 1.3 --max-repeat-run 2
 # The control last: the bundle above does not wait for it.
