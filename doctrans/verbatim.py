@@ -64,6 +64,11 @@ for the example, all of that row's kind.
 | identifier | CamelCase, getElementById, iPhone, macOS  | CamelCase · getElementById · iPhone · macOS |
 | identifier | call os.path.join or main()               | os.path.join · main()                   |
 | identifier | edit setup.py on gnu.org                  | setup.py · gnu.org                      |
+| identifier | XDG_DATA_HOME:XDG_DATA_DIRS, std::map     | XDG_DATA_HOME:XDG_DATA_DIRS · std::map  |
+| identifier | call foo::bar() or a::b                   | foo::bar() · a::b                       |
+| citation   | the MIME system[MIME] of [RFC-2119]       | [MIME] · [RFC-2119]                     |
+| citation   | as shown [3], [4, 7] and [12-15]          | [3] · [4, 7] · [12-15]                  |
+| citation   | see [BaseDir] and [Feng et al. 2022]      | [BaseDir] · [Feng et al. 2022]          |
 | number     | 销售额为1,250万元                          | 1,250                                   |
 | number     | 同比增长3.5%。                             | 3.5%                                    |
 | number     | a ratio of 0.75 and -12 or −3             | 0.75 · -12 · −3                         |
@@ -82,6 +87,7 @@ for the example, all of that row's kind.
 | (none)     | NASA, Hello, APIs, U.S.A.                 | (none)                                  |
 | (none)     | 三月、一百二十                              | (none)                                  |
 | (none)     | _emphasis_ here                           | (none)                                  |
+| (none)     | [Note] a [link](x) and [ref]: [see here]  | (none)                                  |
 
 (The ``(none)`` rows list words that look like spans but are not; the ``5`` in the first is a
 number.)
@@ -118,6 +124,14 @@ Decisions on borderline cases, and why:
   whose parts all have two characters or more (``os.path``, ``setup.py``, ``gnu.org``; not ``e.g``,
   ``U.S.A``, ``Ph.D``) or ``()`` (``main()``). ``_word_`` is Markdown emphasis, not an identifier;
   ``__bold__`` cannot be told from a dunder name and is kept (technical documents come first).
+- Citations in square brackets are kept whole: a reference key in capitals, with an inner capital
+  or with a year (``[MIME]``, ``[RFC-2119]``, ``[BaseDir]``, ``[Feng et al. 2022]``) or numbers
+  (``[3]``, ``[4, 7]``, ``[12-15]``), also glued to the word before (a DocBook bibliography
+  reference, ``system[MIME]``: the en->zh model wrote ``系统(MIME``). A bracketed plain word
+  (``[Note]``) is prose, and a Markdown link's text (``[x](url)``, ``[x][ref]``, ``[x]: url``) is
+  the document's to translate.
+- Names joined by ``::`` (``std::map``) or an environment-variable list (``XDG_DATA_HOME:XDG_DATA_DIRS``,
+  capitals with an underscore) are one identifier: the model split the list and dropped its second half.
 - Paths: absolute (``/etc/hosts``: two parts, a trailing slash, a ``~``/``.``/``..`` start, or one
   of the Unix top-level directories, ``/usr``, ``/etc``, ``/tmp``...; so ``/help`` is not),
   Windows (``C:\x\y``, ``\\server\share``; no spaces), and relative with a file extension
@@ -187,7 +201,7 @@ from doctrans.segment import is_cjk
 MAX_PLACEHOLDERS = 16
 PLACEHOLDER_OPEN, PLACEHOLDER_CLOSE = "\u2985", "\u2986"  # ⦅ ⦆, the NFKC form of the fullwidth ｟ ｠
 KINDS = ("literal", "tag", "url", "email", "format", "path", "date", "time", "version", "code", "identifier",
-         "number")
+         "citation", "number")
 
 
 def placeholder(k: int) -> str:
@@ -331,6 +345,16 @@ _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
 _EMPHASIS = re.compile(r"_[^_]+_")
 
 
+# A bracketed reference key: capitals (MIME, RFC-2119, W3C), an inner capital (BaseDir), a name and a
+# year (Feng et al. 2022, Smith2020), or numbers (3; 4, 7; 12-15). Not a Markdown link's text:
+# nothing of ``(``, ``[``, ``:`` after it, no ``]`` or ``!`` before it.
+_CITATION = re.compile(
+    r"(?<![\]!])\[(?:[A-Z][A-Z0-9]+(?:[-_.:/][A-Z0-9]+)*"
+    r"|[A-Z][a-z]+[A-Z][0-9A-Za-z]*"
+    r"|[A-Z][a-z]+(?: et al\.| and [A-Z][a-z]+)?,? ?[0-9]{4}[a-z]?"
+    r"|[0-9]{1,3}(?:(?:, ?|[-\u2013])[0-9]{1,3})*)\](?![(\[:])")
+
+
 def _identifiers(text: str) -> Iterator[tuple[int, int]]:
     """Names that show they are code: an underscore, an inner capital, a dotted name or ``()``."""
     for m in _CHAIN.finditer(text):
@@ -404,6 +428,9 @@ _RULES: list[tuple[str, Finder]] = [
     ("code", _regex(r"(?<![0-9A-Za-z_.])[A-Z]{1,5}\.[0-9]+(?:\.[0-9]+)*(?![0-9A-Za-z_]|\.[0-9A-Za-z])")),
     ("code", _codes),
     ("identifier", _identifiers),
+    ("identifier", _regex(rf"(?<![{_W}.:])[A-Za-z_][{_W}]*(?:::[A-Za-z_~][{_W}]*)+(?:\(\))?(?![{_W}:(])"
+                          rf"|(?<![{_W}.:$])(?=[A-Z0-9_:]*_)[A-Z_][A-Z0-9_]*(?::[A-Z_][A-Z0-9_]*)+(?![{_W}:])")),
+    ("citation", _regex(_CITATION.pattern)),
     ("number", _regex(r"(?<![0-9A-Za-z_.\-])\+?(?:[0-9]+(?:-[0-9]+){2,}|[0-9]{5,}-[0-9]+|[0-9]+-[0-9]{5,})"
                       r"(?![0-9A-Za-z_]|[.\-][0-9])")),
     ("number", _regex(rf"(?<![0-9A-Za-z_{_D[3:]}.])"

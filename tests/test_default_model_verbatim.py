@@ -242,3 +242,21 @@ def test_english_millions_and_billions_come_out_in_wan_and_yi(tmp_path: Path) ->
     assert "1250万" in first and "2024" in first and "12.5" not in first, first
     assert "14亿" in second, second
     assert "32亿美元" in third, third  # the currency with the figure (doctrans.currency)
+
+
+def test_a_specifications_citations_and_variable_lists_come_back_whole(tmp_path: Path) -> None:
+    """A DocBook spec cites its bibliography as ``system[MIME]`` and lists directories as
+    ``XDG_DATA_HOME:XDG_DATA_DIRS``: the en->zh model wrote ``系统(MIME`` and dropped the second name."""
+    lines = ["Many programs use the MIME system[MIME] to represent the types of files.",
+             "This specification unifies the systems used by GNOME[GNOME], KDE[KDE] and ROX[ROX].",
+             "Load the files from the mime subdirectory of every directory in XDG_DATA_HOME:XDG_DATA_DIRS.",
+             "See the XDG Base Directory Specification[BaseDir] and RFC 2119 [RFC-2119] [3]."]
+    path, out = tmp_path / "spec.en.txt", tmp_path / "spec.zh.txt"
+    path.write_text("\n\n".join(lines) + "\n", encoding="utf-8")
+    translate(path, out, "en")
+    got = [p for p in out.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    assert len(got) == len(lines)
+    for key, text in zip([["[MIME]"], ["[GNOME]", "[KDE]", "[ROX]"], ["XDG_DATA_HOME:XDG_DATA_DIRS"],
+                          ["[BaseDir]", "[RFC-2119]", "[3]", "2119"]], got, strict=True):
+        assert all(k in text for k in key), text
+        assert text.count("[") == text.count("]") == sum(k.count("[") for k in key), text

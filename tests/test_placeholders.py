@@ -370,7 +370,7 @@ def test_a_placeholder_invented_for_a_sentence_without_spans_is_removed() -> Non
     user. A bundle without placeholder pieces masks nothing, so a ``⦅5⦆`` there is text."""
     from doctrans.engine.protect import prepare
 
-    prep = prepare("Many programs and desktops use the MIME system[MIME] to represent the types of files.", 16,
+    prep = prepare("Many programs and desktops use the MIME system to represent the types of files.", 16,
                    tgt_lang="zh")
     assert not prep.masked.spans
     restored = prep.restore("管理器和 XML 文件系统使用 XML[⦅5⦆]表示文件的文件类型。")
