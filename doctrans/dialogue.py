@@ -20,10 +20,12 @@ output's way (doctrans.segment.join_gap).
 | He said "no" to the plan.                        | He said "no" to the plan.                         |
 | The word "MUST", in capitals, is a requirement.  | The word "MUST", in capitals, is a requirement.   |
 | Select "File," then "Open."                      | Select "File," then "Open."                       |
+| The key words "MUST", "MUST NOT", "MAY" apply.   | The key words "MUST", "MUST NOT", "MAY" apply.    |
 | 'Not yet,' she said, 'I want to finish first.'   | 'Not yet,' · she said, · 'I want to finish first.' |
 | The students' books, don't you think?            | The students' books, don't you think?             |
 
-An opening quote needs ``, :`` before it (or the sentence's start) and a closing one ``, ? ! …``
+An opening quote needs ``, :`` before it (or the sentence's start) and an utterance's end inside
+its quotation (``, ? ! . …``, or none when it goes on past the sentence), and a closing one ``, ? ! …``
 inside it, so a quoted word inside a sentence (``"no"``, ``"MUST",``, a menu's ``"File,"``) is
 never cut out. Straight quotes ``"`` open and
 close by their count in the block (an odd count: they are left alone). Single quotes set an
@@ -48,6 +50,10 @@ _OPENING = "“「『"
 _CLOSING = "”」』"
 _INSIDE_END = ",?!…，？！、"  # an utterance that ends here goes on with its speaker
 _BEFORE_OPENING = ",:，："
+# What ends an utterance inside its quotes (``she said, "I want to finish first."``): a quoted term
+# after a comma ends in none (``The key words "MUST", "MUST NOT", "REQUIRED"...`` is one sentence;
+# cut before each quote, the en->zh model wrote the list with its quotes mixed and half dropped).
+_SAID_END = ",?!.…，？！。"
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -92,19 +98,25 @@ def dialogue_cuts(text: str, span: Span, roles: dict[int, str] | None = None) ->
     roles = _straight_roles(text) if roles is None else roles
     cuts: list[int] = []
     said = False  # the open quotation is an utterance: it starts the sentence or follows ", :"
+    opening: int | None = None  # the cut before it, made once the quotation shows it is said
     for p in range(start, end - 1):
         c = text[p]
         if c in _CLOSING or roles.get(p) == "close":
+            spoken = p > start and text[p - 1] in _SAID_END
+            if opening is not None and spoken:
+                cuts.append(opening)
             if said and p > start and text[p - 1] in _INSIDE_END:
                 cuts.append(p + 1)
-            said = False
+            said, opening = False, None
         elif c in _OPENING or roles.get(p) == "open":
             q = p - 1
             while q >= start and text[q].isspace():
                 q -= 1
             said = q < start or text[q] in _BEFORE_OPENING
-            if said and q >= start:
-                cuts.append(p)
+            opening = p if said and q >= start else None
+    if opening is not None:  # a quotation that goes on past the sentence is said
+        cuts.append(opening)
+    cuts.sort()
     pieces: list[Span] = []
     for a, b in itertools.pairwise([start, *cuts, end]):
         piece = strip_span(text, a, b)

@@ -75,4 +75,12 @@ def chinese_quotes(text: str) -> str:
     joined = "".join(out)
     # No space between Chinese text and its quotation marks: 她说 “不” 。 -> 她说“不”。
     joined = re.sub(f"(?<=[{HAN}{_CJK_MARK}])[ \\t]+(?=“)|(?<=”)[ \\t]+(?=[{HAN}{_CJK_MARK}])", "", joined)
-    return re.sub("(?<=“)[ \\t]+|[ \\t]+(?=”)", "", joined)
+    joined = re.sub("(?<=“)[ \\t]+|[ \\t]+(?=”)", "", joined)
+    # Quoted terms in a list (the RFC 2119 key words: “MUST”, “MUST NOT”) are parted by the
+    # enumeration comma 、, as Chinese lists set them; a quoted sentence keeps its comma.
+    return _TERM_LIST.sub(r"\1、", joined)
+
+
+# A comma between two short quotations with no sentence mark in them.
+_TERM = f"“[^“”{_CJK_MARK},.!?]{{1,20}}”"
+_TERM_LIST = re.compile(f"({_TERM})\\s*[,，、]\\s*(?={_TERM})")

@@ -22,6 +22,8 @@ def test_smart_quotes_and_apostrophes_reach_the_model_plain() -> None:
     ('He said "yes"', 'He said "yes"'),  # no Chinese in or beside the quotation
     ('对于此定义，“submitted" 意味着 "任何"', "对于此定义，“submitted”意味着“任何”"),  # mixed styles
     ('“你好”和 "再见', '“你好”和 "再见'),  # an odd number once read alike: left alone
+    ('关键字"MUST", "MUST NOT", "MAY"和"OPTIONAL"', "关键字“MUST”、“MUST NOT”、“MAY”和“OPTIONAL”"),  # a list of terms
+    ('他说"你好，"，"再见。"', "他说“你好，”，“再见。”"),  # quoted sentences keep their comma
 ])
 def test_ascii_pairs_become_chinese_quotes(text: str, expected: str) -> None:
     assert chinese_quotes(text) == expected
