@@ -237,3 +237,21 @@ def test_chinese_rewrapping_keeps_latin_words_whole_and_no_line_starts_with_a_co
         assert "direction" in words and "management" in words  # never cut inside a word
         assert not any(x[0] in "，。）”" for x in lines[1:])
         assert not any(x[-1] in "（“" for x in lines)
+
+
+def test_a_contracts_lettered_clauses_stay_one_per_line(tmp_path: Path) -> None:
+    """``(a) …;`` / ``(b) …; and`` / ``(c) …`` under ``The Provider shall:`` read as one sentence
+    came back with ``(b)`` merged into the first line and ``(c)`` lost; each is an item."""
+    lines = ["The Provider shall:", "(a) respond to support requests within 24 hours;",
+             "(b) maintain an uptime of at least 99.5% per calendar month; and",
+             "(c) notify the Client of any security incident within 72 hours.",
+             "A. Smith wrote this line, which is prose."]
+    src = tmp_path / "contract.txt"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    blocks = _blocks(src)
+    assert [k for k, _, _ in blocks] == ["paragraph", "list_item", "list_item", "list_item", "paragraph"]
+    assert blocks[2][1] == "maintain an uptime of at least 99.5% per calendar month; and"
+    out = tmp_path / "out.txt"
+    translate_file(src, out, FakeTranslator(fn=lambda s: "<" + s + ">"))
+    got = out.read_text(encoding="utf-8").splitlines()
+    assert [x[:4] for x in got[1:4]] == ["(a) ", "(b) ", "(c) "]

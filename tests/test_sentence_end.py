@@ -20,7 +20,11 @@ from doctrans.sentence_end import end_like_source
     ('"Not yet," she said.', '"还没有，"她说', '"还没有，"她说。'),
     ("(See the appendix.)", "（见附录）", "（见附录。）"),
     ("I am waiting for a letter.", "我在等一封信。", "我在等一封信。"),  # ended already
-    ("Run the following command:", "运行以下命令", "运行以下命令"),  # not a sentence's end mark
+    ("Run the following command:", "运行以下命令", "运行以下命令："),  # the line before a list or code
+    ("The Provider shall:", "提供方应当。", "提供方应当："),
+    ("(a) respond within 24 hours;", "(a) 在24小时内答复。", "(a) 在24小时内答复；"),  # a list's clause
+    ("(b) keep an uptime of 99.5%; and", "(b) 保持99.5%的可用性", "(b) 保持99.5%的可用性"),  # no mark: none
+    ("Example::", "示例", "示例"),  # reST's literal marker is the document writer's
     ("Wait for it...", "等一下", "等一下"),  # an ellipsis is left to the model
     ("It works.", "它可以工作:", "它可以工作:"),  # the model chose another mark
     ("Note the file names.  ", "注意文件名  ", "注意文件名。  "),  # trailing space kept
@@ -43,6 +47,8 @@ def test_into_chinese(source: str, translation: str, expected: str) -> None:
     ("他笑了（很久）。", "He laughed (for a long time)", "He laughed (for a long time)."),
     ("见 f(x)。", "See f(x", "See f(x."),  # the source closes nothing at its end: no bracket added
     ("“还没有，”", '"Not yet"', '"Not yet,"'),
+    ("甲方应当：", "Party A shall.", "Party A shall:"),
+    ("（一）按时付款；", "(1) pay on time", "(1) pay on time;"),
 ])
 def test_into_english(source: str, translation: str, expected: str) -> None:
     assert end_like_source(source, translation, chinese_output=False) == expected

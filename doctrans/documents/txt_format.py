@@ -41,7 +41,10 @@ from doctrans.list_markers import marker_into
 from doctrans.segment import NO_LINE_END, NO_LINE_START, is_cjk
 
 _SAMPLE = 1 << 20  # bytes used to detect the encoding
+# Letters and small roman numerals only in brackets (``(a)``, ``b)``, ``(iv)``: a contract's clauses):
+# ``A. Smith`` at the start of a wrapped line is prose.
 _MARKER = re.compile(r"^(\s*)(#{1,6}\s+|[-*+•·▪●○◦]\s+|\d{1,3}[.)]\s+|\(\d{1,3}\)\s+|\d{1,3}、\s*"
+                     r"|\(?(?:[a-zA-Z]|[ivx]{1,4})\)\s+"
                      r"|[一二三四五六七八九十百]+[、．]\s*|[（(][一二三四五六七八九十百]+[）)]\s*|[①-⑳]\s*|>\s*)?"
                      r"(.*?)(\s*)$", re.DOTALL)
 _FENCE = re.compile(r"^\s*(```|~~~)")
