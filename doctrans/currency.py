@@ -26,6 +26,9 @@ magnitude word is converted as doctrans.magnitudes does, one without keeps its d
 | 12.5亿元人民币    | 1.25 billion yuan    | (as written)   |
 | 人民币300元       | 300 yuan             | (as written)   |
 | 5 million pounds  | (as written)         | 500万英镑      |
+| USD 12,500        | (as written)         | 12,500美元     |
+| EUR 3 million     | (as written)         | 300万欧元      |
+| 3,000 GBP         | (as written)         | 3,000英镑      |
 
 Only these two directions, and only currencies whose name is unambiguous: ``¥`` (yen or yuan),
 ``pounds`` without a scale word (money or weight; ``5 million pounds`` is money) and ``5 Canadian
@@ -54,6 +57,12 @@ _SIGN_AMOUNT = re.compile(rf"(?<![0-9A-Za-z_.,])(US\$|HK\$|[$€£])({NUMBER})(?
                           re.IGNORECASE)
 _WORDS = {"us dollars": "美元", "dollars": "美元", "euros": "欧元", "yuan": "元", "renminbi": "元",
           "rmb": "元", "yen": "日元", "pounds sterling": "英镑", "pounds": "英镑"}
+# ISO 4217 codes, before or after the figure (a contract's ``USD 12,500``, an invoice's ``3,000 EUR``).
+_CODES = {"usd": "美元", "eur": "欧元", "gbp": "英镑", "jpy": "日元", "cny": "元", "rmb": "元", "hkd": "港元",
+          "cad": "加元", "aud": "澳元", "chf": "瑞士法郎", "sgd": "新加坡元"}
+_CODE = "|".join(c.upper() for c in _CODES)
+_CODE_AMOUNT = re.compile(rf"(?<![0-9A-Za-z_])(?:({_CODE})\s?({NUMBER})(?:\s?({_SCALE}))?"
+                          rf"|({NUMBER})(?:\s?({_SCALE}))?\s({_CODE}))(?![0-9A-Za-z_])")
 _WORD_AMOUNT = re.compile(rf"(?<![0-9A-Za-z_.,$€£])({NUMBER})(?:\s?({_SCALE}))?\s"
                           rf"({'|'.join(_WORDS)})(?![A-Za-z])", re.IGNORECASE)
 
@@ -91,6 +100,12 @@ def _into_chinese(text: str) -> list[Span]:
             power = SCALE_WORDS[m.group(3).lower()] if m.group(3) else 6
             figure = in_wan(value.scaleb(power)) if scaled else m.group(2)
             spans.append(Span(m.start(), m.end(), m.group(0), "number", figure + _SIGNS[m.group(1).lower()]))
+    for m in _CODE_AMOUNT.finditer(text):
+        code, number, scale = m.group(1, 2, 3) if m.group(1) else m.group(6, 4, 5)
+        value = decimal_value(number)
+        if value is not None and not any(s.start < m.end() and m.start() < s.end for s in spans):
+            figure = in_wan(value.scaleb(SCALE_WORDS[scale.lower()])) if scale else number
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", figure + _CODES[code.lower()]))
     for m in _WORD_AMOUNT.finditer(text):
         value = decimal_value(m.group(1))
         if m.group(3).lower() == "pounds" and not m.group(2):

@@ -25,8 +25,9 @@ A change on the year (or month) before is one phrase with its figure (:func:`fin
 ``rose 5% from a year earlier`` -> ``同比增长5%`` (the model wrote ``同比增长8.3%`` as ``8.3%``, the
 comparison lost).
 
-Terms written in small letters are read with a capital first letter too and with hyphens for
-spaces; names only as written or in capitals. Longer terms win (``人均可支配收入`` over
+Terms written in small letters are read with a capital first letter too, in Title Case (a
+contract's defined terms: the Effective Date) and with hyphens for spaces; names only as written
+or in capitals. Longer terms win (``人均可支配收入`` over
 ``可支配收入``); the Chinese marked ``!`` (同比, 环比, 董事会) are only written; a Chinese term
 is not read after 上下每这本同前后 (``上一季度`` is the last quarter) nor before 长 (``外交部长``).
 Into other languages nothing changes.
@@ -55,7 +56,8 @@ def _english_pattern(term: str) -> str:
         return f"{re.escape(term)}|{re.escape(term.upper())}"
     words = [re.escape(w) for w in term.split(" ")]
     first = f"[{words[0][0]}{words[0][0].upper()}]{words[0][1:]}"
-    return r"[ \-]".join([first, *words[1:]])
+    title = " ".join(w[:1].upper() + w[1:] for w in words)  # a contract's defined term
+    return r"[ \-]".join([first, *words[1:]]) + f"|{title}"
 
 
 @cache

@@ -31,6 +31,7 @@ from functools import cache
 
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
+from doctrans.part_numbers import find_part_numbers
 from doctrans.verbatim import Span
 
 _COLON = re.compile(r"\s*[:：]\s*$")
@@ -77,9 +78,36 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
     else:
         return []
     if target is None:
-        return _label(text, tgt)
+        return _numbered(text, src_lang, tgt_lang) or _label(text, tgt)
     end = len(text.rstrip())
     return [Span(start, end, text[start:end], "heading", target + (mark if colon else ""))]
+
+
+def _numbered(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """The heading after a contract's or a law's part number (``第四条 违约责任``, ``Article 8
+    Termination``), at its place in ``text``; the part number is doctrans.part_numbers'."""
+    parts = find_part_numbers(text, tgt_lang)
+    if not parts or text[:parts[0].start].strip():
+        return []
+    rest = text[parts[0].end:]
+    body = rest.lstrip(" \t\u3000")
+    if body == rest:
+        return []
+    found = find_section_heading(body, src_lang, tgt_lang)
+    shift = len(text) - len(body)
+    return [Span(f.start + shift, f.end + shift, f.text, f.kind, f.target) for f in found if f.start == 0]
+
+
+def numbered_heading(text: str, src_lang: str | None, tgt_lang: str | None) -> tuple[int, str] | None:
+    """A numbered heading (``第三条 费用及支付方式``) as (where the heading begins, the part number
+    written in ``tgt_lang`` and a space); None for anything else. doctrans.engine.protect writes the
+    number before the heading (as a placeholder beside 第三条 the heading was not seen: "The
+    Article 3 Field and payments")."""
+    found = _numbered(text, src_lang, tgt_lang)
+    if not found:
+        return None
+    part = find_part_numbers(text, tgt_lang)[0]
+    return found[0].start, (part.target or part.text) + " "
 
 
 def _label(text: str, tgt: str | None) -> list[Span]:

@@ -20,6 +20,8 @@ model already ends its sentences).
 
 from __future__ import annotations
 
+import re
+
 from doctrans.language_id import base_language
 
 # What may follow a sentence's final mark: closing quotes and brackets.
@@ -137,9 +139,14 @@ def without_added_end(source: str, translation: str) -> str:
     if not core or core[-1] in _ANY_END:
         return translation
     body = translation.rstrip()
+    if _ABBREVIATION.search(body):  # a company's ``Co., Ltd.`` (有限公司) keeps its period
+        return translation
     if body.endswith((".", "。")) and not body.endswith(("..", "。。")) and len(body) > 1:
         return body[:-1] + translation[len(body):]
     return translation
+
+
+_ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:Ltd|Inc|Co|Corp|Bros|Jr|Sr|St|etc|No|vs|[A-Z])\.$")
 
 
 def capitalised_start(source: str, translation: str, tgt_lang: str | None) -> str:

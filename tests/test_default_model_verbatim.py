@@ -260,3 +260,29 @@ def test_a_specifications_citations_and_variable_lists_come_back_whole(tmp_path:
                           ["[BaseDir]", "[RFC-2119]", "[3]", "2119"]], got, strict=True):
         assert all(k in text for k in key), text
         assert text.count("[") == text.count("]") == sum(k.count("[") for k in key), text
+
+
+def test_a_contract_keeps_its_parties_articles_clauses_and_amounts(tmp_path: Path) -> None:
+    """A service agreement both ways: 甲方/乙方 came back "Packy"/"Ports", 第三条 费用及支付方式 as
+    "The Article 3 Field and payments", SERVICE AGREEMENT as 异步协议, USD 12,500 as "USD的 Client
+    12,500", and the (a)/(b)/(c) clauses ran together."""
+    zh = tmp_path / "contract.zh.txt"
+    zh.write_text("技术服务合同\n\n甲方：北京华泰贸易有限公司\n乙方：上海云帆软件有限公司\n\n"
+                  "第三条 费用及支付方式\n甲方应在收到发票后30日内向乙方付款。\n", encoding="utf-8")
+    translate(zh, tmp_path / "contract.en.txt", "zh")
+    lines = (tmp_path / "contract.en.txt").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "Technical Service Contract"
+    assert lines[2].startswith("Party A: ") and lines[2].endswith("Co., Ltd."), lines[2]
+    assert lines[3].startswith("Party B: "), lines[3]
+    assert lines[5] == "Article 3 Fees and Payment"
+    assert "Party A" in lines[6] and "Party B" in lines[6] and "30" in lines[6], lines[6]
+    en = tmp_path / "agreement.en.txt"
+    en.write_text("SERVICE AGREEMENT\n\n4. Fees and Payment\n\nThe Client shall pay a monthly fee of USD 12,500.\n\n"
+                  "The Provider shall:\n(a) respond to support requests within 24 hours;\n"
+                  "(b) notify the Client of any incident within 72 hours.\n", encoding="utf-8")
+    translate(en, tmp_path / "agreement.zh.txt", "en")
+    lines = (tmp_path / "agreement.zh.txt").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "服务协议" and lines[2] == "4. 费用及支付方式"
+    assert "12,500美元" in lines[4], lines[4]
+    assert lines[6].endswith("：") and lines[7].startswith("(a) ") and lines[7].endswith("；"), lines[6:8]
+    assert lines[8].startswith("(b) ") and "72" in lines[8], lines[8]

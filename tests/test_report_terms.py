@@ -93,3 +93,11 @@ def test_report_terms_give_way_past_the_phrase_budget() -> None:
     assert "营业收入" in prepared.model_text and "净利润" in prepared.model_text
     assert [s.output for s in prepared.masked.spans] == ["2024", "125.06 billion yuan", "up 8.3% year on year",
                                                          "9.64 billion yuan", "up 12.1% year on year"]
+
+
+def test_a_contracts_parties_and_defined_terms() -> None:
+    """Defined terms are in Title Case in an agreement; 甲方 came back as "Packy"."""
+    found = find_report_terms("on the Effective Date, subject to Force Majeure", "en", "zh")
+    assert [s.target for s in found] == ["生效日期", "不可抗力"]
+    found = find_report_terms("甲方应向乙方支付违约金。", "zh", "en")
+    assert [s.target for s in found] == ["Party A", "Party B", "liquidated damages"]

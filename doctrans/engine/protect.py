@@ -33,7 +33,7 @@ from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
 from doctrans.quotes import chinese_quotes, double_quoted, keep_quotation, plain_quotes
-from doctrans.section_headings import leading_label
+from doctrans.section_headings import leading_label, numbered_heading
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
 from doctrans.units import drop_repeated_measures, one_period
@@ -203,12 +203,14 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
 def _leading(sentence: str, src_lang: str | None, tgt_lang: str | None) -> tuple[int, str] | None:
     """(where the rest starts, what is written for what comes before it) for a sentence that
     starts with a news dateline (新华社北京11月20日电: given as a placeholder, it got a "The" before
-    it) or a label ("Note: ...", "注意：...") and has more after it; None otherwise."""
+    it), a part number before a heading (第三条 费用及支付方式) or a label ("Note: ...", "注意：...")
+    and has more after it; None otherwise."""
     dateline = find_dateline(sentence, src_lang, tgt_lang)
     if dateline and sentence[dateline[0].end:].strip():
         rest = sentence[dateline[0].end:]
         return len(sentence) - len(rest.lstrip()), dateline[0].output + " "
-    return leading_label(sentence, src_lang, tgt_lang)
+    numbered = numbered_heading(sentence, src_lang, tgt_lang)
+    return numbered if numbered is not None else leading_label(sentence, src_lang, tgt_lang)
 
 
 def _after(prefix: str, body: Prepared) -> Prepared:
