@@ -16,6 +16,8 @@ like them (doctrans.engine.protect, doctrans.report).
 - fixed terms of reports and news (``third quarter`` <-> ``第三季度``, ``国务院`` -> ``State
   Council``: doctrans.report_terms), and places and weekdays by their names in the output
   language (``Germany`` <-> ``德国``: doctrans.place_names);
+- a program's buttons and menus quoted in a manual (``点击“下一步”`` <-> ``click "Next"``:
+  doctrans.ui_labels);
 - Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names);
 - a news item's dateline (``新华社北京11月20日电`` <-> ``BEIJING, November 20 (Xinhua) --``:
   doctrans.datelines);
@@ -38,6 +40,7 @@ from doctrans.part_numbers import find_part_numbers
 from doctrans.place_names import find_place_names
 from doctrans.report_terms import find_changes, find_report_terms
 from doctrans.section_headings import find_section_heading
+from doctrans.ui_labels import find_ui_labels
 from doctrans.units import find_units
 from doctrans.verbatim import Span, find_spans
 
@@ -56,6 +59,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
                   find_units(text, tgt_lang)):
         terms = _joined(terms, found, terms)
     spans = find_spans(text)
+    terms = _joined(terms, find_ui_labels(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_number_words(text, src_lang, tgt_lang, [*spans, *terms]), terms)
     terms = _joined(terms, find_report_terms(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])

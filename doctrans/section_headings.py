@@ -110,6 +110,12 @@ def numbered_heading(text: str, src_lang: str | None, tgt_lang: str | None) -> t
     return found[0].start, (part.target or part.text) + " "
 
 
+# Labels that are no heading alone: a FAQ's question and answer (问：为什么无法连接服务器？ came
+# back "Ask: why can't…", 答： as "Support:"). Not ``A:`` into Chinese: a transcript's speakers are
+# ``A:`` and ``B:`` too.
+_LABELS_ONLY = {("问", "en"): "Q", ("答", "en"): "A", ("Q", "zh"): "问"}
+
+
 def _label(text: str, tgt: str | None) -> list[Span]:
     """A heading used as the label of what follows it (``Note: Administrator rights are...``,
     ``**Warning:** do not...``, ``注意：请勿...``): the label and its colon as one span."""
@@ -118,6 +124,7 @@ def _label(text: str, tgt: str | None) -> list[Span]:
         return []
     word = m.group(1).strip()
     target = _tables()[0].get(_key(word)) if tgt == "zh" else _tables()[1].get(word)
+    target = _LABELS_ONLY.get((word, tgt), target)
     if target is None:
         return []
     return [Span(m.start(1), m.end(2), text[m.start(1):m.end(2)], "heading", target + ("：" if tgt == "zh" else ":"))]

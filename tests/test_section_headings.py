@@ -57,6 +57,9 @@ def test_a_report_through_the_shipped_model(tmp_path: Path) -> None:
     ("警告：请勿关机。", "en", "Warning: ", "请勿关机。"),
     ("注意：Windows 用户需要先安装运行库。", "en", "Note: ", "Windows 用户需要先安装运行库。"),
     ("3. Note: back up first.", "zh", "3. 注意：", "back up first."),
+    ("问：为什么无法连接服务器？", "en", "Q: ", "为什么无法连接服务器？"),  # a FAQ
+    ("答：请检查网络设置。", "en", "A: ", "请检查网络设置。"),
+    ("Q: Why can I not connect?", "zh", "问：", "Why can I not connect?"),
 ])
 def test_a_heading_as_the_label_of_a_sentence(text: str, tgt: str, prefix: str, rest: str) -> None:
     """The label is written from the list before the translation of the rest, which the model

@@ -1,0 +1,78 @@
+"""The labels of a program's interface quoted in a manual, written as the other language's version
+of the program names them (``点击“下一步”`` <-> ``click "Next"``).
+
+A manual names the buttons and menus it tells the reader to use, in quotes or in 【】; inside a
+sentence the built-in models dropped them or garbled them: ``在弹出的对话框中点击【下一步】`` came
+back without the button, ``点击“安装”按钮`` as ``install the "ust" button``, ``“开始”菜单`` as
+``"scaping"``. A quoted label of doctrans/data/ui_labels.tsv is one span, quotes included, whose
+target is the label in the output language in that language's quotes (masked and restored like a
+glossary term):
+
+| source                                | target | spans                 |
+|---------------------------------------|--------|-----------------------|
+| 在弹出的对话框中点击【下一步】。         | en     | "Next"                |
+| 勾选“我接受”，然后点击“安装”按钮。       | en     | "I Accept" · "Install" |
+| 在「开始」菜单中找到程序                 | en     | "Start"               |
+| Click "OK" to close the dialog.       | zh     | “确定”                |
+| Choose File > 'Save As' and click “Save”. | zh | “另存为” · “保存”     |
+| 他说“好的”                             | en     | (none)                |
+| Click "CANCEL" or "Cancel".           | zh     | “取消” · “取消”       |
+| The word "new" is a keyword.          | zh     | (none)                |
+
+Only quoted: a bare 开始 or Start is a word of the sentence, for the model. English matches as
+the list writes it or in capitals, never in small letters (``the "print" function``, ``a "file"
+object`` are a programming manual's words, not its buttons). Between other languages nothing
+changes.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from doctrans.data_lists import data_lines
+from doctrans.language_id import base_language
+from doctrans.verbatim import Span
+
+# An opening quote or bracket and its closing one.
+_PAIRS = {"“": "”", "「": "」", "【": "】", "『": "』", '"': '"', "‘": "’", "'": "'", "[": "]"}
+_QUOTED = re.compile(r"([“「【『\"‘'\[])([^“”「」【】『』\"‘’'\[\]\n]{1,30})([”」】』\"’'\]])")
+
+
+@cache
+def _tables() -> tuple[dict[str, str], dict[str, str]]:
+    """(English label as written and in capitals -> Chinese, Chinese -> English)."""
+    into_chinese: dict[str, str] = {}
+    into_english: dict[str, str] = {}
+    for line in data_lines("ui_labels.tsv"):
+        english, chinese = (side.split("|") for side in line.split("\t"))
+        for name in english:
+            into_chinese.setdefault(name, chinese[0])
+            into_chinese.setdefault(name.upper(), chinese[0])
+        for name in chinese:
+            into_english.setdefault(name, english[0])
+    return into_chinese, into_english
+
+
+def find_ui_labels(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """The quoted interface labels of ``text`` as ``phrase`` spans (quotes included) whose target
+    is the label in ``tgt_lang``, quoted its way (English <-> Chinese only)."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
+    if tgt == "zh" and src != "zh":
+        table, quote = _tables()[0], "“{}”"
+    elif tgt == "en" and src != "en":
+        table, quote = _tables()[1], '"{}"'
+    else:
+        return []
+    spans = []
+    for m in _QUOTED.finditer(text):
+        opening, label, closing = m.groups()
+        if _PAIRS[opening] != closing or label != label.strip():
+            continue
+        # An apostrophe is no quote: 'Save As' needs no letter before its opening quote.
+        if opening == "'" and m.start() > 0 and text[m.start() - 1].isalnum():
+            continue
+        target = table.get(label)
+        if target is not None:
+            spans.append(Span(m.start(), m.end(), m.group(), "phrase", quote.format(target)))
+    return spans

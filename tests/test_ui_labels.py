@@ -1,0 +1,53 @@
+"""A program's buttons and menus quoted in a manual come back as the other language's version
+names them (doctrans.ui_labels)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from doctrans import ui_labels
+from doctrans.data_lists import data_lines
+from doctrans.ui_labels import find_ui_labels
+from tests.docstring_tables import three_column_rows
+
+
+def docstring_table() -> list[tuple[str, str, str]]:
+    return three_column_rows(ui_labels)
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(docstring_table()) == 8
+
+
+@pytest.mark.parametrize(("text", "tgt", "spans"), docstring_table())
+def test_docstring_table_row(text: str, tgt: str, spans: str) -> None:
+    src = "en" if tgt == "zh" else "zh"
+    found = [s.target for s in find_ui_labels(text, src, tgt)]
+    assert found == ([] if spans == "(none)" else spans.split(" · "))
+
+
+def test_every_label_reads_back_both_ways() -> None:
+    for line in data_lines("ui_labels.tsv"):
+        english, chinese = (side.split("|") for side in line.split("\t"))
+        [span] = find_ui_labels(f'点击“{chinese[0]}”按钮', "zh", "en")
+        assert span.target == f'"{english[0]}"', line
+        back = find_ui_labels(f'Click "{span.target[1:-1]}" now.', "en", "zh")
+        assert [s.target for s in back] == [f"“{chinese[0]}”"], line
+    assert find_ui_labels('Click "OK".', "en", "de") == []
+
+
+def test_a_manual_through_the_shipped_model(tmp_path: Path) -> None:
+    """The buttons the steps name reach the translation, quoted, through the built-in model."""
+    from doctrans.engine.onnx_engine import OnnxTranslator
+    from doctrans.models_registry import PACKAGE_MODELS
+    from doctrans.translate_job import translate_file
+
+    src = tmp_path / "steps.zh.txt"
+    src.write_text("1. 在弹出的对话框中点击【下一步】。\n2. 勾选“我接受”，然后点击“安装”按钮。\n", encoding="utf-8")
+    out = tmp_path / "steps.en.txt"
+    translate_file(src, out, OnnxTranslator.load(PACKAGE_MODELS / "zh-en"))
+    first, second = out.read_text(encoding="utf-8").splitlines()
+    assert first.startswith("1. ") and '"Next"' in first, first
+    assert '"I Accept"' in second and '"Install"' in second, second
