@@ -113,7 +113,7 @@ def numbered_heading(text: str, src_lang: str | None, tgt_lang: str | None) -> t
 # Labels that are no heading alone: a FAQ's question and answer (问：为什么无法连接服务器？ came
 # back "Ask: why can't…", 答： as "Support:"). Not ``A:`` into Chinese: a transcript's speakers are
 # ``A:`` and ``B:`` too.
-_LABELS_ONLY = {("问", "en"): "Q", ("答", "en"): "A", ("Q", "zh"): "问"}
+_LABELS_ONLY: dict[tuple[str, str | None], str] = {("问", "en"): "Q", ("答", "en"): "A", ("Q", "zh"): "问"}
 
 
 def _label(text: str, tgt: str | None) -> list[Span]:
