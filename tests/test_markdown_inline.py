@@ -67,6 +67,27 @@ def test_a_link_lands_on_the_translation_of_its_words() -> None:
     assert out.replace("[", "").replace(f"]({URL})", "") == target
 
 
+def test_a_link_the_model_copied_lands_on_the_copy_not_beside_it() -> None:
+    """``[FAQ](url)`` is 常见问题 as a heading alone, but the sentence kept ``FAQ``: mapped
+    proportionally, its link went round the e-mail address beside it."""
+    faq = "https://acme.example.com/faq"
+    block = _block(f"For more help, see the [FAQ]({faq}) or email support@acme.example.com.")
+    target = "更多帮助，请参阅FAQ或support@acme.example.com邮件。"
+    tb = TranslatedBlock(block, target, [((0, len(block.text)), (0, len(target)))], "zh",
+                         phrases={"FAQ": "常见问题"})
+    assert write(tb) == f"更多帮助，请参阅[FAQ]({faq})或support@acme.example.com邮件。"
+
+
+def test_a_link_inside_brackets_stays_inside_them() -> None:
+    """``([sign up here](url))`` came back ``[(赋值在这里](url))``: a boundary just inside a bracket
+    in the source is just inside it in the translation."""
+    url = "https://acme.example.com/signup"
+    block = _block(f"An Acme account ([sign up here]({url}))")
+    target = "一个 Acme 账户 (赋值在这里)"
+    tb = TranslatedBlock(block, target, [((0, len(block.text)), (0, len(target)))], "zh")
+    assert write(tb) == f"一个 Acme 账户 ([赋值在这里]({url}))"
+
+
 def test_phrases_match_whole_words_without_case() -> None:
     block = _block("The **default model** is small.")
     target = "The default models are small, the Default Model too."

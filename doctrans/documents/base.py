@@ -88,7 +88,11 @@ class TranslatedBlock:
             (ss0, ss1), (tt0, tt1) = seg
             if src[ss0:ss1].count(text) != 1:
                 continue
-            image = _image(tgt[tt0:tt1], [w for w in (_written(text, self.tgt_lang), self.phrases.get(text)) if w])
+            # The text as the model left it last: a link's ``FAQ`` is a heading alone (常见问题) but
+            # stayed ``FAQ`` in its sentence, and mapped proportionally its link went round the
+            # e-mail address beside it.
+            written = (_written(text, self.tgt_lang), self.phrases.get(text), text)
+            image = _image(tgt[tt0:tt1], [w for w in dict.fromkeys(written) if w])
             if image is None:
                 continue
             t0, t1 = tt0 + image[0], tt0 + image[1]
@@ -136,6 +140,9 @@ class TranslatedBlock:
         return out
 
     def _project_one(self, off: int) -> int:
+        return _inside_brackets(self.block.text, off, self.text, self._proportional(off))
+
+    def _proportional(self, off: int) -> int:
         src, tgt = self.block.text, self.text
         if not self.alignment:
             return round(off * len(tgt) / max(1, len(src)))
@@ -200,6 +207,23 @@ def _at_word_boundary(text: str, i: int) -> bool:
         return True
     a, b = text[i - 1], text[i]
     return a.isspace() or b.isspace() or is_cjk(a) or is_cjk(b) or not (a.isalnum() and b.isalnum())
+
+
+_OPENING = {"(": "(（", "（": "(（", "[": "[【", "“": "“\"「", "\"": "“\"「", "「": "「“\"", "‘": "‘'", "'": "‘'"}
+_CLOSING = {")": ")）", "）": ")）", "]": "]】", "”": "”\"」", "\"": "”\"」", "」": "」”\"", "’": "’'", "'": "’'"}
+
+
+def _inside_brackets(src: str, off: int, tgt: str, t: int) -> int:
+    """``t`` moved past the bracket or quote it lands before when ``off`` is just inside that
+    bracket in the source (and back before a closing one): a link's words inside brackets,
+    ``(see [here](url))``, came back ``[(在这里](url))``."""
+    after = len(tgt[t:]) - len(tgt[t:].lstrip(" "))  # spaces the model set before the bracket
+    if 0 < off and t + after < len(tgt) and tgt[t + after] in _OPENING.get(src[off - 1], ""):
+        return t + after + 1
+    before = len(tgt[:t]) - len(tgt[:t].rstrip(" "))
+    if off < len(src) and 0 < t - before and tgt[t - before - 1] in _CLOSING.get(src[off], ""):
+        return t - before - 1
+    return t
 
 
 def _snap(text: str, t: int, lo: int, hi: int) -> int:
