@@ -218,10 +218,10 @@ def _inside_brackets(src: str, off: int, tgt: str, t: int) -> int:
     bracket in the source (and back before a closing one): a link's words inside brackets,
     ``(see [here](url))``, came back ``[(在这里](url))``."""
     after = len(tgt[t:]) - len(tgt[t:].lstrip(" "))  # spaces the model set before the bracket
-    if 0 < off and t + after < len(tgt) and tgt[t + after] in _OPENING.get(src[off - 1], ""):
+    if off > 0 and t + after < len(tgt) and tgt[t + after] in _OPENING.get(src[off - 1], ""):
         return t + after + 1
     before = len(tgt[:t]) - len(tgt[:t].rstrip(" "))
-    if off < len(src) and 0 < t - before and tgt[t - before - 1] in _CLOSING.get(src[off], ""):
+    if off < len(src) and t - before > 0 and tgt[t - before - 1] in _CLOSING.get(src[off], ""):
         return t - before - 1
     return t
 
