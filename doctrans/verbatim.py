@@ -59,6 +59,8 @@ for the example, all of that row's kind.
 | code       | mp3 on x86 at commit 876e5bc              | mp3 · x86 · 876e5bc                     |
 | code       | ASN.1, X.509 and H.264.                   | ASN.1 · X.509 · H.264                   |
 | code       | press Ctrl+S or Ctrl+Shift+Esc, Alt + F4  | Ctrl+S · Ctrl+Shift+Esc · Alt + F4      |
+| code       | Press Enter to save, or hit the Esc key.  | Enter · Esc                             |
+| code       | 按 Enter 键保存，按F5键刷新               | Enter · F5                              |
 | identifier | Set ttl_seconds and MAX_SIZE              | ttl_seconds · MAX_SIZE                  |
 | identifier | if __name__ == x                          | __name__                                |
 | identifier | CamelCase, getElementById, iPhone, macOS  | CamelCase · getElementById · iPhone · macOS |
@@ -118,7 +120,8 @@ Decisions on borderline cases, and why:
   number plus a translatable unit instead. ``ISO 9001`` keeps ``9001``; ``ISO`` (like ``NASA``, an
   all-caps word without digits) is left to the model, which may legitimately translate acronyms.
 - Key combinations (``Ctrl+S``, ``Alt + F4``) are code: a modifier key, ``+`` and a key; the model
-  wrote ``Press Ctrl+S`` as ``press Crl+S``.
+  wrote ``Press Ctrl+S`` as ``press Crl+S``. A key alone is code after press/hit/tap or before 键
+  (``Press Enter``, ``按 Enter 键``); ``the end`` or a ``Home`` page elsewhere is prose.
 - Identifiers need a sign of being code: an underscore (``ttl_seconds``, ``__name__``), an inner
   capital (``getElementById``, ``iPhone``; not ``APIs``/``IDs``, plural acronyms), a dotted name
   whose parts all have two characters or more (``os.path``, ``setup.py``, ``gnu.org``; not ``e.g``,
@@ -369,6 +372,8 @@ def _identifiers(text: str) -> Iterator[tuple[int, int]]:
             yield m.span()
 
 
+_KEYS = (r"Enter|Return|Esc|Escape|Tab|Space|Spacebar|Backspace|Delete|Del|Home|End|PgUp|PgDn|Page Up|Page Down"
+         r"|Insert|F[0-9]{1,2}|Ctrl|Alt|Shift")
 _URL_CHARS = r"[0-9A-Za-z\-._~:/?#\[\]@!$&'()*+,;=%]"
 _WIN_CHARS = r"[0-9A-Za-z_.\-+@%~$#&()\[\]{}!',=;]"
 _D = "0-9\uff10-\uff19"  # ASCII and full-width digits (\d would also take other scripts' digits)
@@ -424,6 +429,11 @@ _RULES: list[tuple[str, Finder]] = [
                     r"(?:\s?\+\s?(?:Ctrl|Control|Alt|Shift|Cmd|Command|Option|Opt|Win|Meta|Super|Fn|F[0-9]{1,2}"
                     r"|Enter|Return|Tab|Esc|Escape|Space|Delete|Del|Backspace|Home|End|PgUp|PgDn|PageUp|PageDown"
                     r"|Insert|Ins|Up|Down|Left|Right|[A-Z0-9]|[-=\[\];',./`]))+(?![0-9A-Za-z_])")),
+    # A key pressed alone (press Enter, hit Esc, 按 Enter 键): "Press **Enter** to save." came back
+    # 文斯·**埃斯**特救救 (a name); after press/hit/type in English, before 键 in Chinese.
+    ("code", _regex(r"\b(?:[Pp]ress(?:ing)?|[Hh]it(?:ting)?|[Tt]ap)\s+(?:the\s+)?(?P<s>" + _KEYS + r")"
+                    r"(?![0-9A-Za-z_+])")),
+    ("code", _regex(r"(?<![0-9A-Za-z_+])(?:" + _KEYS + r")(?=\s?键)")),
     # A standard's name: capitals, a dot, a number (ASN.1, X.509, H.264): the dot is not a sentence's.
     ("code", _regex(r"(?<![0-9A-Za-z_.])[A-Z]{1,5}\.[0-9]+(?:\.[0-9]+)*(?![0-9A-Za-z_]|\.[0-9A-Za-z])")),
     ("code", _codes),
