@@ -16,6 +16,8 @@ like them (doctrans.engine.protect, doctrans.report).
 - fixed terms of reports and news (``third quarter`` <-> ``第三季度``, ``国务院`` -> ``State
   Council``: doctrans.report_terms), and places and weekdays by their names in the output
   language (``Germany`` <-> ``德国``: doctrans.place_names);
+- (in doctrans.engine.protect, not here: short quoted terms, a Chinese one translated alone by
+  the engine, an English one kept as written: doctrans.quoted_terms);
 - a program's buttons and menus quoted in a manual (``点击“下一步”`` <-> ``click "Next"``:
   doctrans.ui_labels);
 - Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names);

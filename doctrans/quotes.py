@@ -56,6 +56,21 @@ def keep_quotation(source: str | None, translation: str) -> str:
     return translation.replace(core, f'"{core}"', 1) if core else translation
 
 
+_END = re.compile(r'"([\s.。!！?？]*)$')
+
+
+def drop_stray_quote(source: str | None, translation: str) -> str:
+    """``translation`` without a ``"`` at its end that closes nothing: the source pairs its quotes
+    and does not end in one, the translation has one quote too many and it is the last (the en->zh
+    model ended the RFC 2119 sentence ``…2119[RFC-2119]"。``, and the odd count kept every pair of
+    the sentence from becoming “”)."""
+    if source is None or translation.count('"') % 2 == 0 or source.count('"') % 2:
+        return translation
+    if re.search(r'["”][\s.。!！?？]*$', source):
+        return translation
+    return _END.sub(r"\1", translation)
+
+
 def chinese_quotes(text: str) -> str:
     """``text`` (Chinese) with its ASCII ``"`` pairs as ``“…”``; unchanged when they do not pair
     up or no quotation holds or touches a Chinese character (an English phrase quoted as such).

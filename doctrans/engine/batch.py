@@ -109,7 +109,7 @@ def translate_rows(rows: Sequence[OnnxDocumentSession], sentences: Sequence[str 
     for r, (row, sentence) in enumerate(zip(rows, sentences, strict=True)):
         if sentence is None:
             continue
-        prep = row.tr.prepare(sentence)  # each row its own glossary and direction tag
+        prep = row.tr.prepare(sentence, quoted_alone=True)  # each row its own glossary and direction tag
         if prep.model_text is None:  # as OnnxDocumentSession.translate: copied, memory untouched
             results[r] = SentenceResult(source=sentence, translation=prep.copy or "", copied=True)
             continue

@@ -258,10 +258,17 @@ class OnnxTranslator:
         return OnnxTranslator(self.info, self.sessions, self.tokenizer, self.memory_init, self.options,
                               self.direction, self.tag_ids, glossary)
 
-    def prepare(self, sentence: str) -> Prepared:
+    def prepare(self, sentence: str, quoted_alone: bool = False) -> Prepared:
         """What the model reads for ``sentence`` (masked spans and glossary terms; see
-        doctrans.engine.protect)."""
-        return prepare(sentence, self.placeholders, self.glossary, self.tgt_lang, self.src_lang)
+        doctrans.engine.protect). ``quoted_alone``: its short quoted terms are translated first,
+        each alone in a fresh session (doctrans.quoted_terms)."""
+        return prepare(sentence, self.placeholders, self.glossary, self.tgt_lang, self.src_lang,
+                       alone=self.translate_alone if quoted_alone else None)
+
+    def translate_alone(self, text: str) -> str:
+        """``text`` translated on its own: a fresh session, so no document's memory is read or
+        written."""
+        return self.new_document(return_attention=False).translate(text).translation
 
     def source_ids(self, sentence: str) -> list[int]:
         """What the encoder reads for ``sentence``: [tag] + pieces (cut to fit) + [EOS]."""
@@ -381,7 +388,7 @@ class OnnxDocumentSession:
         """Translate the next sentence of the document, keeping its verbatim spans (numbers, codes,
         URLs...) and applying the glossary: see doctrans.engine.protect."""
         tr, info, opt = self.tr, self.tr.info, self.options
-        prep = tr.prepare(sentence)
+        prep = tr.prepare(sentence, quoted_alone=True)
         if prep.model_text is None:
             # Nothing to translate: copied without calling the model, so the memory does not see
             # it. That is fine: a bare number or URL tells later sentences nothing about the

@@ -20,7 +20,7 @@ placeholder exactly once (see ``OnnxDocumentSession.translate``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from doctrans.case_fold import fold_case
@@ -32,7 +32,8 @@ from doctrans.kept_names import CJK_LANGUAGES
 from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
-from doctrans.quotes import chinese_quotes, double_quoted, keep_quotation, plain_quotes
+from doctrans.quoted_terms import find_quoted_terms, quoted
+from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
 from doctrans.section_headings import leading_label, numbered_heading
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
@@ -42,6 +43,7 @@ from doctrans.verbatim import (
     Restored,
     Span,
     copied_exactly,
+    find_spans,
     is_untranslatable,
     mask,
     placeholder,
@@ -89,7 +91,7 @@ class Prepared:
         if self.end_marks:
             decoded = end_like_source(self.source, decoded, self.end_marks == "cjk")
         if self.chinese_output:
-            decoded = chinese_quotes(decoded)
+            decoded = chinese_quotes(drop_stray_quote(self.model_text, decoded))
         restored = unmask(decoded, self.masked) if self.masking else Restored(decoded, [])
         dates = [s.output for s in self.masked.spans if s.kind == "date" and s.target is not None]
         if dates:
@@ -155,30 +157,34 @@ def substitute(text: str, spans: Sequence[Span]) -> str:
 
 
 def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None,
-            tgt_lang: str | None = None, src_lang: str | None = None) -> Prepared:
+            tgt_lang: str | None = None, src_lang: str | None = None,
+            alone: Callable[[str], str] | None = None) -> Prepared:
     """What the model reads for ``sentence``; ``placeholders``: how many ``⦅k⦆`` pieces the
     bundle's vocabulary has (0: do not mask). ``tgt_lang``/``src_lang``: the direction, for what
     it fixes itself (doctrans.direction_terms.automatic_terms: figures written with 万/亿 the
     target's way, Latin names kept as they are), which join the glossary terms, and for Chinese
-    output's punctuation (doctrans.zh_punctuation)."""
-    return replace(_prepare(sentence, placeholders, glossary, tgt_lang, src_lang),
+    output's punctuation (doctrans.zh_punctuation). ``alone``: the engine's translation of a
+    short text on its own, for the sentence's quoted terms (doctrans.quoted_terms); None: they are
+    left to the model with the rest."""
+    return replace(_prepare(sentence, placeholders, glossary, tgt_lang, src_lang, alone),
                    chinese_output=is_chinese(tgt_lang), end_marks=end_marks(tgt_lang))
 
 
 def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_lang: str | None,
-             src_lang: str | None) -> Prepared:
+             src_lang: str | None, alone: Callable[[str], str] | None = None) -> Prepared:
     enumerator = _ENUMERATOR.match(sentence)
     if enumerator and not is_untranslatable(sentence, glossary.find(sentence) if glossary is not None else []):
-        body = replace(_prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang, src_lang),
+        body = replace(_prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang, src_lang, alone),
                        source=sentence)
         prefix = marker_into(enumerator.group(0).lstrip(), tgt_lang)
         return _after(prefix, body)
     lead = _leading(sentence, src_lang, tgt_lang)
     if lead is not None:  # written before the translation of the rest, which the model reads alone
         end, written = lead
-        return _after(written, replace(_prepare(sentence[end:], placeholders, glossary, tgt_lang, src_lang),
+        return _after(written, replace(_prepare(sentence[end:], placeholders, glossary, tgt_lang, src_lang, alone),
                                        source=sentence))
     terms = automatic_terms(sentence, glossary.find(sentence) if glossary is not None else [], src_lang, tgt_lang)
+    terms = _with_quoted_terms(sentence, terms, alone, src_lang, tgt_lang)
     if placeholders:
         terms = _within_budget(sentence, terms, placeholders)
     if is_untranslatable(sentence, terms):
@@ -198,6 +204,25 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     model_text = fold_case(substitute(double_quoted(plain_quotes(masked.text)), _shifted(masked, terms)), sentence,
                            src_lang, tgt_lang)
     return Prepared(sentence, masked, model_text, None, masking=True)
+
+
+def _with_quoted_terms(sentence: str, terms: list[Span], alone: Callable[[str], str] | None,
+                       src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """``terms`` and the sentence's short quoted terms (doctrans.quoted_terms) that none of them
+    nor a verbatim span touches, each with its translation alone (or, for those kept, itself) as
+    target, in its quotes; without ``alone`` only the kept ones."""
+    candidates = find_quoted_terms(sentence, src_lang, tgt_lang)
+    if not candidates:
+        return terms
+    taken = [*find_spans(sentence), *terms]
+    found = []
+    for q in candidates:
+        if any(q.start < t.end and t.start < q.end for t in taken) or (q.alone and alone is None):
+            continue
+        target = quoted(q, alone(q.text) if alone is not None and q.alone else q.text, sentence)
+        if target:
+            found.append(Span(q.start, q.end, sentence[q.start:q.end], "phrase", target))
+    return sorted([*terms, *found], key=lambda t: t.start) if found else terms
 
 
 def _leading(sentence: str, src_lang: str | None, tgt_lang: str | None) -> tuple[int, str] | None:

@@ -1,0 +1,100 @@
+"""Short quoted terms translated alone: a name, a title or a label in quotes inside a sentence.
+
+A manual quotes what the reader looks for (``在“开始”菜单中找到“数据助手”``), a specification the
+documents it cites (``see the "History and related systems" document``), a news item its titles
+(``《政府工作报告》``). Inside a sentence the built-in models dropped such a term or broke it
+(``“数据助手”`` was gone; the title came back ``History 和 “History”``), while the same words
+alone, as a heading or a cell, come back whole. So each quoted Chinese term this module finds is
+translated alone by the engine (a fresh session: the document's memory is neither read nor
+written) and given to the sentence as a span whose target is that translation in the output's
+quotes, masked and restored like a glossary term (doctrans.engine.protect). A quoted English
+string in a sentence translated into Chinese is kept as written, in “”: it names what the reader
+sees in an English program or document (the pydocs and django references keep ``"Prefer tabs when
+opening documents"`` and ``“Database is locked”``), and the model garbled it (``“Pertabs”``,
+``“Alage”``). Terms the lists know (doctrans.ui_labels, report terms) are theirs.
+
+| source                                        | target | terms                         |
+|-----------------------------------------------|--------|-------------------------------|
+| 在“开始”菜单中找到“数据助手”并打开。           | en     | 开始 · 数据助手               |
+| 请阅读《政府工作报告》全文。                   | en     | 政府工作报告                  |
+| 他说：“我们明天见。”                           | en     | (none)                        |
+| 所谓“好”                                      | en     | (none)                        |
+| see the "History and related systems" document | zh    | History and related systems   |
+| the "print" function and the "with" statement | zh     | (none)                        |
+| click "Save changes" then "OK, thanks."       | zh     | Save changes                  |
+| log("There was a timeout") or f("A", 2)       | zh     | (none)                        |
+
+Into English: two to twelve Chinese characters (Latin letters and digits among them) in “”, 「」,
+『』, 【】 or 《》, with no sentence mark inside (a quoted utterance is dialogue, doctrans.dialogue).
+Into Chinese: one to six words in ``"…"`` or ``“…”`` starting with a capital (a lower-case word in
+quotes is a programming manual's keyword, copied by the model), no sentence mark inside, not a
+string of code (a bracket, ``=`` or a letter right before the quote). Written
+in the output's quotes: ``"…"`` into English (《》 too: English sets titles in quotes or italics),
+``“…”`` into Chinese (《》 kept).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from doctrans.kept_names import common_words
+from doctrans.language_id import base_language
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
+_INTO_ENGLISH = re.compile(rf"([“「『【《])((?=[^”」』】》]*[{_HAN}])[{_HAN}0-9A-Za-z·\- ]{{2,12}})([”」』】》])")
+_PAIRS = {"“": "”", "「": "」", "『": "』", "【": "】", "《": "》", '"': '"'}
+_INTO_CHINESE = re.compile(r"([\"“])([A-Z][0-9A-Za-z'’\-]*(?: [0-9A-Za-z'’\-]+){0,5})([\"”])")
+
+
+class QuotedTerm(NamedTuple):
+    start: int  # the opening quote
+    end: int  # after the closing quote
+    text: str  # the words inside
+    written: str  # how the translation is quoted in the output: "{}" filled with it
+    alone: bool = True  # translated alone; False: kept as written (English quoted into Chinese)
+
+
+def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> list[QuotedTerm]:
+    """The short quoted terms of ``text`` to translate alone (English <-> Chinese only)."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
+    if tgt == "en" and src != "en":
+        return [QuotedTerm(m.start(), m.end(), m.group(2).strip(), '"{}"') for m in _INTO_ENGLISH.finditer(text)
+                if _PAIRS[m.group(1)] == m.group(3) and m.group(2) == m.group(2).strip()]
+    if tgt == "zh" and src != "zh":
+        out = []
+        for m in _INTO_CHINESE.finditer(text):
+            opening, closing = m.group(1), m.group(3)
+            if (opening == '"') != (closing == '"') or text[:m.start()].count('"') % 2:
+                continue  # a closing quote read as an opening one, or mixed styles
+            if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "([{=,"):
+                continue  # a string in code: log("There was a timeout"), factorial("A", 2)
+            if len(m.group(2)) < 2:
+                continue
+            out.append(QuotedTerm(m.start(), m.end(), m.group(2), "“{}”", alone=False))
+        return out
+    return []
+
+
+_TRAILING = " .。!！?？,，;；:：\"'“”"
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.IGNORECASE)
+
+
+def quoted(term: QuotedTerm, translation: str, source: str) -> str:
+    """The target of ``term`` (a span of ``source``): its translation alone, without the sentence
+    mark and quotes the model may have added, in the output's quotes; empty when nothing is left.
+    Into English a word of prose in “” starts in small letters (``“并行的”`` alone came back
+    ``Parallel``); a title in 《》, a label in 【】 and a name keep their capitals."""
+    text = translation.strip().strip(_TRAILING).strip()
+    if term.written.startswith('"'):
+        text = _ARTICLE.sub("", text)  # 编辑器 alone came back "The editor": 'the "the editor" window'
+    if not text:
+        return ""
+    if term.written.startswith('"') and source[term.start] in "“「":
+        words = re.findall(r"[A-Za-z']+", text)
+        common = common_words()
+        # Only sentence case (Parallel, Pushed back): Title Case (Data Assistant) is a name.
+        if (words and all(w.lower() in common for w in words) and all(w[0].islower() for w in words[1:])
+                and text[0].isupper() and not text[:2].isupper()):
+            text = text[0].lower() + text[1:]
+    return term.written.format(text)

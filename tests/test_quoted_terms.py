@@ -1,0 +1,58 @@
+"""Short quoted terms: a Chinese one translated alone, an English one kept as written
+(doctrans.quoted_terms, doctrans.engine.protect)."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans import quoted_terms
+from doctrans.engine.protect import prepare
+from doctrans.quoted_terms import find_quoted_terms
+from tests.docstring_tables import three_column_rows
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(three_column_rows(quoted_terms)) == 8
+
+
+@pytest.mark.parametrize(("text", "tgt", "terms"), three_column_rows(quoted_terms))
+def test_docstring_table_row(text: str, tgt: str, terms: str) -> None:
+    src = "en" if tgt == "zh" else "zh"
+    assert [q.text for q in find_quoted_terms(text, src, tgt)] == ([] if terms == "(none)" else terms.split(" · "))
+
+
+def test_a_chinese_term_is_translated_alone_and_comes_back_in_english_quotes() -> None:
+    asked: list[str] = []
+
+    def alone(text: str) -> str:
+        asked.append(text)
+        return {"数据助手": "The Data Assistant.", "并行的": "Parallel"}[text]
+
+    prep = prepare("在菜单中找到“数据助手”并打开。", 16, tgt_lang="en", src_lang="zh", alone=alone)
+    assert asked == ["数据助手"] and prep.model_text is not None and "数据助手" not in prep.model_text
+    assert prep.restore("Find ⦅1⦆ in the menu and open it.").text == 'Find "Data Assistant" in the menu and open it.'
+    # A word of prose in “” starts in small letters; without ``alone`` the model reads it as it is.
+    prep = prepare("任务被用来“并行的”调度协程", 16, tgt_lang="en", src_lang="zh", alone=alone)
+    assert prep.restore("Tasks schedule coroutines ⦅1⦆").text == 'Tasks schedule coroutines "parallel"'
+    assert "并行的" in (prepare("任务被用来“并行的”调度协程", 16, tgt_lang="en", src_lang="zh").model_text or "")
+
+
+def test_an_english_quoted_string_is_kept_as_written_in_chinese_quotes() -> None:
+    prep = prepare('One can set "Prefer tabs when opening documents" to "Always".', 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text is not None and "Prefer" not in prep.model_text
+    out = prep.restore("可以将⦅1⦆设置为⦅2⦆").text
+    assert out == "可以将“Prefer tabs when opening documents”设置为“Always”。"
+
+
+def test_the_shipped_model_keeps_a_quoted_name_in_a_manual() -> None:
+    """The zh->en model dropped “数据助手” inside the sentence; alone it comes back, quoted, and the
+    document's memory is what the sentence alone would have written."""
+    from doctrans.engine.onnx_engine import OnnxTranslator
+    from doctrans.models_registry import PACKAGE_MODELS
+
+    tr = OnnxTranslator.load(PACKAGE_MODELS / "zh-en")
+    session = tr.new_document()
+    out = session.translate("安装完成后，在开始菜单中找到“数据助手”并打开。").translation
+    assert out.count('"') == 2, out
+    term = out.split('"')[1]
+    assert term and term.isascii() and term == tr.translate_alone("数据助手").strip(' ."').removeprefix("The "), out
