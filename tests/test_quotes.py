@@ -36,3 +36,13 @@ def test_the_engine_gives_the_model_plain_quotes_and_keeps_span_quotes() -> None
     english = prepare("“你要走了吗？”妈妈问。", 16, tgt_lang="en", src_lang="zh")
     assert english.model_text == '"你要走了吗？"妈妈问。'
     assert english.restore('"Are you leaving?" Mom asked').text == '"Are you leaving?" Mom asked.'
+
+
+def test_a_stray_quote_at_the_end_is_dropped_so_the_pairs_become_chinese() -> None:
+    from doctrans.quotes import drop_stray_quote
+
+    source = 'The key words "MUST" and "MAY" are as in RFC 2119.'
+    translation = '关键字"MUST"和"MAY"如 RFC 2119 中所述"。'
+    assert chinese_quotes(drop_stray_quote(source, translation)) == "关键字“MUST”和“MAY”如 RFC 2119 中所述。"
+    assert drop_stray_quote('He said "no."', '他说"不。') == '他说"不。'  # the source ends in a quote
+    assert drop_stray_quote('a "b" c', '甲"乙"丙') == '甲"乙"丙'  # an even count: nothing to drop
