@@ -28,16 +28,25 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 9 am              | (as written)    | 上午9点       |
 | 54-year-old       | (as written)    | 54岁          |
 | 7 years old       | (as written)    | 7岁           |
+| 30日内            | within 30 days  | (as written)  |
+| 24小时            | 24 hours        | (as written)  |
+| 3个工作日         | 3 working days  | (as written)  |
+| 1个月             | 1 month         | (as written)  |
+| 72 hours          | (as written)    | 72小时        |
+| 12 months         | (as written)    | 12个月        |
+| 5 business days   | (as written)    | 5个工作日     |
+| 10-minute         | (as written)    | 10分钟        |
 | 2 GB              | (as written)    | (as written)  |
 | 3.2GHz            | (as written)    | (as written)  |
 | 100 Mbps          | (as written)    | (as written)  |
 
 Symbols that both languages write alike (storage, frequencies, rates, screen and battery units) are
 one span with the figure, as written: the figure and the symbol were two spans, and the en→zh model
-put a word between them (``at least 2 GB of free disk space`` came back ``至少2的GB``).
-Only unambiguous units: ``t`` (tonnes or time), ``g`` in capitals (``5G``), ``m`` without a space
-when a currency sign comes before (``$5m`` is money: doctrans.currency) and bare ``N点`` (a point,
-or o'clock) are left to the model; 24-hour times (``15:30``) are figures the verbatim rules keep.
+put a word between them (``at least 2 GB of free disk space`` came back ``至少2的GB``). Only
+unambiguous units: ``t`` (tonnes or time), ``g`` in capitals (``5G``), ``m`` without a space when a
+currency sign comes before (``$5m`` is money: doctrans.currency), bare ``N点`` (a point, or o'clock)
+and ``N日`` without ``内`` after it (the 30th, or 30 days) are left to the model; 24-hour times
+(``15:30``) are figures the verbatim rules keep.
 """
 
 from __future__ import annotations
@@ -93,6 +102,19 @@ _SYMBOL_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0]?"
                              rf"({'|'.join(sorted(map(re.escape, _SAME_SYMBOLS), key=len, reverse=True))})"
                              r"(?![0-9A-Za-z_²/])")
 
+# Durations (a contract's ``30日内`` came back ``30 app``, a manual's ``24 hours`` is a measure too):
+# Chinese unit -> English word, singular; 日 only before 内 (30日 alone may be the 30th).
+_CHINESE_DURATIONS = {"个小时": "hour", "小时": "hour", "分钟": "minute", "秒钟": "second", "天": "day",
+                      "个星期": "week", "星期": "week", "周": "week", "个月": "month", "个工作日": "working day",
+                      "工作日": "working day", "日": "day"}
+_CHINESE_DURATION = re.compile(
+    rf"(?<!第){FIGURE_START}({NUMBER})\s?(个小时|小时|分钟|秒钟|天(?![然空气津])|个星期|星期(?![一二三四五六日天])|周(?![年岁一二三四五六日末])"
+    r"|个月|个工作日|工作日|日(?=以?内))(以内|内)?")
+_ENGLISH_DURATIONS = {"hour": "小时", "minute": "分钟", "second": "秒", "day": "天", "week": "周", "month": "个月",
+                      "year": "年", "working day": "个工作日", "business day": "个工作日"}
+_ENGLISH_DURATION = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0-]"
+                               r"(working day|business day|hour|minute|second|day|week|month|year)s?"
+                               r"(?![A-Za-z0-9_-]|[ \u00a0]old)", re.IGNORECASE)
 _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m.", "中午": "p.m.", "下午": "p.m.",
             "晚上": "p.m.", "傍晚": "p.m.", "夜里": "p.m."}
 _CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}})\s?[点點]"
@@ -128,6 +150,11 @@ def _out_of_chinese(text: str) -> list[Span]:
         if figure == "1":
             unit = _SINGULAR.get(unit, unit)
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{figure} {unit}"))
+    for m in _CHINESE_DURATION.finditer(text):
+        figure = ascii_digits(m.group(1))
+        unit = _CHINESE_DURATIONS[m.group(2)] + ("" if figure == "1" else "s")
+        spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                          f"{'within ' if m.group(3) else ''}{figure} {unit}"))
     for m in _CHINESE_TIME.finditer(text):
         hour, minute = int(ascii_digits(m.group(2))), m.group(3)
         minutes = ":30" if m.group(4) else f":{int(ascii_digits(minute)):02d}" if minute else ""
@@ -144,6 +171,9 @@ def _into_chinese(text: str) -> list[Span]:
         word = _INTO_CHINESE[unit.lower()]
         value = f"零下{m.group(2)}" if sign and word in ("摄氏度", "华氏度") else f"{sign or ''}{m.group(2)}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{value}{word}"))
+    for m in _ENGLISH_DURATION.finditer(text):
+        spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                          f"{m.group(1)}{_ENGLISH_DURATIONS[m.group(2).lower()]}"))
     for m in _ENGLISH_AGE.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}岁"))
     for m in _ENGLISH_TIME.finditer(text):
