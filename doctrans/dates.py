@@ -26,6 +26,7 @@ term and checked like one after translation:
 | 2024年             | 2024                | (as written)        |
 | 1至10月份          | January to October  | (as written)        |
 | 2024年1-6月        | January to June 2024 | (as written)       |
+| 20日               | on the 20th         | (as written)        |
 
 English dates are written month first (``March 15, 2024``), the form of American and of most
 translated news; Japanese takes the Chinese form. Only a real calendar day counts (month 1-12, day
@@ -43,6 +44,8 @@ noun (``in 1952.``, ``the fourth quarter of 2023 were``; not ``in 2000 cases``, 
 ``1990年代``): the model wrote ``published in 1952`` as ``1952中`` and ``the 1990s`` as ``1990年在，月``.
 A range of months (``1至10月份``, ``1-6月``) is one date: ``1至10月份`` came back ``1 to October``. Numeric dates
 (``2024-03-15``) stay verbatim spans (doctrans.verbatim): they are the same in every language.
+A day alone before a verb (``国家统计局20日发布``, the news item's month) is ``on the 20th``: the model
+wrote ``The National Bureau of Statistics 20, displayed``; not ``30日内`` (thirty days) nor ``2日本``.
 Weekdays are doctrans.place_names'.
 """
 
@@ -112,6 +115,16 @@ _ZH_NUMERAL_DATE = re.compile(
 _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
 
 
+# A day of the month alone, a news item's (国家统计局20日发布数据: the 20th of the dateline's month),
+# before a Han character that is not 内/以内/起/后/前 (30日内 is thirty days) nor a word starting
+# with 日 (日本, 日元, 日报, 日期...).
+_ZH_DAY = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?=[\u4e00-\u9fff])(?![日内以起后前至元本报期常均间记程志])")
+
+
+def _ordinal(day: int) -> str:
+    return f"{day}{'th' if 10 <= day % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th')}"
+
+
 def figure_value(digits: str) -> int:
     """The value of ASCII or full-width digits (``１２`` -> 12)."""
     return int(unicodedata.normalize("NFKC", digits))
@@ -165,6 +178,8 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                 spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, named, day)))
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m.group(1))
                                 for m in _ZH_YEAR.finditer(text)])
+        spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", f"on the {_ordinal(figure_value(m[1]))}")
+                                for m in _ZH_DAY.finditer(text) if 1 <= figure_value(m[1]) <= 31])
     elif lang in _CJK_DATE_TARGETS:
         for m in _EN_DATE.finditer(text):
             name = m["m1"] or m["m2"] or m["m3"]
