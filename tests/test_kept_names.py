@@ -31,7 +31,7 @@ def docstring_table() -> list[tuple[str, str, str, list[str]]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 12
+    assert len(docstring_table()) == 15
 
 
 @pytest.mark.parametrize(("src", "tgt", "text", "expected"), docstring_table())

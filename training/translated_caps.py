@@ -1,7 +1,7 @@
-"""Build doctrans/data/translated_caps.txt and common_words.txt: the acronyms a translation into
-Chinese renders rather than keeps (``FBI`` -> 联邦调查局, ``OK`` -> 好), and the common English words
-(``NOT``, ``NEVER`` in capitals are emphasis, ``EXECUTIVE SUMMARY`` a heading: doctrans.case_fold
-gives them to the model in small letters).
+"""Build doctrans/data/translated_caps.txt, common_words.txt, proper_words.txt and known_names.txt:
+the acronyms a translation into Chinese renders rather than keeps (``FBI`` -> 联邦调查局, ``OK`` ->
+好), and the common English words (``NOT``, ``NEVER`` in capitals are emphasis, ``EXECUTIVE
+SUMMARY`` a heading: doctrans.case_fold gives them to the model in small letters).
 
 doctrans.kept_names keeps every other all-capital word of an English sentence as it is in Chinese
 (``GNOME``, ``KDE``, ``HTTP``): the shipped en->zh model garbled the ones it rarely saw (``GNOME`` ->
@@ -18,6 +18,9 @@ of them). The list is measured on the training pairs of every corpus, never the 
   sentence at least ``--proper-share`` as often as in small letters (``Python``, ``Windows``,
   ``London``, ``God``): doctrans.case_fold keeps its capital in a title-case heading, where every
   other common word is read in small letters (``Risk Factors`` -> ``Risk factors``).
+
+- a known name (doctrans/data/known_names.txt): a word that is not common, capitalised inside a
+  sentence at least ``--name-count`` times (``Tom``, ``Emma``): the models learned to render it.
 
     python -m training.translated_caps --data ../shared/data --out doctrans/data
 """
@@ -92,6 +95,15 @@ def proper_words(common: Sequence[str], words: Counter[str], titled: Counter[str
     return sorted(w for w in common if titled[w] >= share * words[w])
 
 
+def known_names(common: Sequence[str], titled: Counter[str], min_count: int = 5) -> list[str]:
+    """Names the models saw often enough to have learned a rendering: words (not common ones)
+    written with a capital inside a sentence at least ``min_count`` times (``tom``, ``emma``,
+    ``django``). doctrans.kept_names keeps an organisation's name with a rarer word as it is in
+    Chinese (``Acme Software Ltd.`` came back ``Acftware``)."""
+    words = set(common)
+    return sorted(w for w, n in titled.items() if n >= min_count and w not in words)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--data", type=Path, default=Path("../shared/data"))
@@ -100,6 +112,7 @@ def main() -> None:
     p.add_argument("--common", type=int, default=10000)
     p.add_argument("--keep-share", type=float, default=0.7)
     p.add_argument("--proper-share", type=float, default=0.2)
+    p.add_argument("--name-count", type=int, default=5)
     a = p.parse_args()
     seen, kept, words, titled = measure(a.data)
     common = common_words(seen, kept, words, a.common, a.min_count, a.keep_share)
@@ -119,7 +132,14 @@ def main() -> None:
         "# Common English words that are also names, capitalised inside a sentence at least "
         f"{a.proper_share} times as often as not (doctrans.case_fold).\n" + built + "\n".join(proper) + "\n",
         encoding="utf-8")
-    print(f"{len(proper)} proper words, {len(caps)} acronyms, {len(common)} common words -> {a.out} "
+    names = known_names(common, titled, a.name_count)
+    (a.out / "known_names.txt").write_text(
+        "# Names capitalised inside a sentence at least "
+        f"{a.name_count} times in the training pairs, not common words: the models learned them "
+        "(doctrans.kept_names keeps an organisation's name with a rarer word into Chinese).\n" + built
+        + "\n".join(names) + "\n", encoding="utf-8")
+    print(f"{len(names)} known names, {len(proper)} proper words, {len(caps)} acronyms, "
+          f"{len(common)} common words -> {a.out} "
           f"({len(seen)} capital words seen, "
           f"{len(words)} lower-case words)")
 
