@@ -77,6 +77,9 @@ def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
 
 
 _TRAILING = " .。!！?？,，;；:：\"'“”"
+# A translation that starts as a sentence of dialogue or holds a contraction is no term's.
+_SENTENCE_LIKE = re.compile(r"^(?:And|But|So|I|I'm|We|You|It|It's|Let's|That|That's|There|This|He|She|They|What"
+                            r"|Yes|No|Oh|Well|Okay|OK)\b|\w'(?:s|re|ll|ve|d|m)\b|n't\b")
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.IGNORECASE)
 
 
@@ -87,6 +90,8 @@ def quoted(term: QuotedTerm, translation: str, source: str) -> str:
     ``Parallel``); a title in 《》, a label in 【】 and a name keep their capitals."""
     text = translation.strip().strip(_TRAILING).strip()
     if term.written.startswith('"'):
+        if _SENTENCE_LIKE.search(text):
+            return ""  # a subtitle's line, not a term: 并行的 alone came back "And that's fine"
         text = _ARTICLE.sub("", text)  # 编辑器 alone came back "The editor": 'the "the editor" window'
     if not text:
         return ""
