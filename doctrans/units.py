@@ -28,10 +28,14 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 9 am              | (as written)    | 上午9点       |
 | 54-year-old       | (as written)    | 54岁          |
 | 7 years old       | (as written)    | 7岁           |
+| 零下20℃～60℃     | -20 °C to 60 °C | (as written)  |
+| 10至20公里        | 10 to 20 km     | (as written)  |
+| 120×80×45毫米     | 120×80×45 mm    | (as written)  |
 | 30日内            | within 30 days  | (as written)  |
 | 24小时            | 24 hours        | (as written)  |
 | 3个工作日         | 3 working days  | (as written)  |
 | 1个月             | 1 month         | (as written)  |
+| 2年               | 2 years         | (as written)  |
 | 72 hours          | (as written)    | 72小时        |
 | 12 months         | (as written)    | 12个月        |
 | 5 business days   | (as written)    | 5个工作日     |
@@ -79,7 +83,7 @@ _INTO_CHINESE = {
 _OUT_OF_CHINESE = {
     "公里": "km", "千米": "km", "米": "m", "厘米": "cm", "毫米": "mm", "公斤": "kg", "千克": "kg", "克": "g",
     "毫克": "mg", "吨": "t", "升": "L", "毫升": "ml", "平方米": "m²", "平方公里": "km²", "摄氏度": "°C",
-    "华氏度": "°F", "千瓦时": "kWh", "千瓦": "kW", "兆瓦": "MW",
+    "华氏度": "°F", "℃": "°C", "℉": "°F", "千瓦时": "kWh", "千瓦": "kW", "兆瓦": "MW",
     "英寸": "inches", "英尺": "feet", "英里/小时": "mph", "英里": "miles", "英亩": "acres", "平方英尺": "square feet",
     "平方英里": "square miles", "公顷": "hectares", "磅": "pounds", "盎司": "ounces", "加仑": "gallons",
 }
@@ -92,7 +96,12 @@ _ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−)?({NUMBER})[ 
                               r"(?![0-9A-Za-z_²/])", re.IGNORECASE)
 # Chinese units: not followed by a Han character that makes another word (米饭 is rice, 克服 overcome).
 _CHINESE_UNIT = "|".join(sorted(_OUT_OF_CHINESE, key=len, reverse=True))
-_CHINESE_MEASURE = re.compile(rf"(零下|-|−)?{FIGURE_START}({NUMBER})\s?({_CHINESE_UNIT})(?![饭粒服隆拉格斤里])")
+# A product's dimensions are one figure before their unit (120×80×45毫米 -> 120×80×45 mm).
+_DIMENSIONS = rf"{NUMBER}(?:\s?×\s?{NUMBER})*"
+_CHINESE_MEASURE = re.compile(rf"(零下|-|−)?{FIGURE_START}({_DIMENSIONS})\s?({_CHINESE_UNIT})(?![饭粒服隆拉格斤里])")
+# A range of measures (-20℃～60℃, 10至20公里): one span, "-20 °C to 60 °C"; the model dropped ～.
+_CHINESE_RANGE = re.compile(rf"(零下|-|−)?{FIGURE_START}({NUMBER})\s?({_CHINESE_UNIT})?\s?[～~至到—–]\s?"
+                            rf"(零下|-|−)?({NUMBER})\s?({_CHINESE_UNIT})(?![饭粒服隆拉格斤里])")
 
 # Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
 _SAME_SYMBOLS = ("KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "Kb", "Mb", "Gb", "bps", "kbps",
@@ -106,10 +115,10 @@ _SYMBOL_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0]?"
 # Chinese unit -> English word, singular; 日 only before 内 (30日 alone may be the 30th).
 _CHINESE_DURATIONS = {"个小时": "hour", "小时": "hour", "分钟": "minute", "秒钟": "second", "天": "day",
                       "个星期": "week", "星期": "week", "周": "week", "个月": "month", "个工作日": "working day",
-                      "工作日": "working day", "日": "day"}
+                      "工作日": "working day", "日": "day", "年": "year"}
 _CHINESE_DURATION = re.compile(
     rf"(?<!第){FIGURE_START}({NUMBER})\s?(个小时|小时|分钟|秒钟|天(?![然空气津])|个星期|星期(?![一二三四五六日天])|周(?![年岁一二三四五六日末])"
-    r"|个月|个工作日|工作日|日(?=以?内))(以内|内)?")
+    r"|个月|个工作日|工作日|日(?=以?内)|(?<![0-9０-９][0-9０-９][0-9０-９])(?<=[0-9０-９])年(?![级代度底初末中间份]))(以内|内)?")
 _ENGLISH_DURATIONS = {"hour": "小时", "minute": "分钟", "second": "秒", "day": "天", "week": "周", "month": "个月",
                       "year": "年", "working day": "个工作日", "business day": "个工作日"}
 _ENGLISH_DURATION = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0-]"
@@ -143,7 +152,17 @@ def _symbols(text: str) -> list[Span]:
 
 def _out_of_chinese(text: str) -> list[Span]:
     spans = []
+    for m in _CHINESE_RANGE.finditer(text):
+        if m.group(3) and m.group(3) != m.group(6):
+            continue
+        unit = _OUT_OF_CHINESE[m.group(6)]
+        low = ("-" if m.group(1) else "") + ascii_digits(m.group(2)) + (f" {unit}" if m.group(3) else "")
+        high = ("-" if m.group(4) else "") + ascii_digits(m.group(5))
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{low} to {high} {unit}"))
+    ranges = list(spans)
     for m in _CHINESE_MEASURE.finditer(text):
+        if any(r.start < m.end() and m.start() < r.end for r in ranges):
+            continue
         sign = "-" if m.group(1) else ""
         unit = _OUT_OF_CHINESE[m.group(3)]
         figure = ascii_digits(m.group(2))

@@ -84,6 +84,7 @@ for the example, all of that row's kind.
 | number     | the 1st and 2nd                           | 1 · 2                                   |
 | number     | pages 10-20                               | 10 · 20                                 |
 | number     | 电话 010-12345678，ISBN 978-3-16-148410-0  | 010-12345678 · 978-3-16-148410-0        |
+| number     | 尺寸120×80×45，功率≤15W，误差±0.5%          | 120×80×45 · ≤15W · ±0.5%                |
 | (none)     | e.g. and i.e. at 5 p.m.                   | 5                                       |
 | (none)     | and/or, km/h, TCP/IP                      | (none)                                  |
 | (none)     | NASA, Hello, APIs, U.S.A.                 | (none)                                  |
@@ -452,6 +453,11 @@ _RULES: list[tuple[str, Finder]] = [
                       rf"|[{_D}]+(?:[.．][{_D}]+)?)"
                       r"(?:[eE][-+]?[0-9]+(?![A-Za-z]))?"
                       rf"[%％‰]?(?![{_D}])", accept=_not_month)),
+    # A figure with its comparison sign (≤15W, ≥ 99.5%, ±0.5) and a product's dimensions (120×80×45):
+    # the model dropped ≤ and ×, "功率≤15W" came back "as a 15W", "120×80×45毫米" "120 80 45 mm".
+    ("number", _regex(rf"(?<![0-9A-Za-z_{_D[3:]}.])(?:[≤≥±≈＜＞]\s?)?[{_D}]+(?:[.．][{_D}]+)?"
+                      rf"(?:\s?[×＊]\s?[{_D}]+(?:[.．][{_D}]+)?)+(?![{_D}])"
+                      rf"|[≤≥±≈＜＞]\s?[{_D}]+(?:[.．][{_D}]+)?(?:[%％]|[A-Za-z]{{1,3}}(?![A-Za-z]))?(?![{_D}])")),
 ]
 
 
