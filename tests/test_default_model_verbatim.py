@@ -286,3 +286,17 @@ def test_a_contract_keeps_its_parties_articles_clauses_and_amounts(tmp_path: Pat
     assert "12,500美元" in lines[4], lines[4]
     assert lines[6].endswith("：") and lines[7].startswith("(a) ") and lines[7].endswith("；"), lines[6:8]
     assert lines[8].startswith("(b) ") and "72" in lines[8], lines[8]
+
+
+def test_a_specification_sheet_keeps_dimensions_signs_and_temperature_ranges(tmp_path: Path) -> None:
+    """zh->en came back "Support: 120 80 45 mm", "-20 snick 60 spolitics", "as a 15W"."""
+    zh = tmp_path / "spec.zh.txt"
+    zh.write_text("产品规格\n\n尺寸：120×80×45毫米\n工作温度：-20℃～60℃\n电源：AC 220V/50Hz，功率≤15W\n保修期：2年\n",
+                  encoding="utf-8")
+    translate(zh, tmp_path / "spec.en.txt", "zh")
+    lines = (tmp_path / "spec.en.txt").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "Product Specifications"
+    assert lines[2] == "Dimensions: 120×80×45 mm"
+    assert lines[3] == "Operating Temperature: -20 °C to 60 °C"
+    assert lines[4].startswith("Power Supply: ") and "AC 220V/50Hz" in lines[4] and "≤15W" in lines[4], lines[4]
+    assert lines[5] == "Warranty: 2 years"
