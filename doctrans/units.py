@@ -30,6 +30,8 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 7 years old       | (as written)    | 7岁           |
 | 零下20℃～60℃     | -20 °C to 60 °C | (as written)  |
 | 10至20公里        | 10 to 20 km     | (as written)  |
+| -20 °C to 60 °C   | (as written)    | 零下20摄氏度至60摄氏度 |
+| 120 x 80 x 45 mm  | (as written)    | 120×80×45毫米 |
 | 120×80×45毫米     | 120×80×45 mm    | (as written)  |
 | 30日内            | within 30 days  | (as written)  |
 | 24小时            | 24 hours        | (as written)  |
@@ -55,6 +57,7 @@ and ``N日`` without ``内`` after it (the 30th, or 30 days) are left to the mod
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from doctrans.language_id import base_language
@@ -91,8 +94,10 @@ _OUT_OF_CHINESE = {
 _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre", "square feet": "square foot",
              "square miles": "square mile", "hectares": "hectare", "pounds": "pound", "ounces": "ounce",
              "gallons": "gallon"}
+_ENGLISH_RANGE_SEP = re.compile(r"\s+(?:to|and)\s+|\s?[–—~]\s?")
 _ENGLISH_UNIT = "|".join(sorted((re.escape(u) for u in _INTO_CHINESE), key=len, reverse=True))
-_ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−)?({NUMBER})[ \u00a0]?({_ENGLISH_UNIT})"
+_ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−)?({NUMBER}(?:[ \u00a0]?[×xX][ \u00a0]?{NUMBER})*)"
+                              rf"[ \u00a0]?({_ENGLISH_UNIT})"
                               r"(?![0-9A-Za-z_²/])", re.IGNORECASE)
 # Chinese units: not followed by a Han character that makes another word (米饭 is rice, 克服 overcome).
 _CHINESE_UNIT = "|".join(sorted(_OUT_OF_CHINESE, key=len, reverse=True))
@@ -106,7 +111,7 @@ _CHINESE_RANGE = re.compile(rf"(零下|-|−)?{FIGURE_START}({NUMBER})\s?({_CHIN
 # Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
 _SAME_SYMBOLS = ("KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "Kb", "Mb", "Gb", "bps", "kbps",
                  "Kbps", "Mbps", "Gbps", "KB/s", "MB/s", "GB/s", "Hz", "kHz", "MHz", "GHz", "ms", "µs", "μs", "ns",
-                 "px", "dpi", "ppi", "mAh", "rpm", "fps", "kV", "mV", "mA", "nm", "TFLOPS")
+                 "px", "dpi", "ppi", "mAh", "rpm", "fps", "kV", "mV", "mA", "nm", "TFLOPS", "W", "mW", "V", "Wh")
 _SYMBOL_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0]?"
                              rf"({'|'.join(sorted(map(re.escape, _SAME_SYMBOLS), key=len, reverse=True))})"
                              r"(?![0-9A-Za-z_²/])")
@@ -183,12 +188,25 @@ def _out_of_chinese(text: str) -> list[Span]:
 
 def _into_chinese(text: str) -> list[Span]:
     spans = []
-    for m in _ENGLISH_MEASURE.finditer(text):
+    measures = list(_ENGLISH_MEASURE.finditer(text))
+    for a, b in itertools.pairwise(measures):  # -20 °C to 60 °C: one span, 零下20摄氏度至60摄氏度
+        sep = _ENGLISH_RANGE_SEP.fullmatch(text, a.end(), b.start())
+        if sep and a.group(3).lower() == b.group(3).lower() and (sep.group().strip() != "and"
+                                                               or text[:a.start()].rstrip().endswith("between")):
+            word = _INTO_CHINESE[b.group(3).lower()]
+            low, high = (f"{'零下' if m.group(1) and word in ('摄氏度', '华氏度') else m.group(1) or ''}{m.group(2)}"
+                         for m in (a, b))
+            spans.append(Span(a.start(), b.end(), text[a.start():b.end()], "number", f"{low}{word}至{high}{word}"))
+    ranges = list(spans)
+    for m in measures:
+        if any(r.start < m.end() and m.start() < r.end for r in ranges):
+            continue
         sign, unit = m.group(1), m.group(3)
         if unit in ("G", "M"):  # 5G is a network, 5M five million
             continue
         word = _INTO_CHINESE[unit.lower()]
-        value = f"零下{m.group(2)}" if sign and word in ("摄氏度", "华氏度") else f"{sign or ''}{m.group(2)}"
+        figure = re.sub(r"\s?[×xX]\s?", "×", m.group(2))  # 120 x 80 x 45 mm -> 120×80×45毫米
+        value = f"零下{figure}" if sign and word in ("摄氏度", "华氏度") else f"{sign or ''}{figure}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{value}{word}"))
     for m in _ENGLISH_DURATION.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number",

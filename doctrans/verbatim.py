@@ -59,6 +59,7 @@ for the example, all of that row's kind.
 | code       | mp3 on x86 at commit 876e5bc              | mp3 · x86 · 876e5bc                     |
 | code       | ASN.1, X.509 and H.264.                   | ASN.1 · X.509 · H.264                   |
 | code       | press Ctrl+S or Ctrl+Shift+Esc, Alt + F4  | Ctrl+S · Ctrl+Shift+Esc · Alt + F4      |
+| code       | supports Wi-Fi 6 and Wi-Fi                | Wi-Fi 6 · Wi-Fi                         |
 | code       | Press Enter to save, or hit the Esc key.  | Enter · Esc                             |
 | code       | 按 Enter 键保存，按F5键刷新               | Enter · F5                              |
 | identifier | Set ttl_seconds and MAX_SIZE              | ttl_seconds · MAX_SIZE                  |
@@ -457,7 +458,9 @@ _RULES: list[tuple[str, Finder]] = [
     # the model dropped ≤ and ×, "功率≤15W" came back "as a 15W", "120×80×45毫米" "120 80 45 mm".
     ("number", _regex(rf"(?<![0-9A-Za-z_{_D[3:]}.])(?:[≤≥±≈＜＞]\s?)?[{_D}]+(?:[.．][{_D}]+)?"
                       rf"(?:\s?[×＊]\s?[{_D}]+(?:[.．][{_D}]+)?)+(?![{_D}])"
-                      rf"|[≤≥±≈＜＞]\s?[{_D}]+(?:[.．][{_D}]+)?(?:[%％]|[A-Za-z]{{1,3}}(?![A-Za-z]))?(?![{_D}])")),
+                      rf"|[≤≥±≈＜＞]\s?[{_D}]+(?:[.．][{_D}]+)?(?:[%％]|\s?[A-Za-z]{{1,3}}(?![A-Za-z]))?(?![{_D}])")),
+    # Wi-Fi and its generation: the en->zh model wrote "Wi-Fi 6" as "Wi-Fim 6".
+    ("code", _regex(r"(?<![0-9A-Za-z_-])Wi-?Fi(?: [0-9](?:E|e)?)?(?![0-9A-Za-z_-])")),
 ]
 
 

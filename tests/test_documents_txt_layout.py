@@ -255,3 +255,16 @@ def test_a_contracts_lettered_clauses_stay_one_per_line(tmp_path: Path) -> None:
     translate_file(src, out, FakeTranslator(fn=lambda s: "<" + s + ">"))
     got = out.read_text(encoding="utf-8").splitlines()
     assert [x[:4] for x in got[1:4]] == ["(a) ", "(b) ", "(c) "]
+
+
+def test_a_specification_sheets_fields_stay_one_per_line(tmp_path: Path) -> None:
+    """``Operating temperature: -20 °C to 60 °C`` is the widest line and looked wrapped: the next
+    field ran into it and the translation had both on one line."""
+    lines = ["Dimensions: 120 x 80 x 45 mm", "Weight: approx. 1.2 kg", "Operating temperature: -20 °C to 60 °C",
+             "Power consumption: ≤ 15 W", "Warranty: 2 years"]
+    src = tmp_path / "spec.txt"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert [t for _, t, _ in _blocks(src)] == lines
+    out = tmp_path / "out.txt"
+    translate_file(src, out, FakeTranslator(fn=lambda s: "<" + s + ">"))
+    assert out.read_text(encoding="utf-8").splitlines() == ["<" + x + ">" for x in lines]

@@ -136,6 +136,10 @@ def _first_word(text: str) -> str:
 
 # A line that ends a sentence: terminal punctuation, maybe closing quotes or brackets after it.
 _SENTENCE_END = re.compile(r"[.!?。！？…][\"'”’)）」』\]]*\s*$")
+# A field of a specification sheet or a form, ``Label: value`` (``Operating temperature: -20 °C``):
+# consecutive ones are lines of their own, however long (the widest line always looks wrapped, and
+# two fields ran together into one sentence).
+_FIELD = re.compile(r"\s*(?:[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}:[ \t]+\S|[\u4e00-\u9fff]{1,8}[：:]\s*\S)")
 
 
 def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
@@ -149,13 +153,18 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
     the widest line by up to a word). A line that ends a sentence, with
     the next line not going on in lower case, ends its run however long it is: one sentence per
     line (the widest line always looks wrapped) must not be smeared across lines, and in wrapped
-    prose a break at a sentence end costs only a shorter line."""
+    prose a break at a sentence end costs only a shorter line. Two fields in a row (``Weight: 1.2
+    kg``, ``重量：1.2千克``) are lines of their own."""
     widths = [_cols(x.rstrip()) for x in lines]
     width = max(widths)
     if len(lines) < 2 or width > _MAX_WRAP or width < 30:
         return [(i, i + 1) for i in range(len(lines))]
     runs, start = [], 0
     for i in range(len(lines) - 1):
+        if _FIELD.match(lines[i]) and _FIELD.match(lines[i + 1]):
+            runs.append((start, i + 1))  # a list of fields: one per line
+            start = i + 1
+            continue
         word = _first_word(lines[i + 1])
         space = 0 if word and is_cjk(word[0]) else 1
         ends = _SENTENCE_END.search(lines[i]) is not None
