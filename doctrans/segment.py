@@ -287,6 +287,11 @@ def cap_length(text: str, span: Span, max_chars: int) -> list[Span]:
 NO_LINE_START = "，。、；：！？）」』】〕》〉”’…·,.;:!?)]}%"
 NO_LINE_END = "（「『【〔《〈“‘([{"
 
+# A field of a specification sheet or a form, ``Label: value`` (``Weight: 1.2 kg``, ``重量：1.2千克``):
+# two in a row are lines of their own in a text file and a PDF, however long (a spec sheet's widest
+# field looked wrapped, and its fields ran together in pairs).
+FIELD_LINE = re.compile(r"\s*(?:[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}:[ \t]+\S|[\u4e00-\u9fff]{1,8}[：:]\s*\S)")
+
 # Full-width marks after which CJK text sets no space, whatever follows.
 _CJK_STOPS = "。！？；：，、」』）”"
 _CJK_OPENING_QUOTES = "“‘"

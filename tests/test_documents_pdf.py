@@ -92,3 +92,24 @@ def test_pdf_to_other_formats(source: Path, tmp_path: Path, suffix: str) -> None
         text = out.read_text(encoding="utf-8")
         assert text.index("INTRODUCTION") < text.index("TWO COLUMNS") < text.index("SUMMARY")
         assert "\f" in text  # page breaks kept as form feeds
+
+
+def test_a_specification_sheets_fields_are_read_one_per_line(tmp_path: Path) -> None:
+    """Set at the same leading as prose, ``Label: value`` lines were read as paragraphs of two
+    fields each (``Dimensions: 120 x 80 x 45 mm Weight: approx. 1.2 kg``)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    fields = ["Dimensions: 120 x 80 x 45 mm", "Weight: approx. 1.2 kg", "Operating temperature: -20 °C to 60 °C",
+              "Power consumption: 15 W", "Warranty: 2 years"]
+    path = tmp_path / "spec.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 11)
+    for i, line in enumerate(fields):
+        c.drawString(72, 800 - 15 * i, line)
+    c.drawString(72, 700, "The device supports Wi-Fi 6 and Bluetooth 5.2, with up to 10 hours of")
+    c.drawString(72, 685, "battery life, which is more than the last model had.")
+    c.save()
+    texts = [b.text for b in read_document(path).blocks()]
+    assert texts[:5] == fields
+    assert texts[5].startswith("The device") and texts[5].endswith("last model had.")

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from doctrans.segment import is_cjk
+from doctrans.segment import FIELD_LINE, is_cjk
 
 EDGE = 0.09  # fraction of the page height where headers/footers live
 _MONO = re.compile(r"courier|mono|consol|typewriter|code|menlo|fixed|cmtt|lmtt|inconsolata|sfmt|nimbusmon",
@@ -367,6 +367,8 @@ def _ruled_between(rules: list[tuple[float, float, float]], above: Line, below: 
     return any(lo < y < hi and _overlap(rx0, rx1, x0, x1) > 0 for rx0, rx1, y in rules)
 
 
+
+
 def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple[float, float, float]],
                marker: str) -> bool:
     """Whether ``ln`` continues ``block``, whose last line is the nearest line above it; ``below`` is
@@ -381,6 +383,8 @@ def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple
         return pitch <= 3.2 * ln.size
     if ln.bold != prev.bold:
         return False
+    if FIELD_LINE.match(prev.text) and FIELD_LINE.match(ln.text):
+        return False  # a specification sheet's or a form's fields: one per line
     # The leading is measured, not assumed (Chinese is often set at 1.6-2x, Latin at 1.2x): it must
     # match the block's own leading, or for a block's second line, not exceed the leading that
     # follows (a paragraph gap is a one-off larger distance).

@@ -38,7 +38,7 @@ from doctrans.documents import markdown_inline
 from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.errors import DocumentError
 from doctrans.list_markers import marker_into
-from doctrans.segment import NO_LINE_END, NO_LINE_START, is_cjk
+from doctrans.segment import FIELD_LINE, NO_LINE_END, NO_LINE_START, is_cjk
 
 _SAMPLE = 1 << 20  # bytes used to detect the encoding
 # Letters and small roman numerals only in brackets (``(a)``, ``b)``, ``(iv)``: a contract's clauses):
@@ -136,10 +136,6 @@ def _first_word(text: str) -> str:
 
 # A line that ends a sentence: terminal punctuation, maybe closing quotes or brackets after it.
 _SENTENCE_END = re.compile(r"[.!?。！？…][\"'”’)）」』\]]*\s*$")
-# A field of a specification sheet or a form, ``Label: value`` (``Operating temperature: -20 °C``):
-# consecutive ones are lines of their own, however long (the widest line always looks wrapped, and
-# two fields ran together into one sentence).
-_FIELD = re.compile(r"\s*(?:[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}:[ \t]+\S|[\u4e00-\u9fff]{1,8}[：:]\s*\S)")
 
 
 def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
@@ -161,7 +157,7 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
         return [(i, i + 1) for i in range(len(lines))]
     runs, start = [], 0
     for i in range(len(lines) - 1):
-        if _FIELD.match(lines[i]) and _FIELD.match(lines[i + 1]):
+        if FIELD_LINE.match(lines[i]) and FIELD_LINE.match(lines[i + 1]):
             runs.append((start, i + 1))  # a list of fields: one per line
             start = i + 1
             continue
