@@ -16,6 +16,8 @@ like them (doctrans.engine.protect, doctrans.report).
 - fixed terms of reports and news (``third quarter`` <-> ``第三季度``, ``国务院`` -> ``State
   Council``: doctrans.report_terms), and places and weekdays by their names in the output
   language (``Germany`` <-> ``德国``: doctrans.place_names);
+- a figure with the word that qualifies it (``约1.2千克`` -> ``about 1.2 kg``, ``at least 2 GB`` ->
+  ``至少2 GB``: doctrans.qualifiers);
 - (in doctrans.engine.protect, not here: short quoted terms, a Chinese one translated alone by
   the engine, an English one kept as written: doctrans.quoted_terms);
 - a program's buttons and menus quoted in a manual (``点击“下一步”`` <-> ``click "Next"``:
@@ -40,6 +42,7 @@ from doctrans.magnitudes import find_magnitudes
 from doctrans.number_words import find_number_words
 from doctrans.part_numbers import find_part_numbers
 from doctrans.place_names import find_place_names
+from doctrans.qualifiers import with_qualifiers
 from doctrans.report_terms import find_changes, find_report_terms
 from doctrans.section_headings import find_section_heading
 from doctrans.ui_labels import find_ui_labels
@@ -65,7 +68,8 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     terms = _joined(terms, find_number_words(text, src_lang, tgt_lang, [*spans, *terms]), terms)
     terms = _joined(terms, find_report_terms(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])
-    return _joined(terms, find_kept_names(text, src_lang, tgt_lang, [*spans, *terms]), terms)
+    terms = _joined(terms, find_kept_names(text, src_lang, tgt_lang, [*spans, *terms]), terms)
+    return with_qualifiers(text, terms, spans, src_lang, tgt_lang)
 
 
 def _joined(terms: list[Span], found: list[Span], taken: list[Span]) -> list[Span]:

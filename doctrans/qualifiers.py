@@ -1,0 +1,85 @@
+"""Words that qualify a figure (``约``, ``不少于``, ``more than``, ``up to``) go with it.
+
+A figure's qualifier changes what it says as much as a digit does: the models masked and kept the
+figure but lost the word before it (``确保磁盘剩余空间不少于500MB`` came back ``ensures the rest of
+500MB``, ``约1.2千克`` as ``1.2 kg``). So a qualifier right before a figure -- a verbatim number
+(doctrans.verbatim) or a figure the direction writes its own way (a measure, an amount, a
+magnitude: doctrans.direction_terms) -- makes one span with it whose target is the qualifier in
+the output language before the figure's own target; ``左右``/``以上``/``以下`` after a Chinese
+figure likewise:
+
+| source                   | target | written                |
+|--------------------------|--------|------------------------|
+| 重量约1.2千克             | en     | about 1.2 kg           |
+| 空间不少于500MB           | en     | at least 500MB         |
+| 超过20万人                | en     | more than 200,000      |
+| 温度30℃左右               | en     | about 30 °C            |
+| 内存500MB以上             | en     | 500MB or more          |
+| 1000元以下                | en     | 1000 yuan or less      |
+| more than 200,000 homes  | zh     | 超过200,000            |
+| at least 2 GB of space   | zh     | 至少2 GB               |
+| up to 10 hours           | zh     | 最多10小时             |
+| nearly 30% of them       | zh     | 近30%                  |
+| about 5 km away          | zh     | 约5公里                |
+
+Only right before the figure (a space between allowed in English), English <-> Chinese.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from doctrans.language_id import base_language
+from doctrans.verbatim import Span
+
+_CHINESE_BEFORE = {"约": "about", "大约": "about", "大概": "about", "近": "nearly", "将近": "nearly",
+                   "接近": "nearly", "超过": "more than", "逾": "more than", "多于": "more than",
+                   "高于": "more than", "不少于": "at least", "不低于": "at least", "至少": "at least",
+                   "最少": "at least", "不超过": "no more than", "不高于": "no more than", "最多": "at most",
+                   "至多": "at most", "少于": "less than", "低于": "less than", "不足": "less than",
+                   "不到": "less than", "长达": "up to"}
+_CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下": ("", " or less")}
+_ENGLISH_BEFORE = {"about": "约", "around": "约", "roughly": "约", "some": "约", "nearly": "近", "almost": "近",
+                   "more than": "超过", "over": "超过", "at least": "至少", "no more than": "不超过",
+                   "no less than": "不少于", "not more than": "不超过", "not less than": "不少于",
+                   "at most": "最多", "up to": "最多", "less than": "不到", "fewer than": "不到", "under": "不到"}
+_CHINESE_WORD = re.compile("(" + "|".join(sorted(_CHINESE_BEFORE, key=len, reverse=True)) + ")$")
+_ENGLISH_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_ENGLISH_BEFORE, key=len, reverse=True))
+                           + r") ?$", re.IGNORECASE)
+
+
+def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], src_lang: str | None,
+                    tgt_lang: str | None) -> list[Span]:
+    """``terms`` with each figure (one of ``terms`` of kind ``number``, or a verbatim number of
+    ``figures`` no term holds) that has a qualifier beside it replaced by one span of both."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
+    if not ((tgt == "en" and src != "en") or (tgt == "zh" and src != "zh")):
+        return list(terms)
+    held = [t for t in terms if t.kind == "number"]
+    loose = [f for f in figures if f.kind == "number" and not any(t.start <= f.start and f.end <= t.end for t in terms)
+             and not any(t.start < f.end and f.start < t.end for t in terms)]
+    out = [t for t in terms if t not in held]
+    for fig in sorted([*held, *loose], key=lambda s: s.start):
+        written = fig.target if fig.target is not None else fig.text
+        start, end = fig.start, fig.end
+        if tgt == "en":
+            before = _CHINESE_WORD.search(text, 0, fig.start)
+            after = next((w for w in _CHINESE_AFTER if text.startswith(w, fig.end)), None)
+            if before:
+                start, written = before.start(), f"{_CHINESE_BEFORE[before.group(1)]} {written}"
+            elif after:
+                end = fig.end + len(after)
+                lead, tail = _CHINESE_AFTER[after]
+                written = f"{lead}{written}{tail}"
+        else:
+            before = _ENGLISH_WORD.search(text, 0, fig.start)
+            if before:
+                start, written = before.start(), f"{_ENGLISH_BEFORE[before.group(1).lower()]}{written}"
+        others = [t for t in terms if t is not fig]
+        if (start, end) == (fig.start, fig.end) or any(t.start < end and start < t.end for t in others):
+            if fig in held:
+                out.append(fig)
+            continue
+        out.append(Span(start, end, text[start:end], "number", written))
+    return sorted(out, key=lambda s: s.start)

@@ -1,0 +1,30 @@
+"""A figure's qualifier goes with it (doctrans.qualifiers)."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans import qualifiers
+from doctrans.direction_terms import automatic_terms
+from doctrans.engine.protect import prepare
+from tests.docstring_tables import three_column_rows
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(three_column_rows(qualifiers)) == 11
+
+
+@pytest.mark.parametrize(("text", "tgt", "written"), three_column_rows(qualifiers))
+def test_docstring_table_row(text: str, tgt: str, written: str) -> None:
+    src = "en" if tgt == "zh" else "zh"
+    found = [t.target for t in automatic_terms(text, [], src, tgt) if t.kind == "number"]
+    assert found == [written]
+
+
+def test_a_qualified_figure_is_one_placeholder_and_comes_back_whole() -> None:
+    prep = prepare("请确保磁盘剩余空间不少于500MB。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text is not None and "不少于" not in prep.model_text
+    assert prep.restore("Make sure the disk has ⦅1⦆ free.").text == "Make sure the disk has at least 500MB free."
+    # Between other languages, and without a figure, nothing changes.
+    assert [t.text for t in automatic_terms("at least 2 GB", [], "en", "de")] == []
+    assert [t.kind for t in automatic_terms("至少要努力", [], "zh", "en")] == []
