@@ -21,7 +21,9 @@ figure likewise:
 | up to 10 hours           | zh     | 最多10小时             |
 | nearly 30% of them       | zh     | 近30%                  |
 | about 5 km away          | zh     | 约5公里                |
+| 拦截端口8080              | en     | port 8080              |
 
+A port's number goes with the word too (``端口8080`` <-> ``port 8080``: the model wrote ``trunks``).
 Only right before the figure (a space between allowed in English), English <-> Chinese.
 """
 
@@ -38,12 +40,13 @@ _CHINESE_BEFORE = {"约": "about", "大约": "about", "大概": "about", "近": 
                    "高于": "more than", "不少于": "at least", "不低于": "at least", "至少": "at least",
                    "最少": "at least", "不超过": "no more than", "不高于": "no more than", "最多": "at most",
                    "至多": "at most", "少于": "less than", "低于": "less than", "不足": "less than",
-                   "不到": "less than", "长达": "up to"}
+                   "不到": "less than", "长达": "up to", "端口": "port"}
 _CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下": ("", " or less")}
 _ENGLISH_BEFORE = {"about": "约", "around": "约", "roughly": "约", "some": "约", "nearly": "近", "almost": "近",
                    "more than": "超过", "over": "超过", "at least": "至少", "no more than": "不超过",
                    "no less than": "不少于", "not more than": "不超过", "not less than": "不少于",
-                   "at most": "最多", "up to": "最多", "less than": "不到", "fewer than": "不到", "under": "不到"}
+                   "at most": "最多", "up to": "最多", "less than": "不到", "fewer than": "不到", "under": "不到",
+                   "port": "端口"}
 _CHINESE_WORD = re.compile("(" + "|".join(sorted(_CHINESE_BEFORE, key=len, reverse=True)) + ")$")
 _ENGLISH_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_ENGLISH_BEFORE, key=len, reverse=True))
                            + r") ?$", re.IGNORECASE)
