@@ -16,6 +16,8 @@ like them (doctrans.engine.protect, doctrans.report).
 - fixed terms of reports and news (``third quarter`` <-> ``第三季度``, ``国务院`` -> ``State
   Council``: doctrans.report_terms), and places and weekdays by their names in the output
   language (``Germany`` <-> ``德国``: doctrans.place_names);
+- Chinese people's names in pinyin where a title or 先生/女士 says they are names
+  (``发言人付凌晖表示`` -> ``Fu Linghui``, ``王先生`` -> ``Mr. Wang``: doctrans.person_names);
 - a figure with the word that qualifies it (``约1.2千克`` -> ``about 1.2 kg``, ``at least 2 GB`` ->
   ``至少2 GB``: doctrans.qualifiers);
 - (in doctrans.engine.protect, not here: short quoted terms, a Chinese one translated alone by
@@ -41,6 +43,7 @@ from doctrans.kept_names import find_kept_names
 from doctrans.magnitudes import find_magnitudes
 from doctrans.number_words import find_number_words
 from doctrans.part_numbers import find_part_numbers
+from doctrans.person_names import find_person_names
 from doctrans.place_names import find_place_names
 from doctrans.qualifiers import with_qualifiers
 from doctrans.report_terms import find_changes, find_report_terms
@@ -68,6 +71,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     terms = _joined(terms, find_number_words(text, src_lang, tgt_lang, [*spans, *terms]), terms)
     terms = _joined(terms, find_report_terms(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])
+    terms = _joined(terms, find_person_names(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_kept_names(text, src_lang, tgt_lang, [*spans, *terms]), terms)
     return with_qualifiers(text, terms, spans, src_lang, tgt_lang)
 

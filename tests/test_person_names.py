@@ -1,0 +1,35 @@
+"""Chinese people's names in pinyin into English where the text says they are names
+(doctrans.person_names)."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans import person_names
+from doctrans.engine.protect import prepare
+from doctrans.person_names import find_person_names, pinyin
+from tests.docstring_tables import two_column_rows
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(two_column_rows(person_names)) == 10
+
+
+@pytest.mark.parametrize(("text", "written"), two_column_rows(person_names))
+def test_docstring_table_row(text: str, written: str) -> None:
+    found = [s.target for s in find_person_names(text, "zh", "en")]
+    assert found == ([] if written == "(none)" else [written])
+    assert find_person_names(text, "zh", "ja") == []
+
+
+def test_pinyin_writes_the_surname_then_the_given_name_in_one_word() -> None:
+    assert pinyin("欧阳", "修") == "Ouyang Xiu"
+    assert pinyin("吕", "小红") == "Lü Xiaohong"
+    assert pinyin("曾", "") == "Zeng"
+
+
+def test_a_spokesman_keeps_his_name_through_the_engine() -> None:
+    prep = prepare("国家统计局新闻发言人付凌晖表示，经济运行总体平稳。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text is not None and "付凌晖" not in prep.model_text
+    out = prep.restore("National Bureau of Statistics spokesperson ⦅1⦆ said the economy was stable").text
+    assert "Fu Linghui" in out
