@@ -90,7 +90,7 @@ def _numbered(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Spa
     if not parts or text[:parts[0].start].strip():
         return []
     rest = text[parts[0].end:]
-    body = rest.lstrip(" \t\u3000")
+    body = rest.lstrip(" \t\u3000:：").lstrip(" \t\u3000")  # Appendix A: Glossary
     if body == rest:
         return []
     found = find_section_heading(body, src_lang, tgt_lang)
@@ -107,7 +107,9 @@ def numbered_heading(text: str, src_lang: str | None, tgt_lang: str | None) -> t
     if not found:
         return None
     part = find_part_numbers(text, tgt_lang)[0]
-    return found[0].start, (part.target or part.text) + " "
+    colon = ("：" if base_language(tgt_lang) == "zh" else ": ") if ":" in text[part.end:found[0].start] or \
+        "：" in text[part.end:found[0].start] else " "
+    return found[0].start, (part.target or part.text) + colon
 
 
 # Labels that are no heading alone: a FAQ's question and answer (问：为什么无法连接服务器？ came
