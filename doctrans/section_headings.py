@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from doctrans.data_lists import data_lines
+from doctrans.data_lists import two_way
 from doctrans.language_id import base_language
 from doctrans.part_numbers import find_part_numbers
 from doctrans.verbatim import Span
@@ -44,15 +44,7 @@ _LABEL = re.compile(r"\s*(?:\*\*|__)?([A-Za-z][A-Za-z &]{0,30}?|[\u4e00-\u9fff]{
 @cache
 def _tables() -> tuple[dict[str, str], dict[str, str]]:
     """(English heading in small letters -> Chinese, Chinese -> English)."""
-    into_chinese: dict[str, str] = {}
-    into_english: dict[str, str] = {}
-    for line in data_lines("section_headings.tsv"):
-        english, chinese = (side.split("|") for side in line.split("\t"))
-        for name in english:
-            into_chinese.setdefault(_key(name), chinese[0])
-        for name in chinese:
-            into_english.setdefault(name, english[0])
-    return into_chinese, into_english
+    return two_way("section_headings.tsv", lambda heading: (_key(heading),))
 
 
 def _key(english: str) -> str:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from doctrans.data_lists import data_lines
+from doctrans.data_lists import two_way
 from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
@@ -42,16 +42,7 @@ _QUOTED = re.compile(r"([“「【『\"‘'\[])([^“”「」【】『』\"‘�
 @cache
 def _tables() -> tuple[dict[str, str], dict[str, str]]:
     """(English label as written and in capitals -> Chinese, Chinese -> English)."""
-    into_chinese: dict[str, str] = {}
-    into_english: dict[str, str] = {}
-    for line in data_lines("ui_labels.tsv"):
-        english, chinese = (side.split("|") for side in line.split("\t"))
-        for name in english:
-            into_chinese.setdefault(name, chinese[0])
-            into_chinese.setdefault(name.upper(), chinese[0])
-        for name in chinese:
-            into_english.setdefault(name, english[0])
-    return into_chinese, into_english
+    return two_way("ui_labels.tsv", lambda label: (label, label.upper()))
 
 
 def find_ui_labels(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
