@@ -30,6 +30,7 @@ import re
 from functools import cache
 
 from doctrans.data_lists import two_way
+from doctrans.kept_names import common_words, proper_words
 from doctrans.language_id import base_language
 from doctrans.part_numbers import find_part_numbers
 from doctrans.verbatim import Span
@@ -70,9 +71,47 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
     else:
         return []
     if target is None:
-        return _numbered(text, src_lang, tgt_lang) or _label(text, tgt)
+        return _numbered(text, src_lang, tgt_lang) or _templated(word, start, tgt) or _label(text, tgt)
     end = len(text.rstrip())
     return [Span(start, end, text[start:end], "heading", target + (mark if colon else ""))]
+
+
+# A manual's headings about a named thing (Getting Started with Acme CLI came back 使用 Acmem CLI开始):
+# (English pattern, Chinese pattern), {} the name, kept as written.
+_TEMPLATES = [("Getting Started with {}", "{} 入门"), ("Introduction to {}", "{} 简介"),
+              ("Installing {}", "安装 {}"), ("Configuring {}", "配置 {}"), ("Using {}", "使用 {}"),
+              ("Overview of {}", "{} 概述"), ("{} Overview", "{} 概述"), ("What's New in {}", "{} 新增功能"),
+              ("Upgrading to {}", "升级到 {}")]
+# A name: words each in capitals, with a digit or a capital inside, or rare (not a common word);
+# versions and dots allowed (Acme CLI, Python 3.12, Node.js, GitHub Actions).
+_NAME_WORD = re.compile(r"[A-Z0-9][A-Za-z0-9.+#\-]*")
+
+
+def _a_name(text: str) -> bool:
+    words = text.split()
+    return bool(words) and len(words) <= 4 and all(
+        _NAME_WORD.fullmatch(w) and (w.isupper() or any(c.isdigit() for c in w) or any(c.isupper() for c in w[1:])
+                                     or w.lower() not in common_words() or w.lower() in proper_words())
+        for w in words)
+
+
+def _templated(word: str, start: int, tgt: str | None) -> list[Span]:
+    """``word`` (a whole segment, stripped, at ``start``) as a heading of :data:`_TEMPLATES` about
+    a name, written the other language's way with the name as it is."""
+    english_source = tgt == "zh"
+    for english, chinese in _TEMPLATES:
+        pattern, target = (english, chinese) if english_source else (chinese, english)
+        head, _, tail = (part.strip() for part in pattern.partition("{}"))
+        seen = word.lower() if english_source else word
+        if not (seen.startswith(head.lower() if english_source else head)
+                and seen.endswith(tail.lower() if english_source else tail)):
+            continue
+        name = word[len(head):len(word) - len(tail)]
+        if english_source and ((head and not name.startswith(" ")) or (tail and not name.endswith(" "))):
+            continue  # whole words: "Usingfoo" is no "Using foo"
+        if _a_name(name.strip()):
+            return [Span(start, start + len(word), word, "heading", target.format(name.strip()))]
+    return []
 
 
 def _numbered(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:

@@ -98,3 +98,17 @@ def test_a_contracts_numbered_heading(text: str, src: str, tgt: str, written: st
     assert prepare(text, 16, tgt_lang=tgt, src_lang=src).copy == written
     if written is not None:  # nothing inside the heading (违约 of 违约责任) is asked of it again
         assert not check(text, written, automatic_terms(text, [], src, tgt))
+
+
+@pytest.mark.parametrize(("text", "src", "tgt", "written"), [
+    ("Getting Started with Acme CLI", "en", "zh", "Acme CLI 入门"),
+    ("Introduction to Python 3.12", "en", "zh", "Python 3.12 简介"),
+    ("Django Overview", "en", "zh", "Django 概述"),
+    ("Python简介", "zh", "en", "Introduction to Python"),
+    ("安装 Node.js", "zh", "en", "Installing Node.js"),
+    ("Introduction to machine learning", "en", "zh", None),  # no name: the model's
+    ("Getting Started with the App", "en", "zh", None),
+])
+def test_a_manuals_heading_about_a_named_thing(text: str, src: str, tgt: str, written: str | None) -> None:
+    """``Getting Started with Acme CLI`` came back ``使用 Acmem CLI开始``."""
+    assert prepare(text, 16, tgt_lang=tgt, src_lang=src).copy == written
