@@ -8,8 +8,9 @@ English writes a Chinese name in pinyin, surname first, the given name in one wo
 
 - after a title (``发言人``, ``总理``, ``教授``, ``记者``...) and before what people do in news
   (``表示``, ``说``, ``指出``, ``在``, ``会见``...) or a mark: ``国务院总理李强在会上说``;
-- a surname alone with ``先生``/``女士`` after it where a phrase starts: ``王先生`` -> ``Mr.
-  Wang``, ``请张女士发言`` -> ``Ms. Zhang``.
+- a surname alone with a form of address after it where a phrase starts: ``王先生`` -> ``Mr.
+  Wang``, ``请张女士发言`` -> ``Ms. Zhang``, ``王老师笑着说`` -> ``Teacher Wang`` (the model wrote
+  "The primary teacher", then "Ms. King"), ``李医生`` -> ``Dr. Li``, ``张教授`` -> ``Professor Zhang``.
 
 Not a foreign name written in Chinese characters (``卡斯特罗先生`` is Mr. Castro, ``史密斯`` Smith:
 characters of transliteration, or a character before the surname, say it is no Chinese name);
@@ -24,6 +25,8 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | 记者曾国藩报道                   | Zeng Guofan     |
 | 王先生来了                       | Mr. Wang        |
 | 请张女士发言                     | Ms. Zhang       |
+| 王老师笑着说                     | Teacher Wang    |
+| 我去找李医生                     | Dr. Li          |
 | 欧阳明教授说                     | (none)          |
 | 杜兰先生来了                     | (none)          |
 | 史密斯先生说                     | (none)          |
@@ -60,11 +63,14 @@ _NOT_GIVEN += "斯尔克特德姆森伯恩维莉娜丝妮蒂卡布拉里罗诺�
 _SURNAME = "|".join([*_COMPOUND, *_SURNAMES])
 _NAME_CHAR = f"(?![{_NOT_GIVEN}])[\\u4e00-\\u9fff]"
 _AFTER_TITLE = re.compile(f"(?:{_TITLES})({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
-_HONORIFIC = re.compile("(先生|女士)")
+_HONORIFIC = re.compile("(先生|女士|小姐|太太|老师|医生|大夫|教授|经理|主任|校长|师傅|律师|警官)")
 _HAN = re.compile("[\\u4e00-\\u9fff]")
 # What may come right before a name with 先生/女士 (请王先生, 这位张女士, 和李先生).
-_BEFORE_NAME = "请位和与对给向跟是叫见问由及"
-_MR = {"先生": "Mr.", "女士": "Ms."}
+_BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等"
+# How English addresses each: Mr. Wang, Teacher Wang (as translations of Chinese fiction do), Dr. Li.
+_MR = {"先生": "Mr.", "女士": "Ms.", "小姐": "Miss", "太太": "Mrs.", "老师": "Teacher", "医生": "Dr.", "大夫": "Dr.",
+       "教授": "Professor", "经理": "Manager", "主任": "Director", "校长": "Principal", "师傅": "Master",
+       "律师": "Attorney", "警官": "Officer"}
 
 
 def pinyin(surname: str, given: str) -> str:

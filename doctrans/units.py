@@ -16,6 +16,8 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 下午3点30分       | 3:30 p.m.       | (as written)  |
 | 上午9点           | 9 a.m.          | (as written)  |
 | 晚上8点半         | 8:30 p.m.       | (as written)  |
+| 下午三点半        | 3:30 p.m.       | (as written)  |
+| 上午十点一刻      | 10:15 a.m.      | (as written)  |
 | 15 km             | (as written)    | 15公里        |
 | 6 inches          | (as written)    | 6英寸         |
 | 80 mph            | (as written)    | 80英里/小时   |
@@ -60,6 +62,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from doctrans.chinese_numerals import read_numeral
 from doctrans.language_id import base_language
 from doctrans.magnitudes import FIGURE_START, NUMBER, ascii_digits
 from doctrans.verbatim import Span
@@ -131,8 +134,9 @@ _ENGLISH_DURATION = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0-
                                r"(?![A-Za-z0-9_-]|[ \u00a0]old)", re.IGNORECASE)
 _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m.", "中午": "p.m.", "下午": "p.m.",
             "晚上": "p.m.", "傍晚": "p.m.", "夜里": "p.m."}
-_CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}})\s?[点點]"
-                           r"(?:\s?([0-9０-９]{1,2})\s?分|(半))?")
+# Hours and minutes in digits or Chinese numerals (下午三点半 came back "It's a halfway").
+_CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s?[点點]"
+                           r"(?:\s?([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})\s?分|(半|一刻|三刻))?")
 # An age: the en->zh model wrote ``a 54-year-old shop owner`` as ``54岁的佛山-year-old-old``.
 _ENGLISH_AGE = re.compile(rf"(?<![0-9A-Za-z_.,-])({NUMBER})(?:-years?-old|[ \u00a0]years?[ \u00a0]old)"
                           r"(?![A-Za-z0-9_-])")
@@ -180,10 +184,20 @@ def _out_of_chinese(text: str) -> list[Span]:
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           f"{'within ' if m.group(3) else ''}{figure} {unit}"))
     for m in _CHINESE_TIME.finditer(text):
-        hour, minute = int(ascii_digits(m.group(2))), m.group(3)
-        minutes = ":30" if m.group(4) else f":{int(ascii_digits(minute)):02d}" if minute else ""
+        hour, minute = _clock_number(m.group(2)), _clock_number(m.group(3)) if m.group(3) else None
+        if hour is None or not 1 <= hour <= 12 or (minute is not None and not 0 <= minute < 60):
+            continue
+        quarter = {"半": 30, "一刻": 15, "三刻": 45}.get(m.group(4) or "")
+        minutes = f":{quarter}" if quarter else f":{minute:02d}" if minute is not None else ""
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{hour}{minutes} {_PERIODS[m.group(1)]}"))
     return spans
+
+
+def _clock_number(text: str) -> int | None:
+    """An hour or a minute in digits or Chinese numerals (``3``, ``三``, ``十二``, ``两``)."""
+    if text[0] in "0123456789０１２３４５６７８９":
+        return int(ascii_digits(text))
+    return read_numeral(text)
 
 
 def _into_chinese(text: str) -> list[Span]:

@@ -12,7 +12,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(person_names)) == 10
+    assert len(two_column_rows(person_names)) == 12
 
 
 @pytest.mark.parametrize(("text", "written"), two_column_rows(person_names))
@@ -33,3 +33,10 @@ def test_a_spokesman_keeps_his_name_through_the_engine() -> None:
     assert prep.model_text is not None and "付凌晖" not in prep.model_text
     out = prep.restore("National Bureau of Statistics spokesperson ⦅1⦆ said the economy was stable").text
     assert "Fu Linghui" in out
+
+
+def test_a_line_of_dialogue_made_of_a_time_is_written_the_english_way() -> None:
+    """``“下午三点半。”`` (all of it a time) was copied with its Chinese quotes and mark:
+    ``“3:30 p.m.。”``."""
+    assert prepare("“下午三点半。”", 16, tgt_lang="en", src_lang="zh").copy == '"3:30 p.m."'
+    assert prepare("（2024年3月15日）", 16, tgt_lang="en", src_lang="zh").copy == "(March 15, 2024)"

@@ -116,8 +116,8 @@ class Prepared:
 
 
 # Full-width marks and the ASCII ones a spaced language writes for them (a space after).
-_CJK_MARKS = "。，；：！？、"
-_LATIN_MARKS = dict(zip(_CJK_MARKS, ".,;:!?,", strict=True))
+_CJK_MARKS = "。，；：！？、“”‘’（）"
+_LATIN_MARKS = dict(zip(_CJK_MARKS, ".,;:!?,\"\"''()", strict=True))
 
 
 def latin_copy(text: str, spans: Sequence[Span]) -> str:
@@ -138,8 +138,11 @@ def latin_copy(text: str, spans: Sequence[Span]) -> str:
     words = [w for w in out if w]
     joined = words[0] if words else ""
     for w in words[1:]:
-        joined += w if w[0] in ".,;:!?)" else " " + w
-    return joined
+        # No space after an opening quote or bracket, none before a closing one or a mark.
+        opened = joined.endswith("(") or (joined.endswith('"') and joined.count('"') % 2 == 1)
+        closing = w[0] in ".,;:!?)" or (w[0] == '"' and joined.count('"') % 2 == 1)
+        joined += w if opened or closing else " " + w
+    return one_period(joined)  # "3:30 p.m.." -> "3:30 p.m."
 
 
 def substitute(text: str, spans: Sequence[Span]) -> str:
@@ -190,8 +193,8 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     if is_untranslatable(sentence, terms):
         copy = substitute(sentence, terms)
         if base_language(tgt_lang) not in CJK_LANGUAGES and any(is_cjk(c) for c in sentence) \
-                and len([t for t in terms if t.target is not None]) > 1:
-            copy = latin_copy(sentence, terms)  # several terms out of Chinese: spaced, English marks
+                and any(t.target is not None for t in terms):
+            copy = latin_copy(sentence, terms)  # terms out of Chinese: spaced, English marks
         return Prepared(sentence, mask(sentence, 0), None, copy)
     if placeholders == 0:
         return Prepared(sentence, mask(sentence, 0), substitute(sentence, terms), None)
