@@ -24,7 +24,8 @@ figure likewise:
 | 拦截端口8080              | en     | port 8080              |
 
 A port's number goes with the word too (``端口8080`` <-> ``port 8080``: the model wrote ``trunks``).
-Only right before the figure (a space between allowed in English), English <-> Chinese.
+Only right before the figure (a space between allowed in English), English <-> Chinese; a
+numbered part is no figure (``under Section 4``, ``约第3章`` are left alone).
 """
 
 from __future__ import annotations
@@ -52,6 +53,10 @@ _ENGLISH_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_ENGLISH_BEFORE, 
                            + r") ?$", re.IGNORECASE)
 
 
+# What a figure starts with: not a numbered part (under Section 4 is no "less than 第4节").
+_STARTS_A_FIGURE = re.compile(r"[-−+$€£¥￥0-9０-９≤≥±]|US\$|HK\$|零下|人民币")
+
+
 def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], src_lang: str | None,
                     tgt_lang: str | None) -> list[Span]:
     """``terms`` with each figure (one of ``terms`` of kind ``number``, or a verbatim number of
@@ -59,7 +64,7 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     if not ((tgt == "en" and src != "en") or (tgt == "zh" and src != "zh")):
         return list(terms)
-    held = [t for t in terms if t.kind == "number"]
+    held = [t for t in terms if t.kind == "number" and _STARTS_A_FIGURE.match(t.text)]
     loose = [f for f in figures if f.kind == "number" and not any(t.start <= f.start and f.end <= t.end for t in terms)
              and not any(t.start < f.end and f.start < t.end for t in terms)]
     out = [t for t in terms if t not in held]

@@ -28,3 +28,9 @@ def test_a_qualified_figure_is_one_placeholder_and_comes_back_whole() -> None:
     # Between other languages, and without a figure, nothing changes.
     assert [t.text for t in automatic_terms("at least 2 GB", [], "en", "de")] == []
     assert [t.kind for t in automatic_terms("至少要努力", [], "zh", "en")] == []
+
+
+def test_a_numbered_part_is_no_figure() -> None:
+    for text, src, tgt in [("payable under Section 4", "en", "zh"), ("see up to Chapter 3", "en", "zh"),
+                           ("约第3章", "zh", "en")]:
+        assert all(t.text[:2] not in ("un", "up", "约第") for t in automatic_terms(text, [], src, tgt)), text
