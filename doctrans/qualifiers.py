@@ -84,6 +84,7 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
             before = _ENGLISH_WORD.search(text, 0, fig.start)
             if before and re.search(r"(?i)\b(?:what|how)\s+$", text[:before.start()]):
                 before = None  # How about 3 p.m.? is a suggestion, not an approximation
+            if before:
                 start, written = before.start(), f"{_ENGLISH_BEFORE[before.group(1).lower()]}{written}"
         others = [t for t in terms if t is not fig]
         if (start, end) == (fig.start, fig.end) or any(t.start < end and start < t.end for t in others):

@@ -34,3 +34,7 @@ def test_a_numbered_part_is_no_figure() -> None:
     for text, src, tgt in [("payable under Section 4", "en", "zh"), ("see up to Chapter 3", "en", "zh"),
                            ("约第3章", "zh", "en")]:
         assert all(t.text[:2] not in ("un", "up", "约第") for t in automatic_terms(text, [], src, tgt)), text
+
+
+def test_how_about_is_a_question_not_an_approximation() -> None:
+    assert [t.target for t in automatic_terms("How about 3 p.m.?", [], "en", "zh")] == ["下午3点"]
