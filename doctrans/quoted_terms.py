@@ -7,7 +7,10 @@ documents it cites (``see the "History and related systems" document``), a news 
 alone, as a heading or a cell, come back whole. So each quoted Chinese term this module finds is
 translated alone by the engine (a fresh session: the document's memory is neither read nor
 written) and given to the sentence as a span whose target is that translation in the output's
-quotes, masked and restored like a glossary term (doctrans.engine.protect). A quoted English
+quotes, masked and restored like a glossary term (doctrans.engine.protect) -- when it reads as a
+term: a line of dialogue (``并行的`` alone came back "And that's fine") or a rendering the model is
+unsure of (doctrans.engine.onnx_engine.ALONE_MIN_SCORE) is not used, and the term stays in the
+sentence for the model. A quoted English
 string in a sentence translated into Chinese is kept as written, in “”: it names what the reader
 sees in an English program or document (the pydocs and django references keep ``"Prefer tabs when
 opening documents"`` and ``“Database is locked”``), and the model garbled it (``“Pertabs”``,
