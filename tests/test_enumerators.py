@@ -17,7 +17,7 @@ from doctrans.engine.protect import prepare
     ("1. Sales summary", "1. ", "Sales summary"),
     ("一、主要成绩", "一、", "主要成绩"),  # into Chinese as written (into English: 1.)
     ("2.1 Results and discussion", "2.1 ", "Results and discussion"),
-    ("3.2.1. Data sources", "3.2.1. ", "Data sources"),  # (Scope: a heading from the list, no model)
+    ("3.2.1. Data cleaning", "3.2.1. ", "Data cleaning"),  # (Scope, Data Sources: headings from the list)
     ("(3) 总则", "(3) ", "总则"),
     ("（4）附则", "", "（⦅1⦆）附则"),  # no space after it: part of the sentence, the number masked
     ("1) Install the tool.", "1) ", "Install the tool."),
