@@ -45,7 +45,7 @@ from doctrans.number_words import find_number_words
 from doctrans.part_numbers import find_part_numbers
 from doctrans.person_names import find_person_names
 from doctrans.place_names import find_place_names
-from doctrans.qualifiers import with_qualifiers
+from doctrans.qualifiers import with_qualifiers, with_ranges
 from doctrans.report_terms import find_changes, find_report_terms
 from doctrans.section_headings import find_section_heading
 from doctrans.ui_labels import find_ui_labels
@@ -73,7 +73,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_person_names(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_kept_names(text, src_lang, tgt_lang, [*spans, *terms]), terms)
-    return with_qualifiers(text, terms, spans, src_lang, tgt_lang)
+    return with_qualifiers(text, with_ranges(text, terms, spans, src_lang, tgt_lang), spans, src_lang, tgt_lang)
 
 
 def _joined(terms: list[Span], found: list[Span], taken: list[Span]) -> list[Span]:

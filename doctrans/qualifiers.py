@@ -24,12 +24,15 @@ figure likewise:
 | 拦截端口8080              | en     | port 8080              |
 
 A port's number goes with the word too (``端口8080`` <-> ``port 8080``: the model wrote ``trunks``).
-Only right before the figure (a space between allowed in English), English <-> Chinese; a
+Two figures joined by ``～``/``至``/``到`` in a Chinese source are one range into English
+(:func:`with_ranges`: ``增长5%～10%`` -> ``up 5% to 10%``, ``1000～2000元`` -> ``1000 to 2000 yuan``;
+the model dropped the ～). Only right before the figure (a space between allowed in English), English <-> Chinese; a
 numbered part is no figure (``under Section 4``, ``约第3章`` are left alone).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -54,7 +57,31 @@ _ENGLISH_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_ENGLISH_BEFORE, 
 
 
 # What a figure starts with: not a numbered part (under Section 4 is no "less than 第4节").
-_STARTS_A_FIGURE = re.compile(r"[-−+$€£¥￥0-9０-９≤≥±]|US\$|HK\$|零下|人民币")
+_STARTS_A_FIGURE = re.compile(r"[-−+$€£¥￥0-9０-９≤≥±]|US\$|HK\$|零下|人民币|增长|下降|同比|环比")
+
+
+_RANGE_SEP = re.compile(r"\s?(?:～|~|至|到|—|–)\s?")
+
+
+def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_lang: str | None,
+                tgt_lang: str | None) -> list[Span]:
+    """``terms`` with two figures joined by ``～``/``至``/``到`` in a Chinese source made one span
+    into English, ``A to B`` (``增长5%～10%`` -> ``up 5% to 10%``: the model dropped the ～ and wrote
+    ``up 5% 10%``)."""
+    if base_language(tgt_lang) != "en" or base_language(src_lang) == "en":
+        return list(terms)
+    loose = [f for f in figures if f.kind == "number" and not any(t.start < f.end and f.start < t.end for t in terms)]
+    found = sorted([*(t for t in terms if t.kind == "number" and _STARTS_A_FIGURE.match(t.text)), *loose],
+                   key=lambda s: s.start)
+    out = list(terms)
+    joined_to = -1  # the end of the last range: its second figure starts no other
+    for a, b in itertools.pairwise(found):
+        if a.start < joined_to or not _RANGE_SEP.fullmatch(text, a.end, b.start):
+            continue
+        out = [t for t in out if t is not a and t is not b]
+        out.append(Span(a.start, b.end, text[a.start:b.end], "number", f"{a.target or a.text} to {b.target or b.text}"))
+        joined_to = b.end
+    return sorted(out, key=lambda s: s.start)
 
 
 def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], src_lang: str | None,

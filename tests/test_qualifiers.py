@@ -38,3 +38,16 @@ def test_a_numbered_part_is_no_figure() -> None:
 
 def test_how_about_is_a_question_not_an_approximation() -> None:
     assert [t.target for t in automatic_terms("How about 3 p.m.?", [], "en", "zh")] == ["下午3点"]
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("预计增长5%～10%。", "up 5% to 10%"),
+    ("价格在1000～2000元之间。", "1000 to 2000 yuan"),
+    ("每年3至5次。", "3 to 5"),
+    ("约5%～10%", "about 5% to 10%"),
+])
+def test_a_range_of_figures_is_one_span_into_english(text: str, written: str) -> None:
+    """``增长5%～10%`` had come back ``up 5% 10%``: the model dropped the ～ between two placeholders."""
+    found = [t.target for t in automatic_terms(text, [], "zh", "en") if t.kind == "number"]
+    assert found == [written]
+    assert [t.target for t in automatic_terms(text, [], "zh", "ja") if t.kind == "number"] != [written]
