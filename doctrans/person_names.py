@@ -63,7 +63,6 @@ _NOT_GIVEN += "斯尔克特德姆森伯恩维莉娜丝妮蒂卡布拉里罗诺�
 _SURNAME = "|".join([*_COMPOUND, *_SURNAMES])
 _NAME_CHAR = f"(?![{_NOT_GIVEN}])[\\u4e00-\\u9fff]"
 _AFTER_TITLE = re.compile(f"(?:{_TITLES})({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
-_HONORIFIC = re.compile("(先生|女士|小姐|太太|老师|医生|大夫|教授|经理|主任|校长|师傅|律师|警官)")
 _HAN = re.compile("[\\u4e00-\\u9fff]")
 # What may come right before a name with 先生/女士 (请王先生, 这位张女士, 和李先生).
 _BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等"
@@ -71,6 +70,8 @@ _BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等"
 _MR = {"先生": "Mr.", "女士": "Ms.", "小姐": "Miss", "太太": "Mrs.", "老师": "Teacher", "医生": "Dr.", "大夫": "Dr.",
        "教授": "Professor", "经理": "Manager", "主任": "Director", "校长": "Principal", "师傅": "Master",
        "律师": "Attorney", "警官": "Officer"}
+# A surname and the form of address right after it (two-character surnames first: 欧阳先生).
+_ADDRESSED = re.compile(f"({_SURNAME})({'|'.join(_MR)})")
 
 
 def pinyin(surname: str, given: str) -> str:
@@ -81,15 +82,6 @@ def pinyin(surname: str, given: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in (family, first) if w)
 
 
-def _before_honorific(text: str, end: int) -> tuple[int, str, str] | None:
-    """(start, surname, "") of the surname that ends at ``end`` (before 先生/女士), or None."""
-    for surname in sorted((*_COMPOUND, *_SURNAMES), key=len, reverse=True):
-        start = end - len(surname)
-        if start >= 0 and text[start:end] == surname:
-            return start, surname, ""
-    return None
-
-
 def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The people's names of ``text`` as ``name`` spans whose target is their pinyin (Chinese into
     English only)."""
@@ -97,12 +89,11 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         return []
     spans = [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
              for m in _AFTER_TITLE.finditer(text)]
-    for m in _HONORIFIC.finditer(text):
-        found = _before_honorific(text, m.start())
-        if found is None or any(s.start < m.end() and found[0] < s.end for s in spans):
+    for m in _ADDRESSED.finditer(text):
+        start = m.start()
+        if any(s.start < m.end() and start < s.end for s in spans):
             continue
-        if found[0] > 0 and _HAN.match(text[found[0] - 1]) and text[found[0] - 1] not in _BEFORE_NAME:
+        if start > 0 and _HAN.match(text[start - 1]) and text[start - 1] not in _BEFORE_NAME:
             continue  # inside a longer name: 卡斯特罗先生 is Mr. Castro, not "卡斯特Mr. Luo"
-        start, surname, given = found
-        spans.append(Span(start, m.end(), text[start:m.end()], "name", f"{_MR[m.group(1)]} {pinyin(surname, given)}"))
+        spans.append(Span(start, m.end(), m.group(), "name", f"{_MR[m.group(2)]} {pinyin(m.group(1), '')}"))
     return sorted(spans, key=lambda s: s.start)

@@ -71,7 +71,8 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
     else:
         return []
     if target is None:
-        return _numbered(text, src_lang, tgt_lang) or _templated(word, start, tgt) or _label(text, tgt)
+        numbered = _numbered(text, src_lang, tgt_lang)
+        return [numbered[1]] if numbered else _templated(word, start, tgt) or _label(text, tgt)
     end = len(text.rstrip())
     return [Span(start, end, text[start:end], "heading", target + (mark if colon else ""))]
 
@@ -114,33 +115,35 @@ def _templated(word: str, start: int, tgt: str | None) -> list[Span]:
     return []
 
 
-def _numbered(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
-    """The heading after a contract's or a law's part number (``第四条 违约责任``, ``Article 8
-    Termination``), at its place in ``text``; the part number is doctrans.part_numbers'."""
+def _numbered(text: str, src_lang: str | None, tgt_lang: str | None) -> tuple[Span, Span] | None:
+    """(the part number, the heading after it, at its place in ``text``) of a contract's or a
+    law's numbered heading (``第四条 违约责任``, ``Article 8 Termination``); the part number is
+    doctrans.part_numbers'."""
     parts = find_part_numbers(text, tgt_lang)
     if not parts or text[:parts[0].start].strip():
-        return []
+        return None
     rest = text[parts[0].end:]
     body = rest.lstrip(" \t\u3000:：").lstrip(" \t\u3000")  # Appendix A: Glossary
     if body == rest:
-        return []
-    found = find_section_heading(body, src_lang, tgt_lang)
+        return None
     shift = len(text) - len(body)
-    return [Span(f.start + shift, f.end + shift, f.text, f.kind, f.target) for f in found if f.start == 0]
+    found = [Span(f.start + shift, f.end + shift, f.text, f.kind, f.target)
+             for f in find_section_heading(body, src_lang, tgt_lang) if f.start == 0]
+    return (parts[0], found[0]) if found else None
 
 
 def numbered_heading(text: str, src_lang: str | None, tgt_lang: str | None) -> tuple[int, str] | None:
     """A numbered heading (``第三条 费用及支付方式``) as (where the heading begins, the part number
-    written in ``tgt_lang`` and a space); None for anything else. doctrans.engine.protect writes the
-    number before the heading (as a placeholder beside 第三条 the heading was not seen: "The
-    Article 3 Field and payments")."""
-    found = _numbered(text, src_lang, tgt_lang)
-    if not found:
+    written in ``tgt_lang`` and what parts it from the heading: a space, or a colon as the source
+    has one); None for anything else. doctrans.engine.protect writes the number before the heading
+    (as a placeholder beside 第三条 the heading was not seen: "The Article 3 Field and payments")."""
+    numbered = _numbered(text, src_lang, tgt_lang)
+    if numbered is None:
         return None
-    part = find_part_numbers(text, tgt_lang)[0]
-    colon = ("：" if base_language(tgt_lang) == "zh" else ": ") if ":" in text[part.end:found[0].start] or \
-        "：" in text[part.end:found[0].start] else " "
-    return found[0].start, (part.target or part.text) + colon
+    part, heading = numbered
+    colon = any(c in text[part.end:heading.start] for c in ":：")
+    gap = ("：" if base_language(tgt_lang) == "zh" else ": ") if colon else " "
+    return heading.start, (part.target or part.text) + gap
 
 
 # Labels that are no heading alone: a FAQ's question and answer (问：为什么无法连接服务器？ came
