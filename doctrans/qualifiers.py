@@ -22,11 +22,14 @@ figure likewise:
 | nearly 30% of them       | zh     | 近30%                  |
 | about 5 km away          | zh     | 约5公里                |
 | 拦截端口8080              | en     | port 8080              |
+| 温度零下20℃～60℃          | en     | -20 °C to 60 °C        |
+| 全长10至20公里            | en     | 10 to 20 km            |
 
 A port's number goes with the word too (``端口8080`` <-> ``port 8080``: the model wrote ``trunks``).
 Two figures joined by ``～``/``至``/``到`` in a Chinese source are one range into English
-(:func:`with_ranges`: ``增长5%～10%`` -> ``up 5% to 10%``, ``1000～2000元`` -> ``1000 to 2000 yuan``;
-the model dropped the ～). Only right before the figure (a space between allowed in English), English <-> Chinese; a
+(:func:`with_ranges`: ``增长5%～10%`` -> ``up 5% to 10%``, ``1000～2000元`` -> ``1000 to 2000 yuan``,
+measures too, ``-20℃～60℃`` -> ``-20 °C to 60 °C``; the model dropped the ～). A qualifier counts
+only right before the figure (a space between allowed in English), English <-> Chinese; a
 numbered part is no figure (``under Section 4``, ``约第3章`` are left alone).
 """
 
@@ -58,6 +61,14 @@ _ENGLISH_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_ENGLISH_BEFORE, 
 
 # What a figure starts with: not a numbered part (under Section 4 is no "less than 第4节").
 _STARTS_A_FIGURE = re.compile(r"[-−+$€£¥￥0-9０-９≤≥±]|US\$|HK\$|零下|人民币|增长|下降|同比|环比")
+_QUESTION = re.compile(r"(?i)\b(?:what|how)\s+$")
+
+
+def _figures(terms: Sequence[Span], figures: Sequence[Span]) -> tuple[list[Span], list[Span]]:
+    """(the figures among ``terms``, the verbatim numbers of ``figures`` no term touches)."""
+    held = [t for t in terms if t.kind == "number" and _STARTS_A_FIGURE.match(t.text)]
+    loose = [f for f in figures if f.kind == "number" and not any(t.start < f.end and f.start < t.end for t in terms)]
+    return held, loose
 
 
 _RANGE_SEP = re.compile(r"\s?(?:～|~|至|到|—|–)\s?")
@@ -70,9 +81,8 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
     ``up 5% 10%``)."""
     if base_language(tgt_lang) != "en" or base_language(src_lang) == "en":
         return list(terms)
-    loose = [f for f in figures if f.kind == "number" and not any(t.start < f.end and f.start < t.end for t in terms)]
-    found = sorted([*(t for t in terms if t.kind == "number" and _STARTS_A_FIGURE.match(t.text)), *loose],
-                   key=lambda s: s.start)
+    held, loose = _figures(terms, figures)
+    found = sorted([*held, *loose], key=lambda s: s.start)
     out = list(terms)
     joined_to = -1  # the end of the last range: its second figure starts no other
     for a, b in itertools.pairwise(found):
@@ -91,9 +101,7 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     if not ((tgt == "en" and src != "en") or (tgt == "zh" and src != "zh")):
         return list(terms)
-    held = [t for t in terms if t.kind == "number" and _STARTS_A_FIGURE.match(t.text)]
-    loose = [f for f in figures if f.kind == "number" and not any(t.start <= f.start and f.end <= t.end for t in terms)
-             and not any(t.start < f.end and f.start < t.end for t in terms)]
+    held, loose = _figures(terms, figures)
     out = [t for t in terms if t not in held]
     for fig in sorted([*held, *loose], key=lambda s: s.start):
         written = fig.target if fig.target is not None else fig.text
@@ -109,7 +117,7 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
                 written = f"{lead}{written}{tail}"
         else:
             before = _ENGLISH_WORD.search(text, 0, fig.start)
-            if before and re.search(r"(?i)\b(?:what|how)\s+$", text[:before.start()]):
+            if before and _QUESTION.search(text, 0, before.start()):
                 before = None  # How about 3 p.m.? is a suggestion, not an approximation
             if before:
                 start, written = before.start(), f"{_ENGLISH_BEFORE[before.group(1).lower()]}{written}"

@@ -30,8 +30,6 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 9 am              | (as written)    | 上午9点       |
 | 54-year-old       | (as written)    | 54岁          |
 | 7 years old       | (as written)    | 7岁           |
-| 零下20℃～60℃     | -20 °C to 60 °C | (as written)  |
-| 10至20公里        | 10 to 20 km     | (as written)  |
 | -20 °C to 60 °C   | (as written)    | 零下20摄氏度至60摄氏度 |
 | 120 x 80 x 45 mm  | (as written)    | 120×80×45毫米 |
 | 120×80×45毫米     | 120×80×45 mm    | (as written)  |
@@ -107,9 +105,6 @@ _CHINESE_UNIT = "|".join(sorted(_OUT_OF_CHINESE, key=len, reverse=True))
 # A product's dimensions are one figure before their unit (120×80×45毫米 -> 120×80×45 mm).
 _DIMENSIONS = rf"{NUMBER}(?:\s?×\s?{NUMBER})*"
 _CHINESE_MEASURE = re.compile(rf"(零下|-|−)?{FIGURE_START}({_DIMENSIONS})\s?({_CHINESE_UNIT})(?![饭粒服隆拉格斤里])")
-# A range of measures (-20℃～60℃, 10至20公里): one span, "-20 °C to 60 °C"; the model dropped ～.
-_CHINESE_RANGE = re.compile(rf"(零下|-|−)?{FIGURE_START}({NUMBER})\s?({_CHINESE_UNIT})?\s?[～~至到—–]\s?"
-                            rf"(零下|-|−)?({NUMBER})\s?({_CHINESE_UNIT})(?![饭粒服隆拉格斤里])")
 
 # Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
 _SAME_SYMBOLS = ("KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "Kb", "Mb", "Gb", "bps", "kbps",
@@ -161,17 +156,7 @@ def _symbols(text: str) -> list[Span]:
 
 def _out_of_chinese(text: str) -> list[Span]:
     spans = []
-    for m in _CHINESE_RANGE.finditer(text):
-        if m.group(3) and m.group(3) != m.group(6):
-            continue
-        unit = _OUT_OF_CHINESE[m.group(6)]
-        low = ("-" if m.group(1) else "") + ascii_digits(m.group(2)) + (f" {unit}" if m.group(3) else "")
-        high = ("-" if m.group(4) else "") + ascii_digits(m.group(5))
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{low} to {high} {unit}"))
-    ranges = list(spans)
     for m in _CHINESE_MEASURE.finditer(text):
-        if any(r.start < m.end() and m.start() < r.end for r in ranges):
-            continue
         sign = "-" if m.group(1) else ""
         unit = _OUT_OF_CHINESE[m.group(3)]
         figure = ascii_digits(m.group(2))
