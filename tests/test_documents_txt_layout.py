@@ -31,6 +31,16 @@ def _blocks(path: Path) -> list[tuple[str, str, bool]]:
     return [(b.kind, b.text, b.verbatim) for b in read_document(path).blocks()]
 
 
+def _each_line_its_own(tmp_path: Path, lines: list[str]) -> None:
+    """``lines`` as a text file read as one block a line and written back a translation a line."""
+    src = tmp_path / "lines.txt"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert [t for _, t, _ in _blocks(src)] == lines
+    out = tmp_path / "out.txt"
+    translate_file(src, out, FakeTranslator(fn=lambda s: "<" + s + ">"))
+    assert out.read_text(encoding="utf-8").splitlines() == ["<" + x + ">" for x in lines]
+
+
 def _no_char_dropped(source: str, path: Path) -> None:
     """Every non-space character of the source is in exactly one block (or in a list marker)."""
     import re
@@ -87,12 +97,7 @@ def test_one_sentence_per_line_is_never_smeared_across_lines(tmp_path: Path) -> 
     and the next line's were joined and re-wrapped, half a sentence on each line."""
     lines = ["The meeting was held on 2 October 2018 in Geneva.", "The report was published on March 15, 2024.",
              "Sales fell sharply in December 2023.", "He left the company on May 20."]
-    src = tmp_path / "notes.txt"
-    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert [t for _, t, _ in _blocks(src)] == lines
-    out = tmp_path / "out.txt"
-    translate_file(src, out, FakeTranslator(fn=lambda s: "<" + s + ">"))
-    assert out.read_text(encoding="utf-8").splitlines() == ["<" + x + ">" for x in lines]
+    _each_line_its_own(tmp_path, lines)
     # Wrapped prose whose line happens to end a sentence still joins where the next line goes on.
     wrapped = ["It was late when the committee finally agreed on the revised plan, etc.",
                "and the others left. The plan itself was simple enough."]
@@ -262,9 +267,4 @@ def test_a_specification_sheets_fields_stay_one_per_line(tmp_path: Path) -> None
     field ran into it and the translation had both on one line."""
     lines = ["Dimensions: 120 x 80 x 45 mm", "Weight: approx. 1.2 kg", "Operating temperature: -20 °C to 60 °C",
              "Power consumption: ≤ 15 W", "Warranty: 2 years"]
-    src = tmp_path / "spec.txt"
-    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert [t for _, t, _ in _blocks(src)] == lines
-    out = tmp_path / "out.txt"
-    translate_file(src, out, FakeTranslator(fn=lambda s: "<" + s + ">"))
-    assert out.read_text(encoding="utf-8").splitlines() == ["<" + x + ">" for x in lines]
+    _each_line_its_own(tmp_path, lines)
