@@ -23,6 +23,7 @@ given, whatever the case of the occurrence (a glossary fixes a rendering; it doe
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +81,9 @@ class Term:
 class Glossary:
     terms: list[Term]
     path: Path | None = None
+    # Words kept as written wherever they stand as whole words (doctrans.code_names: the program
+    # names of a document's code), as ``name`` spans after the terms; matched in any case.
+    kept: frozenset[str] = frozenset()
     # First folded character -> terms starting with it, longest first: find() only tries the
     # terms that can start at a position, so a glossary of thousands of terms stays cheap.
     _index: dict[str, list[Term]] = field(default_factory=dict, repr=False)
@@ -89,6 +93,12 @@ class Glossary:
         for t in sorted(self.terms, key=lambda t: -len(t.folded)):
             index.setdefault(t.folded[0], []).append(t)
         self._index = index
+        self._kept = re.compile(r"(?<![\w.\-])(?:" + "|".join(map(re.escape, sorted(self.kept, key=len, reverse=True)))
+                                + r")(?![\w\-]|\.\w)", re.IGNORECASE) if self.kept else None
+
+    def with_kept(self, words: frozenset[str]) -> Glossary:
+        """This glossary also keeping ``words`` as written."""
+        return Glossary(self.terms, self.path, self.kept | words)
 
     def __len__(self) -> int:
         return len(self.terms)
@@ -156,7 +166,17 @@ class Glossary:
     def find(self, text: str) -> list[Span]:
         """The glossary terms in ``text``: non-overlapping, longest first, as ``term`` spans of
         the original text whose ``target`` is the target term, in text order."""
-        if not self.terms or not text:
+        if not text:
+            return []
+        spans = self._terms(text)
+        if self._kept is not None:
+            spans += [Span(m.start(), m.end(), m.group(), "name", m.group()) for m in self._kept.finditer(text)
+                      if not any(m.start() < s.end and s.start < m.end() for s in spans)]
+            spans.sort(key=lambda s: s.start)
+        return spans
+
+    def _terms(self, text: str) -> list[Span]:
+        if not self.terms:
             return []
         folded, origin = _fold_with_map(text)
         candidates: list[tuple[int, int, Term]] = []

@@ -1,0 +1,80 @@
+"""A program's own names, found in a document's code, kept as written in its prose.
+
+A README or a release note writes the tool it is about in its code (``fastkv bench --ops 1000000``,
+``sudo nginx -t``) and in its sentences ("fastkv is an embedded key-value store"). In a sentence the
+name is just a word to the model: the en->zh model wrote ``fastkv`` as ``快速kv`` ("fast kv"), and
+the next sentence's ``fastkv`` as ``快快``. The document itself says the word is a name: so every
+word of its code (a code block, an inline literal) that is no common English word and is written
+in a sentence of the same document is kept there as written (a ``name`` span, masked and restored
+like the names of doctrans.kept_names):
+
+| source                           | names                 |
+|----------------------------------|-----------------------|
+| fastkv bench --ops 1000000       | fastkv                |
+| sudo nginx -t                    | sudo · nginx          |
+| pip install --upgrade fastkv     | fastkv                |
+| ss -tlnp && grep 3000           | grep                  |
+| store.close()                    | (none)                |
+
+A word counts when it is a whole word of the code (between spaces, quotes, brackets, ``=``, ``/``),
+starts with a small letter, has three to thirty letters, digits, ``_``, ``+`` or ``-`` and is not a
+common English word (``install``, ``store``, ``bench`` are; ``pip`` and ``git`` are too: the
+models know them). Options (``--ops``), paths' dots and calls (``store.close()``) are no such words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from doctrans.documents.base import Block
+from doctrans.glossary import Glossary
+from doctrans.kept_names import common_words
+from doctrans.verbatim import find_spans
+
+if TYPE_CHECKING:
+    from doctrans.engine.interface import Translator
+
+# A chunk of code between separators, and the form of a name among them.
+_CHUNK = re.compile(r"[^\s\"'`()\[\]{}<>=,;:|/\\]+")
+_NAME = re.compile(r"[a-z][a-z0-9_+\-]{1,28}[a-z0-9]")
+# Code per document, at most: a manual's thousands of lines of code add no new tool names.
+_MAX_CODE_CHARS = 200_000
+
+
+def names_in_code(code: str) -> set[str]:
+    """The words of ``code`` that name a program or a package (see the module docstring)."""
+    common = common_words()
+    return {chunk for chunk in _CHUNK.findall(code) if _NAME.fullmatch(chunk) and chunk not in common}
+
+
+def document_code(blocks: Iterable[Block]) -> str:
+    """A document's code: its verbatim blocks and the inline literals of its other blocks."""
+    parts: list[str] = []
+    size = 0
+    for block in blocks:
+        found = [block.text] if block.verbatim else \
+            [s.text.strip("`") for s in find_spans(block.text) if s.kind == "literal"]
+        parts += found
+        size += sum(map(len, found))
+        if size > _MAX_CODE_CHARS:
+            break
+    return "\n".join(parts)
+
+
+def code_names(blocks: Iterable[Block]) -> frozenset[str]:
+    """The names of :func:`names_in_code` in a document's code."""
+    return frozenset(names_in_code(document_code(blocks)))
+
+
+def keeping_code_names(translator: Translator, blocks: Iterable[Block]) -> Translator:
+    """``translator`` keeping the names of the document's code as written (through its glossary:
+    the user's terms come first); ``translator`` itself when the code names none or the engine
+    takes no glossary."""
+    names = code_names(blocks)
+    with_glossary = getattr(translator, "with_glossary", None)
+    if not names or with_glossary is None:
+        return translator
+    glossary = translator.glossary or Glossary([])
+    return with_glossary(glossary.with_kept(names))
