@@ -26,9 +26,13 @@ opening documents"`` and ``“Database is locked”``), and the model garbled it
 | the "print" function and the "with" statement | zh     | (none)                        |
 | click "Save changes" then "OK, thanks."       | zh     | Save changes                  |
 | log("There was a timeout") or f("A", 2)       | zh     | (none)                        |
+| 如果看到“Welcome to nginx!”页面               | en     | Welcome to nginx!             |
 
 Into English: two to twelve Chinese characters (Latin letters and digits among them) in “”, 「」,
 『』, 【】 or 《》, with no sentence mark inside (a quoted utterance is dialogue, doctrans.dialogue).
+A quoted string of a Chinese sentence with no Chinese in it is the English (or code) the reader
+sees on the screen, and is kept as written in ``"…"``, its marks too (``如果看到“Welcome to nginx!”页面``
+came back ``If the "Welcome to nginx" page``).
 Into Chinese: one to six words in ``"…"`` or ``“…”`` starting with a capital (a lower-case word in
 quotes is a programming manual's keyword, copied by the model), no sentence mark inside, not a
 string of code (a bracket, ``=`` or a letter right before the quote). Written
@@ -47,6 +51,9 @@ from doctrans.language_id import base_language
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 _INTO_ENGLISH = re.compile(rf"([“「『【《])((?=[^”」』】》]*[{_HAN}])[{_HAN}0-9A-Za-z·\- ]{{2,12}})([”」』】》])")
 _PAIRS = {"“": "”", "「": "」", "『": "』", "【": "】", "《": "》", '"': '"'}
+# A quoted string in a Chinese sentence with a Latin letter and no Chinese character (up to 12 words).
+_LATIN_IN_CHINESE = re.compile(rf"([“「『【《])((?=[^”」』】》{_HAN}]*[A-Za-z])[^”」』】》{_HAN}\n]{{1,80}})"
+                               r"([”」』】》])")
 _INTO_CHINESE = re.compile(r"([\"“])([A-Z][0-9A-Za-z'’\-]*(?: [0-9A-Za-z'’\-]+){0,5})([\"”])")
 
 
@@ -62,8 +69,14 @@ def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
     """The short quoted terms of ``text`` to translate alone (English <-> Chinese only)."""
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     if tgt == "en" and src != "en":
-        return [QuotedTerm(m.start(), m.end(), m.group(2).strip(), '"{}"') for m in _INTO_ENGLISH.finditer(text)
-                if _PAIRS[m.group(1)] == m.group(3) and m.group(2) == m.group(2).strip()]
+        found = [QuotedTerm(m.start(), m.end(), m.group(2).strip(), '"{}"') for m in _INTO_ENGLISH.finditer(text)
+                 if _PAIRS[m.group(1)] == m.group(3) and m.group(2) == m.group(2).strip()]
+        if re.search(f"[{_HAN}]", text):
+            found += [QuotedTerm(m.start(), m.end(), m.group(2), '"{}"', alone=False)
+                      for m in _LATIN_IN_CHINESE.finditer(text)
+                      if _PAIRS[m.group(1)] == m.group(3) and m.group(2) == m.group(2).strip()
+                      and len(m.group(2).split()) <= 12]
+        return sorted(found, key=lambda q: q.start)
     if tgt == "zh" and src != "zh":
         out = []
         for m in _INTO_CHINESE.finditer(text):
@@ -91,6 +104,8 @@ def quoted(term: QuotedTerm, translation: str, source: str) -> str:
     mark and quotes the model may have added, in the output's quotes; empty when nothing is left.
     Into English a word of prose in “” starts in small letters (``“并行的”`` alone came back
     ``Parallel``); a title in 《》, a label in 【】 and a name keep their capitals."""
+    if not term.alone:
+        return term.written.format(term.text)  # kept as written, its marks and capitals too
     text = translation.strip().strip(_TRAILING).strip()
     if term.written.startswith('"'):
         if _SENTENCE_LIKE.search(text):

@@ -62,6 +62,10 @@ for the example, all of that row's kind.
 | code       | supports Wi-Fi 6 and Wi-Fi                | Wi-Fi 6 · Wi-Fi                         |
 | code       | Press Enter to save, or hit the Esc key.  | Enter · Esc                             |
 | code       | 按 Enter 键保存，按F5键刷新               | Enter · F5                              |
+| code       | see issue #412 and PR #1290               | #412 · #1290                            |
+| code       | (order no. 58213) and No. 5               | no. 58213 · No. 5                       |
+| code       | Nvidia (NASDAQ: NVDA) and (HKEX:0700)     | NASDAQ: NVDA · HKEX:0700                |
+| code       | the S&P index, AT&T and R&D               | S&P · AT&T · R&D                        |
 | identifier | Set ttl_seconds and MAX_SIZE              | ttl_seconds · MAX_SIZE                  |
 | identifier | if __name__ == x                          | __name__                                |
 | identifier | CamelCase, getElementById, iPhone, macOS  | CamelCase · getElementById · iPhone · macOS |
@@ -436,6 +440,16 @@ _RULES: list[tuple[str, Finder]] = [
     ("code", _regex(r"\b(?:[Pp]ress(?:ing)?|[Hh]it(?:ting)?|[Tt]ap)\s+(?:the\s+)?(?P<s>" + _KEYS + r")"
                     r"(?![0-9A-Za-z_+])")),
     ("code", _regex(r"(?<![0-9A-Za-z_+])(?:" + _KEYS + r")(?=\s?键)")),
+    # An issue's or a pull request's number with its hash: the number alone was masked and the model
+    # dropped the hash ("(see issue #412)" came back "(参见412)").
+    ("code", _regex(r"(?<![0-9A-Za-z_&#/])#[0-9]{1,7}(?![0-9A-Za-z_])")),
+    # A number after "No." (order no. 58213): the model dropped the abbreviation with the order, "(order )".
+    ("code", _regex(r"(?<![0-9A-Za-z_])[Nn]o\.\s?[0-9][0-9A-Za-z\-/]*(?<![.\-/])(?![0-9A-Za-z_])")),
+    # A listed company's exchange and ticker: the en->zh model wrote "(NASDAQ: NVDA)" as "(NASQ: NVDA)".
+    ("code", _regex(r"(?<![0-9A-Za-z_])(?:NASDAQ|Nasdaq|NYSE|AMEX|LSE|TSX|HKEX|SEHK|SSE|SZSE|TSE|ASX|SGX|KRX|OTC)"
+                    r"\s?[:：]\s?[0-9A-Z][0-9A-Z.]{0,7}(?![0-9A-Za-z_])")),
+    # Capitals joined by & (S&P 500, AT&T, R&D): the model dropped the &, "the S&P 500" came back "SP 500".
+    ("code", _regex(r"(?<![0-9A-Za-z_&])[A-Z]{1,3}&[A-Z]{1,3}(?![0-9A-Za-z_&;])")),
     # A standard's name: capitals, a dot, a number (ASN.1, X.509, H.264): the dot is not a sentence's.
     ("code", _regex(r"(?<![0-9A-Za-z_.])[A-Z]{1,5}\.[0-9]+(?:\.[0-9]+)*(?![0-9A-Za-z_]|\.[0-9A-Za-z])")),
     ("code", _codes),

@@ -12,7 +12,7 @@ from tests.docstring_tables import three_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(three_column_rows(quoted_terms)) == 8
+    assert len(three_column_rows(quoted_terms)) == 9
 
 
 @pytest.mark.parametrize(("text", "tgt", "terms"), three_column_rows(quoted_terms))
@@ -56,3 +56,12 @@ def test_the_shipped_model_keeps_a_quoted_name_in_a_manual() -> None:
     assert out.count('"') == 2, out
     term = out.split('"')[1]
     assert term and term.isascii() and term == tr.translate_alone("数据助手").strip(' ."').removeprefix("The "), out
+
+
+def test_an_english_string_quoted_in_chinese_is_kept_as_written_into_english() -> None:
+    asked: list[str] = []
+    prep = prepare("如果看到“Welcome to nginx!”页面，说明安装成功。", 16, tgt_lang="en", src_lang="zh",
+                   alone=lambda text: asked.append(text) or "x")
+    assert asked == [] and prep.model_text is not None and "nginx" not in prep.model_text
+    assert prep.restore("If you see the ⦅1⦆ page, it is installed.").text == \
+        'If you see the "Welcome to nginx!" page, it is installed.'

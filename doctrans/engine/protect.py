@@ -32,7 +32,7 @@ from doctrans.kept_names import CJK_LANGUAGES
 from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
-from doctrans.quoted_terms import find_quoted_terms, quoted
+from doctrans.quoted_terms import QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
 from doctrans.section_headings import leading_label, numbered_heading
 from doctrans.segment import is_cjk
@@ -187,9 +187,11 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
         return _after(written, replace(_prepare(sentence[end:], placeholders, glossary, tgt_lang, src_lang, alone),
                                        source=sentence))
     terms = automatic_terms(sentence, glossary.find(sentence) if glossary is not None else [], src_lang, tgt_lang)
-    terms = _with_quoted_terms(sentence, terms, alone, src_lang, tgt_lang)
+    terms, asked = _with_quoted_terms(sentence, terms, alone, src_lang, tgt_lang)
     if placeholders:
         terms = _within_budget(sentence, terms, placeholders)
+    if asked:  # translated alone only now: a term the budget dropped costs no model call
+        terms = _translated_alone(sentence, terms, asked, alone)
     if is_untranslatable(sentence, terms):
         copy = substitute(sentence, terms)
         if base_language(tgt_lang) not in CJK_LANGUAGES and any(is_cjk(c) for c in sentence) \
@@ -210,22 +212,47 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
 
 
 def _with_quoted_terms(sentence: str, terms: list[Span], alone: Callable[[str], str] | None,
-                       src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+                       src_lang: str | None, tgt_lang: str | None) -> tuple[list[Span], dict[int, QuotedTerm]]:
     """``terms`` and the sentence's short quoted terms (doctrans.quoted_terms) that none of them
-    nor a verbatim span touches, each with its translation alone (or, for those kept, itself) as
-    target, in its quotes; without ``alone`` only the kept ones."""
+    nor a verbatim span touches, and the terms among those to translate alone (by ``id`` of their
+    span, whose target is still the source: :func:`_translated_alone` writes it); the kept ones
+    have themselves, in the output's quotes, as target. Without ``alone`` only the kept ones."""
     candidates = find_quoted_terms(sentence, src_lang, tgt_lang)
     if not candidates:
-        return terms
+        return terms, {}
     taken = [*find_spans(sentence), *terms]
-    found = []
+    found: list[Span] = []
+    asked: dict[int, QuotedTerm] = {}
     for q in candidates:
-        if any(q.start < t.end and t.start < q.end for t in taken) or (q.alone and alone is None):
+        # A string kept as written holds what other rules found inside it (the Latin run of
+        # "Welcome to nginx!" was a name without its mark): the quote wins over them.
+        cut = [t for t in taken if q.start < t.end and t.start < q.end
+               and (q.alone or not (q.start <= t.start and t.end <= q.end))]
+        if cut or (q.alone and alone is None):
             continue
-        target = quoted(q, alone(q.text) if alone is not None and q.alone else q.text, sentence)
-        if target:
-            found.append(Span(q.start, q.end, sentence[q.start:q.end], "phrase", target))
-    return sorted([*terms, *found], key=lambda t: t.start) if found else terms
+        if q.alone:
+            span = Span(q.start, q.end, sentence[q.start:q.end], "phrase", q.text)
+            asked[id(span)] = q
+            found.append(span)
+            continue
+        terms = [t for t in terms if not (q.start <= t.start and t.end <= q.end)]
+        found.append(Span(q.start, q.end, sentence[q.start:q.end], "phrase", quoted(q, q.text, sentence)))
+    return (sorted([*terms, *found], key=lambda t: t.start) if found else terms), asked
+
+
+def _translated_alone(sentence: str, terms: list[Span], asked: dict[int, QuotedTerm],
+                      alone: Callable[[str], str] | None) -> list[Span]:
+    """``terms`` with each quoted term of ``asked`` given its translation alone as target, in the
+    output's quotes; a term whose translation alone is not used (doctrans.quoted_terms.quoted)
+    is left to the model with the rest of the sentence."""
+    out = []
+    for t in terms:
+        q = asked.get(id(t))
+        if q is None:
+            out.append(t)
+        elif alone is not None and (target := quoted(q, alone(q.text), sentence)):
+            out.append(replace(t, target=target))
+    return out
 
 
 def _leading(sentence: str, src_lang: str | None, tgt_lang: str | None) -> tuple[int, str] | None:
