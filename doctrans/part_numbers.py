@@ -28,12 +28,19 @@ same part and number the target's way (masked, restored and checked like a gloss
 | Appendix B        | (as written)    | 附录B        |
 | Chapter One       | (as written)    | 第一章       |
 | PART TWELVE       | (as written)    | 第十二部分   |
+| 步骤 3            | Step 3          | (as written) |
+| Step 2            | (as written)    | 第2步        |
+| step 4            | (as written)    | 第4步        |
 
 A Chinese part followed by another Han character is left alone (``第一条消息`` is "the first
 message": 条 is also a classifier), except a few that end a reference (``第五条的规定``). Chinese
 numerals up to 9,999 are read (``二十一``, ``一百零五``, ``两``); Roman numerals only in
 capitals after a capitalised word (``Part II``, not ``part ii``), and ``Act``/``Scene``/``Part``
 only capitalised (``act 5`` is not a play's act).
+
+A manual's steps: ``Step 2`` (or ``step 2``) is ``第2步`` anywhere; into English ``步骤 3`` is ``Step 3``
+anywhere, but ``第一步`` only as the label that starts a segment, before its colon (``迈出了第一步`` is
+"took the first step"). The model wrote ``第一步：安装 Nginx`` as ``The first step: Nginx``.
 
 Figures, tables and appendices have no 第 (``Figure 3`` -> ``图3``; the model wrote ``See Figure 3
 and Table 2`` as ``查看3和 Table 2`` and ``如图3所示`` as ``As 3``). English needs the capital; a
@@ -70,6 +77,24 @@ _ROMAN = r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 _ENGLISH_PART = re.compile(rf"(?<![A-Za-z0-9_])({'|'.join(_WORDS)})\s(?:([0-9]{{1,4}}(?:\.[0-9]{{1,3}}){{0,3}})"
                            rf"|({_ROMAN}))(?![A-Za-z0-9_]|\.[0-9])", re.IGNORECASE)
 
+# A manual's steps (not in _UNITS: 第一步 in prose is "the first step", a step label only at the start).
+_CHINESE_STEP = re.compile(rf"^\s*第\s?({_ARABIC}|{_CHINESE_NUMBER})\s?步(?=\s*[:：])"
+                           rf"|步骤\s?({_ARABIC}|{_CHINESE_NUMBER})(?![0-9０-９.%个])")
+_ENGLISH_STEP = re.compile(r"(?<![A-Za-z0-9_])[Ss]tep\s([0-9]{1,3})(?![0-9A-Za-z_]|\.[0-9])")
+
+
+def _steps(text: str, lang: str) -> list[Span]:
+    if lang == "en":
+        spans = []
+        for m in _CHINESE_STEP.finditer(text):
+            group = 1 if m.group(1) else 2
+            if (number := _number(m.group(group))) is not None:
+                start = m.start() + len(m.group()) - len(m.group().lstrip())  # after the leading space
+                spans.append(Span(start, m.end(), text[start:m.end()], "number", f"Step {number}"))
+        return spans
+    return [Span(m.start(), m.end(), m.group(0), "number", f"第{m.group(1)}步") for m in _ENGLISH_STEP.finditer(text)]
+
+
 # Figures, tables, appendices: no 第 in Chinese. A number (2.1) or an appendix letter.
 _FIGURES_ZH = {"图": "Figure", "表": "Table", "附录": "Appendix", "图表": "Chart", "公式": "Equation"}
 _FIGURES_EN = {"Figure": "图", "Fig.": "图", "Table": "表", "Appendix": "附录", "Chart": "图表", "Equation": "公式",
@@ -98,7 +123,7 @@ def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
     if lang == "en":
         parts = [Span(m.start(), m.end(), m.group(0), "number", f"{_UNITS[m.group(2)]} {number}")
                  for m in _CHINESE_PART.finditer(text) if (number := _number(m.group(1))) is not None]
-        return _with_figures(parts, _figures(text, lang))
+        return _with_figures(parts, [*_figures(text, lang), *_steps(text, lang)])
     if lang == "zh":
         spans = []
         for m in _ENGLISH_PART.finditer(text):
@@ -109,7 +134,7 @@ def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
             if roman and roman != roman.upper():
                 continue
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"第{number}{_WORDS[word.lower()]}"))
-        return _with_figures(spans, [*_figures(text, lang), *_spelled(text)])
+        return _with_figures(spans, [*_figures(text, lang), *_spelled(text), *_steps(text, lang)])
     return []
 
 

@@ -22,10 +22,12 @@ figure likewise:
 | nearly 30% of them       | zh     | 近30%                  |
 | about 5 km away          | zh     | 约5公里                |
 | 拦截端口8080              | en     | port 8080              |
+| 运行在 3000 端口          | en     | port 3000              |
 | 温度零下20℃～60℃          | en     | -20 °C to 60 °C        |
 | 全长10至20公里            | en     | 10 to 20 km            |
 
-A port's number goes with the word too (``端口8080`` <-> ``port 8080``: the model wrote ``trunks``).
+A port's number goes with the word too (``端口8080`` <-> ``port 8080``: the model wrote ``trunks``;
+``3000 端口`` came back ``in 3000``).
 Two figures joined by ``～``/``至``/``到`` in a Chinese source are one range into English
 (:func:`with_ranges`: ``增长5%～10%`` -> ``up 5% to 10%``, ``1000～2000元`` -> ``1000 to 2000 yuan``,
 measures too, ``-20℃～60℃`` -> ``-20 °C to 60 °C``; the model dropped the ～). A qualifier counts
@@ -48,7 +50,9 @@ _CHINESE_BEFORE = {"约": "about", "大约": "about", "大概": "about", "近": 
                    "最少": "at least", "不超过": "no more than", "不高于": "no more than", "最多": "at most",
                    "至多": "at most", "少于": "less than", "低于": "less than", "不足": "less than",
                    "不到": "less than", "长达": "up to", "端口": "port"}
-_CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下": ("", " or less")}
+_CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下": ("", " or less"), "端口": ("port ", "")}
+# A word after a figure, a space between allowed (3000 端口, 500MB 以上).
+_CHINESE_AFTER_WORD = re.compile(r" ?(" + "|".join(_CHINESE_AFTER) + ")")
 _ENGLISH_BEFORE = {"about": "约", "around": "约", "roughly": "约", "some": "约", "nearly": "近", "almost": "近",
                    "more than": "超过", "over": "超过", "at least": "至少", "no more than": "不超过",
                    "no less than": "不少于", "not more than": "不超过", "not less than": "不少于",
@@ -108,12 +112,12 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
         start, end = fig.start, fig.end
         if tgt == "en":
             before = _CHINESE_WORD.search(text, 0, fig.start)
-            after = next((w for w in _CHINESE_AFTER if text.startswith(w, fig.end)), None)
+            after = _CHINESE_AFTER_WORD.match(text, fig.end)
             if before:
                 start, written = before.start(), f"{_CHINESE_BEFORE[before.group(1)]} {written}"
             elif after:
-                end = fig.end + len(after)
-                lead, tail = _CHINESE_AFTER[after]
+                end = after.end()
+                lead, tail = _CHINESE_AFTER[after.group(1)]
                 written = f"{lead}{written}{tail}"
         else:
             before = _ENGLISH_WORD.search(text, 0, fig.start)

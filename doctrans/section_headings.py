@@ -135,15 +135,33 @@ def _numbered(text: str, src_lang: str | None, tgt_lang: str | None) -> tuple[Sp
 def numbered_heading(text: str, src_lang: str | None, tgt_lang: str | None) -> tuple[int, str] | None:
     """A numbered heading (``第三条 费用及支付方式``) as (where the heading begins, the part number
     written in ``tgt_lang`` and what parts it from the heading: a space, or a colon as the source
-    has one); None for anything else. doctrans.engine.protect writes the number before the heading
+    has one), or a part number and its colon before any text (``第一步：安装 Nginx``); None for
+    anything else. doctrans.engine.protect writes the number before the heading
     (as a placeholder beside 第三条 the heading was not seen: "The Article 3 Field and payments")."""
     numbered = _numbered(text, src_lang, tgt_lang)
     if numbered is None:
-        return None
+        return _part_label(text, tgt_lang)
     part, heading = numbered
     colon = any(c in text[part.end:heading.start] for c in ":：")
     gap = ("：" if base_language(tgt_lang) == "zh" else ": ") if colon else " "
     return heading.start, (part.target or part.text) + gap
+
+
+# A colon after a part number that starts a segment, then the text it labels.
+_LABEL_COLON = re.compile(r"[ \t\u3000]*[:：][ \t\u3000]*(?=\S)")
+
+
+def _part_label(text: str, tgt_lang: str | None) -> tuple[int, str] | None:
+    """A part number as the label of what follows its colon (``第一步：安装 Nginx``, ``Figure 3: Revenue``):
+    (where the rest begins, the part written in ``tgt_lang`` and its colon). The model wrote the
+    step's placeholder and the rest as ``The first step: Nginx``."""
+    parts = find_part_numbers(text, tgt_lang)
+    if not parts or text[:parts[0].start].strip():
+        return None
+    colon = _LABEL_COLON.match(text, parts[0].end)
+    if colon is None:
+        return None
+    return colon.end(), (parts[0].target or parts[0].text) + ("：" if base_language(tgt_lang) == "zh" else ": ")
 
 
 # Labels that are no heading alone: a FAQ's question and answer (问：为什么无法连接服务器？ came

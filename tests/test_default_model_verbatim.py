@@ -300,3 +300,27 @@ def test_a_specification_sheet_keeps_dimensions_signs_and_temperature_ranges(tmp
     assert lines[3] == "Operating Temperature: -20 °C to 60 °C"
     assert lines[4].startswith("Power Supply: ") and "AC 220V/50Hz" in lines[4] and "≤15W" in lines[4], lines[4]
     assert lines[5] == "Warranty: 2 years"
+
+
+def test_release_notes_keep_the_tools_name_issue_numbers_and_headings(tmp_path: Path) -> None:
+    """en->zh came back 快速kv for fastkv, (参见412) for (see issue #412), 删除了更改 for Breaking changes."""
+    en = tmp_path / "notes.en.md"
+    en.write_text("# Breaking changes\n\nfastkv is an embedded key-value store. "
+                  "Install it with `pip install fastkv`.\n\n"
+                  "On Windows, files cannot be deleted while a store is open (see issue #412).\n", encoding="utf-8")
+    translate(en, tmp_path / "notes.zh.md", "en")
+    out = (tmp_path / "notes.zh.md").read_text(encoding="utf-8")
+    assert out.startswith("# 不兼容的变更\n"), out
+    assert out.count("fastkv") == 2 and "`pip install fastkv`" in out and "#412" in out, out
+
+
+def test_a_chinese_how_to_keeps_its_steps_ports_and_quoted_english(tmp_path: Path) -> None:
+    """zh->en came back "The first step: Nginx", "Using ports running in 3000", "Welcome to nginx" without its !."""
+    zh = tmp_path / "howto.zh.txt"
+    zh.write_text("第一步：安装 Nginx\n\n应用运行在 3000 端口。\n\n如果看到“Welcome to nginx!”页面，说明安装成功。\n",
+                  encoding="utf-8")
+    translate(zh, tmp_path / "howto.en.txt", "zh")
+    paragraphs = [p for p in (tmp_path / "howto.en.txt").read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    assert paragraphs[0].startswith("Step 1: ") and "Nginx" in paragraphs[0], paragraphs
+    assert "port 3000" in paragraphs[1], paragraphs
+    assert '"Welcome to nginx!"' in paragraphs[2], paragraphs

@@ -19,7 +19,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 21
+    assert len(docstring_table()) == 24
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -71,3 +71,10 @@ def test_a_heading_that_is_only_a_part_is_written_without_the_model() -> None:
 ])
 def test_figures_tables_and_appendices(text: str, tgt: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_part_numbers(text, tgt)] == found
+
+
+def test_a_chinese_step_with_di_is_a_step_only_as_the_label_that_starts_a_segment() -> None:
+    assert [(s.text, s.target) for s in find_part_numbers("第一步：安装 Nginx", "en")] == [("第一步", "Step 1")]
+    assert [(s.text, s.target) for s in find_part_numbers("  第 2 步: 配置", "en")] == [("第 2 步", "Step 2")]
+    for prose in ("迈出了第一步。", "第一步是安装软件。", "这是第一步：准备"):
+        assert find_part_numbers(prose, "en") == [], prose
