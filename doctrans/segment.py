@@ -48,7 +48,12 @@ _CLOSERS = "\"'”’»)]}」』）》〕】›"
 _OPENERS = "\"'“‘„«([{「『（《〔【‹¿¡"
 # A sentence terminator candidate: CJK terminators (no space needed) or western ones.
 # German closes quotes with “ and ‘ (which open them in English): right after a terminator they close.
-_CANDIDATE = re.compile(r"([。！？｡]+|\.{3,}|…+|[.!?]+)([" + re.escape(_CLOSERS + "“‘") + r"]*)")
+# A footnote's mark after the terminator belongs to the sentence it ends ("pydocs.¹ Gains",
+# "end.[12] Next", "提高了0.8分。¹ 代词"): the mark stayed in the sentence (no space after the full
+# stop) or started the next one.
+_FOOTNOTE_MARK = r"[⁰¹²³⁴⁵⁶⁷⁸⁹]|\[\d{1,3}(?:[,\-–]\s?\d{1,3})*\]"
+_CANDIDATE = re.compile(r"([。！？｡]+|\.{3,}|…+|[.!?]+)"
+                        r"((?:[" + re.escape(_CLOSERS + "“‘") + r"]|" + _FOOTNOTE_MARK + r")*)")
 _HARD_BREAK = re.compile(r"[\n\t\r\v\f\u2028\u2029]+")
 
 

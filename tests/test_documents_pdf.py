@@ -113,3 +113,23 @@ def test_a_specification_sheets_fields_are_read_one_per_line(tmp_path: Path) -> 
     texts = [b.text for b in read_document(path).blocks()]
     assert texts[:5] == fields
     assert texts[5].startswith("The device") and texts[5].endswith("last model had.")
+
+
+def test_a_wrapped_line_that_starts_with_a_decimal_continues_its_paragraph(tmp_path: Path) -> None:
+    """``…improves BLEU by`` / ``0.8 points on TVsub…`` was cut into a paragraph and a list item
+    ``0.8``; a section number before a capital still starts its own block."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "paper.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 10)
+    lines = ["The memory model improves BLEU by", "0.8 points on TVsub and 1.2 on",
+             "pydocs, with 3.5 million tokens of", "12.5 hours of training data."]
+    for i, line in enumerate(lines):
+        c.drawString(72, 800 - 12 * i, line)
+    c.drawString(72, 740, "1.2 Results of the second run")
+    c.save()
+    blocks = list(read_document(path).blocks())
+    assert blocks[0].kind == "paragraph" and blocks[0].text == " ".join(lines)
+    assert blocks[1].kind == "list_item" and blocks[1].text.startswith("Results")

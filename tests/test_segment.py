@@ -31,6 +31,10 @@ def sents(text: str, lang: str = "en") -> list[str]:
     ("价格是3.5元。Then English. 再见……他走了。", "zh", ["价格是3.5元。", "Then English.", "再见……他走了。"]),
     ("Line one\nline two\tcell. Next.", "en", ["Line one", "line two", "cell.", "Next."]),
     ("   ", "en", []),
+    # A footnote's mark ends the sentence it follows (it was left inside or began the next one).
+    ("Gains on pydocs.¹ They are largest for pronouns.[12] Done.", "en",
+     ["Gains on pydocs.¹", "They are largest for pronouns.[12]", "Done."]),
+    ("提高了0.8分。¹ 代词的提升最大。", "zh", ["提高了0.8分。¹", "代词的提升最大。"]),
 ])
 def test_split(text: str, lang: str, expected: list[str]) -> None:
     assert sents(text, lang) == expected

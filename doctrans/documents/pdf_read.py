@@ -61,10 +61,12 @@ _BOLD = re.compile(r"bold|black|heavy|semibold|demi|-bd|,b\b", re.IGNORECASE)
 _ITALIC = re.compile(r"italic|oblique|-it\b|,i\b", re.IGNORECASE)
 _SERIF = re.compile(r"times|serif|roman|georgia|garamond|minion|palatino|cmr|lmroman|nimbusrom|book|song|ming|mincho",
                     re.IGNORECASE)
-# A list marker at the start of a line: bullets, 1. 1) (1) a) iv. 1.2.3, CJK 一、（一）①.
+# A list marker at the start of a line: bullets, 1. 1) (1) a) iv. 1.2.3, CJK 一、（一）①. A section
+# number (1.2, 3.1.4.) starts at 1 and comes before a capital or CJK, not a small letter: a
+# wrapped sentence's "…improves BLEU by / 0.8 points on TVsub" is no list item "0.8".
 MARKER = re.compile(
     r"^(?:[•●○◦▪▫■□‣⁃∙·*➢➤►▶✓✔–—-]\s+"
-    r"|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s+|\(\d{1,3}\)\s+|\d{1,2}(?:\.\d{1,2})+\.?\s+"
+    r"|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s+|\(\d{1,3}\)\s+|[1-9]\d?(?:\.\d{1,2})+\.?\s+(?![a-z])"
     r"|[一二三四五六七八九十百]+[、．.]\s*|[（(][一二三四五六七八九十]+[）)]\s*|[①-⑳]\s*)")
 # WinAnsiEncoding shows its unused codes as a bullet (PDF 1.7, Annex D, note 5) -- reportlab and
 # others write "•" as 0x7F -- but pdfminer has no character for them.
