@@ -17,6 +17,7 @@ model:
 | 结论：                | en     | Conclusion:    |
 | Summary of results    | zh     | (the model's)  |
 | 总结一下              | en     | (the model's)  |
+| 否                    | en     | No             |
 
 A heading followed by a colon and more text is a label (``Note:``, ``**Warning:**``, ``注意：``):
 the label alone is written from the list (the model wrote ``**Note:**`` as ``**不能：**``, "cannot");
@@ -66,7 +67,7 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
         target = _tables()[0].get(_key(word))
         mark = "："
     elif tgt == "en" and src != "en":
-        target = _tables()[1].get(word)
+        target = _tables()[1].get(word) or _CELLS_INTO_ENGLISH.get(word)
         mark = ":"
     else:
         return []
@@ -75,6 +76,11 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
         return [numbered[1]] if numbered else _templated(word, start, tgt) or _label(text, tgt)
     end = len(text.rstrip())
     return [Span(start, end, text[start:end], "heading", target + (mark if colon else ""))]
+
+
+# A table's yes/no cells, into English only (是否必填: 是 came back "Yeah", 否 "Oh, no"); into Chinese
+# a subtitle's "No" is 不, not 否.
+_CELLS_INTO_ENGLISH = {"是": "Yes", "否": "No", "无": "None"}
 
 
 # A manual's headings about a named thing (Getting Started with Acme CLI came back 使用 Acmem CLI开始):
