@@ -8,7 +8,8 @@ like them (doctrans.engine.protect, doctrans.report).
   doctrans.magnitudes), and percentages (``2.5 percent`` -> ``2.5%``);
 - English number words into Chinese (``Ten years ago`` -> ``十``, ``three million`` -> ``300万``:
   doctrans.number_words);
-- calendar dates (``2024年3月15日`` -> ``March 15, 2024``: doctrans.dates);
+- calendar dates (``2024年3月15日`` -> ``March 15, 2024``: doctrans.dates) and a report's periods
+  (``Q3 2024`` <-> ``2024年第三季度``, ``FY2024`` <-> ``2024财年``: doctrans.report_periods);
 - numbered parts of a document (``第五条`` -> ``Article 5``, ``Chapter 3`` -> ``第3章``:
   doctrans.part_numbers);
 - measures and times of day (``15公里`` <-> ``15 km``, ``下午3点30分`` <-> ``3:30 p.m.``:
@@ -46,6 +47,7 @@ from doctrans.part_numbers import find_part_numbers
 from doctrans.person_names import find_person_names
 from doctrans.place_names import find_place_names
 from doctrans.qualifiers import with_qualifiers, with_ranges
+from doctrans.report_periods import find_report_periods
 from doctrans.report_terms import find_changes, find_report_terms
 from doctrans.section_headings import find_section_heading
 from doctrans.ui_labels import find_ui_labels
@@ -63,7 +65,8 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     for found in (find_section_heading(text, src_lang, tgt_lang), find_dateline(text, src_lang, tgt_lang),
                   find_changes(text, src_lang, tgt_lang),
                   find_amounts(text, tgt_lang),
-                  find_magnitudes(text, tgt_lang), find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang),
+                  find_magnitudes(text, tgt_lang), find_report_periods(text, src_lang, tgt_lang),
+                  find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang),
                   find_units(text, tgt_lang)):
         terms = _joined(terms, found, terms)
     spans = find_spans(text)

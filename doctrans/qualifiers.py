@@ -25,12 +25,16 @@ figure likewise:
 | 运行在 3000 端口          | en     | port 3000              |
 | 温度零下20℃～60℃          | en     | -20 °C to 60 °C        |
 | 全长10至20公里            | en     | 10 to 20 km            |
+| growth of 8% to 10%      | zh     | 8%至10%                |
+| aged 18–25               | zh     | 18至25                 |
 
 A port's number goes with the word too (``端口8080`` <-> ``port 8080``: the model wrote ``trunks``;
 ``3000 端口`` came back ``in 3000``).
 Two figures joined by ``～``/``至``/``到`` in a Chinese source are one range into English
 (:func:`with_ranges`: ``增长5%～10%`` -> ``up 5% to 10%``, ``1000～2000元`` -> ``1000 to 2000 yuan``,
-measures too, ``-20℃～60℃`` -> ``-20 °C to 60 °C``; the model dropped the ～). A qualifier counts
+measures too, ``-20℃～60℃`` -> ``-20 °C to 60 °C``; the model dropped the ～); into Chinese two plain
+figures or two percentages joined by "to" or a dash are ``A至B`` (``8% to 10%``, not ``from 5% to
+10%`` nor ``grew 3% to 5%``, a start or a change). A qualifier counts
 only right before the figure (a space between allowed in English), English <-> Chinese; a
 numbered part is no figure (``under Section 4``, ``约第3章`` are left alone).
 """
@@ -78,11 +82,38 @@ def _figures(terms: Sequence[Span], figures: Sequence[Span]) -> tuple[list[Span]
 _RANGE_SEP = re.compile(r"\s?(?:～|~|至|到|—|–)\s?")
 
 
+# Into Chinese: two figures of one kind joined by "to" or a dash, not after a word that makes the
+# first a start or a change ("from 5% to 10%", "grew 3% to 5%" are no ranges).
+_ENGLISH_RANGE_SEP = re.compile(r" to |\s?[–—]\s?")
+_NOT_A_RANGE = re.compile(r"(?i)\b(?:from|between|by|rose|fell|grew|increased|decreased|declined|climbed|jumped"
+                          r"|dropped|gained|lost|up|down|rising|falling|growing)\s+$")
+_PLAIN_FIGURE = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?%?")
+
+
+def _english_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
+    """``terms`` with two plain figures or two percentages joined by "to" or a dash in an English
+    source made one span into Chinese, ``A至B`` (``growth of 8% to 10%`` came back ``8%年为10%``)."""
+    _held, loose = _figures(terms, figures)
+    out = list(terms)
+    joined_to = -1
+    for a, b in itertools.pairwise(loose):
+        if a.start < joined_to or not _ENGLISH_RANGE_SEP.fullmatch(text, a.end, b.start):
+            continue
+        if not (_PLAIN_FIGURE.fullmatch(a.text) and _PLAIN_FIGURE.fullmatch(b.text)) \
+                or a.text.endswith("%") != b.text.endswith("%") or _NOT_A_RANGE.search(text, 0, a.start):
+            continue
+        out.append(Span(a.start, b.end, text[a.start:b.end], "number", f"{a.text}至{b.text}"))
+        joined_to = b.end
+    return sorted(out, key=lambda s: s.start)
+
+
 def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_lang: str | None,
                 tgt_lang: str | None) -> list[Span]:
     """``terms`` with two figures joined by ``～``/``至``/``到`` in a Chinese source made one span
     into English, ``A to B`` (``增长5%～10%`` -> ``up 5% to 10%``: the model dropped the ～ and wrote
-    ``up 5% 10%``)."""
+    ``up 5% 10%``); into Chinese, :func:`_english_ranges`."""
+    if base_language(tgt_lang) == "zh" and base_language(src_lang) != "zh":
+        return _english_ranges(text, terms, figures)
     if base_language(tgt_lang) != "en" or base_language(src_lang) == "en":
         return list(terms)
     held, loose = _figures(terms, figures)

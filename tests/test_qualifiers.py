@@ -11,7 +11,7 @@ from tests.docstring_tables import three_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(three_column_rows(qualifiers)) == 15
+    assert len(three_column_rows(qualifiers)) == 17
 
 
 @pytest.mark.parametrize(("text", "tgt", "written"), three_column_rows(qualifiers))
@@ -51,3 +51,9 @@ def test_a_range_of_figures_is_one_span_into_english(text: str, written: str) ->
     found = [t.target for t in automatic_terms(text, [], "zh", "en") if t.kind == "number"]
     assert found == [written]
     assert [t.target for t in automatic_terms(text, [], "zh", "ja") if t.kind == "number"] != [written]
+
+
+@pytest.mark.parametrize("text", ["revenue rose from 5% to 10%", "sales grew 3% to 5% this year",
+                                  "between 5 to 10", "fell 2% to 1,200", "8% to 10 people"])
+def test_a_start_a_change_or_two_kinds_of_figure_is_no_range_into_chinese(text: str) -> None:
+    assert not [t for t in automatic_terms(text, [], "en", "zh") if "至" in (t.target or "")]

@@ -1,0 +1,75 @@
+"""A report's periods, written the target's way: quarters, halves and fiscal years with their year.
+
+A financial report dates its figures by period, and the models lost the period's year or its
+number: ``Q3 2024`` came back ``Q3的精度来显式2024`` ("Q3's precision shows 2024"), ``FY2024``
+as ``FY2024年，月``. Each period with its year is one span whose target is the same period in the
+output's usual form, masked, restored and checked like a glossary term:
+
+| source              | into English | into Chinese   |
+|---------------------|--------------|----------------|
+| Q3 2024             | (as written) | 2024年第三季度 |
+| Q1 FY2025           | (as written) | 2025财年第一季度 |
+| FY2024              | (as written) | 2024财年       |
+| fiscal year 2023    | (as written) | 2023财年       |
+| FY24                | (as written) | 2024财年       |
+| H1 2024             | (as written) | 2024年上半年   |
+| 2024年第三季度      | Q3 2024      | (as written)   |
+| 2024年三季度        | Q3 2024      | (as written)   |
+| 2024财年            | FY2024       | (as written)   |
+| 2023年上半年        | H1 2023      | (as written)   |
+
+Into English the compact forms of English reports (``Q3 2024``, ``H1 2023``): they read in any
+place of a sentence, where ``the third quarter of 2024`` needs its article. A quarter or a half
+without a year is doctrans.report_terms' (``third quarter`` <-> ``第三季度``); ``Q3`` alone stays a
+verbatim code. English <-> Chinese only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from doctrans.chinese_numerals import read_numeral
+from doctrans.language_id import base_language
+from doctrans.verbatim import Span
+
+_NUMERALS = "一二三四"
+_YEAR = r"(?:19|20)[0-9]{2}"
+_QUARTER_EN = re.compile(rf"(?<![0-9A-Za-z_])Q([1-4])\s?(?:(FY\s?)?({_YEAR}))(?![0-9A-Za-z_])")
+_FISCAL_EN = re.compile(rf"(?<![0-9A-Za-z_])(?:FY\s?|[Ff]iscal (?:[Yy]ear )?)({_YEAR}|[0-9]{{2}})(?![0-9A-Za-z_])")
+_HALF_EN = re.compile(rf"(?<![0-9A-Za-z_])H([12])\s?({_YEAR})(?![0-9A-Za-z_])")
+_QUARTER_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年(?:第)?([一二三四1-4])季度")
+_FISCAL_ZH = re.compile(rf"(?<![0-9.])({_YEAR})(?:财年|财政年度)")
+_HALF_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年([上下])半年")
+
+
+def _full_year(digits: str) -> str:
+    return digits if len(digits) == 4 else f"20{digits}"
+
+
+def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """The periods of ``text`` as ``number`` spans whose target is the period written for
+    ``tgt_lang`` (English <-> Chinese only)."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
+    found: list[Span] = []
+    if tgt == "zh" and src != "zh":
+        for m in _QUARTER_EN.finditer(text):
+            fiscal = "财年" if m.group(2) else "年"
+            found.append(Span(m.start(), m.end(), m.group(), "number",
+                              f"{m.group(3)}{fiscal}第{_NUMERALS[int(m.group(1)) - 1]}季度"))
+        found += [Span(m.start(), m.end(), m.group(), "number", f"{_full_year(m.group(1))}财年")
+                  for m in _FISCAL_EN.finditer(text)]
+        found += [Span(m.start(), m.end(), m.group(), "number",
+                       f"{m.group(2)}年{'上' if m.group(1) == '1' else '下'}半年") for m in _HALF_EN.finditer(text)]
+    elif tgt == "en" and src != "en":
+        for m in _QUARTER_ZH.finditer(text):
+            number = m.group(2) if m.group(2).isdigit() else str(read_numeral(m.group(2)))
+            found.append(Span(m.start(), m.end(), m.group(), "number", f"Q{number} {m.group(1)}"))
+        found += [Span(m.start(), m.end(), m.group(), "number", f"FY{m.group(1)}") for m in _FISCAL_ZH.finditer(text)]
+        found += [Span(m.start(), m.end(), m.group(), "number", f"H{1 if m.group(2) == '上' else 2} {m.group(1)}")
+                  for m in _HALF_ZH.finditer(text)]
+    # A quarter of a fiscal year holds the fiscal year's match: the longest wins.
+    kept: list[Span] = []
+    for span in sorted(found, key=lambda s: (s.start, -(s.end - s.start))):
+        if not kept or span.start >= kept[-1].end:
+            kept.append(span)
+    return kept
