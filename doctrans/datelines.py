@@ -3,6 +3,7 @@
 | source                                  | written                                   |
 |-----------------------------------------|-------------------------------------------|
 | 新华社北京11月20日电                    | BEIJING, November 20 (Xinhua) --          |
+| 新华社北京11月25日电（记者张华、李明）  | BEIJING, November 25 (Xinhua, reporters Zhang Hua, Li Ming) -- |
 | 中新社上海3月5日电                      | SHANGHAI, March 5 (China News Service) -- |
 | HOUSTON, March 3 (Reuters) -            | 路透社休斯敦3月3日电                      |
 | BEIJING, Nov. 20 (Xinhua) --            | 新华社北京11月20日电                      |
@@ -12,7 +13,9 @@ The zh→en model read ``新华社北京11月20日电`` as ``The new community B
 agency, the place and the date were three placeholders, more than the sentence's phrase budget
 let the agency have, and ``电``, "dispatched", became a word). The place must be in the
 place-name list (doctrans.place_names); the agency one of the table's; otherwise each part is left
-to the rules and the model as before.
+to the rules and the model as before. The reporters' byline right after a Chinese dateline
+(``（记者张华）``) goes with it, their names in pinyin (doctrans.person_names): left in the
+sentence it came back ``(see National Bureau of Statistics)``, the reporter gone.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import re
 
 from doctrans.dates import ENGLISH_MONTH, MONTHS, figure_value, month_number
 from doctrans.language_id import base_language
+from doctrans.person_names import full_name_in_pinyin
 from doctrans.place_names import chinese_to_english, english_to_chinese
 from doctrans.verbatim import Span
 
@@ -30,6 +34,7 @@ _INTO_CHINESE = {"Reuters": "路透社", "Xinhua": "新华社", "AP": "美联社
 _D = "0-9０-９"
 _ZH_DATELINE = re.compile(rf"^(?P<agency>{'|'.join(_INTO_ENGLISH)})(?P<place>[\u4e00-\u9fff]{{2,6}}?)"
                           rf"(?P<m>[{_D}]{{1,2}})月(?P<d>[{_D}]{{1,2}})日电")
+_BYLINE = re.compile(r"[（(]记者\s?([\u4e00-\u9fff]{2,4}(?:[、，,]\s?[\u4e00-\u9fff]{2,4})*)[）)]")
 _EN_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?P<m>{ENGLISH_MONTH})\s+(?P<d>[0-9]{{1,2}})\s+"
                           rf"\((?P<agency>{'|'.join(_INTO_CHINESE)})\)\s*(?:--|-|—|–)")
 
@@ -42,8 +47,14 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
         place, month, day = chinese_to_english(m["place"]), figure_value(m["m"]), figure_value(m["d"])
         if place is None or not (1 <= month <= 12 and 1 <= day <= 31):
             return []
-        written = f"{place.upper()}, {MONTHS[month - 1]} {day} ({_INTO_ENGLISH[m['agency']]}) --"
-        return [Span(0, m.end(), m.group(), "number", written)]
+        agency, end = _INTO_ENGLISH[m["agency"]], m.end()
+        if (byline := _BYLINE.match(text, end)) is not None:
+            names = [full_name_in_pinyin(n) for n in re.split(r"[、，,]\s?", byline.group(1))]
+            if all(names):
+                agency += f", reporter{'s' if len(names) > 1 else ''} {', '.join(n for n in names if n)}"
+                end = byline.end()
+        written = f"{place.upper()}, {MONTHS[month - 1]} {day} ({agency}) --"
+        return [Span(0, end, text[:end], "number", written)]
     if tgt == "zh" and src != "zh" and (m := _EN_DATELINE.match(text)):
         place = english_to_chinese(m["place"])
         month, day = month_number(m["m"]), int(m["d"])

@@ -82,6 +82,16 @@ def pinyin(surname: str, given: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in (family, first) if w)
 
 
+_FULL_NAME = re.compile(f"({_SURNAME})({_NAME_CHAR}{{1,2}})")
+
+
+def full_name_in_pinyin(name: str) -> str | None:
+    """A Chinese full name alone (``张华``, ``欧阳明``) in pinyin, or None when it is not one
+    (a surname of the list, then one or two characters a given name has)."""
+    m = _FULL_NAME.fullmatch(name)
+    return pinyin(m.group(1), m.group(2)) if m else None
+
+
 def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The people's names of ``text`` as ``name`` spans whose target is their pinyin (Chinese into
     English only)."""
