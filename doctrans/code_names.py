@@ -13,7 +13,7 @@ like the names of doctrans.kept_names):
 | fastkv bench --ops 1000000       | fastkv                |
 | sudo nginx -t                    | sudo · nginx          |
 | pip install --upgrade fastkv     | fastkv                |
-| ss -tlnp && grep 3000           | grep                  |
+| ss -tlnp && grep 3000            | grep                  |
 | store.close()                    | (none)                |
 
 A word counts when it is a whole word of the code (between spaces, quotes, brackets, ``=``, ``/``),

@@ -93,8 +93,10 @@ class Glossary:
         for t in sorted(self.terms, key=lambda t: -len(t.folded)):
             index.setdefault(t.folded[0], []).append(t)
         self._index = index
-        self._kept = re.compile(r"(?<![\w.\-])(?:" + "|".join(map(re.escape, sorted(self.kept, key=len, reverse=True)))
-                                + r")(?![\w\-]|\.\w)", re.IGNORECASE) if self.kept else None
+        # Latin word boundaries (\w would take a Chinese character for a letter: 安装fastkv后).
+        words = "|".join(map(re.escape, sorted(self.kept, key=len, reverse=True)))
+        self._kept = re.compile(rf"(?<![0-9A-Za-z_.\-])(?:{words})(?![0-9A-Za-z_\-]|\.[0-9A-Za-z_])",
+                                re.IGNORECASE) if self.kept else None
 
     def with_kept(self, words: frozenset[str]) -> Glossary:
         """This glossary also keeping ``words`` as written."""
@@ -165,7 +167,8 @@ class Glossary:
 
     def find(self, text: str) -> list[Span]:
         """The glossary terms in ``text``: non-overlapping, longest first, as ``term`` spans of
-        the original text whose ``target`` is the target term, in text order."""
+        the original text whose ``target`` is the target term, in text order; and the
+        :attr:`kept` words no term covers, as ``name`` spans whose target is the word as written."""
         if not text:
             return []
         spans = self._terms(text)
