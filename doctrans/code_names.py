@@ -63,9 +63,18 @@ def document_code(blocks: Iterable[Block]) -> str:
     return "\n".join(parts)
 
 
+_PROSE_WORD = re.compile(r"[A-Za-z][0-9A-Za-z_+\-]*")
+
+
 def code_names(blocks: Iterable[Block]) -> frozenset[str]:
-    """The names of :func:`names_in_code` in a document's code."""
-    return frozenset(names_in_code(document_code(blocks)))
+    """The names of :func:`names_in_code` in a document's code that its sentences use too (a
+    manual's code may name thousands of things its prose never writes)."""
+    blocks = list(blocks)
+    names = names_in_code(document_code(blocks))
+    if not names:
+        return frozenset()
+    prose = {w.lower() for block in blocks if not block.verbatim for w in _PROSE_WORD.findall(block.text)}
+    return frozenset(names & prose)
 
 
 def keeping_code_names(translator: Translator, blocks: Iterable[Block]) -> Translator:
