@@ -181,7 +181,9 @@ class Translators:
                 from doctrans.errors import DocumentError
 
                 raise DocumentError(f"{path}: the document has no text to translate")
-            lang = detect_language(document)
+            from doctrans.models_registry import source_languages
+
+            lang = detect_language(document, among=source_languages(self.model, self.tgt))
         key = lang if self.by_language else None
         if key not in self.loaded:
             translator = open_translator(self.model, lang, self.tgt, detected=self.src is None, loaded=self.bundles)

@@ -59,6 +59,30 @@ def identify(text: str) -> LanguageGuess | None:
     return LanguageGuess(lang, confidence) if confidence >= MIN_CONFIDENCE else None
 
 
+# Among the languages a run can translate, the likeliest must be this many times as likely as the
+# next to be taken for a text too short for a confident guess.
+MIN_LEAD = 3.0
+
+
+def likeliest_of(text: str, langs: Iterable[str]) -> str | None:
+    """The one of ``langs`` that ``text`` is most likely written in, when :func:`identify` cannot
+    tell and the installed models leave a few candidates: a table of contents in English ("Contents
+    / 1 Introduction ... 3", English 0.18 among 97 languages) is English when the choice is English
+    or Chinese. None without letters or without a clear lead (:data:`MIN_LEAD`)."""
+    wanted = {base_language(lang) for lang in langs}
+    if not wanted or not any(ch.isalpha() for ch in text):
+        return None
+    pooled = dict.fromkeys(wanted, 0.0)
+    for label, prob in _identifier().rank(text):
+        lang = base_language(MACRO_LANGUAGE.get(label, label))
+        if lang in pooled:
+            pooled[lang] += float(prob)
+    ranked = sorted(pooled.items(), key=lambda item: -item[1])
+    best, p = ranked[0]
+    runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+    return best if p > 0 and p >= MIN_LEAD * runner_up else None
+
+
 def base_language(code: str | None) -> str:
     """``zh`` of ``zh-Hans``, ``ZH`` or ``zh_CN`` ('' for None): the language without script or region."""
     return (code or "").split("-")[0].split("_")[0].lower()

@@ -91,6 +91,17 @@ def offers(bundles: list[InstalledBundle]) -> list[BundleOffer]:
     return [BundleOffer(b.path, src, tgt) for b in bundles for src, tgt in b.directions]
 
 
+def source_languages(model: Path | None, tgt: str | None = None) -> set[str]:
+    """The languages the run can translate from (into ``tgt``, when given): those of ``model``'s
+    directions, or of every installed bundle's."""
+    if model is not None:
+        installed = read_installed(model)
+        choices = offers([installed]) if installed is not None else []
+    else:
+        choices = offers(list_bundles())
+    return {o.src_lang for o in choices if _matches(o, None, tgt)}
+
+
 def _matches(offer: BundleOffer, src: str | None, tgt: str | None) -> bool:
     return (src is None or same_language(offer.src_lang, src)) and (tgt is None or same_language(offer.tgt_lang, tgt))
 

@@ -26,7 +26,7 @@ import contextlib
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 
 from doctrans.dialogue import narration_case, split_dialogue
@@ -84,16 +84,20 @@ def check_output_location(output: Path) -> None:
 
 
 # -- 2. language ----------------------------------------------------------------------------------
-def detect_language(document: Document, blocks: Iterable[Block] | None = None) -> str | None:
+def detect_language(document: Document, blocks: Iterable[Block] | None = None,
+                    among: Collection[str] = ()) -> str | None:
     """Source language of a document, identified on a sample of its text (doctrans.language_id);
     ``None`` means too little text to tell, and the caller falls back to ``--src`` or the model's
-    language. The guess is cached on the document. ``blocks``: the document's blocks when the
-    caller already holds them (the TUI), so a streamed format is not read again for this."""
+    language. ``among``: the source languages the installed models translate, one of which a
+    short document is taken to be when it clearly leads the others (language_id.likeliest_of).
+    The guess is cached on the document. ``blocks``: the document's blocks when the caller
+    already holds them (the TUI), so a streamed format is not read again for this."""
     if document.src_lang is None:
-        from doctrans.language_id import identify, sample_text
+        from doctrans.language_id import identify, likeliest_of, sample_text
 
-        guess = identify(sample_text(block.text for block in (document.blocks() if blocks is None else blocks)))
-        document.src_lang = guess.lang if guess else None
+        sample = sample_text(block.text for block in (document.blocks() if blocks is None else blocks))
+        guess = identify(sample)
+        document.src_lang = guess.lang if guess else likeliest_of(sample, among) if among else None
     return document.src_lang
 
 

@@ -135,6 +135,13 @@ def split_sentences(text: str, lang: str = "en") -> list[Span]:
     for brk in [*_HARD_BREAK.finditer(text), None]:
         chunk_end = brk.start() if brk else len(text)
         start = chunk_start
+        # A table of contents' entry: its leader and page number are a segment of their own.
+        leader = _LEADER.search(text, chunk_start, chunk_end)
+        if leader is not None and text[chunk_start:leader.start()].strip():
+            leader_span = strip_span(text, leader.start(), chunk_end)
+            chunk_end = leader.start()
+        else:
+            leader_span = None
         for m in _CANDIDATE.finditer(text, chunk_start, chunk_end):
             after = m.end()
             if m.group(1)[0] in _CJK_TERMINATORS and m.group(2):
@@ -149,6 +156,8 @@ def split_sentences(text: str, lang: str = "en") -> list[Span]:
         span = strip_span(text, start, chunk_end)
         if span:
             spans.append(span)
+        if leader_span:
+            spans.append(leader_span)
         if brk:
             chunk_start = brk.end()
     return spans
@@ -291,6 +300,13 @@ def cap_length(text: str, span: Span, max_chars: int) -> list[Span]:
 # the PDF writer's sharing out of a paragraph cut by a page break both keep them.
 NO_LINE_START = "，。、；：！？）」』】〕》〉”’…·,.;:!?)]}%"
 NO_LINE_END = "（「『【〔《〈“‘([{"
+
+# A table of contents' entry: a title, a leader of dots, a page number (``2 Market Overview ..... 5``).
+# Each is a line of its own in a text file and a PDF (two ran together and the leader came back
+# shortened), and its leader and page number are not the model's (the title is translated alone).
+_LEADER_PATTERN = r"[ \t]*(?:[.·…][ \t]?){4,}[ \t]*[0-9]{1,4}[ \t]*$"
+_LEADER = re.compile(_LEADER_PATTERN)
+TOC_LINE = re.compile(r".*\S" + _LEADER_PATTERN)
 
 # A field of a specification sheet or a form, ``Label: value`` (``Weight: 1.2 kg``, ``重量：1.2千克``):
 # two in a row are lines of their own in a text file and a PDF, however long (a spec sheet's widest

@@ -133,3 +133,18 @@ def test_a_wrapped_line_that_starts_with_a_decimal_continues_its_paragraph(tmp_p
     blocks = list(read_document(path).blocks())
     assert blocks[0].kind == "paragraph" and blocks[0].text == " ".join(lines)
     assert blocks[1].kind == "list_item" and blocks[1].text.startswith("Results")
+
+
+def test_a_table_of_contents_is_read_one_entry_per_line(tmp_path: Path) -> None:
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    entries = ["1 Introduction ........................ 3", "2 Market Overview ..................... 5",
+               "3 Financial Results ................... 12"]
+    path = tmp_path / "toc.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 11)
+    for i, line in enumerate(entries):
+        c.drawString(72, 800 - 14 * i, line)
+    c.save()
+    assert [b.text for b in read_document(path).blocks()] == entries

@@ -268,3 +268,19 @@ def test_a_specification_sheets_fields_stay_one_per_line(tmp_path: Path) -> None
     lines = ["Dimensions: 120 x 80 x 45 mm", "Weight: approx. 1.2 kg", "Operating temperature: -20 °C to 60 °C",
              "Power consumption: ≤ 15 W", "Warranty: 2 years"]
     _each_line_its_own(tmp_path, lines)
+
+
+def test_a_table_of_contents_keeps_one_entry_per_line_and_its_leaders(tmp_path: Path) -> None:
+    """Two entries ran together (``1 introduction ... 3 2马克etview``) and the leaders came back shorter."""
+    lines = ["1 Introduction ........................ 3", "2 Market Overview ..................... 5",
+             "3 Financial Results ................... 12"]
+    assert wrapped_runs(lines) == [(0, 1), (1, 2), (2, 3)]
+    src = tmp_path / "toc.txt"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out.txt"
+    # Each title translated alone; its leader and page number are a segment of their own, which
+    # the engine copies (nothing to translate: doctrans.verbatim.is_untranslatable).
+    translate_file(src, out, FakeTranslator(fn=lambda s: "<" + s + ">" if any(c.isalpha() for c in s) else s))
+    assert out.read_text(encoding="utf-8").splitlines() == [
+        "<1 Introduction> ........................ 3", "<2 Market Overview> ..................... 5",
+        "<3 Financial Results> ................... 12"]

@@ -61,3 +61,15 @@ def test_numbered_docx_headings_keep_their_numbers_with_the_builtin_model(tmp_pa
     headings = [p.text for p in docx.Document(str(out)).paragraphs if p.style.name.startswith("Heading")]
     assert [h.split(" ")[0] for h in headings] == ["1.", "2.1", "3)"], headings
     assert all(len(h.split(" ", 1)) == 2 and h.split(" ", 1)[1].strip() for h in headings), headings
+
+
+@pytest.mark.parametrize(("sentence", "src", "tgt", "written"), [
+    ("1 Introduction", "en", "zh", "1 简介"), ("4 结论", "zh", "en", "4 Conclusion"),
+])
+def test_a_bare_section_number_before_a_known_heading_is_kept(sentence: str, src: str, tgt: str,
+                                                              written: str) -> None:
+    """``1 Introduction`` (a paper's or a table of contents' section) came back ``1 introduction``."""
+    prep = prepare(sentence, 16, tgt_lang=tgt, src_lang=src)
+    assert (prep.model_text, prep.copy) == (None, written)
+    # Not before anything else: "3 Apples fell" is a sentence.
+    assert prepare("3 Apples fell.", 16, tgt_lang="zh", src_lang="en").prefix == ""

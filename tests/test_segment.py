@@ -35,6 +35,10 @@ def sents(text: str, lang: str = "en") -> list[str]:
     ("Gains on pydocs.¹ They are largest for pronouns.[12] Done.", "en",
      ["Gains on pydocs.¹", "They are largest for pronouns.[12]", "Done."]),
     ("提高了0.8分。¹ 代词的提升最大。", "zh", ["提高了0.8分。¹", "代词的提升最大。"]),
+    # A table of contents' leader and page number are a segment of their own (the model shortened it).
+    ("2 Market Overview ........ 5\n一、总体情况 …… …… 3", "en",
+     ["2 Market Overview", "........ 5", "一、总体情况", "…… …… 3"]),
+    ("Wait.... 5 more", "en", ["Wait....", "5 more"]),
 ])
 def test_split(text: str, lang: str, expected: list[str]) -> None:
     assert sents(text, lang) == expected

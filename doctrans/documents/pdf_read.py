@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from doctrans.segment import FIELD_LINE, is_cjk
+from doctrans.segment import FIELD_LINE, TOC_LINE, is_cjk
 
 EDGE = 0.09  # fraction of the page height where headers/footers live
 _MONO = re.compile(r"courier|mono|consol|typewriter|code|menlo|fixed|cmtt|lmtt|inconsolata|sfmt|nimbusmon",
@@ -385,8 +385,8 @@ def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple
         return pitch <= 3.2 * ln.size
     if ln.bold != prev.bold:
         return False
-    if FIELD_LINE.match(prev.text) and FIELD_LINE.match(ln.text):
-        return False  # a specification sheet's or a form's fields: one per line
+    if (FIELD_LINE.match(prev.text) and FIELD_LINE.match(ln.text)) or TOC_LINE.match(prev.text):
+        return False  # a specification sheet's or a form's fields, a table of contents: one per line
     # The leading is measured, not assumed (Chinese is often set at 1.6-2x, Latin at 1.2x): it must
     # match the block's own leading, or for a block's second line, not exceed the leading that
     # follows (a paragraph gap is a one-off larger distance).

@@ -38,7 +38,7 @@ from doctrans.documents import markdown_inline
 from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.errors import DocumentError
 from doctrans.list_markers import marker_into
-from doctrans.segment import FIELD_LINE, NO_LINE_END, NO_LINE_START, is_cjk
+from doctrans.segment import FIELD_LINE, NO_LINE_END, NO_LINE_START, TOC_LINE, is_cjk
 
 _SAMPLE = 1 << 20  # bytes used to detect the encoding
 # Letters and small roman numerals only in brackets (``(a)``, ``b)``, ``(iv)``: a contract's clauses):
@@ -150,15 +150,16 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
     the next line not going on in lower case, ends its run however long it is: one sentence per
     line (the widest line always looks wrapped) must not be smeared across lines, and in wrapped
     prose a break at a sentence end costs only a shorter line. Two fields in a row (``Weight: 1.2
-    kg``, ``重量：1.2千克``) are lines of their own."""
+    kg``, ``重量：1.2千克``) are lines of their own, and so is a table of contents' entry (``2 Market
+    Overview ..... 5``)."""
     widths = [_cols(x.rstrip()) for x in lines]
     width = max(widths)
     if len(lines) < 2 or width > _MAX_WRAP or width < 30:
         return [(i, i + 1) for i in range(len(lines))]
     runs, start = [], 0
     for i in range(len(lines) - 1):
-        if FIELD_LINE.match(lines[i]) and FIELD_LINE.match(lines[i + 1]):
-            runs.append((start, i + 1))  # a list of fields: one per line
+        if (FIELD_LINE.match(lines[i]) and FIELD_LINE.match(lines[i + 1])) or TOC_LINE.match(lines[i]):
+            runs.append((start, i + 1))  # a list of fields, a table of contents: one per line
             start = i + 1
             continue
         word = _first_word(lines[i + 1])

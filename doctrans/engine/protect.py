@@ -34,7 +34,7 @@ from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
 from doctrans.quoted_terms import QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
-from doctrans.section_headings import leading_label, numbered_heading
+from doctrans.section_headings import find_section_heading, leading_label, numbered_heading
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
 from doctrans.units import drop_repeated_measures, one_period
@@ -173,9 +173,24 @@ def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None,
                    chinese_output=is_chinese(tgt_lang), end_marks=end_marks(tgt_lang))
 
 
+# A bare section number (``1 Introduction``, ``3 Conclusion``) counts as an enumerator only before
+# a known section heading: ``3 Apples fell`` is a sentence.
+_BARE_SECTION_NUMBER = re.compile(r"\s*\d{1,2}[ \t\u3000]+(?=[A-Z\u4e00-\u9fff])")
+
+
+def _enumerator(sentence: str, src_lang: str | None, tgt_lang: str | None) -> re.Match[str] | None:
+    found = _ENUMERATOR.match(sentence)
+    if found is not None:
+        return found
+    bare = _BARE_SECTION_NUMBER.match(sentence)
+    rest = sentence[bare.end():] if bare else ""
+    heading = find_section_heading(rest, src_lang, tgt_lang) if bare else []
+    return bare if heading and heading[0].kind == "heading" and heading[0].end == len(rest.rstrip()) else None
+
+
 def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_lang: str | None,
              src_lang: str | None, alone: Callable[[str], str] | None = None) -> Prepared:
-    enumerator = _ENUMERATOR.match(sentence)
+    enumerator = _enumerator(sentence, src_lang, tgt_lang)
     if enumerator and not is_untranslatable(sentence, glossary.find(sentence) if glossary is not None else []):
         body = replace(_prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang, src_lang, alone),
                        source=sentence)
