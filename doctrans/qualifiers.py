@@ -23,6 +23,7 @@ figure likewise:
 | about 5 km away          | zh     | 约5公里                |
 | 拦截端口8080              | en     | port 8080              |
 | 运行在 3000 端口          | en     | port 3000              |
+| 适用于 2.0 及以上版本     | en     | 2.0 or later           |
 | 温度零下20℃～60℃          | en     | -20 °C to 60 °C        |
 | 全长10至20公里            | en     | 10 to 20 km            |
 | growth of 8% to 10%      | zh     | 8%至10%                |
@@ -54,9 +55,13 @@ _CHINESE_BEFORE = {"约": "about", "大约": "about", "大概": "about", "近": 
                    "最少": "at least", "不超过": "no more than", "不高于": "no more than", "最多": "at most",
                    "至多": "at most", "少于": "less than", "低于": "less than", "不足": "less than",
                    "不到": "less than", "长达": "up to", "端口": "port"}
-_CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下": ("", " or less"), "端口": ("port ", "")}
-# A word after a figure, a space between allowed (3000 端口, 500MB 以上).
-_CHINESE_AFTER_WORD = re.compile(r" ?(" + "|".join(_CHINESE_AFTER) + ")")
+_CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下": ("", " or less"), "端口": ("port ", ""),
+                  "及以上": ("", " or more"), "及以下": ("", " or less")}
+# A word after a figure, a space between allowed (3000 端口, 500MB 以上); before 版本 a version's
+# "or later" (2.0 及以上版本 came back "2.0 and resolves").
+_CHINESE_AFTER_WORD = re.compile(r" ?(" + "|".join(sorted(_CHINESE_AFTER, key=len, reverse=True))
+                                 + ")(?P<version>(?=版本))?")
+_LATER = {"以上": " or later", "及以上": " or later", "以下": " or earlier", "及以下": " or earlier"}
 _ENGLISH_BEFORE = {"about": "约", "around": "约", "roughly": "约", "some": "约", "nearly": "近", "almost": "近",
                    "more than": "超过", "over": "超过", "at least": "至少", "no more than": "不超过",
                    "no less than": "不少于", "not more than": "不超过", "not less than": "不少于",
@@ -149,6 +154,8 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
             elif after:
                 end = after.end()
                 lead, tail = _CHINESE_AFTER[after.group(1)]
+                if after.group("version") is not None and after.group(1) in _LATER:
+                    tail = _LATER[after.group(1)]
                 written = f"{lead}{written}{tail}"
         else:
             before = _ENGLISH_WORD.search(text, 0, fig.start)
