@@ -21,6 +21,8 @@ figure likewise:
 | up to 10 hours           | zh     | 最多10小时             |
 | nearly 30% of them       | zh     | 近30%                  |
 | about 5 km away          | zh     | 约5公里                |
+| version 2.0 or later     | zh     | 2.0及更高版本          |
+| 4 GB or more of RAM      | zh     | 4 GB及以上             |
 | 拦截端口8080              | en     | port 8080              |
 | 运行在 3000 端口          | en     | port 3000              |
 | 适用于 2.0 及以上版本     | en     | 2.0 or later           |
@@ -67,6 +69,11 @@ _ENGLISH_BEFORE = {"about": "约", "around": "约", "roughly": "约", "some": "�
                    "no less than": "不少于", "not more than": "不超过", "not less than": "不少于",
                    "at most": "最多", "up to": "最多", "less than": "不到", "fewer than": "不到", "under": "不到",
                    "port": "端口"}
+# After an English figure (4 GB or more, version 2.0 or later).
+_ENGLISH_AFTER_WORDS = {"more": "及以上", "above": "及以上", "higher": "及以上", "greater": "及以上",
+                        "later": "及更高版本", "newer": "及更高版本", "less": "及以下", "fewer": "及以下",
+                        "below": "及以下", "lower": "及以下", "earlier": "及更早版本"}
+_ENGLISH_AFTER = re.compile(r" or (" + "|".join(_ENGLISH_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)
 _CHINESE_WORD = re.compile("(" + "|".join(sorted(_CHINESE_BEFORE, key=len, reverse=True)) + ")$")
 _ENGLISH_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_ENGLISH_BEFORE, key=len, reverse=True))
                            + r") ?$", re.IGNORECASE)
@@ -161,8 +168,11 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
             before = _ENGLISH_WORD.search(text, 0, fig.start)
             if before and _QUESTION.search(text, 0, before.start()):
                 before = None  # How about 3 p.m.? is a suggestion, not an approximation
+            after_en = _ENGLISH_AFTER.match(text, fig.end)
             if before:
                 start, written = before.start(), f"{_ENGLISH_BEFORE[before.group(1).lower()]}{written}"
+            elif after_en:
+                end, written = after_en.end(), f"{written}{_ENGLISH_AFTER_WORDS[after_en.group(1).lower()]}"
         others = [t for t in terms if t is not fig]
         if (start, end) == (fig.start, fig.end) or any(t.start < end and start < t.end for t in others):
             if fig in held:
