@@ -24,6 +24,7 @@ from doctrans.errors import UserError
 
 if TYPE_CHECKING:
     from doctrans.engine.interface import DocumentSession, MemoryState, SentenceResult, Translator
+    from doctrans.glossary import Glossary
     from doctrans.translate_job import Interrupted
 
 
@@ -138,6 +139,14 @@ class _RowTranslator:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._tr, name)
+
+    def with_glossary(self, glossary: Glossary | None) -> Translator:
+        """Still a row of the batch (the job adds the document's code names: doctrans.code_names);
+        the wrapped translator's own would translate outside it."""
+        with_glossary = getattr(self._tr, "with_glossary", None)
+        if with_glossary is None:  # an engine without glossaries: as it is
+            return cast("Translator", self)
+        return cast("Translator", _RowTranslator(with_glossary(glossary), self._scheduler, self._row))
 
     def new_document(self, memory: MemoryState | None = None, **options: Any) -> _RowSession:
         return _RowSession(self._tr.new_document(memory, **options), self._scheduler, self._row)

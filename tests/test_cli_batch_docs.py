@@ -269,3 +269,27 @@ def test_signal_then_resume_batched_child(tmp_path: Path, sig: signal.Signals) -
     for d in docs:
         assert _same(tmp_path / "ref" / d.name, out / d.name), d.name
     assert not list(out.glob("*.npz"))
+
+
+def test_a_document_whose_code_names_a_tool_still_translates_in_the_batch(
+        tiny_bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The job adds the document's code names to the translator's glossary (doctrans.code_names):
+    the row's translator must stay a row of the batch, not become the plain translator."""
+    s = sentences(12, seed=5)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    docs = []
+    for k in range(3):
+        doc = folder / f"tool{k}.md"
+        doc.write_text(f"Run `zorbly{k} --fast` first.\n\nzorbly{k} {s[4 * k]}\n\n{s[4 * k + 1]}\n", encoding="utf-8")
+        docs.append(doc)
+    one = _run(docs, tmp_path / "one", tiny_bundle, "--batch-docs", "1")
+    assert one.exit_code == 0, one.output
+    rows = _count_rows(monkeypatch)
+    batched = _run(docs, tmp_path / "three", tiny_bundle, "--batch-docs", "3")
+    assert batched.exit_code == 0, batched.output
+    assert rows and max(rows) == 3  # the rows went through the batch
+    for k, doc in enumerate(docs):
+        text = (tmp_path / "three" / doc.name).read_text(encoding="utf-8")
+        assert text == (tmp_path / "one" / doc.name).read_text(encoding="utf-8")
+        assert f"\n\nzorbly{k} " in text  # the code's name kept as written in the sentence
