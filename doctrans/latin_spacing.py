@@ -3,7 +3,7 @@
 Chinese sets no space after ``，。；：？！``, and the zh→en model sometimes copies that into English:
 ``十年前，我搬到了北京。`` came back ``10 years ago,I moved to Beijing.`` (the piece ``I`` without
 its word-start mark). Out of a Chinese source, English output gets a space after ``, ;`` before a
-letter, and after ``. ? ! :`` before a capital that follows a word of small letters (so ``e.g.``,
+letter (after a word or a masked span), and after ``. ? ! :`` before a capital that follows a word of small letters (so ``e.g.``,
 ``U.S.``, ``3.5``, ``os.path`` and ``http://`` stay as they are). Run before the verbatim spans go
 back, so code, URLs and figures in placeholders are never touched.
 """
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-_AFTER_COMMA = re.compile(r"(?<=[^\W\d_])([,;])(?=[^\W\d_])")
+# After a word or a placeholder (a figure, a date: "1987年，你出生那年" came back "1987,you're born").
+_AFTER_COMMA = re.compile(r"(?:(?<=[^\W\d_])|(?<=\u2986))([,;])(?=[^\W\d_])")
 _AFTER_END = re.compile(r"(?<=[a-z]{2})([.?!:])(?=[A-Z][a-z])")
 
 

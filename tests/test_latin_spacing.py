@@ -17,6 +17,8 @@ from doctrans.latin_spacing import spaced_after_marks
     # Abbreviations, figures, names and code-like text stay as they are.
     ("See e.g.The U.S.A. and 3.5, 1,250 or os.path and http://x.Org", "See e.g.The U.S.A. and 3.5, 1,250 or os.path and http://x.Org"),
     ("Call ⦅1⦆,⦅2⦆ now", "Call ⦅1⦆,⦅2⦆ now"),
+    # After a masked figure or date ("1987年，你出生那年" came back "1987,you're born").
+    ('"⦅1⦆,you\'re born."', '"⦅1⦆, you\'re born."'),
 ])
 def test_spaced_after_marks(text: str, expected: str) -> None:
     assert spaced_after_marks(text) == expected
