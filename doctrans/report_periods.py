@@ -35,7 +35,9 @@ from doctrans.verbatim import Span
 _NUMERALS = "一二三四"
 _YEAR = r"(?:19|20)[0-9]{2}"
 _QUARTER_EN = re.compile(rf"(?<![0-9A-Za-z_])Q([1-4])\s?(?:(FY\s?)?({_YEAR}))(?![0-9A-Za-z_])")
-_FISCAL_EN = re.compile(rf"(?<![0-9A-Za-z_])(?:FY\s?|[Ff]iscal (?:[Yy]ear )?)({_YEAR}|[0-9]{{2}})(?![0-9A-Za-z_])")
+# Not a split fiscal year (FY2024-25, FY24/25): which calendar year it names is the writer's convention.
+_FISCAL_EN = re.compile(rf"(?<![0-9A-Za-z_])(?:FY\s?|[Ff]iscal (?:[Yy]ear )?)({_YEAR}|[0-9]{{2}})"
+                        r"(?![0-9A-Za-z_]|[-–/][0-9])")
 _HALF_EN = re.compile(rf"(?<![0-9A-Za-z_])H([12])\s?({_YEAR})(?![0-9A-Za-z_])")
 _QUARTER_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年(?:第)?([一二三四1-4])季度")
 _FISCAL_ZH = re.compile(rf"(?<![0-9.])({_YEAR})(?:财年|财政年度)")

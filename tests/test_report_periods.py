@@ -35,4 +35,5 @@ def test_a_period_is_one_span_before_the_dates_and_the_quarters_terms() -> None:
 
 def test_no_year_no_period() -> None:
     assert find_report_periods("Q3 was strong, FY is long, H1 headings.", "en", "zh") == []
+    assert find_report_periods("In FY2024-25 and FY24/25 it grew.", "en", "zh") == []  # split fiscal years
     assert find_report_periods("第三季度增长。", "zh", "en") == []
