@@ -29,7 +29,7 @@ def test_docstring_table_row(source: str, en: str, zh: str) -> None:
 def test_a_period_is_one_span_before_the_dates_and_the_quarters_terms() -> None:
     terms = automatic_terms("2024年第三季度营业收入增长12%。", [], "zh", "en")
     assert [(t.text, t.target) for t in terms if t.target][:1] == [("2024年第三季度", "Q3 2024")]
-    terms = automatic_terms("Operating margin rose in Q3 2024.", [], "en", "zh")
+    terms = automatic_terms("Sales rose in Q3 2024.", [], "en", "zh")
     assert [(t.text, t.target) for t in terms] == [("Q3 2024", "2024年第三季度")]
 
 
