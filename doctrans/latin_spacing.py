@@ -4,8 +4,8 @@ Chinese sets no space after ``，。；：？！``, and the zh→en model someti
 ``十年前，我搬到了北京。`` came back ``10 years ago,I moved to Beijing.`` (the piece ``I`` without
 its word-start mark). Out of a Chinese source, English output gets a space after ``, ;`` before a
 letter (after a word or a masked span), and after ``. ? ! :`` before a capital that follows a word
-of small letters (so ``e.g.``, ``U.S.``, ``3.5``, ``os.path`` and ``http://`` stay as they are). Run before the verbatim spans go
-back, so code, URLs and figures in placeholders are never touched.
+of small letters (so ``e.g.``, ``U.S.``, ``3.5``, ``os.path`` and ``http://`` stay as they are).
+Run before the verbatim spans go back, so code, URLs and figures in placeholders are never touched.
 """
 
 from __future__ import annotations
