@@ -101,3 +101,13 @@ def test_a_contracts_parties_and_defined_terms() -> None:
     assert [s.target for s in found] == ["生效日期", "不可抗力"]
     found = find_report_terms("甲方应向乙方支付违约金。", "zh", "en")
     assert [s.target for s in found] == ["Party A", "Party B", "liquidated damages"]
+
+
+def test_no_article_is_left_before_a_term_that_brings_its_own_determiner() -> None:
+    """``本季度公司…`` came back "The this quarter company…": the model's article before ⦅1⦆."""
+    from doctrans.engine.protect import no_article_before_determiner, prepare
+
+    prep = prepare("本季度公司实现增长。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text is not None and "本季度" not in prep.model_text
+    assert prep.restore("The ⦅1⦆ company grew.").text == "This quarter company grew."
+    assert no_article_before_determiner("He saw a the dog; the theory holds.") == "He saw the dog; the theory holds."

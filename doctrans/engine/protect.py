@@ -100,7 +100,7 @@ class Prepared:
             measures = [s.output for s in self.masked.spans if s.kind != "date" and s.target is not None]
             restored = replace(restored, text=drop_repeated_measures(restored.text, measures))
         if not self.chinese_output and self.masked.spans:
-            restored = replace(restored, text=one_period(restored.text))
+            restored = replace(restored, text=no_article_before_determiner(one_period(restored.text)))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
 
     def model_target(self, translation: str) -> str:
@@ -113,6 +113,26 @@ class Prepared:
     def acceptable(self, decoded: str) -> bool:
         """The model copied every placeholder exactly once (and invented none)."""
         return copied_exactly(decoded, self.masked)
+
+
+# An article the model wrote before a span that starts with a determiner of its own: "The ⦅1⦆
+# company" with ⦅1⦆ = "this quarter" came back "The this quarter company".
+_ARTICLE_BEFORE_DETERMINER = re.compile(r"\b([Tt]he|[Aa]n?) (?=(?:this|these|those|the|its|our|their)\b)")
+
+
+def no_article_before_determiner(text: str) -> str:
+    """``text`` (English) without an article right before a determiner ("The this quarter" ->
+    "This quarter", "a the" -> "the"): never English, whoever wrote it. The determiner takes the
+    article's capital."""
+    out, pos = [], 0
+    for m in _ARTICLE_BEFORE_DETERMINER.finditer(text):
+        out.append(text[pos:m.start()])
+        pos = m.end()
+        if m.group(1)[0].isupper():
+            out.append(text[pos].upper())
+            pos += 1
+    out.append(text[pos:])
+    return "".join(out)
 
 
 # Full-width marks and the ASCII ones a spaced language writes for them (a space after).
