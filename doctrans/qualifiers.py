@@ -51,7 +51,8 @@ from collections.abc import Sequence
 from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
-_CHINESE_BEFORE = {"约": "about", "约为": "about", "大约": "about", "大约为": "about", "大概": "about", "近": "nearly", "将近": "nearly",
+_CHINESE_BEFORE = {"约": "about", "约为": "about", "大约": "about", "大约为": "about", "大概": "about",
+                   "近": "nearly", "将近": "nearly",
                    "接近": "nearly", "超过": "more than", "逾": "more than", "多于": "more than",
                    "高于": "more than", "不少于": "at least", "不低于": "at least", "至少": "at least",
                    "最少": "at least", "不超过": "no more than", "不高于": "no more than", "最多": "at most",
