@@ -68,10 +68,11 @@ def _tables() -> tuple[list[str], dict[str, str], dict[str, str], re.Pattern[str
     into_english: dict[str, str] = {}
     for line in data_lines("report_terms.tsv"):
         english, chinese, *others = line.split("\t")
-        into_chinese[english] = chinese.lstrip("!")
+        if not english.startswith("!"):  # !as of: written into English only, never read
+            into_chinese[english] = chinese.lstrip("!")
         for name in [chinese, *(others[0].split(",") if others else [])]:
             if not name.startswith("!"):
-                into_english[name] = english
+                into_english[name] = english.lstrip("!")
     terms = sorted(into_chinese, key=len, reverse=True)
     alternation = "|".join(f"(?P<t{i}>{_english_pattern(t)})" for i, t in enumerate(terms))
     english_terms = re.compile(rf"(?<![A-Za-z0-9_'’\-])(?:{alternation})(?![A-Za-z0-9_'’\-])")
