@@ -8,8 +8,10 @@ out of Chinese):
 - **Latin text inside a Chinese, Japanese or Korean source** (``使用 GNOME 桌面``, ``调用 loop 的方法``)
   is already in the Latin script of the output: a name, a product, a code word, an untranslated
   phrase. Each run of Latin words is kept (the pydocs and django dev references keep 99.3 % of
-  them), and a sentence of such a source with no CJK character at all (``Hello, world!``, a line of
-  code) is copied whole (the references copy 134 of 142). A run needs two letters: ``T恤`` is a
+  them), with a version number right after it (``Windows 10/11``: two spans, the model wrote
+  ``Windows, 10/11``; not a figure a qualifier or a measure takes, ``12 及以上``, ``3 个``), and a
+  sentence of such a source with no CJK character at all (``Hello, world!``, a line of code) is
+  copied whole (the references copy 134 of 142). A run needs two letters: ``T恤`` is a
   T-shirt, ``X光`` an X-ray.
 - **All-capital words in an English source translated into Chinese, Japanese or Korean**
   (``GNOME``, ``KDE``, ``HTTP``): Chinese text keeps acronyms (the technical dev references keep 98-99
@@ -147,6 +149,23 @@ def _gaps(text: str, taken: Sequence[Span]) -> list[tuple[int, int]]:
     return gaps
 
 
+# A product's version after its Latin name in a CJK sentence (Windows 10/11、, iOS 17 上): the name
+# and its version were two spans and the model put a comma between them ("Windows, 10/11"); not a
+# figure that a qualifier or a measure goes with (macOS 12 及以上版本, 3 个).
+_VERSION_AFTER = re.compile(r"[ \t]+[0-9]+(?:[./][0-9]+)*(?![0-9A-Za-z%％.])"
+                            r"(?![ \t]?(?:及|以|左右|[个年月日元万亿倍]))")
+
+
+def _with_version(text: str, end: int, taken: Sequence[Span]) -> int:
+    """Where a Latin name ending at ``end`` ends with the version number after it, if any (the
+    number one whole verbatim span of ``taken``, which the name then holds)."""
+    m = _VERSION_AFTER.match(text, end)
+    if m is None:
+        return end
+    number_start = end + len(m.group()) - len(m.group().lstrip())
+    return m.end() if any(t.start == number_start and t.end == m.end() for t in taken) else end
+
+
 def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
                     taken: Sequence[Span] = ()) -> list[Span]:
     """The names of ``text`` kept as they are from ``src_lang`` into ``tgt_lang`` (rules in the
@@ -170,7 +189,8 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
     for a, b in _gaps(text, [*taken, *names]):
         for m in pattern.finditer(text, a, b):
             if keep(m.group()):
-                names.append(Span(m.start(), m.end(), m.group(), "name", m.group()))
+                end = _with_version(text, m.end(), taken) if src in CJK_LANGUAGES else m.end()
+                names.append(Span(m.start(), end, text[m.start():end], "name", text[m.start():end]))
     if src not in CJK_LANGUAGES and not _title_case(text):
         # An organisation's name the models never learned (Acme Software, Hua Tai Trading Co) is
         # kept as it is rather than garbled (Acftware, Hudtiate).

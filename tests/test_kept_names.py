@@ -50,11 +50,20 @@ def test_no_names_without_both_languages() -> None:
 def test_names_stop_at_verbatim_spans_and_leave_user_terms_alone() -> None:
     text = "请参阅 docs/index.rst 和 Python 3.12.1 的 os.path.join() 用法，以及 Visual Studio Code。"
     terms = automatic_terms(text, [], "zh", "en")
-    # The path, the version and the identifier stay verbatim spans of their own; names fill the rest.
-    assert [t.text for t in terms] == ["Python", "Visual Studio Code"]
+    # The path and the identifier stay verbatim spans of their own; a version right after a name
+    # goes with it (it is restored byte for byte in the name); names fill the rest.
+    assert [t.text for t in terms] == ["Python 3.12.1", "Visual Studio Code"]
     glossary = Glossary.from_pairs([("Visual Studio Code", "VS Code")])
     terms = automatic_terms(text, glossary.find(text), "zh", "en")
-    assert [(t.text, t.target) for t in terms] == [("Python", "Python"), ("Visual Studio Code", "VS Code")]
+    assert [(t.text, t.target) for t in terms] == [("Python 3.12.1", "Python 3.12.1"),
+                                                   ("Visual Studio Code", "VS Code")]
+
+
+def test_a_products_version_goes_with_its_name_unless_a_qualifier_takes_it() -> None:
+    """``支持 Windows 10/11、macOS 12 及以上版本`` came back ``Support Windows, 10/11, macOS, 12``."""
+    terms = automatic_terms("支持 Windows 10/11、Ubuntu 22 及以上版本，需要 Java 3 个。", [], "zh", "en")
+    assert [(t.text, t.target) for t in terms] == [("Windows 10/11", "Windows 10/11"), ("Ubuntu", "Ubuntu"),
+                                                   ("22 及以上", "22 or later"), ("Java", "Java")]
 
 
 def test_a_name_is_masked_and_comes_back_byte_for_byte() -> None:
