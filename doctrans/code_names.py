@@ -49,31 +49,25 @@ def names_in_code(code: str) -> set[str]:
     return {chunk for chunk in _CHUNK.findall(code) if _NAME.fullmatch(chunk) and chunk not in common}
 
 
-def document_code(blocks: Iterable[Block]) -> str:
-    """A document's code: its verbatim blocks and the inline literals of its other blocks."""
-    parts: list[str] = []
-    size = 0
-    for block in blocks:
-        found = [block.text] if block.verbatim else \
-            [s.text.strip("`") for s in find_spans(block.text) if s.kind == "literal"]
-        parts += found
-        size += sum(map(len, found))
-        if size > _MAX_CODE_CHARS:
-            break
-    return "\n".join(parts)
-
-
 _PROSE_WORD = re.compile(r"[A-Za-z][0-9A-Za-z_+\-]*")
 
 
 def code_names(blocks: Iterable[Block]) -> frozenset[str]:
-    """The names of :func:`names_in_code` in a document's code that its sentences use too (a
-    manual's code may name thousands of things its prose never writes)."""
-    blocks = list(blocks)
-    names = names_in_code(document_code(blocks))
-    if not names:
-        return frozenset()
-    prose = {w.lower() for block in blocks if not block.verbatim for w in _PROSE_WORD.findall(block.text)}
+    """The names of :func:`names_in_code` in a document's code (its verbatim blocks and the inline
+    literals of its other blocks) that its sentences use too: a manual's code may name thousands
+    of things its prose never writes. One pass, no block kept: a text file is streamed."""
+    names: set[str] = set()
+    prose: set[str] = set()
+    size = 0
+    for block in blocks:
+        if block.verbatim:
+            code = block.text
+        else:
+            code = "\n".join(s.text.strip("`") for s in find_spans(block.text) if s.kind == "literal")
+            prose.update(w.lower() for w in _PROSE_WORD.findall(block.text))
+        if size <= _MAX_CODE_CHARS:
+            names |= names_in_code(code)
+            size += len(code)
     return frozenset(names & prose)
 
 

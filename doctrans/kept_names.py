@@ -152,7 +152,7 @@ def _gaps(text: str, taken: Sequence[Span]) -> list[tuple[int, int]]:
 # A product's version after its Latin name in a CJK sentence (Windows 10/11、, iOS 17 上): the name
 # and its version were two spans and the model put a comma between them ("Windows, 10/11"); not a
 # figure that a qualifier or a measure goes with (macOS 12 及以上版本, 3 个).
-_VERSION_AFTER = re.compile(r"[ \t]+[0-9]+(?:[./][0-9]+)*(?![0-9A-Za-z%％.])"
+_VERSION_AFTER = re.compile(r"[ \t]+([0-9]+(?:[./][0-9]+)*)(?![0-9A-Za-z%％.])"
                             r"(?![ \t]?(?:及|以|左右|[个年月日元万亿倍]))")
 
 
@@ -162,8 +162,7 @@ def _with_version(text: str, end: int, taken: Sequence[Span]) -> int:
     m = _VERSION_AFTER.match(text, end)
     if m is None:
         return end
-    number_start = end + len(m.group()) - len(m.group().lstrip())
-    return m.end() if any(t.start == number_start and t.end == m.end() for t in taken) else end
+    return m.end() if any((t.start, t.end) == m.span(1) for t in taken) else end
 
 
 def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,

@@ -51,10 +51,7 @@ def identify(text: str) -> LanguageGuess | None:
     no language reaches MIN_CONFIDENCE)."""
     if not any(ch.isalpha() for ch in text):
         return None
-    pooled: dict[str, float] = {}
-    for label, prob in _identifier().rank(text):
-        lang = MACRO_LANGUAGE.get(label, label)
-        pooled[lang] = pooled.get(lang, 0.0) + float(prob)
+    pooled = _pooled(text)
     lang, confidence = max(pooled.items(), key=lambda item: item[1])
     return LanguageGuess(lang, confidence) if confidence >= MIN_CONFIDENCE else None
 
@@ -72,15 +69,20 @@ def likeliest_of(text: str, langs: Iterable[str]) -> str | None:
     wanted = {base_language(lang) for lang in langs}
     if not wanted or not any(ch.isalpha() for ch in text):
         return None
-    pooled = dict.fromkeys(wanted, 0.0)
-    for label, prob in _identifier().rank(text):
-        lang = base_language(MACRO_LANGUAGE.get(label, label))
-        if lang in pooled:
-            pooled[lang] += float(prob)
-    ranked = sorted(pooled.items(), key=lambda item: -item[1])
+    pooled = _pooled(text)
+    ranked = sorted(((lang, pooled.get(lang, 0.0)) for lang in wanted), key=lambda item: -item[1])
     best, p = ranked[0]
     runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
     return best if p > 0 and p >= MIN_LEAD * runner_up else None
+
+
+def _pooled(text: str) -> dict[str, float]:
+    """Each language's probability for ``text``, the Chinese varieties pooled into ``zh``."""
+    pooled: dict[str, float] = {}
+    for label, prob in _identifier().rank(text):
+        lang = MACRO_LANGUAGE.get(label, label)
+        pooled[lang] = pooled.get(lang, 0.0) + float(prob)
+    return pooled
 
 
 def base_language(code: str | None) -> str:

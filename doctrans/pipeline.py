@@ -97,7 +97,7 @@ def detect_language(document: Document, blocks: Iterable[Block] | None = None,
 
         sample = sample_text(block.text for block in (document.blocks() if blocks is None else blocks))
         guess = identify(sample)
-        document.src_lang = guess.lang if guess else likeliest_of(sample, among) if among else None
+        document.src_lang = guess.lang if guess else likeliest_of(sample, among)
     return document.src_lang
 
 

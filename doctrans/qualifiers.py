@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from doctrans.language_id import base_language
 from doctrans.verbatim import Span
@@ -103,19 +103,17 @@ _NOT_A_RANGE = re.compile(r"(?i)\b(?:from|between|by|rose|fell|grew|increased|de
 _PLAIN_FIGURE = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?%?")
 
 
-def _english_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
-    """``terms`` with two plain figures or two percentages joined by "to" or a dash in an English
-    source made one span into Chinese, ``A至B`` (``growth of 8% to 10%`` came back ``8%年为10%``)."""
-    _held, loose = _figures(terms, figures)
+def _ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], sep: re.Pattern[str],
+            written: Callable[[Span, Span], str | None]) -> list[Span]:
+    """``terms`` with each two of ``figures`` (in text order) joined by ``sep`` made one span whose
+    target is ``written(a, b)`` (None: no range); a range's second figure starts no other."""
     out = list(terms)
     joined_to = -1
-    for a, b in itertools.pairwise(loose):
-        if a.start < joined_to or not _ENGLISH_RANGE_SEP.fullmatch(text, a.end, b.start):
+    for a, b in itertools.pairwise(figures):
+        if a.start < joined_to or not sep.fullmatch(text, a.end, b.start) or (target := written(a, b)) is None:
             continue
-        if not (_PLAIN_FIGURE.fullmatch(a.text) and _PLAIN_FIGURE.fullmatch(b.text)) \
-                or a.text.endswith("%") != b.text.endswith("%") or _NOT_A_RANGE.search(text, 0, a.start):
-            continue
-        out.append(Span(a.start, b.end, text[a.start:b.end], "number", f"{a.text}至{b.text}"))
+        out = [t for t in out if t is not a and t is not b]
+        out.append(Span(a.start, b.end, text[a.start:b.end], "number", target))
         joined_to = b.end
     return sorted(out, key=lambda s: s.start)
 
@@ -124,22 +122,20 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
                 tgt_lang: str | None) -> list[Span]:
     """``terms`` with two figures joined by ``～``/``至``/``到`` in a Chinese source made one span
     into English, ``A to B`` (``增长5%～10%`` -> ``up 5% to 10%``: the model dropped the ～ and wrote
-    ``up 5% 10%``); into Chinese, :func:`_english_ranges`."""
-    if base_language(tgt_lang) == "zh" and base_language(src_lang) != "zh":
-        return _english_ranges(text, terms, figures)
-    if base_language(tgt_lang) != "en" or base_language(src_lang) == "en":
-        return list(terms)
+    ``up 5% 10%``); into Chinese two plain figures or two percentages joined by "to" or a dash in
+    an English source, ``A至B`` (``growth of 8% to 10%`` came back ``8%年为10%``)."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
     held, loose = _figures(terms, figures)
-    found = sorted([*held, *loose], key=lambda s: s.start)
-    out = list(terms)
-    joined_to = -1  # the end of the last range: its second figure starts no other
-    for a, b in itertools.pairwise(found):
-        if a.start < joined_to or not _RANGE_SEP.fullmatch(text, a.end, b.start):
-            continue
-        out = [t for t in out if t is not a and t is not b]
-        out.append(Span(a.start, b.end, text[a.start:b.end], "number", f"{a.target or a.text} to {b.target or b.text}"))
-        joined_to = b.end
-    return sorted(out, key=lambda s: s.start)
+    if tgt == "zh" and src != "zh":
+        def chinese(a: Span, b: Span) -> str | None:
+            same_kind = _PLAIN_FIGURE.fullmatch(a.text) and _PLAIN_FIGURE.fullmatch(b.text) \
+                and a.text.endswith("%") == b.text.endswith("%")
+            return f"{a.text}至{b.text}" if same_kind and not _NOT_A_RANGE.search(text, 0, a.start) else None
+        return _ranges(text, terms, loose, _ENGLISH_RANGE_SEP, chinese)
+    if tgt != "en" or src == "en":
+        return list(terms)
+    return _ranges(text, terms, sorted([*held, *loose], key=lambda s: s.start), _RANGE_SEP,
+                   lambda a, b: f"{a.target or a.text} to {b.target or b.text}")
 
 
 def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], src_lang: str | None,

@@ -121,21 +121,28 @@ def _templated(word: str, start: int, tgt: str | None) -> list[Span]:
     return []
 
 
-def _numbered(text: str, src_lang: str | None, tgt_lang: str | None) -> tuple[Span, Span] | None:
-    """(the part number, the heading after it, at its place in ``text``) of a contract's or a
-    law's numbered heading (``第四条 违约责任``, ``Article 8 Termination``); the part number is
-    doctrans.part_numbers'."""
+def _leading_part(text: str, tgt_lang: str | None) -> Span | None:
+    """The part number (doctrans.part_numbers) that starts ``text``, or None."""
     parts = find_part_numbers(text, tgt_lang)
-    if not parts or text[:parts[0].start].strip():
+    return parts[0] if parts and not text[:parts[0].start].strip() else None
+
+
+def _numbered(text: str, src_lang: str | None, tgt_lang: str | None,
+              part: Span | None = None) -> tuple[Span, Span] | None:
+    """(the part number, the heading after it, at its place in ``text``) of a contract's or a
+    law's numbered heading (``第四条 违约责任``, ``Article 8 Termination``); ``part``: the
+    :func:`_leading_part` of ``text`` when the caller has it."""
+    part = part or _leading_part(text, tgt_lang)
+    if part is None:
         return None
-    rest = text[parts[0].end:]
+    rest = text[part.end:]
     body = rest.lstrip(" \t\u3000:：").lstrip(" \t\u3000")  # Appendix A: Glossary
     if body == rest:
         return None
     shift = len(text) - len(body)
     found = [Span(f.start + shift, f.end + shift, f.text, f.kind, f.target)
              for f in find_section_heading(body, src_lang, tgt_lang) if f.start == 0]
-    return (parts[0], found[0]) if found else None
+    return (part, found[0]) if found else None
 
 
 def numbered_heading(text: str, src_lang: str | None, tgt_lang: str | None) -> tuple[int, str] | None:
@@ -144,30 +151,23 @@ def numbered_heading(text: str, src_lang: str | None, tgt_lang: str | None) -> t
     has one), or a part number and its colon before any text (``第一步：安装 Nginx``); None for
     anything else. doctrans.engine.protect writes the number before the heading
     (as a placeholder beside 第三条 the heading was not seen: "The Article 3 Field and payments")."""
-    numbered = _numbered(text, src_lang, tgt_lang)
-    if numbered is None:
-        return _part_label(text, tgt_lang)
-    part, heading = numbered
-    colon = any(c in text[part.end:heading.start] for c in ":：")
-    gap = ("：" if base_language(tgt_lang) == "zh" else ": ") if colon else " "
-    return heading.start, (part.target or part.text) + gap
+    part = _leading_part(text, tgt_lang)
+    if part is None:
+        return None
+    colon_mark = "：" if base_language(tgt_lang) == "zh" else ": "
+    numbered = _numbered(text, src_lang, tgt_lang, part)
+    if numbered is not None:
+        heading = numbered[1]
+        colon = any(c in text[part.end:heading.start] for c in ":：")
+        return heading.start, (part.target or part.text) + (colon_mark if colon else " ")
+    # A part number as the label of what follows its colon (第一步：安装 Nginx, Figure 3: Revenue):
+    # the model wrote the step's placeholder and the rest as "The first step: Nginx".
+    label = _LABEL_COLON.match(text, part.end)
+    return (label.end(), (part.target or part.text) + colon_mark) if label else None
 
 
 # A colon after a part number that starts a segment, then the text it labels.
 _LABEL_COLON = re.compile(r"[ \t\u3000]*[:：][ \t\u3000]*(?=\S)")
-
-
-def _part_label(text: str, tgt_lang: str | None) -> tuple[int, str] | None:
-    """A part number as the label of what follows its colon (``第一步：安装 Nginx``, ``Figure 3: Revenue``):
-    (where the rest begins, the part written in ``tgt_lang`` and its colon). The model wrote the
-    step's placeholder and the rest as ``The first step: Nginx``."""
-    parts = find_part_numbers(text, tgt_lang)
-    if not parts or text[:parts[0].start].strip():
-        return None
-    colon = _LABEL_COLON.match(text, parts[0].end)
-    if colon is None:
-        return None
-    return colon.end(), (parts[0].target or parts[0].text) + ("：" if base_language(tgt_lang) == "zh" else ": ")
 
 
 # Labels that are no heading alone: a FAQ's question and answer (问：为什么无法连接服务器？ came

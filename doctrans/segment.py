@@ -51,7 +51,8 @@ _OPENERS = "\"'“‘„«([{「『（《〔【‹¿¡"
 # A footnote's mark after the terminator belongs to the sentence it ends ("pydocs.¹ Gains",
 # "end.[12] Next", "提高了0.8分。¹ 代词"): the mark stayed in the sentence (no space after the full
 # stop) or started the next one.
-_FOOTNOTE_MARK = r"[⁰¹²³⁴⁵⁶⁷⁸⁹]|\[\d{1,3}(?:[,\-–]\s?\d{1,3})*\]"
+SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"  # a footnote's mark (doctrans.verbatim keeps it too)
+_FOOTNOTE_MARK = rf"[{SUPERSCRIPT_DIGITS}]|\[\d{{1,3}}(?:[,\-–]\s?\d{{1,3}})*\]"
 _CANDIDATE = re.compile(r"([。！？｡]+|\.{3,}|…+|[.!?]+)"
                         r"((?:[" + re.escape(_CLOSERS + "“‘") + r"]|" + _FOOTNOTE_MARK + r")*)")
 _HARD_BREAK = re.compile(r"[\n\t\r\v\f\u2028\u2029]+")

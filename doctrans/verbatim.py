@@ -206,7 +206,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from doctrans.segment import is_cjk
+from doctrans.segment import SUPERSCRIPT_DIGITS, is_cjk
 
 MAX_PLACEHOLDERS = 16
 PLACEHOLDER_OPEN, PLACEHOLDER_CLOSE = "\u2985", "\u2986"  # ⦅ ⦆, the NFKC form of the fullwidth ｟ ｠
@@ -460,7 +460,8 @@ _RULES: list[tuple[str, Finder]] = [
     ("citation", _regex(_CITATION.pattern)),
     # A footnote's mark in superscript after a sentence's mark or a word (not a unit's: m², cm³):
     # the model dropped it ("on pydocs.¹" came back without it).
-    ("citation", _regex(r"(?:(?<=[.,;:!?)\]\"”’。，；：！？）])|(?<=[A-Za-z]{3}))[⁰¹²³⁴⁵⁶⁷⁸⁹]+(?![0-9A-Za-z])")),
+    ("citation", _regex(r"(?:(?<=[.,;:!?)\]\"”’。，；：！？）])|(?<=[A-Za-z]{3}))"
+                        rf"[{SUPERSCRIPT_DIGITS}]+(?![0-9A-Za-z])")),
     ("number", _regex(r"(?<![0-9A-Za-z_.\-])\+?(?:[0-9]+(?:-[0-9]+){2,}|[0-9]{5,}-[0-9]+|[0-9]+-[0-9]{5,})"
                       r"(?![0-9A-Za-z_]|[.\-][0-9])")),
     ("number", _regex(rf"(?<![0-9A-Za-z_{_D[3:]}.])"
