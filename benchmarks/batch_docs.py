@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch-docs", type=int, nargs="+", default=[1, 2, 4, 8])
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     p.add_argument("--rounds", type=int, default=2)
-    p.add_argument("--model", type=Path, default=REPO / "doctrans" / "models" / "zh-en")
+    p.add_argument("--model", type=Path, default=REPO / "doctrans" / "models" / "zh-en-bidirectional")
     p.add_argument("--work", type=Path, default=Path.home() / ".cache" / "doctrans-bench" / "batch_docs")
     args = p.parse_args(argv)
 

@@ -56,7 +56,7 @@ def _worker(doc_file: str) -> None:
             # An older ref's engine may not know the newer options: the same search without them.
             known = inspect.signature(OnnxTranslator.load).parameters
             opts = {k: v for k, v in opts.items() if k in known}
-            translators[bundle, search] = OnnxTranslator.load(bundle, threads=spec["threads"], **opts)
+            translators[bundle, search] = OnnxTranslator.load(bundle, src="zh", threads=spec["threads"], **opts)
         return translators[bundle, search]
 
     def run(bundle: str, search: str, beam: int, docs: int) -> list[list[int]]:
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--searches", nargs="+", default=["model", "same"], choices=["model", "same"])
     p.add_argument("--docs", type=int, nargs="+", default=[1, 4], help="1 = one document; N = N documents batched")
-    p.add_argument("--bundle", type=Path, default=REPO / "doctrans" / "models" / "zh-en")
+    p.add_argument("--bundle", type=Path, default=REPO / "doctrans" / "models" / "zh-en-bidirectional")
     p.add_argument("--no-memory-bundle", type=Path, help="a memory-off bundle (default: benchmarks.vs_ctranslate2's "
                    "nomem-int8 of --bundle, if built)")
     p.add_argument("--worker", help=argparse.SUPPRESS)
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     nomem = args.no_memory_bundle or Path.home() / ".cache" / "doctrans-bench" / _sha(args.bundle) / "nomem-int8"
     if (nomem / "model.json").exists():
         bundles["nomem-int8"] = nomem
-    tr = OnnxTranslator.load(args.bundle, threads=1)
+    tr = OnnxTranslator.load(args.bundle, src="zh", threads=1)
     ids = []
     for s in dev_sentences(args.sentences):
         text = tr.prepare(s).model_text

@@ -23,7 +23,7 @@ Per config:
    SentencePiece model only through ``doctrans.engine.tokenizer.Tokenizer``, which requires
    ``len(spm) <= vocab_size`` (the embedding must cover every piece); a smaller SPM is accepted.
    So by default every candidate ships the repository's real zh-en SPM (10000 pieces,
-   ``doctrans/models/zh-en/spm.model``): the weights are exactly those of a vocab-``VOCAB``
+   ``doctrans/models/zh-en-bidirectional/spm.model``): the weights are exactly those of a vocab-``VOCAB``
    model, and only ``spm.model`` is smaller than a real ``VOCAB``-piece one (the SPM is ~40
    bytes a piece: +0.24 MB at 16000, +0.55 MB at 24000). With ``--spm-data`` a real SPM of each
    vocabulary size is trained on that corpus (``training.spm``) and shipped instead.
@@ -70,7 +70,7 @@ from typing import Any
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-SHIPPED_SPM = REPO / "doctrans" / "models" / "zh-en" / "spm.model"
+SHIPPED_SPM = REPO / "doctrans" / "models" / "zh-en-bidirectional" / "spm.model"
 
 DEFAULT_CONFIGS = [
     "small:3+3:10000",

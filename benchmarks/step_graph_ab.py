@@ -1,7 +1,7 @@
 """The one-step decoder's three forms side by side (export.step_graph), same weights, one run.
 
     python -m benchmarks.step_graph_ab                                   # shipped zh-en, int8 and fp32
-    python -m benchmarks.step_graph_ab --bundle doctrans/models/en-zh --sentences 120 --rounds 5
+    python -m benchmarks.step_graph_ab --bundle doctrans/models/zh-en-bidirectional --sentences 120 --rounds 5
 
 The arms are exported from the bundle's own weights (training.bundle_weights.recover) by
 ``export.bundle.export_model``, once per form of the step (``step=``: traced, fused with stacked
@@ -111,7 +111,7 @@ ENGINE_ARMS = {"traced": ("traced", True), "fused stacked, search states": ("sta
 def time_engine(arms: dict[str, Path], sents: list[str], beam: int, rounds: int) -> str:
     from doctrans.engine.onnx_engine import OnnxTranslator
 
-    trs = {a: OnnxTranslator.load(arms[bundle], beam_size=beam, threads=1, return_attention=full)
+    trs = {a: OnnxTranslator.load(arms[bundle], src="zh", beam_size=beam, threads=1, return_attention=full)
            for a, (bundle, full) in ENGINE_ARMS.items()}
     for tr in trs.values():
         tr.translate_document(sents[:2])  # ORT allocates its arenas on the first runs
@@ -142,7 +142,7 @@ def time_engine(arms: dict[str, Path], sents: list[str], beam: int, rounds: int)
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bundle", type=Path, default=REPO / "doctrans" / "models" / "zh-en")
+    ap.add_argument("--bundle", type=Path, default=REPO / "doctrans" / "models" / "zh-en-bidirectional")
     ap.add_argument("--sentences", type=int, default=120)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--quantize", nargs="+", default=["int8", "fp32"], choices=["int8", "fp32"])

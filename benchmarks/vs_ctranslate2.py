@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-SHIPPED = REPO / "doctrans" / "models" / "zh-en"
+SHIPPED = REPO / "doctrans" / "models" / "zh-en-bidirectional"
 DEV = REPO.parent / "shared" / "data" / "tvsub-zh-en" / "dev.jsonl.xz"
 AGREEMENT_SENTENCES = 100
 
@@ -179,7 +179,7 @@ class Systems:
 
                 # CTranslate2's search: length penalty 1, no n-gram blocking (the shipped bundles'
                 # model.json defaults differ since fc447c2; like for like needs the same search).
-                self._cache[key] = OnnxTranslator.load(self.bundles[name], threads=threads, **SAME_SEARCH)
+                self._cache[key] = OnnxTranslator.load(self.bundles[name], src="zh", threads=threads, **SAME_SEARCH)
             else:
                 import ctranslate2
 
@@ -285,7 +285,7 @@ def source_doc(bundle: Path, sentences: list[str], vocab: list[str]) -> Doc:
     from doctrans.engine.beam import max_new_tokens
     from doctrans.engine.onnx_engine import OnnxTranslator
 
-    tr = OnnxTranslator.load(bundle, threads=1, **SAME_SEARCH)
+    tr = OnnxTranslator.load(bundle, src="zh", threads=1, **SAME_SEARCH)
     ids, pieces, limits = [], [], []
     for s in sentences:
         text = tr.prepare(s).model_text

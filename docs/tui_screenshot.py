@@ -4,7 +4,7 @@
 
 Without ``--document`` a small docx in the tiny test model's vocabulary is written to a temp dir.
 The screenshot in the repository shows the built-in zh-en model on ``examples/dialogue.zh.txt``:
-``python docs/tui_screenshot.py --model doctrans/models/zh-en --document examples/dialogue.zh.txt
+``python docs/tui_screenshot.py --model doctrans/models/zh-en-bidirectional --document examples/dialogue.zh.txt
 --sentence 5 --token 1``.
 """
 

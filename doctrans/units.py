@@ -223,11 +223,13 @@ def _into_chinese(text: str) -> list[Span]:
 
 
 def one_period(text: str) -> str:
-    """``3:30 p.m..`` -> ``3:30 p.m.``: a restored time's period and the sentence's are one."""
+    """``3:30 p.m..`` -> ``3:30 p.m.``, ``Beijing Wallace Co., Ltd..`` -> ``… Co., Ltd.``: a restored
+    span's closing abbreviation (a time, a company's 有限公司) and the sentence's period are one.
+    An ellipsis (``Ltd...``) is left alone."""
     return _DOUBLE_PERIOD.sub(r"\1", text)
 
 
-_DOUBLE_PERIOD = re.compile(r"(\b[ap]\.m\.)\.")
+_DOUBLE_PERIOD = re.compile(r"(\b[ap]\.m\.|(?<![A-Za-z])(?:Ltd|Inc|Co|Corp|Bros|Jr|Sr|etc)\.)\.(?!\.)")
 
 
 def drop_repeated_measures(text: str, written: list[str]) -> str:

@@ -18,6 +18,10 @@ from export.share_weights import SharingReport
 from training.checkpoint import LoadedModel
 
 OPSET = 17  # LayerNormalization is a single op from 17 on, which ORT fuses well
+# The IR version of graphs doctrans builds itself: opset 17 needs IR 8, and every ONNX Runtime from
+# 1.18 (the oldest doctrans supports) reads it; onnx.helper.make_model would stamp the installed
+# onnx's newest (14 with onnx 1.23), which the GPU image's ONNX Runtime 1.30 refuses to load.
+IR_VERSION = 8
 
 
 class ExportError(UserError):

@@ -23,6 +23,7 @@ import torch
 from onnx import TensorProto, helper
 from torch import Tensor, nn
 
+from export.common import IR_VERSION, OPSET
 from training.model import MemoryTransformer
 
 
@@ -188,8 +189,8 @@ def topk_graph(log_softmax: bool = True) -> onnx.ModelProto:
          helper.make_tensor_value_info("k", TensorProto.INT64, [1])],
         [helper.make_tensor_value_info("values", TensorProto.FLOAT, ["rows", "k"]),
          helper.make_tensor_value_info("tokens", TensorProto.INT64, ["rows", "k"])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="doctrans")
-    model.ir_version = 8  # what ONNX Runtime 1.18 (the oldest doctrans supports) reads
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="doctrans")
+    model.ir_version = IR_VERSION
     onnx.checker.check_model(model)
     return model
 
@@ -210,7 +211,7 @@ def reorder_graph(per_layer: bool = False) -> onnx.ModelProto:
          helper.make_tensor_value_info("origin", TensorProto.INT64, ["rows"])],
         [helper.make_tensor_value_info("new_k", TensorProto.FLOAT, shape),
          helper.make_tensor_value_info("new_v", TensorProto.FLOAT, shape)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="doctrans")
-    model.ir_version = 8
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="doctrans")
+    model.ir_version = IR_VERSION
     onnx.checker.check_model(model)
     return model

@@ -1,7 +1,7 @@
 """Rebuild an existing bundle's one-step decoder as the fused per-layer graph (:mod:`export.step_graph`,
 with ``memory_read.onnx`` beside it for a target memory: format 3), in place::
 
-    python -m export.rebuild_step doctrans/models/zh-en
+    python -m export.rebuild_step doctrans/models/zh-en-bidirectional
 
 For bundles exported before it (traced or stacked step), the shipped ones among them (their
 checkpoints are not kept). The weights come from the bundle itself (:func:`training.bundle_weights.recover`; an int8

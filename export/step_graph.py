@@ -49,7 +49,7 @@ from torch import nn
 
 from doctrans.engine.onnx_engine import run_graph
 from doctrans.engine.step_inputs import LOG_PROBS, STACKED, StepLayout, layer_name
-from export.common import OPSET, ExportError
+from export.common import IR_VERSION, OPSET, ExportError
 from training.model import Attention, MemoryTransformer
 
 if TYPE_CHECKING:
@@ -341,5 +341,6 @@ def _model(b: _Builder, name: str, inputs: list[onnx.ValueInfoProto],
     graph = helper.make_graph(b.nodes, name, inputs, outputs, initializer=b.inits, value_info=b.typed)
     onnx_model = helper.make_model(graph, producer_name="doctrans",
                                    opset_imports=[helper.make_opsetid("", OPSET), helper.make_opsetid(MS_DOMAIN, 1)])
+    onnx_model.ir_version = IR_VERSION  # not the installed onnx's newest (export.common)
     onnx.checker.check_model(onnx_model)
     return onnx_model

@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from doctrans.hashing import sha256_file
+from tests.shipped_models import shipped_bundle
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-SHIPPED = Path(__file__).resolve().parent.parent / "doctrans" / "models" / "en-zh"
 PROGRESS_SUFFIX = ".doctrans-progress.npz"
 
 _CONTENT_TYPES = (
@@ -208,7 +208,7 @@ def write_progress(path: Path, meta: object | None = None, crcs: object = (), me
 
 
 def copy_bundle(dst: Path) -> Path:
-    shutil.copytree(SHIPPED, dst)
+    shutil.copytree(shipped_bundle("en", "zh"), dst)
     return dst
 
 
@@ -454,7 +454,7 @@ CASES: list[Case] = [
     Case("bundle weights.bin replaced by same-size garbage", _bundle_case(_garbage_weights), 2, "weights.bin",
          engine="bundle"),
     Case("bundle eos id out of range", _bundle_case(lambda b: edit_model_json(
-        b, lambda m: m["special_ids"].__setitem__("eos", 10_500))), 2, "eos", engine="bundle"),
+        b, lambda m: m["special_ids"].__setitem__("eos", m["model"]["vocab_size"] + 500))), 2, "eos", engine="bundle"),
     Case("bundle max_len larger than the model", _bundle_case(lambda b: edit_model_json(
         b, lambda m: m["model"].__setitem__("max_len", 4096)), text="word " * 600 + "\n"), 2, "model",
          engine="bundle"),

@@ -30,19 +30,25 @@ def test_shipped_bundles_list_and_match_their_digests(bundle: Path) -> None:
     assert {"weights.bin", "encoder.onnx", "spm.model", "memory_init.npz"} <= set(meta[HASHES_KEY])
 
 
+def load(bundle: Path) -> OnnxTranslator:
+    """The bundle's first direction (a bidirectional bundle must be told one)."""
+    meta = json.loads((bundle / "model.json").read_text(encoding="utf-8"))
+    return OnnxTranslator.load(bundle, src=meta["src_lang"], tgt=meta["tgt_lang"])
+
+
 def _copy(tmp_path: Path) -> Path:
     return Path(shutil.copytree(SHIPPED[0], tmp_path / "bundle"))
 
 
 def test_same_size_garbage_weights_are_refused(tmp_path: Path) -> None:
     bundle = _copy(tmp_path)
-    OnnxTranslator.load(bundle)  # intact: loads (and fills the cache)
+    load(bundle)  # intact: loads (and fills the cache)
     w = bundle / "weights.bin"
     data = np.frombuffer(w.read_bytes(), dtype=np.uint8).copy()
     data[len(data) // 2: len(data) // 2 + 4096] ^= 0x5A  # same size, plausible floats
     w.write_bytes(data.tobytes())
     with pytest.raises(BundleError, match=r"weights.bin is not the file this bundle was exported with") as e:
-        OnnxTranslator.load(bundle)
+        load(bundle)
     assert "\n" not in str(e.value)
 
 
@@ -71,7 +77,7 @@ def test_bundles_without_digests_still_load(tmp_path: Path) -> None:
     meta = json.loads((bundle / "model.json").read_text())
     del meta[HASHES_KEY]
     (bundle / "model.json").write_text(json.dumps(meta))
-    OnnxTranslator.load(bundle)
+    load(bundle)
 
 
 @pytest.mark.parametrize(("edit", "message"), [

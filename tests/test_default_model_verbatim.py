@@ -66,7 +66,7 @@ def translate(path: Path, out: Path, src: str) -> None:
 def test_the_builtin_bundles_mask_verbatim_spans(src: str, tgt: str) -> None:
     bundle = default_bundle(src, tgt)
     assert bundle is not None
-    assert OnnxTranslator.load(bundle).placeholders >= 8  # otherwise only the check guards the spans
+    assert OnnxTranslator.load(bundle, src=src, tgt=tgt).placeholders >= 8  # otherwise only the check guards the spans
 
 
 @pytest.mark.parametrize(("src", "tgt"), DIRECTIONS)

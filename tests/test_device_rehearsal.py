@@ -99,8 +99,25 @@ def test_the_device_session_runs_end_to_end_on_the_cpu(tmp_path):
     scores_in_json = json.loads((bundle / "model.json").read_text())["scores"]
     assert len(scores_in_json) == 12 and "tvsub_dev_en_zh_d_bleu" in scores_in_json
 
-    # the bundle that came back translates both ways through the engine users run
+    # the fallback when the device cannot export: s2's weights in fp16 come back and export here
     from doctrans.engine.onnx_engine import OnnxTranslator
+    from export.bundle import export_checkpoint
+
+    device_call(tmp_path, "weights")
+    assert [m["name"] for m in join(tmp_path / "OUT", tmp_path / "back_weights")] == ["weights.tgz"]
+    export_checkpoint(tmp_path / "back_weights" / "weights" / "s2.pt", tmp_path / "from_weights", "int8")
+    here = OnnxTranslator.load(tmp_path / "from_weights", beam_size=1, src="zh")
+    assert len(here.translate_document(["dann lachte ta"])) == 1
+
+    # the next session continues the bundle that came back instead of starting from nothing
+    out = device_call(tmp_path, "s1", "--budget", "12", "--runs", str(tmp_path / "runs2"), "--init-bundle",
+                      str(bundle), "--s1-schedule", "cosine")
+    assert "stage 1 continues" in out
+    first_eval = next(r["eval"]["dev_loss"] for r in log_records(runs / "s1") if "eval" in r)
+    continued = next(r["eval"]["dev_loss"] for r in log_records(tmp_path / "runs2" / "s1") if "eval" in r)
+    assert continued < first_eval  # it started where the shipped model was, not from random weights
+
+    # the bundle that came back translates both ways through the engine users run
 
     meta = json.loads((bundle / "model.json").read_text())
     assert [(d["src"], d["tgt"]) for d in meta["directions"]] == [("zh", "en"), ("en", "zh")]

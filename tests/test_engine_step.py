@@ -18,6 +18,7 @@ import doctrans.engine.onnx_engine as engine
 from doctrans.engine.batch import BatchedDocuments
 from doctrans.engine.beam import _topk, beam_search_n_best
 from doctrans.engine.onnx_engine import OnnxTranslator
+from tests.shipped_models import shipped_translator
 from tests.tiny_model import sentences
 
 REPO = Path(__file__).resolve().parents[1]
@@ -135,11 +136,8 @@ def test_placeholder_fallback_as_with_the_old_topk(monkeypatch: pytest.MonkeyPat
 
 @pytest.mark.parametrize("bundle", ["zh-en", "en-zh"])
 def test_shipped_bundles_translate_as_with_the_old_topk(bundle: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The shipped int8 bundles with their own decoding defaults (n-gram blocking), beams 1 and 5."""
-    path = REPO / "doctrans" / "models" / bundle
-    if not (path / "model.json").exists():
-        pytest.skip(f"{path} is not in this checkout")
-    tr = OnnxTranslator.load(path, threads=1)
+    """The shipped int8 bundle with its own decoding defaults (n-gram blocking), beams 1 and 5, each direction."""
+    tr = shipped_translator(*bundle.split("-"), threads=1)
     assert tr.options.no_repeat_ngram > 0  # the full-logits path
     zh = ["今天天气很好，我们去公园散步吧。", "这个版本修复了3个错误。", "他说：“我明天再来。”", "请把文件发给我。"]
     en = ["The weather is nice today, let's walk in the park.", "Version 2.1 fixes 3 bugs.", "Send me the file.",

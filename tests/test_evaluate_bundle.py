@@ -26,12 +26,29 @@ def test_bundle_and_checkpoint_score_the_same(tmp_path: Path) -> None:
     assert torch_scores.s_bleu > 0  # words of the task are produced: a real score, not an empty output
 
 
-def test_bundle_with_no_memory_is_a_clear_error(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_bundle_with_no_memory_translates_each_sentence_as_its_own_document(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The memory ablation of a bundle: every sentence reads the initial memory (nothing carried),
+    and the hypotheses come back grouped as the documents were."""
+    from doctrans.engine.onnx_engine import OnnxTranslator
+
     dev = tmp_path / "dev.jsonl.xz"
     with lzma.open(dev, "wt", encoding="utf-8") as f:
-        f.write(json.dumps({"id": "d", "xx": ["the cat ."], "yy": [". cat the"]}) + "\n")
-    code = evaluate_mod.main([str(shared_bundle()), "--data", str(dev), "--src", "xx", "--tgt", "yy", "--no-memory"])
-    assert code == 2 and "--no-memory needs a checkpoint" in capsys.readouterr().err
+        for d in range(2):
+            pairs = synthetic_corpus(3 + d, seed=70 + d)
+            f.write(json.dumps({"id": f"d{d}", "xx": [s for s, _ in pairs], "yy": [t for _, t in pairs]}) + "\n")
+    calls: list[int] = []
+    original = OnnxTranslator.translate_document
+
+    def spy(self, sentences, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(len(sentences))
+        return original(self, sentences, *args, **kwargs)
+
+    monkeypatch.setattr(OnnxTranslator, "translate_document", spy)
+    scores, hyps = evaluate_mod.evaluate(shared_bundle(), dev, "xx", "yy", beam=1, threads=1, no_memory=True)
+    assert calls == [1] * 7 and [len(d) for d in hyps] == [3, 4] and scores.n_documents == 2
+    tr = OnnxTranslator.load(shared_bundle(), beam_size=1, threads=1)
+    first_doc = [s for s, _ in synthetic_corpus(3, seed=70)]
+    assert hyps[0] == [tr.translate_document([s])[0].translation for s in first_doc]
 
 
 def test_no_masking_scores_a_bundle_as_one_without_placeholders(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

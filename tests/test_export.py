@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
 import torch
 
@@ -17,6 +18,7 @@ from doctrans.engine.onnx_engine import OnnxTranslator
 from doctrans.hashing import sha256_file
 from export import graphs, share_weights
 from export.bundle import ExportError, export_checkpoint, export_model
+from export.common import IR_VERSION
 from tests.tiny_model import one_torch_thread, sentences, shared_bundle, shared_checkpoint
 from training.checkpoint import LoadedModel, load_model
 from training.model import MemoryTransformer, make_config
@@ -44,6 +46,21 @@ def test_bundle_layout_and_model_json() -> None:
     assert meta["quantization"] is None
     # No temp dirs left next to the bundle.
     assert not [p for p in bundle.parent.iterdir() if p.name.startswith(".bundle")]
+
+
+SHIPPED = sorted((Path(__file__).resolve().parent.parent / "doctrans" / "models").iterdir())
+
+
+def test_graphs_carry_an_ir_version_every_supported_runtime_reads() -> None:
+    # onnx.helper.make_model stamps the installed onnx's newest IR version (14 with onnx 1.23); the
+    # GPU image's ONNX Runtime 1.30 refused such a memory_read graph in the middle of a device run,
+    # and a user's onnxruntime 1.18 (pyproject's floor) would refuse a shipped bundle the same way.
+    for bundle in [shared_bundle(), *SHIPPED]:
+        for name in GRAPH_FILES.values():
+            if (bundle / name).is_file():
+                version = onnx.load(str(bundle / name), load_external_data=False).ir_version
+                assert version <= IR_VERSION, f"{bundle.name}/{name}: IR {version}"
+    assert graphs.topk_graph().ir_version == graphs.reorder_graph().ir_version == IR_VERSION
 
 
 def test_export_report_bounds(tmp_path: Path) -> None:

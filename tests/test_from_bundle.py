@@ -8,6 +8,7 @@ the way the built-in ones were: byte fallback, split digits, NFKC, the direction
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,30 @@ def test_old_bundle_becomes_a_checkpoint_that_trains_and_exports_with_placeholde
     # ... and the bundle exported from it has the placeholders, so the engine masks for it.
     export_checkpoint(tmp_path / "ft" / "last.pt", tmp_path / "new", sentences=sentences(2))
     assert OnnxTranslator.load(tmp_path / "new").placeholders == MAX_PLACEHOLDERS
+
+
+def test_a_bidirectional_bundle_becomes_a_checkpoint_of_both_directions(tmp_path: Path) -> None:
+    """The built-in model is one bundle for zh->en and en->zh: continuing it (on a GPU, or here)
+    starts from a checkpoint that keeps both directions and their tags, and translates as it did."""
+    from tests.tiny_model import shared_bidi_bundle, to_chinese
+    from training.search import translate_documents
+
+    bundle = shared_bidi_bundle()
+    payload = checkpoint_from_bundle(bundle, mem_side="keep")
+    listed = json.loads((bundle / "model.json").read_text())["directions"]
+    assert payload["directions"] == [[d["src"], d["tgt"]] for d in listed] and len(listed) == 2
+    save_checkpoint(tmp_path / "init.pt", payload)
+    loaded = load_model(tmp_path / "init.pt")
+    sp = spm.SentencePieceProcessor(model_proto=loaded.spm_bytes)
+    english = sentences(2)
+    for src, tgt in loaded.directions:
+        doc = english if src == "en" else [to_chinese(s) for s in english]
+        prefix = loaded.source_prefix(sp, src, tgt)
+        ids = [[prefix + sp.encode(s) for s in doc]]
+        got = [sp.decode(h) for h in translate_documents(loaded.model, ids, beam=1)[0].hypotheses]
+        want = [r.translation for r in OnnxTranslator.load(bundle, beam_size=1, src=src, tgt=tgt,
+                                                           threads=1).translate_document(doc)]
+        assert got == want, (src, tgt)
 
 
 def test_a_bundle_that_is_not_one_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

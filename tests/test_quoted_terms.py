@@ -47,15 +47,16 @@ def test_an_english_quoted_string_is_kept_as_written_in_chinese_quotes() -> None
 def test_the_shipped_model_keeps_a_quoted_name_in_a_manual() -> None:
     """The zh->en model dropped “数据助手” inside the sentence; alone it comes back, quoted, and the
     document's memory is what the sentence alone would have written."""
-    from doctrans.engine.onnx_engine import OnnxTranslator
-    from doctrans.models_registry import PACKAGE_MODELS
+    from tests.shipped_models import shipped_translator
 
-    tr = OnnxTranslator.load(PACKAGE_MODELS / "zh-en")
+    tr = shipped_translator("zh", "en")
     session = tr.new_document()
     out = session.translate("安装完成后，在开始菜单中找到“数据助手”并打开。").translation
     assert out.count('"') == 2, out
     term = out.split('"')[1]
-    assert term and term.isascii() and term == tr.translate_alone("数据助手").strip(' ."').removeprefix("The "), out
+    alone = tr.translate_alone("数据助手").strip(' ."').removeprefix("The ")
+    # inside a sentence the term loses the capital its own sentence gave it ("Data assistant")
+    assert term and term.isascii() and term[0].lower() + term[1:] == alone[0].lower() + alone[1:], out
 
 
 def test_an_english_string_quoted_in_chinese_is_kept_as_written_into_english() -> None:

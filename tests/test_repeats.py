@@ -15,6 +15,7 @@ from doctrans.engine import BundleError
 from doctrans.engine.beam import beam_search
 from doctrans.engine.onnx_engine import OnnxTranslator
 from doctrans.engine.repeats import RepeatGuard
+from tests.shipped_models import shipped_translator
 from tests.tiny_model import shared_bundle
 
 PIECES = ["<pad>", "<s>", "</s>", "<unk>", "▁config", "config", "节", "节节", "点", "▁不", "E", "哈哈哈", "0", "⦅1⦆",
@@ -136,9 +137,7 @@ def test_forbidden_tokens_are_never_written_per_row(beam: int) -> None:
 
 
 def test_a_source_without_digits_bans_every_digit_piece() -> None:
-    from doctrans.models_registry import PACKAGE_MODELS
-
-    tr = OnnxTranslator.load(PACKAGE_MODELS / "en-zh")  # the built-in model: a real vocabulary
+    tr = shipped_translator("en", "zh")  # the built-in model: a real vocabulary
     tok = tr.tokenizer
     digits = set(tok.digit_ids().tolist())
     pieces = tok.pieces(sorted(digits))
@@ -167,9 +166,7 @@ def test_placeholders_the_source_lacks_are_banned_and_its_own_are_written_once()
     """The shipped zh->en model wrote a list of figures as ``5.3% 4.7%, 4.7%, , , and 4.6%``
     (placeholders repeated, the copies removed afterwards, their commas left behind); it also
     invented ``⦅9⦆`` for a sentence with three spans."""
-    from doctrans.models_registry import PACKAGE_MODELS
-
-    tr = OnnxTranslator.load(PACKAGE_MODELS / "zh-en")
+    tr = shipped_translator("zh", "en")
     tok = tr.tokenizer
     marks = tok.placeholder_ids()
     assert marks.size == tok.placeholder_count() > 3

@@ -38,14 +38,13 @@ def test_every_heading_reads_back_both_ways_and_only_between_english_and_chinese
 def test_a_report_through_the_shipped_model(tmp_path: Path) -> None:
     """The headings come back as the list has them, a section number kept; the model translates
     the rest."""
-    from doctrans.engine.onnx_engine import OnnxTranslator
-    from doctrans.models_registry import PACKAGE_MODELS
     from doctrans.translate_job import translate_file
+    from tests.shipped_models import shipped_translator
 
     src = tmp_path / "report.md"
     src.write_text("# Summary\n\nSales rose in Europe.\n\n## 3. Outlook\n\nWe expect growth.\n", encoding="utf-8")
     out = tmp_path / "out.md"
-    translate_file(src, out, OnnxTranslator.load(PACKAGE_MODELS / "en-zh"))
+    translate_file(src, out, shipped_translator("en", "zh"))
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "# 概要" and lines[4] == "## 3. 展望"
     assert lines[2] and "Sales" not in lines[2]  # translated by the model

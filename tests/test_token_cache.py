@@ -119,3 +119,33 @@ def test_pack_refuses_more_files_than_the_device_returns(tmp_path):
     (src / "x.bin").write_bytes(np.random.default_rng(1).integers(0, 255, 200_000, dtype=np.uint8).tobytes())
     with pytest.raises(PartsError, match="at most 8"):
         pack(tmp_path / "OUT", {"big": src}, part_mib=0.02)
+
+
+def test_a_slice_keeps_every_nth_document_whole_and_verifies(tmp_path, cache):
+    """A device run that carries the shipped bundle has room for a third of TVsub: documents 1, 4,
+    7... kept exactly, the manifest still checking the file, prepare_data restoring the whole."""
+    import shutil
+
+    from training.cache_slice import main as slice_main
+
+    data, out = cache
+    copy = Path(shutil.copytree(out, tmp_path / "cache"))
+    sha = spm_sha256((copy / "spm.model").read_bytes())
+    name = "tvsub-zh-en.train.npz"
+    full = direction_corpus(out / name, "zh", "en", 128, sha)
+    assert slice_main([str(copy), "tvsub-zh-en", "--parts", "3", "--part", "1"]) == 0
+    assert verify(copy) == []
+    part = direction_corpus(copy / name, "zh", "en", 128, sha)
+    kept = list(range(1, full.n_documents, 3))
+    assert part.n_documents == len(kept) and part.doc_ids == [full.doc_ids[d] for d in kept]
+    for i, d in enumerate(kept):  # every sentence of every kept document, both sides
+        a, b = int(full.doc_offsets[d]), int(part.doc_offsets[i])
+        n = int(full.doc_offsets[d + 1]) - a
+        assert int(part.doc_offsets[i + 1]) - b == n
+        assert all(part.src(b + k).tolist() == full.src(a + k).tolist() for k in range(n))
+        assert all(part.tgt(b + k).tolist() == full.tgt(a + k).tolist() for k in range(n))
+    entry = json.loads((copy / "manifest.json").read_text())["files"][name]
+    assert entry["slice"] == {"parts": 3, "part": 1} and entry["documents"] == len(kept)
+    assert slice_main([str(copy), "tvsub-zh-en", "--parts", "3", "--part", "2"]) == 2  # not a slice of a slice
+    assert prepare_main(["--data", str(data), "--out", str(copy), "--threads", "1"]) == 0
+    assert direction_corpus(copy / name, "zh", "en", 128, sha).n_documents == full.n_documents

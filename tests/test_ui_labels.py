@@ -40,14 +40,13 @@ def test_every_label_reads_back_both_ways() -> None:
 
 def test_a_manual_through_the_shipped_model(tmp_path: Path) -> None:
     """The buttons the steps name reach the translation, quoted, through the built-in model."""
-    from doctrans.engine.onnx_engine import OnnxTranslator
-    from doctrans.models_registry import PACKAGE_MODELS
     from doctrans.translate_job import translate_file
+    from tests.shipped_models import shipped_translator
 
     src = tmp_path / "steps.zh.txt"
     src.write_text("1. 在弹出的对话框中点击【下一步】。\n2. 勾选“我接受”，然后点击“安装”按钮。\n", encoding="utf-8")
     out = tmp_path / "steps.en.txt"
-    translate_file(src, out, OnnxTranslator.load(PACKAGE_MODELS / "zh-en"))
+    translate_file(src, out, shipped_translator("zh", "en"))
     first, second = out.read_text(encoding="utf-8").splitlines()
     assert first.startswith("1. ") and '"Next"' in first, first
     assert '"I Accept"' in second and '"Install"' in second, second

@@ -9,7 +9,7 @@ import pytest
 
 from doctrans import units
 from doctrans.engine.protect import prepare
-from doctrans.units import find_units
+from doctrans.units import find_units, one_period
 from tests.docstring_tables import three_column_rows
 
 
@@ -69,3 +69,15 @@ def test_a_unit_the_model_wrote_again_after_a_restored_measure_goes() -> None:
     assert english.restore("It is ⦅1⦆ km long, revenue ⦅2⦆ yuan.").text == (
         "It is 15 km long, revenue 125 million yuan.")
     assert english.restore("It is ⦅1⦆ kmh long, revenue ⦅2⦆.").text == "It is 15 km kmh long, revenue 125 million yuan."
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("We met at 3:30 p.m..", "We met at 3:30 p.m."),
+    ("Party A: Beijing Wallace Co., Ltd..", "Party A: Beijing Wallace Co., Ltd."),  # the deep model's, stop 36
+    ("Apples, pears, etc..", "Apples, pears, etc."),
+    ("Acme Inc.. It grew.", "Acme Inc. It grew."),
+    ("Wait for it, Ltd...", "Wait for it, Ltd..."),  # an ellipsis stays
+    ("See fig.. 3", "See fig.. 3"),  # not an abbreviation the spans end with
+])
+def test_an_abbreviations_period_and_the_sentences_are_one(text: str, expected: str) -> None:
+    assert one_period(text) == expected

@@ -77,9 +77,11 @@ def run_facts(device_log: str) -> dict[str, str]:
     return facts
 
 
-def score_section(scores: Path) -> tuple[list[str], dict[str, float]]:
+def score_section(scores: Path, baseline: str | None = None) -> tuple[list[str], dict[str, float]]:
     """A table per dev split (both directions side by side), the bootstrap and probe tables, and
-    the shipped (memory model) scores for model.json."""
+    the shipped (memory model) scores for model.json. ``baseline``: what the s1c rows really are,
+    where the run's control is not the token-matched one."""
+    labels = {**dict(SYSTEMS), **({"s1c": baseline} if baseline else {})}
     lines: list[str] = []
     shipped: dict[str, float] = {}
     for split, title in SPLITS.items():
@@ -88,7 +90,8 @@ def score_section(scores: Path) -> tuple[list[str], dict[str, float]]:
             continue
         lines += [f"### {title}", "", "| model | zh→en s-BLEU | zh→en d-BLEU | en→zh s-BLEU | en→zh d-BLEU |",
                   "|---|---|---|---|---|"]
-        for system, label in SYSTEMS:
+        for system, _ in SYSTEMS:
+            label = labels[system]
             cells = []
             for d in DIRECTIONS:
                 sc = got[(system, d)]
@@ -116,7 +119,11 @@ def score_section(scores: Path) -> tuple[list[str], dict[str, float]]:
     return lines, shipped
 
 
-def write_card(result: Path, notes: str = "", bundle: Path | None = None) -> str:
+SCORED = "`training/evaluate.py` on the run's PyTorch checkpoints, beam as in docs/gpu_run.md"
+
+
+def write_card(result: Path, notes: str = "", bundle: Path | None = None, baseline: str | None = None,
+               scored: str = SCORED) -> str:
     bundle = bundle or result / "bundle_int8"
     meta = BundleManifest.read(bundle).to_json()
     m, mem = meta["model"], meta["memory"]
@@ -126,7 +133,7 @@ def write_card(result: Path, notes: str = "", bundle: Path | None = None) -> str
     size = sum(f.stat().st_size for f in bundle.iterdir() if f.is_file() and f.name != "MODEL_CARD.md")
     directions = ", ".join(f"{d['src']}→{d['tgt']}" for d in meta.get("directions", [])) \
         or f"{meta['src_lang']}→{meta['tgt_lang']}"
-    scores, shipped = score_section(result / "scores")
+    scores, shipped = score_section(result / "scores", baseline)
     lines = [f"# Built-in model: {directions}", "",
              "One model for both directions, document level with a recurrent memory (Feng et al. 2022): the "
              "target language is a tag before the source (`<2en>`, `<2zh>`), numbers, codes and other verbatim "
@@ -146,7 +153,7 @@ def write_card(result: Path, notes: str = "", bundle: Path | None = None) -> str
               f"({facts.get('phases', 'phases not recorded')}; scoring and machine starts not included) |",
               f"| bundle | {meta.get('quantization') or 'fp32'} ONNX, {size / 1e6:.1f} MB |",
               "| recipe | `training/recipes/device_run.sh`, explained in `docs/gpu_run.md` |", "",
-              "## Dev scores (`training/evaluate.py` on the run's PyTorch checkpoints, beam as in docs/gpu_run.md)",
+              f"## Dev scores ({scored})",
               "", *scores]
     if notes:
         lines += [notes.strip(), ""]
@@ -161,9 +168,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("result", type=Path, help="the joined device result (bundle_int8/, scores/, logs/)")
     p.add_argument("--bundle", type=Path, help="write into this bundle instead of RESULT/bundle_int8")
     p.add_argument("--notes", type=Path, help="markdown appended to the card (interpretation, weaknesses)")
+    p.add_argument("--baseline", help="the baseline rows' label, where they are not the token-matched control")
+    p.add_argument("--scored", help="how the dev scores were made, where not by the device's score phase")
     a = p.parse_args(argv)
+    extra = {k: v for k, v in (("baseline", a.baseline), ("scored", a.scored)) if v}
     try:
-        print(write_card(a.result, a.notes.read_text(encoding="utf-8") if a.notes else "", a.bundle))
+        print(write_card(a.result, a.notes.read_text(encoding="utf-8") if a.notes else "", a.bundle, **extra))
     except (OSError, KeyError, ValueError, UserError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -21,6 +21,8 @@ re-run: a training phase resumes from its ``last.pt``, the others redo their wor
   on as many target tokens as s2 read (``--max-target-tokens``), so s2 vs s1c isolates the memory.
 - ``export``: ``s2/best.pt`` -> verified fp32 -> int8 bundle (export.bundle's parity checks),
   packed into ``$OUT`` at once (training.device_parts), so the bundle comes back even if scoring is cut.
+- ``weights``: the fallback when ``export`` fails there: s2's weights in fp16 packed into ``$OUT``,
+  exported here (``doctrans export``).
 - ``score``: dev s-BLEU/d-BLEU (beam 5) of s2, s2 with the memory off and s1c on every dev split
   in both directions (in parallel processes), paired bootstrap s2 vs s1c, the memory probe (own vs
   another document's memory) on TVsub dev; logs and scores packed into ``$OUT``.
@@ -41,10 +43,13 @@ from contextlib import redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
-PHASES = ("verify", "s1", "s2", "s1c", "export", "score")
+PHASES = ("verify", "s1", "s2", "s1c", "export", "score", "weights")
 CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
 LANGS = ("zh", "en")
 SHARE = {"s1": 1.0, "s2": 2.0, "s1c": 1.0}  # how training phases in one call split its budget
+# What the phases import beyond torch (verify imports them all before any training).
+PHASE_MODULES = ("export.bundle", "training.device_parts", "training.evaluate", "training.memory_probe",
+                 "training.significance", "training.train")
 
 
 @dataclass
@@ -60,6 +65,8 @@ class Plan:
     s1_steps: int
     s1_lr: float
     s1_warmup: int
+    s1_schedule: str
+    init_bundle: Path | None
     s2_steps: int
     eval_every: int
     compile: bool
@@ -98,11 +105,13 @@ def verify(plan: Plan) -> None:
     say(f"cache verified: vocabulary {manifest['vocab_size']}, files {', '.join(manifest['files'])}, "
         f"placeholder masking {manifest.get('masking')}")
     missing = []
-    for module in ("onnx", "onnxruntime", "sentencepiece", "sacrebleu", "sacremoses", "numpy"):
+    # The later phases' own modules, so that a package they import and the image lacks is found
+    # here, not after stage 1 (pypinyin, through the exporter's parity checks, was in stop 36).
+    for module in (*PHASE_MODULES, "onnx", "onnxruntime", "sentencepiece", "sacrebleu", "sacremoses", "numpy"):
         try:
             __import__(module)
-        except ImportError:
-            missing.append(module)
+        except ImportError as e:
+            missing.append(e.name or module)
     if missing:
         raise SystemExit(f"error: missing packages on this machine: {', '.join(missing)} (carry wheels)")
     plan.runs.mkdir(parents=True, exist_ok=True)
@@ -151,9 +160,33 @@ def _train(argv: list[str]) -> None:
 
 def stage1(plan: Plan, budget: float) -> None:
     out = plan.run_dir("s1")
-    _train(["--stage", "sentence", "--config", plan.config, *_data_args(plan), *_common(plan, out, budget),
+    common = _common(plan, out, budget)
+    init: list[str] = []
+    if plan.init_bundle is not None and "--resume" not in common:
+        init = ["--init", str(continued_from(plan))]
+    _train(["--stage", "sentence", "--config", plan.config, *_data_args(plan), *common, *init,
             "--max-tokens", str(plan.max_tokens), "--lr", str(plan.s1_lr), "--warmup", str(plan.s1_warmup),
-            "--max-steps", str(plan.s1_steps)])
+            "--schedule", plan.s1_schedule, "--max-steps", str(plan.s1_steps)])
+
+
+def continued_from(plan: Plan) -> Path:
+    """Stage 1's starting point when a run continues a shipped bundle (``--init-bundle``): its
+    weights read back out of the ONNX graphs (training.from_bundle; int8 dequantized), sentence
+    level. A device session has 15 minutes: each one continues the model the last one shipped
+    instead of starting again from nothing."""
+    from training.checkpoint import save_checkpoint
+    from training.from_bundle import checkpoint_from_bundle
+
+    assert plan.init_bundle is not None
+    init = plan.runs / "init_from_bundle.pt"
+    payload = checkpoint_from_bundle(plan.init_bundle)
+    cache_pieces = json.loads((plan.cache / "manifest.json").read_text())["vocab_size"]
+    if payload["config"]["vocab_size"] != cache_pieces:
+        raise SystemExit(f"error: {plan.init_bundle} has {payload['config']['vocab_size']} pieces, the cache "
+                         f"{cache_pieces}: build the cache with the bundle's spm.model (prepare_data --spm)")
+    save_checkpoint(init, payload)
+    say(f"stage 1 continues {plan.init_bundle} ({payload['config']['d_model']}-wide, read back from its graphs)")
+    return init
 
 
 def stage2(plan: Plan, budget: float) -> None:
@@ -196,6 +229,25 @@ def export(plan: Plan) -> None:
     (plan.runs / "export_report.txt").write_text(report.summary() + "\n")
     m = pack(plan.out, {"bundle_int8": bundle}, name="bundle")
     say(f"bundle packed into {plan.out}: {m['bytes'] / 2**20:.1f} MiB in {len(m['parts'])} parts")
+
+
+def weights(plan: Plan) -> None:
+    """The fallback when ``export`` fails there: s2's model weights in fp16 (no optimizer, data
+    order or RNG state: 60 MB for ``deep``, where the whole best.pt is ~350 MB), packed into $OUT
+    (64 MiB at most), for ``doctrans export`` here (the int8 bundle loses nothing to the fp16 copy).
+    Stop 36 brought its model back this way when the device's exporter failed."""
+    import torch
+
+    from training.device_parts import pack
+
+    folder = plan.runs / "weights"
+    folder.mkdir(exist_ok=True)
+    ckpt = torch.load(plan.run_dir("s2") / "best.pt", map_location="cpu", weights_only=False)
+    kept = {k: v for k, v in ckpt.items() if k not in ("optimizer", "scheduler", "data_state", "rng")}
+    kept["model"] = {n: t.half() if t.is_floating_point() else t for n, t in ckpt["model"].items()}
+    torch.save(kept, folder / "s2.pt")
+    m = pack(plan.out, {"weights": folder}, name="weights")
+    say(f"s2 weights (fp16) packed into {plan.out}: {m['bytes'] / 2**20:.1f} MiB in {len(m['parts'])} parts")
 
 
 def _evaluate_job(job: tuple) -> tuple[str, str]:
@@ -298,6 +350,10 @@ def parse_args(argv: list[str] | None) -> tuple[list[str], Plan]:
     p.add_argument("--s1-steps", type=int, default=20000, help="stage 1 LR schedule length")
     p.add_argument("--s1-lr", type=float, default=1e-3)
     p.add_argument("--s1-warmup", type=int, default=1000)
+    p.add_argument("--s1-schedule", choices=["inv_sqrt", "cosine"], default="inv_sqrt",
+                   help="cosine: decays to 0 at --s1-steps (a continuation that should end annealed)")
+    p.add_argument("--init-bundle", type=Path, help="stage 1 continues this bundle (the shipped model) instead "
+                   "of starting from nothing; its vocabulary must be the cache's")
     p.add_argument("--s2-steps", type=int, default=4000, help="stage 2 LR schedule length")
     p.add_argument("--eval-every", type=int, default=500)
     p.add_argument("--compile", action="store_true", help="torch.compile the training model")
@@ -313,8 +369,8 @@ def parse_args(argv: list[str] | None) -> tuple[list[str], Plan]:
         weights[name] = int(n)
     out = a.out or a.runs / "out"
     return a.phases, Plan(a.cache, a.runs, out, a.config, a.budget, weights, a.max_tokens, a.rows, a.s1_steps,
-                          a.s1_lr, a.s1_warmup, a.s2_steps, a.eval_every, a.compile, a.jobs, a.beam,
-                          a.max_sentences, a.device, a.threads)
+                          a.s1_lr, a.s1_warmup, a.s1_schedule, a.init_bundle, a.s2_steps, a.eval_every, a.compile,
+                          a.jobs, a.beam, a.max_sentences, a.device, a.threads)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -335,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         if phase in SHARE:
             {"s1": stage1, "s2": stage2, "s1c": control}[phase](plan, share)
         else:
-            {"verify": verify, "export": export, "score": score}[phase](plan)
+            {"verify": verify, "export": export, "score": score, "weights": weights}[phase](plan)
         say(f"phase {phase} done in {time.time() - t:.0f} s")
     return 0
 

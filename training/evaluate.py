@@ -178,11 +178,9 @@ def evaluate(ckpt: str | Path, data: str | Path, src: str, tgt: str, beam: int =
     t0 = time.time()
     placed = 0
     if Path(ckpt).is_dir():
-        if no_memory:
-            raise CheckpointError(f"{ckpt}: --no-memory needs a checkpoint, not a bundle")
         hyp_docs, n_tokens, placed = translate_with_bundle(Path(ckpt), src_docs, beam, length_penalty, threads,
                                                            no_repeat_ngram, src, tgt, masking, max_repeat_run,
-                                                           new_digits)
+                                                           new_digits, no_memory)
     else:
         if not masking:
             raise CheckpointError(f"{ckpt}: --no-masking needs a bundle (a checkpoint is never masked)")
@@ -217,9 +215,13 @@ def translate_with_checkpoint(ckpt: str | Path, src_docs: list[list[str]], beam:
 def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, length_penalty: float | None,
                           threads: int | None, no_repeat_ngram: int | None = None, src: str | None = None,
                           tgt: str | None = None, masking: bool = True,
-                          max_repeat_run: int | None = None, new_digits: bool = False
+                          max_repeat_run: int | None = None, new_digits: bool = False, no_memory: bool = False
                           ) -> tuple[list[list[str]], int, int]:
-    """Hypotheses, target tokens generated, and spans the engine put back (the model dropped them)."""
+    """Hypotheses, target tokens generated, and spans the engine put back (the model dropped them).
+
+    ``no_memory``: every sentence translated as a document of its own, so each reads the bundle's
+    initial memory and nothing is carried (a bundle cannot drop its memory graphs the way a
+    checkpoint's ``mem_side = "none"`` does: this is the memory probe's "initial" condition)."""
     from doctrans.engine.bundle import read_bundle
     from doctrans.engine.errors import BundleError
     from doctrans.engine.onnx_engine import OnnxTranslator
@@ -236,7 +238,13 @@ def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, le
         raise CheckpointError(str(e)) from None
     if not masking:
         translator.placeholders = 0  # what a bundle without placeholder pieces reads: the plain text
-    results = [translator.translate_document(doc) for doc in src_docs]
+    if no_memory:
+        alone = [translator.translate_document([s]) for doc in src_docs for s in doc]
+        sizes = [len(doc) for doc in src_docs]
+        starts = [sum(sizes[:i]) for i in range(len(sizes))]
+        results = [[r for one in alone[a:a + n] for r in one] for a, n in zip(starts, sizes, strict=True)]
+    else:
+        results = [translator.translate_document(doc) for doc in src_docs]
     placed = sum(n.problem == "placed" for doc in results for r in doc for n in r.notes)
     return ([[r.translation for r in doc] for doc in results], sum(len(r.tgt_tokens) + 1 for doc in results
                                                                    for r in doc), placed)
@@ -253,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
                    "(default: the bundle's setting; 1.0 for a checkpoint)")
     p.add_argument("--max-docs", type=int)
     p.add_argument("--max-sentences", type=int, help="translate only the first N sentences (quick checks)")
-    p.add_argument("--no-memory", action="store_true", help="ablation: translate with the memory off")
+    p.add_argument("--no-memory", action="store_true", help="ablation: translate with the memory off "
+                   "(a bundle: each sentence as a document of its own, reading the initial memory)")
     p.add_argument("--no-masking", action="store_true", help="bundle only: do not mask numbers, codes and URLs "
                    "as placeholders (the control for a bundle trained with them)")
     p.add_argument("--no-repeat-ngram", type=int, help="forbid repeating an n-gram of this many tokens "

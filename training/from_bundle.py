@@ -19,7 +19,7 @@ By default the sentence-level model is written (``--mem-side none``: stage 1 of 
 memory units left out); the fine-tuned model then gets its memory from a short document stage,
 as every built-in model does (training/recipes/placeholder_finetune.sh)::
 
-    python -m training.from_bundle doctrans/models/zh-en --out ~/runs/ph/zh-en/init.pt
+    python -m training.from_bundle doctrans/models/zh-en-bidirectional --out ~/runs/ph/zh-en/init.pt
 """
 
 from __future__ import annotations
@@ -109,16 +109,17 @@ def checkpoint_from_bundle(bundle: str | Path, placeholders: int = MAX_PLACEHOLD
         raise FromBundleError(str(e)) from None
     except (RecoveryError, OSError, KeyError, ValueError) as e:
         raise FromBundleError(f"{bundle}: cannot read its weights back ({e})") from None
-    if rec.directions:
-        raise FromBundleError(f"{bundle}: a bundle of several directions; this reads one-direction bundles")
     spm_bytes, added = add_placeholder_pieces(rec.spm_bytes, placeholders)
     model, cfg = grow_vocabulary(rec.model, rec.config, spm_bytes, added, seed)
     cfg = ModelConfig.from_dict({**cfg.to_dict(), "dropout": dropout})
     stage = "sentence" if cfg.mem_side == "none" else "document"
-    return {"model": model.state_dict(), "config": cfg.to_dict(), "spm": spm_bytes,
-            "src_lang": rec.src_lang, "tgt_lang": rec.tgt_lang, "stage": stage, "step": 0,
-            "metrics": {}, "from_bundle": {"path": str(bundle), "quantized": rec.quantized,
-                                           "placeholders_added": len(added)}}
+    payload = {"model": model.state_dict(), "config": cfg.to_dict(), "spm": spm_bytes,
+               "src_lang": rec.src_lang, "tgt_lang": rec.tgt_lang, "stage": stage, "step": 0,
+               "metrics": {}, "from_bundle": {"path": str(bundle), "quantized": rec.quantized,
+                                              "placeholders_added": len(added)}}
+    if rec.directions:  # a bidirectional bundle (the built-in one): its tags stay in the vocabulary
+        payload["directions"] = rec.directions
+    return payload
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -110,7 +110,7 @@ def prepare(data: Path, out: Path, spm_path: Path | None, vocab_size: int, corpo
                                     "sha256": sha256_file(copy)}
             target = out / f"{name}.{split}.npz"
             entry = files.get(target.name)
-            if entry and target.exists() and target.stat().st_size == entry["bytes"]:
+            if entry and not entry.get("slice") and target.exists() and target.stat().st_size == entry["bytes"]:
                 continue
             t0 = time.time()
             ids, doc_lengths, doc_ids, stats = tokenize_split(src, sp, split == "dev", threads, masking)

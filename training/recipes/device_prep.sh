@@ -3,6 +3,10 @@
 # .device/ (git-ignored; the device calls carry it), within the 64 MiB that may travel.
 #
 #   bash training/recipes/device_prep.sh            # cache + wheel, bundles set aside, sizes checked
+#   PART=K bash training/recipes/device_prep.sh continue
+#                                                   # to continue the shipped model (device_run.sh
+#                                                   # --init-bundle): it travels, so the cache keeps
+#                                                   # TVsub part K of 3 (training.cache_slice)
 #   bash training/recipes/device_prep.sh restore    # after the session: the bundles back in place
 #
 # The tracked bundles in doctrans/models/ (28 MB) would travel with the working tree and, with the
@@ -28,16 +32,30 @@ if [ ! -f .device/cache/manifest.json ] && [ -f "${RUNS:-$HOME/runs}/cache/manif
     mkdir -p .device/cache
     cp -p "${RUNS:-$HOME/runs}"/cache/* .device/cache/
 fi
-python -m training.prepare_data --data "${DATA:-../shared/data}" --out .device/cache --threads "${THREADS:-2}"
+MODE=${1:-}
+SHIPPED=doctrans/models/zh-en-bidirectional
+SPM=()
+[ "$MODE" = continue ] && SPM=(--spm "$SHIPPED/spm.model")  # the continued model's vocabulary
+python -m training.prepare_data --data "${DATA:-../shared/data}" --out .device/cache --threads "${THREADS:-2}" \
+    "${SPM[@]}"
+if [ "$MODE" = continue ]; then
+    # The bundle (~36 MiB) travels with the tree: a third of TVsub's episodes fit beside it. Each
+    # continuation takes the next part (PART=0, 1, 2: say which in the session's note).
+    python -m training.cache_slice .device/cache tvsub-zh-en --parts 3 --part "${PART:-0}"
+fi
 python -m training.prepare_data --out .device/cache --verify
-# The device image has no sacremoses (evaluate's Moses handling of the TVsub references) and no
-# internet: its pure-Python wheel travels.
+# The device image has no internet and lacks two pure-Python packages the phases import:
+# sacremoses (evaluate's Moses handling of the TVsub references) and pypinyin (the engine's
+# person names, imported by the exporter's parity checks: stop 36's export died on it). Their
+# wheels travel; training.device_run's verify phase imports every phase's modules to catch another.
 mkdir -p .device/wheels
-ls .device/wheels/sacremoses-*.whl >/dev/null 2>&1 || python -m pip download -q --no-deps --only-binary=:all: \
-    -d .device/wheels "sacremoses==$(python -c 'import importlib.metadata as m; print(m.version("sacremoses"))')"
+for pkg in sacremoses pypinyin; do
+    ls .device/wheels/$pkg-*.whl >/dev/null 2>&1 || python -m pip download -q --no-deps --only-binary=:all: \
+        -d .device/wheels "$pkg==$(python -c "import importlib.metadata as m; print(m.version('$pkg'))")"
+done
 rm -f .device/cache/*.vocab  # SentencePiece's readable vocabulary: not needed there
 
-if [ -d doctrans/models ] && [ -n "$(ls doctrans/models)" ]; then
+if [ "$MODE" != continue ] && [ -d doctrans/models ] && [ -n "$(ls doctrans/models)" ]; then
     mkdir -p "$ASIDE"
     rm -rf "$ASIDE/models"
     mv doctrans/models "$ASIDE/models"

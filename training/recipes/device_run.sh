@@ -4,7 +4,13 @@
 # BEFORE the session, here on the CPU (minutes, once):
 #   bash training/recipes/device_prep.sh          # token cache + wheels in .device/, bundles set aside,
 #                                                 # prints what will travel (must be < 64 MiB)
-# THE SESSION: four device `run` calls, one right after the other (a warm machine is given back
+# THE SESSION with 15 minutes of device time (since 2026-11; docs/gpu_run.md "The quarter hour"),
+# one call:  R=training/recipes/device_run.sh; bash $R verify s1 --budget 420 && bash $R s2 s1c --budget 100 \
+#            && (bash $R export || bash $R weights)        # the bundle, or s2's fp16 weights to export here
+# (after `PART=K bash training/recipes/device_prep.sh continue`, add to the first call
+#  --init-bundle doctrans/models/zh-en-bidirectional --s1-lr 5e-4 --s1-warmup 200 --s1-schedule cosine
+#  --s1-steps 5000: stage 1 continues the shipped model instead of starting from nothing)
+# THE SESSION with 30 minutes: four device `run` calls, one right after the other (a warm machine is given back
 # after 30 s idle), each with carry [".device"] and timeout_s 600:
 #   1. bash training/recipes/device_run.sh verify s1 --budget 520          # ~9 min
 #   2. bash training/recipes/device_run.sh s1 --budget 540                 # ~9.5 min, resumes stage 1
@@ -29,8 +35,8 @@ export DOCTRANS_RUNS=$RUNS PYTHONUNBUFFERED=1
 mkdir -p "$RUNS"
 PY=${PYTHON:-python3}
 [ ! -d "$RUNS/site" ] || export PYTHONPATH="$RUNS/site${PYTHONPATH:+:$PYTHONPATH}"
-if ! "$PY" -c "import sacremoses" 2>/dev/null; then
-    ls .device/wheels/*.whl >/dev/null 2>&1 || { echo "error: sacremoses missing and no .device/wheels" >&2; exit 2; }
+if ! "$PY" -c "import sacremoses, pypinyin" 2>/dev/null; then
+    ls .device/wheels/*.whl >/dev/null 2>&1 || { echo "error: sacremoses/pypinyin missing and no .device/wheels" >&2; exit 2; }
     "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$RUNS/site" \
         .device/wheels/*.whl
     export PYTHONPATH="$RUNS/site${PYTHONPATH:+:$PYTHONPATH}"
