@@ -232,6 +232,17 @@ def one_period(text: str) -> str:
 _DOUBLE_PERIOD = re.compile(r"(\b[ap]\.m\.|(?<![A-Za-z])(?:Ltd|Inc|Co|Corp|Bros|Jr|Sr|etc)\.)\.(?!\.)")
 
 
+def no_age_after_a_name(text: str, written: list[str]) -> str:
+    """``text`` (Chinese) without a 岁 (years of age) the model wrote right after a restored span
+    that is no figure: it learned that a placeholder is mostly a number, and "born in Poland in
+    1931" came back ``她波兰岁在1931年岁的时候`` (Poland and 1931年 were placeholders). 岁 follows
+    a figure (``8岁``, ``三十岁`` is the model's own), never a place or a date."""
+    for span in written:
+        if span and not span[-1].isdigit():
+            text = text.replace(span + "岁", span)
+    return text
+
+
 def drop_repeated_measures(text: str, written: list[str]) -> str:
     """``text`` without the unit character a model wrote again after a restored measure that has
     it (``当我8岁岁时`` -> ``当我8岁时``, ``15公里公里`` -> ``15公里``: the model learned that a figure

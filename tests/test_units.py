@@ -81,3 +81,21 @@ def test_a_unit_the_model_wrote_again_after_a_restored_measure_goes() -> None:
 ])
 def test_an_abbreviations_period_and_the_sentences_are_one(text: str, expected: str) -> None:
     assert one_period(text) == expected
+
+
+@pytest.mark.parametrize(("text", "written", "expected"), [
+    ("她波兰岁在1931年岁的时候", ["波兰", "1931年"], "她波兰在1931年的时候"),  # the GPU model's, stop 36
+    ("我女儿现在8岁。", ["8"], "我女儿现在8岁。"),  # after a figure 岁 is an age
+    ("中国万岁", ["中国"], "中国万岁"),  # "long live": not the span followed by 岁
+])
+def test_years_of_age_follow_a_figure_never_a_name_or_a_date(text: str, written: list[str], expected: str) -> None:
+    assert units.no_age_after_a_name(text, written) == expected
+
+
+def test_a_place_and_a_year_masked_in_one_sentence_come_back_without_an_age() -> None:
+    prep = prepare("She was born in Poland in 1931, and she never went to school.", 16, tgt_lang="zh",
+                   src_lang="en")
+    assert prep.model_text == "She was born in ⦅1⦆ in ⦅2⦆, and she never went to school."
+    assert prep.restore("她⦅1⦆岁在⦅2⦆岁的时候，她从没去上学。").text == "她波兰在1931年的时候，她从没去上学。"
+    assert prepare("My daughter is 8 now.", 16, tgt_lang="zh", src_lang="en").restore("我女儿现在⦅1⦆岁。").text \
+        == "我女儿现在8岁。"

@@ -37,7 +37,7 @@ from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, kee
 from doctrans.section_headings import find_section_heading, leading_label, numbered_heading
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
-from doctrans.units import drop_repeated_measures, one_period
+from doctrans.units import drop_repeated_measures, no_age_after_a_name, one_period
 from doctrans.verbatim import (
     Masked,
     Restored,
@@ -99,6 +99,9 @@ class Prepared:
         if self.masked.spans:
             measures = [s.output for s in self.masked.spans if s.kind != "date" and s.target is not None]
             restored = replace(restored, text=drop_repeated_measures(restored.text, measures))
+            if self.chinese_output:
+                restored = replace(restored, text=no_age_after_a_name(restored.text,
+                                                                      [s.output for s in self.masked.spans]))
         if not self.chinese_output and self.masked.spans:
             restored = replace(restored, text=no_article_before_determiner(one_period(restored.text)))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
