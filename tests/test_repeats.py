@@ -179,3 +179,21 @@ def test_placeholders_the_source_lacks_are_banned_and_its_own_are_written_once()
     result = tr.translate_document(["分季度看，一季度同比增长5.3%，二季度增长4.7%，三季度增长4.6%。"])[0]
     assert [result.translation.count(x) for x in ("5.3%", "4.7%", "4.6%")] == [1, 1, 1], result.translation
     assert not re.search(r",\s*,", result.translation), result.translation
+
+
+def test_an_english_translation_may_write_no_han_character() -> None:
+    """The bidirectional model's vocabulary holds both languages, and zh->en copied source words:
+    ``双击 setup.exe`` came back ``双击 setup.exe, …``. Into English every piece that writes a Han
+    character (and every UTF-8 lead byte of one) is banned; into Chinese none is."""
+    tr = shipped_translator("zh", "en")
+    tok = tr.tokenizer
+    han = set(tok.han_ids().tolist())
+    for piece in ("双", "击", "<0xE5>"):
+        assert tok.piece_id(piece) in han, piece
+    for piece in ("▁the", "<0xE2>", "⦅1⦆", "."):  # English words, the lead byte of ’ and —, a placeholder
+        assert tok.piece_id(piece) not in han, piece
+    source = tok.encode("双击 setup.exe。")
+    assert han <= set(tok.search_bans(source, tgt_lang="en")[0].tolist())
+    assert not han & set(tok.search_bans(source, tgt_lang="zh")[0].tolist())
+    out = tr.new_document().translate("双击 setup.exe，按照屏幕提示完成安装。").translation
+    assert not re.search(r"[\u3000-\u9fff]", out) and "setup.exe" in out, out

@@ -482,7 +482,7 @@ class OnnxDocumentSession:
             # decoder_full's output attention anyway.
             keep_states = mem_tgt is not None and not opt.return_attention
 
-            never, once = tr.tokenizer.search_bans(src[0].tolist(), opt.new_digits)
+            never, once = tr.tokenizer.search_bans(src[0].tolist(), opt.new_digits, tr.tgt_lang)
 
             def search(K: int) -> list[Hypothesis]:
                 dec = make_decoder(s, info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),

@@ -285,7 +285,7 @@ class SMDTDocumentSession:
             limit = max(1, min(limit, opt.max_length))
 
         never = np.asarray([info.pad_id, info.bos_id], dtype=np.int64)  # fed by the search, never chosen
-        banned, once = tr.tokenizer.search_bans(list(sentence), opt.new_digits)
+        banned, once = tr.tokenizer.search_bans(list(sentence), opt.new_digits, tr.tgt_lang)
         forbid = np.union1d(never, banned)
 
         def search(K: int) -> list[Hypothesis]:

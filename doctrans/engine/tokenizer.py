@@ -11,6 +11,10 @@ import sentencepiece as spm
 from doctrans.engine.errors import BundleError
 from doctrans.engine.repeats import RepeatGuard
 
+# Target languages written with Han characters (a translation into any other bans them).
+HAN_LANGUAGES = ("zh", "ja", "yue", "lzh", "wuu")
+_HAN_LEAD_BYTES = {f"<0x{b:02X}>" for b in range(0xE3, 0xEA)}
+
 
 class Tokenizer:
     def __init__(self, path: Path, vocab_size: int):
@@ -26,6 +30,7 @@ class Tokenizer:
         self.vocab_size = vocab_size
         self._guards: dict[int, RepeatGuard] = {}
         self._digits: np.ndarray | None = None
+        self._han: np.ndarray | None = None
         self._placeholders: np.ndarray | None = None
 
     def encode(self, text: str) -> list[int]:
@@ -59,18 +64,35 @@ class Tokenizer:
                                            for k in range(self.placeholder_count())], dtype=np.int64)
         return self._placeholders
 
-    def search_bans(self, source_ids: Sequence[int], new_digits: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def search_bans(self, source_ids: Sequence[int], new_digits: bool = False,
+                    tgt_lang: str | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(never, once) for the search of a translation of ``source_ids``: the pieces it must not
         write (placeholders the source does not have -- the models invented ``⦅9⦆`` for a
-        sentence with three -- and, unless ``new_digits``, :meth:`new_digits_banned`) and the
-        pieces it may write once only (the source's placeholders: the models wrote one span two or
-        three times in a list of figures, ``5.3% 4.7%, ⦅2⦆, ⦅2⦆``)."""
+        sentence with three --, unless ``new_digits`` :meth:`new_digits_banned`, and into a
+        language not written in Han characters :meth:`han_ids`) and the pieces it may write once
+        only (the source's placeholders: the models wrote one span two or three times in a list of
+        figures, ``5.3% 4.7%, ⦅2⦆, ⦅2⦆``)."""
         marks = self.placeholder_ids()
         present = np.isin(marks, np.asarray(source_ids, dtype=np.int64))
         never = marks[~present]
         if not new_digits:
             never = np.union1d(never, self.new_digits_banned(source_ids))
+        if tgt_lang is not None and tgt_lang.lower().split("-")[0] not in HAN_LANGUAGES:
+            never = np.union1d(never, self.han_ids())
         return never, marks[present]
+
+    def han_ids(self) -> np.ndarray:
+        """Every piece that writes a Han character, and the byte pieces that start one in UTF-8
+        (0xE3-0xE9: U+3000-U+9FFF). A bidirectional model shares one vocabulary for both languages
+        and copied source words into English (``双击 setup.exe`` came back ``双击 setup.exe, …``);
+        an English translation never needs them (names and quoted spans are put back after the
+        search, from the source)."""
+        if self._han is None:
+            pieces = [self.sp.id_to_piece(i) for i in range(len(self.sp))]
+            self._han = np.array([i for i, p in enumerate(pieces)
+                                  if any("\u3000" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff" for c in p)
+                                  or p in _HAN_LEAD_BYTES], dtype=np.int64)
+        return self._han
 
     def digit_ids(self) -> np.ndarray:
         """Every piece that writes a digit (placeholders and control pieces excluded)."""
