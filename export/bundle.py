@@ -260,7 +260,7 @@ def _engines(bundle: Path, beam: int) -> list:
     from doctrans.engine.onnx_engine import OnnxTranslator
 
     return OnnxTranslator.load_each_direction(bundle, beam_size=beam, providers=["CPUExecutionProvider"],
-                                              new_digits=True)
+                                              new_digits=True, any_script=True)
 
 
 def _torch_document(model: MemoryTransformer, docs: list[list[int]], beam: int):

@@ -177,7 +177,8 @@ def check_instances(model: SMDT, bundle: Path, sentences: list[str], beam: int, 
     from doctrans.engine.smdt_engine import SMDTTranslator
 
     # new_digits: PyTorch's search does not keep a sentence without digits from writing one.
-    tr = SMDTTranslator.load(bundle, beam_size=1, providers=["CPUExecutionProvider"], threads=1, new_digits=True)
+    tr = SMDTTranslator.load(bundle, beam_size=1, providers=["CPUExecutionProvider"], threads=1, new_digits=True,
+                             any_script=True)
     cfg = model.cfg
     ids = [tr.tokenizer.encode(s)[: cfg.max_len - 1] for s in sentences]
     retrieved = model.retrieve(ids)

@@ -174,7 +174,7 @@ def _run(sessions: list[OnnxDocumentSession], ids: list[list[int]], preps: Seque
         for length in lengths[rows]:
             limit = max_new_tokens(length, info.max_len)
             limits.append(limit if opt.max_length is None else max(1, min(limit, opt.max_length)))
-        bans = [tr.tokenizer.search_bans(row[:n], opt.new_digits, tr.tgt_lang)
+        bans = [tr.tokenizer.search_bans(row[:n], opt.new_digits, opt.bans_for(tr.tgt_lang))
                 for row, n in zip(ids[rows], lengths[rows], strict=True)]
         return beam_search_n_best(dec, x.shape[0], K, limits, info.bos_id, info.eos_id, opt.length_penalty,
                                   opt.no_repeat_ngram, tr.tokenizer.repeat_guard(opt.max_repeat_run),

@@ -103,6 +103,11 @@ class _Options:
     no_repeat_ngram: int = 0
     max_repeat_run: int = 0  # doctrans.engine.repeats (0: off)
     new_digits: bool = False  # True: a translation may write digits its source (figures masked) lacks
+    any_script: bool = False  # True: into English it may write Han characters (PyTorch's search does)
+
+    def bans_for(self, tgt_lang: str) -> str | None:
+        """The target language the search's script ban follows (None: no ban)."""
+        return None if self.any_script else tgt_lang
 
     def override(self, **kw: Any) -> _Options:
         return _Options(**{**self.__dict__, **{k: v for k, v in kw.items() if v is not None}})
@@ -289,14 +294,16 @@ class OnnxTranslator:
              providers: list[str] | None = None, threads: int | None = None,
              no_repeat_ngram: int | None = None, src: str | None = None,
              tgt: str | None = None, max_repeat_run: int | None = None,
-             new_digits: bool = False) -> OnnxTranslator:
+             new_digits: bool = False, any_script: bool = False) -> OnnxTranslator:
         """Open and check a bundle. ``max_length`` caps generated tokens per sentence (the model's
         own limit ``min(max_len - 1, 2 * src_len + 10)`` always applies); ``threads``: ORT
         intra-op threads (default: $DOCTRANS_THREADS, else :func:`default_threads`);
         ``no_repeat_ngram``, ``length_penalty``, ``max_repeat_run`` (the stutter guard,
         doctrans.engine.repeats): default from the bundle's model.json ``decoding``. ``new_digits``:
         let a translation write digits its source (figures masked) has none of; off by default,
-        so a model cannot invent a figure.
+        so a model cannot invent a figure. ``any_script``: let a translation into a language not
+        written in Han characters write them (off: Tokenizer.han_ids are banned); the export's
+        parity check and the speed scoreboard compare the search with PyTorch's, which has neither ban.
         ``src``/``tgt``: the direction, required (one of them is enough) for a bundle that
         translates several; a one-direction bundle needs neither."""
         if beam_size < 1:
@@ -334,7 +341,8 @@ class OnnxTranslator:
                    _Options(beam_size, info.length_penalty if length_penalty is None else length_penalty,
                             max_length, return_attention,
                             info.no_repeat_ngram if no_repeat_ngram is None else no_repeat_ngram,
-                            info.max_repeat_run if max_repeat_run is None else max_repeat_run, new_digits),
+                            info.max_repeat_run if max_repeat_run is None else max_repeat_run, new_digits,
+                            any_script),
                    direction, direction_tag_ids(info, tokenizer.piece_id))
 
     @classmethod
@@ -482,7 +490,7 @@ class OnnxDocumentSession:
             # decoder_full's output attention anyway.
             keep_states = mem_tgt is not None and not opt.return_attention
 
-            never, once = tr.tokenizer.search_bans(src[0].tolist(), opt.new_digits, tr.tgt_lang)
+            never, once = tr.tokenizer.search_bans(src[0].tolist(), opt.new_digits, opt.bans_for(tr.tgt_lang))
 
             def search(K: int) -> list[Hypothesis]:
                 dec = make_decoder(s, info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),

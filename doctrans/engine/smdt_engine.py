@@ -148,7 +148,8 @@ class SMDTTranslator:
              max_length: int | None = None, return_attention: bool = False,
              providers: list[str] | None = None, threads: int | None = None,
              no_repeat_ngram: int | None = None, src: str | None = None,
-             tgt: str | None = None, max_repeat_run: int | None = None, new_digits: bool = False) -> SMDTTranslator:
+             tgt: str | None = None, max_repeat_run: int | None = None, new_digits: bool = False,
+             any_script: bool = False) -> SMDTTranslator:
         """Open and check an SMDT bundle; the options are ``OnnxTranslator.load``'s (``return_attention``
         is accepted and gives no maps: an SMDT model has no memory to show)."""
         if beam_size < 1:
@@ -171,7 +172,8 @@ class SMDTTranslator:
         options = _Options(beam_size, info.length_penalty if length_penalty is None else length_penalty,
                            max_length, return_attention,
                            info.no_repeat_ngram if no_repeat_ngram is None else no_repeat_ngram,
-                           info.max_repeat_run if max_repeat_run is None else max_repeat_run, new_digits)
+                           info.max_repeat_run if max_repeat_run is None else max_repeat_run, new_digits,
+                           any_script)
         return cls(info, sessions, tokenizer, options, direction)
 
     def _copy(self, **changes: Any) -> SMDTTranslator:
@@ -285,7 +287,7 @@ class SMDTDocumentSession:
             limit = max(1, min(limit, opt.max_length))
 
         never = np.asarray([info.pad_id, info.bos_id], dtype=np.int64)  # fed by the search, never chosen
-        banned, once = tr.tokenizer.search_bans(list(sentence), opt.new_digits, tr.tgt_lang)
+        banned, once = tr.tokenizer.search_bans(list(sentence), opt.new_digits, opt.bans_for(tr.tgt_lang))
         forbid = np.union1d(never, banned)
 
         def search(K: int) -> list[Hypothesis]:
