@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from doctrans.language_id import base_language
 from doctrans.verbatim import PLACEHOLDER_CLOSE, PLACEHOLDER_OPEN, placeholder
 
 HAN = "\u3400-\u4dbf\u4e00-\u9fff"  # Han characters (CJK unified ideographs and extension A)
@@ -71,4 +72,4 @@ def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
 
 
 def is_chinese(lang: str | None) -> bool:
-    return (lang or "").split("-")[0].split("_")[0].lower() == "zh"
+    return base_language(lang) == "zh"

@@ -21,8 +21,7 @@ import numpy as np
 
 from doctrans.hashing import sha256_file
 from training.data import DataError
-
-LANGS = ("zh", "en")
+from training.prepare_data import LANGS
 
 
 def slice_documents(path: Path, parts: int, part: int) -> dict[str, int]:

@@ -238,11 +238,12 @@ def weights(plan: Plan) -> None:
     Stop 36 brought its model back this way when the device's exporter failed."""
     import torch
 
+    from training.checkpoint import read_checkpoint
     from training.device_parts import pack
 
     folder = plan.runs / "weights"
     folder.mkdir(exist_ok=True)
-    ckpt = torch.load(plan.run_dir("s2") / "best.pt", map_location="cpu", weights_only=False)
+    ckpt = read_checkpoint(plan.run_dir("s2") / "best.pt")
     kept = {k: v for k, v in ckpt.items() if k not in ("optimizer", "scheduler", "data_state", "rng")}
     kept["model"] = {n: t.half() if t.is_floating_point() else t for n, t in ckpt["model"].items()}
     torch.save(kept, folder / "s2.pt")

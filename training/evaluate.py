@@ -16,6 +16,7 @@ tokenizer; the printed line says so. Chinese targets use sacreBLEU's ``zh`` toke
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import re
 import sys
@@ -239,10 +240,8 @@ def translate_with_bundle(bundle: Path, src_docs: list[list[str]], beam: int, le
     if not masking:
         translator.placeholders = 0  # what a bundle without placeholder pieces reads: the plain text
     if no_memory:
-        alone = [translator.translate_document([s]) for doc in src_docs for s in doc]
-        sizes = [len(doc) for doc in src_docs]
-        starts = [sum(sizes[:i]) for i in range(len(sizes))]
-        results = [[r for one in alone[a:a + n] for r in one] for a, n in zip(starts, sizes, strict=True)]
+        alone = iter([translator.translate_document([s]) for doc in src_docs for s in doc])
+        results = [[r for one in itertools.islice(alone, len(doc)) for r in one] for doc in src_docs]
     else:
         results = [translator.translate_document(doc) for doc in src_docs]
     placed = sum(n.problem == "placed" for doc in results for r in doc for n in r.notes)

@@ -10,6 +10,7 @@ import sentencepiece as spm
 
 from doctrans.engine.errors import BundleError
 from doctrans.engine.repeats import RepeatGuard
+from doctrans.language_id import base_language
 
 # Target languages written with Han characters (a translation into any other bans them).
 HAN_LANGUAGES = ("zh", "ja", "yue", "lzh", "wuu")
@@ -32,6 +33,13 @@ class Tokenizer:
         self._digits: np.ndarray | None = None
         self._han: np.ndarray | None = None
         self._placeholders: np.ndarray | None = None
+        self._pieces: list[str] | None = None
+
+    def all_pieces(self) -> list[str]:
+        """Every piece of the vocabulary by id (read once: the bans and the stutter guard scan them)."""
+        if self._pieces is None:
+            self._pieces = [self.sp.id_to_piece(i) for i in range(len(self.sp))]
+        return self._pieces
 
     def encode(self, text: str) -> list[int]:
         return list(self.sp.encode(text))
@@ -77,7 +85,7 @@ class Tokenizer:
         never = marks[~present]
         if not new_digits:
             never = np.union1d(never, self.new_digits_banned(source_ids))
-        if tgt_lang is not None and tgt_lang.lower().split("-")[0] not in HAN_LANGUAGES:
+        if tgt_lang is not None and base_language(tgt_lang) not in HAN_LANGUAGES:
             never = np.union1d(never, self.han_ids())
         return never, marks[present]
 
@@ -88,7 +96,7 @@ class Tokenizer:
         an English translation never needs them (names and quoted spans are put back after the
         search, from the source)."""
         if self._han is None:
-            pieces = [self.sp.id_to_piece(i) for i in range(len(self.sp))]
+            pieces = self.all_pieces()
             self._han = np.array([i for i, p in enumerate(pieces)
                                   if any("\u3000" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff" for c in p)
                                   or p in _HAN_LEAD_BYTES], dtype=np.int64)
@@ -97,7 +105,7 @@ class Tokenizer:
     def digit_ids(self) -> np.ndarray:
         """Every piece that writes a digit (placeholders and control pieces excluded)."""
         if self._digits is None:
-            pieces = [self.sp.id_to_piece(i) for i in range(len(self.sp))]
+            pieces = self.all_pieces()
             self._digits = np.array([i for i, p in enumerate(pieces) if any(c.isdigit() for c in p)
                                      and not p.startswith(("\u2985", "<")) and not self.sp.is_control(i)],
                                     dtype=np.int64)
@@ -118,7 +126,7 @@ class Tokenizer:
         if max_run <= 0:
             return None
         if max_run not in self._guards:
-            pieces = [self.sp.id_to_piece(i) for i in range(len(self.sp))]
+            pieces = self.all_pieces()
             self._guards[max_run] = RepeatGuard(pieces + [""] * (self.vocab_size - len(pieces)), max_run)
         return self._guards[max_run]
 
