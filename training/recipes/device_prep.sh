@@ -9,7 +9,7 @@
 #                                                   # TVsub part K of 3 (training.cache_slice)
 #   bash training/recipes/device_prep.sh restore    # after the session: the bundles back in place
 #
-# The tracked bundles in doctrans/models/ (28 MB) would travel with the working tree and, with the
+# The tracked bundles in doctrans/models/ (38 MB) would travel with the working tree and, with the
 # 48 MiB token cache, pass the limit; the GPU run does not need them, so they wait in $ASIDE.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
