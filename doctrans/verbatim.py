@@ -200,6 +200,7 @@ NFKC; glossary targets too): the sentence-level warnings of ``--report`` and the
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -317,7 +318,9 @@ def _abs_path_ok(text: str, start: int, end: int) -> bool:
     return s[0] in "~." or s.endswith("/") or s.count("/") >= 2 or s in _UNIX_ROOTS
 
 
-_CODE_TOKEN = re.compile(rf"(?<![{_W}\-.])[0-9A-Za-z]+(?:-[0-9A-Za-z]+)*(?![{_W}])")
+# The lookahead only skips tokens without a digit or a capital (plain words: nearly all of them),
+# which _codes would reject anyway; it made the rule ~5x cheaper on the dev sentences.
+_CODE_TOKEN = re.compile(rf"(?<![{_W}\-.])(?=[0-9A-Za-z\-]*[0-9A-Z])[0-9A-Za-z]+(?:-[0-9A-Za-z]+)*(?![{_W}])")
 _HEX = re.compile(r"(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}")
 
 
@@ -349,7 +352,10 @@ def _codes(text: str) -> Iterator[tuple[int, int]]:
                 yield a, b
 
 
-_CHAIN = re.compile(rf"(?<![{_W}.])[A-Za-z_][{_W}]*(?:\.[A-Za-z_][{_W}]*)*(?:\(\))?")
+# The lookahead skips runs without an underscore, a dot, a bracket or an inner capital (plain words),
+# which _identifiers would reject anyway.
+_CHAIN = re.compile(rf"(?<![{_W}.])(?=[{_W}.]*(?:[_.(]|[a-z0-9][A-Z]|[A-Z]{{2}}[a-z]))"
+                    rf"[A-Za-z_][{_W}]*(?:\.[A-Za-z_][{_W}]*)*(?:\(\))?")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
 _EMPHASIS = re.compile(r"_[^_]+_")
@@ -486,6 +492,13 @@ _RULES: list[tuple[str, Finder]] = [
 def find_spans(text: str) -> list[Span]:
     """The verbatim spans of ``text``: non-overlapping, in text order (the rules are in the module
     docstring). The longest candidate wins; between equally long ones, the earlier rule."""
+    return list(_find_spans(text))
+
+
+# A sentence is scanned several times on its way (masking, the direction's terms, the report's
+# check of the translation): the last few hundred results are kept (Span is frozen).
+@functools.lru_cache(maxsize=512)
+def _find_spans(text: str) -> tuple[Span, ...]:
     candidates: list[tuple[int, int, int, int]] = []  # (-length, priority, start, end)
     for priority, (_kind, finder) in enumerate(_RULES):
         for start, end in finder(text):
@@ -499,7 +512,7 @@ def find_spans(text: str) -> list[Span]:
         taken[start:end] = b"\x01" * (end - start)
         chosen.append(Span(start, end, text[start:end], _RULES[priority][0]))
     chosen.sort(key=lambda s: s.start)
-    return chosen
+    return tuple(chosen)
 
 
 def protected_spans(text: str, terms: Sequence[Span] = ()) -> list[Span]:
