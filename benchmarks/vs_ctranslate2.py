@@ -219,10 +219,11 @@ class Systems:
             out.append([self.index[t] for t in r[0].hypotheses[0]])
         return out
 
-    def ct2_batched(self, name: str, beam: int, threads: int) -> list[list[int]]:
+    def ct2_batched(self, name: str, beam: int, threads: int, rows: int = 32) -> list[list[int]]:
+        """Every sentence in one call, ``rows`` at a time (CTranslate2 sorts them by length first)."""
         tr = self._translator("ct2", name, threads)
         r = tr.translate_batch(self.doc.pieces, beam_size=beam, max_decoding_length=max(self.doc.limits),
-                               length_penalty=1.0, max_batch_size=32)
+                               length_penalty=1.0, max_batch_size=rows)
         return [[self.index[t] for t in x.hypotheses[0]] for x in r]
 
     def pytorch(self, beam: int, threads: int) -> list[list[int]]:
@@ -316,9 +317,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--beams", type=int, nargs="+", default=[1, 5])
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    p.add_argument("--batch-docs", type=int, default=4,
+    p.add_argument("--batch-docs", type=int, nargs="+", default=[4],
                    help="documents (contiguous pieces of the sentences) as the rows of one batch in the "
-                        "'docs batched' columns")
+                        "'docs batched' columns, each beside CTranslate2 with as many rows per batch")
     p.add_argument("--no-pytorch", action="store_true", help="leave PyTorch eager out (the slowest column)")
     p.add_argument("--only", nargs="+", metavar="WORD",
                    help="only the columns whose name has one of these words (ct2 int8, the base, stays): "
@@ -372,15 +373,19 @@ def main(argv: list[str] | None = None) -> int:
         ("doctrans int8 mem off", lambda b, t: systems.doctrans("nomem-int8", b, t)),
         ("doctrans fp32 mem on", lambda b, t: systems.doctrans("mem-fp32", b, t)),
         ("doctrans fp32 mem off", lambda b, t: systems.doctrans("nomem-fp32", b, t)),
-        (f"doctrans int8 mem on, {args.batch_docs} docs batched",
-         lambda b, t: systems.doctrans_batched("mem-int8", b, t, args.batch_docs)),
-        (f"doctrans fp32 mem on, {args.batch_docs} docs batched",
-         lambda b, t: systems.doctrans_batched("mem-fp32", b, t, args.batch_docs)),
+        (f"doctrans fp32 mem on, {args.batch_docs[0]} docs batched",
+         lambda b, t: systems.doctrans_batched("mem-fp32", b, t, args.batch_docs[0])),
         ("ct2 int8", lambda b, t: systems.ct2_stream("int8", b, t)),
         ("ct2 fp32", lambda b, t: systems.ct2_stream("float32", b, t)),
         ("ct2 int8 batched", lambda b, t: systems.ct2_batched("int8", b, t)),
         ("ct2 fp32 batched", lambda b, t: systems.ct2_batched("float32", b, t)),
     ]
+    # Like for like: N documents as the rows of one doctrans batch beside CTranslate2 given N rows
+    # per batch (its 32 above is the most it would take here; a memory model has N rows at most).
+    for n in args.batch_docs:
+        cols += [(f"doctrans int8 mem on, {n} docs batched",
+                  lambda b, t, n=n: systems.doctrans_batched("mem-int8", b, t, n)),
+                 (f"ct2 int8, {n} rows", lambda b, t, n=n: systems.ct2_batched("int8", b, t, n))]
     if not args.no_pytorch:
         cols.append(("pytorch fp32", systems.pytorch))
     if args.only:
@@ -416,6 +421,14 @@ def main(argv: list[str] | None = None) -> int:
     for b, t in cells:
         base = med[b, t, "ct2 int8"]
         print(f"| {b} | {t} | " + " | ".join(f"{med[b, t, c] / base:.2f}x" for c in names) + " |")
+    pairs = [(f"doctrans int8 mem on, {n} docs batched", f"ct2 int8, {n} rows") for n in args.batch_docs]
+    pairs = [(a, c) for a, c in pairs if a in names and c in names]
+    if pairs:
+        print("\nbatched, like for like: doctrans N documents as rows / CTranslate2 int8 N rows per batch "
+              "(target >= 1.0)")
+        for b, t in cells:
+            print(f"beam {b}, threads {t}: " + ", ".join(
+                f"N={a.split(', ')[1].split()[0]} {med[b, t, a] / med[b, t, c]:.2f}x" for a, c in pairs))
     if args.json:
         args.json.write_text(json.dumps({"agreement": {"fp32": [same, n], "int8": [same8, n]},
                                          "medians": {f"beam{b}_threads{t}_{c}": v for (b, t, c), v in med.items()}},
