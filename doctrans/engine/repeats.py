@@ -12,6 +12,12 @@ guard bans, at each step of each hypothesis:
   pieces on the text the hypothesis spells (``节`` + ``节节`` is a run of three). A piece that holds
   such a run itself (a learned ``哈哈哈``) is never banned: the vocabulary learned it from data.
 
+Twice in a row is allowed only for the Han characters real Chinese doubles (doctrans/data/han_doubles.txt,
+built by training.han_doubles from the training corpora: 谢谢, 妈妈, 看看, 慢慢, 天天; 291 characters):
+the others may not follow themselves at all. The GPU en->zh model wrote ``行行``, ``组组``, ``表表``,
+``路路``, ``将将`` in pydocs/django dev (81 output lines with a doubled character, 19 in the
+references) and ``商商业业`` in a news story.
+
 How often real text breaks the rule at ``max_run = 2``: 144 of 266,842 TVsub training lines
 (``不不不``, ``别别别``: 0.05%), none of the pydocs and django training and dev sides.
 
@@ -26,9 +32,12 @@ dialogue's ``好吧好吧``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from functools import cache
 
 import numpy as np
+
+from doctrans.data_lists import data_lines
 
 SPACE = "\u2581"  # SentencePiece's word-start mark: the piece begins with a space
 
@@ -45,14 +54,24 @@ def _lead_run(text: str) -> int:
     return n
 
 
-class RepeatGuard:
-    """What the search must not write next, for ``max_run`` >= 1 (see the module docstring)."""
+@cache
+def han_doubles() -> frozenset[str]:
+    """The Han characters real Chinese writes twice in a row (doctrans/data/han_doubles.txt)."""
+    return frozenset(data_lines("han_doubles.txt"))
 
-    def __init__(self, pieces: Sequence[str], max_run: int, echo: bool = True):
+
+class RepeatGuard:
+    """What the search must not write next, for ``max_run`` >= 1 (see the module docstring).
+    ``doubles``: the Han characters that may run ``max_run`` times; any other runs once (None:
+    every character may run ``max_run`` times)."""
+
+    def __init__(self, pieces: Sequence[str], max_run: int, echo: bool = True,
+                 doubles: Collection[str] | None = None):
         if max_run < 1:
             raise ValueError(f"max_run must be >= 1, got {max_run}")
         self.max_run = max_run
         self.echo = echo
+        self.doubles = None if doubles is None else frozenset(doubles)
         # Surface text of each piece; "" for control, byte and placeholder pieces (they break a run).
         self.surface = [p.replace(SPACE, " ") if not (p.startswith("<") and p.endswith(">")) else "" for p in pieces]
         self.wordlike = np.array([len(s.strip()) >= 2 and any(c.isalpha() for c in s) for s in self.surface])
@@ -106,7 +125,8 @@ class RepeatGuard:
         char, run = self.tail_run(seq)
         if run and char in self.starts:
             ids, runs = self.starts[char]
-            out.append(ids[runs >= m + 1 - run])
+            limit = m if self.doubles is None or char in self.doubles else 1
+            out.append(ids[runs >= limit + 1 - run])
         if not out:
             return np.empty(0, dtype=np.int64)
         return np.concatenate(out) if len(out) > 1 else out[0]

@@ -9,7 +9,7 @@ import numpy as np
 import sentencepiece as spm
 
 from doctrans.engine.errors import BundleError
-from doctrans.engine.repeats import RepeatGuard
+from doctrans.engine.repeats import RepeatGuard, han_doubles
 from doctrans.language_id import base_language
 
 # Target languages written with Han characters (a translation into any other bans them).
@@ -127,7 +127,8 @@ class Tokenizer:
             return None
         if max_run not in self._guards:
             pieces = self.all_pieces()
-            self._guards[max_run] = RepeatGuard(pieces + [""] * (self.vocab_size - len(pieces)), max_run)
+            self._guards[max_run] = RepeatGuard(pieces + [""] * (self.vocab_size - len(pieces)), max_run,
+                                                doubles=han_doubles())
         return self._guards[max_run]
 
     def pieces(self, ids: list[int]) -> list[str]:
