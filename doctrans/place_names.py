@@ -79,3 +79,51 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
         return [Span(m.start(), m.end(), m.group(), "place", into_english[m.group()])
                 for m in chinese_names.finditer(text)]
     return []
+
+
+# Characters that end many Chinese place names (国 of 美国, 州 of 加州, 市, 省...): sharing one of
+# them with the source says nothing about whether the source names the place.
+_GENERIC_CHINESE = frozenset("国州省市县区岛山江河湖海湾城镇村洲岛")
+
+
+@cache
+def _every_form() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """(English name -> every Chinese form, read-only ones and aliases too; Chinese name -> every
+    English name written as it)."""
+    chinese_of: dict[str, set[str]] = {}
+    english_of: dict[str, set[str]] = {}
+    for line in data_lines("place_names.tsv"):
+        english, chinese, *others = line.split("\t")
+        forms = {f.lstrip("!") for f in [chinese, *(others[0].split(",") if others else [])]}
+        for key in (english, english.upper()):
+            chinese_of.setdefault(key, set()).update(forms)
+        for form in forms:
+            english_of.setdefault(form, set()).add(english)
+    return chinese_of, english_of
+
+
+def invented_places(source: str, translation: str, src_lang: str | None, tgt_lang: str | None) -> list[str]:
+    """The place names of the list that ``translation`` (English <-> Chinese) writes and ``source``
+    gives no sign of: the GPU zh->en model read 新设 (newly set up) as ``New York``
+    (``公司在上海、深圳新设两家分公司`` -> "…in Shanghai, Shenzhen New York"), 咖啡厅 as ``Chicago``;
+    en->zh, ``Vegas`` as 加州. Deliberately lenient, since a short form names a place too (中美 for
+    China and the United States, 京 for Beijing, ``Chinese`` for China): a Chinese source names an
+    English place when it holds any character of one of the place's Chinese forms other than
+    :data:`_GENERIC_CHINESE`; an English source names a Chinese place when it holds the first four
+    letters (three of a three-letter word) of a word of one of its English names, in any case."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
+    _, _, english_names, chinese_names = _tables()
+    chinese_of, english_of = _every_form()
+    out: list[str] = []
+    if tgt == "en" and src == "zh":
+        for name in {m.group() for m in english_names.finditer(translation)}:
+            chars = {c for form in chinese_of.get(name, ()) for c in form} - _GENERIC_CHINESE
+            if name.lower() not in source.lower() and not any(c in source for c in chars):
+                out.append(name)
+    elif tgt == "zh" and src == "en":
+        lowered = source.lower()
+        for name in {m.group() for m in chinese_names.finditer(translation)}:
+            stems = {w[:4].lower() for e in english_of.get(name, ()) for w in re.findall(r"[A-Za-z]{3,}", e)}
+            if name not in source and not any(s in lowered for s in stems):
+                out.append(name)
+    return sorted(out)

@@ -57,3 +57,35 @@ def test_neighbouring_spans_are_spaced_the_way_the_output_writes() -> None:
     # Spans that keep their text keep the source's gap.
     same = prepare("Run `make` `install` now.", 16, tgt_lang="zh", src_lang="en")
     assert same.restore("现在运行⦅1⦆ ⦅2⦆").text == "现在运行`make` `install`。"
+
+
+@pytest.mark.parametrize(("source", "translation", "src", "tgt", "invented"), [
+    ("公司在上海、深圳新设两家分公司。", "The company is in ⦅1⦆, ⦅2⦆ New York.", "zh", "en", ["New York"]),
+    ("咖啡厅 该死", "Chicago, damn it.", "zh", "en", ["Chicago"]),
+    ("中美关系", "China-United States relations", "zh", "en", []),  # a short form names both
+    ("京津冀地区", "The Beijing-Tianjin-Hebei region", "zh", "en", []),
+    ("他在 New York 工作。", "He works in New York.", "zh", "en", []),  # the English name in the source
+    ("If you marry in Vegas, you're married in Vegas.", "如果你嫁给了维加斯，你只是在加州。", "en", "zh", ["加州"]),
+    ("The Chinese economy grew.", "中国经济增长了。", "en", "zh", []),  # the people's word names the place
+    ("He moved to BEIJING.", "他搬到了北京。", "en", "zh", []),
+    ("Er zog nach Berlin.", "He moved to Paris.", "de", "en", []),  # only between English and Chinese
+])
+def test_places_a_translation_invents(source: str, translation: str, src: str, tgt: str,
+                                      invented: list[str]) -> None:
+    assert place_names.invented_places(source, translation, src, tgt) == invented
+
+
+def test_the_engine_keeps_the_best_hypothesis_that_invents_no_place() -> None:
+    """Prepared.pick: of the n-best, the best that copied every placeholder and names no place the
+    source does not; the best that copied every placeholder when each names one; None (search
+    wider) when none copied them."""
+    prep = prepare("公司在上海新设两家分公司。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == "公司在⦅1⦆新设两家分公司。"
+    hyps = ["The company is in ⦅1⦆ New York.", "The company set up two branches in ⦅1⦆.", "Two new branches."]
+    assert prep.pick(hyps, str) == hyps[1]
+    assert prep.pick([hyps[0], hyps[2]], str) == hyps[0]  # the placeholder matters more
+    assert prep.pick([hyps[2]], str) is None
+    plain = prepare("咖啡厅 该死", 16, tgt_lang="en", src_lang="zh")
+    assert not plain.masked.spans
+    assert plain.pick(["Chicago, damn it.", "The coffee shop, damn it."], str) == "The coffee shop, damn it."
+    assert plain.pick(["Chicago, damn it."], str) == "Chicago, damn it."  # nothing better: kept

@@ -64,6 +64,36 @@ def test_a_han_character_run_is_counted_across_pieces() -> None:
         RepeatGuard(PIECES, 0)
 
 
+def test_only_characters_chinese_doubles_run_twice() -> None:
+    """With the list of doubled characters (the engine's): 节 is not on it, so 节 cannot follow 节
+    at all; a listed one (谢谢) may run twice, not three times."""
+    pieces = [*PIECES, "谢", "谢谢"]
+    ids = {p: i for i, p in enumerate(pieces)}
+
+    def banned_by(seq: list[str], doubles: set[str]) -> set[str]:
+        return {pieces[i] for i in RepeatGuard(pieces, 2, echo=False, doubles=doubles).banned([ids[p] for p in seq])}
+
+    assert banned_by(["节"], {"谢"}) == {"节", "节节"}
+    assert banned_by(["点节"], {"谢"}) == {"节", "节节"}
+    assert banned_by(["节"], {"节"}) == {"节节"}  # on the list: as without it
+    assert banned_by(["谢"], {"谢"}) == {"谢谢"}
+    assert banned_by(["谢", "谢"], {"谢"}) == {"谢", "谢谢"}
+    assert banned_by([], set()) == set()  # a learned 节节 or 哈哈哈 piece may still be written
+
+
+def test_the_engines_list_of_doubled_characters() -> None:
+    """doctrans/data/han_doubles.txt (training.han_doubles): the words real Chinese doubles are on it,
+    what the GPU en->zh model doubled on pydocs/django dev is not; the shipped bundle's guard uses it."""
+    from doctrans.engine.repeats import han_doubles
+
+    doubles = han_doubles()
+    assert set("谢妈爸看等慢试谈听天") <= doubles
+    assert not set("行组表路将时对线请数列的与") & doubles
+    tr = shipped_translator("en", "zh", threads=1)
+    guard = tr.tokenizer.repeat_guard(2)
+    assert guard is not None and guard.doubles == doubles
+
+
 class _Stammer:
     """Always wants 节 again (then 点, then EOS): what the shipped en->zh model did on TVsub."""
 
@@ -197,3 +227,20 @@ def test_an_english_translation_may_write_no_han_character() -> None:
     assert not han & set(tok.search_bans(source, tgt_lang="zh")[0].tolist())
     out = tr.new_document().translate("双击 setup.exe，按照屏幕提示完成安装。").translation
     assert not re.search(r"[\u3000-\u9fff]", out) and "setup.exe" in out, out
+
+
+def test_the_list_of_doubled_characters_is_built_from_the_chinese_side(tmp_path: Path) -> None:
+    """training.han_doubles: a character doubled often enough, in count and in share of its uses."""
+    import lzma
+
+    from training import han_doubles as builder
+
+    doc = {"en": ["x"] * 4, "zh": ["谢谢你，谢谢。", "妈妈说行。", "一行行的字", "行不行？行。"]}
+    for corpus in builder.CORPORA:
+        (tmp_path / corpus).mkdir()
+        with lzma.open(tmp_path / corpus / "train.jsonl.xz", "wt", encoding="utf-8") as fh:
+            fh.write(json.dumps(doc) + "\n")
+    seen, doubled = builder.measure(tmp_path)
+    assert doubled["谢"] == 6 and seen["谢"] == 12 and doubled["行"] == 3 and seen["行"] == 18
+    assert builder.han_doubles(seen, doubled, min_count=3, min_share=0.3) == ["谢", "妈"]  # 行: 1/6 of its uses
+    assert builder.han_doubles(seen, doubled, min_count=4, min_share=0.1) == ["谢"]

@@ -186,13 +186,13 @@ def _run(sessions: list[OnnxDocumentSession], ids: list[list[int]], preps: Seque
         nbest = nbest or [Hypothesis([], 0.0)]
         hyp = nbest[0]
         prep = preps[i]
-        if prep is not None and prep.masked.spans:  # the placeholder fallback, as OnnxDocumentSession.translate_ids
-            def copied(hs: list[Hypothesis], prep: Prepared = prep) -> Hypothesis | None:
-                return next((h for h in hs if prep.acceptable(tr.tokenizer.decode(h.tokens))), None)
+        if prep is not None:  # the choice and the placeholder fallback, as OnnxDocumentSession.translate_ids
+            def pick(hs: list[Hypothesis], prep: Prepared = prep) -> Hypothesis | None:
+                return prep.pick(hs, lambda h: tr.tokenizer.decode(h.tokens))
 
-            picked = copied(nbest)
+            picked = pick(nbest)
             if picked is None and wider > opt.beam_size:
-                picked = copied(search(slice(i, i + 1), wider, lengths[i])[0] or [])
+                picked = pick(search(slice(i, i + 1), wider, lengths[i])[0] or [])
             hyp = picked or hyp
         hyps.append(hyp)
 

@@ -413,10 +413,10 @@ class OnnxDocumentSession:
             return SentenceResult(source=sentence, translation=prep.copy or "", copied=True)
         ids = tr.source_ids(prep.model_text)
         src = np.asarray([ids], dtype=np.int64)
-        def copied_every_placeholder(hyps: list[Hypothesis]) -> Hypothesis | None:
-            return next((h for h in hyps if prep.acceptable(tr.tokenizer.decode(h.tokens))), None)
+        def pick(hyps: list[Hypothesis]) -> Hypothesis | None:
+            return prep.pick(hyps, lambda h: tr.tokenizer.decode(h.tokens))
 
-        hyp, extras = self.translate_ids(src, opt, choose=copied_every_placeholder if prep.masked.spans else None)
+        hyp, extras = self.translate_ids(src, opt, choose=pick)
         restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
         tgt_in = [info.bos_id, *hyp.tokens]
         attention = None

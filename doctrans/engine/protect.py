@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from doctrans.case_fold import fold_case
 from doctrans.datelines import find_dateline
@@ -32,6 +33,7 @@ from doctrans.kept_names import CJK_LANGUAGES
 from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
+from doctrans.place_names import invented_places
 from doctrans.quoted_terms import QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
 from doctrans.section_headings import find_section_heading, leading_label, numbered_heading
@@ -63,6 +65,8 @@ _ENUMERATOR = re.compile(r"\s*(?:\d{1,3}\.(?:\d{1,3}\.){0,3}|[(（]\d{1,3}[)）]
                          r"|\s*(?:[一二三四五六七八九十]{1,3}、|[(（][一二三四五六七八九十]{1,3}[)）]|\d{1,3}、)"
                          r"[ \t\u3000]*(?=\S)")
 
+H = TypeVar("H")  # a hypothesis of the search (doctrans.engine.beam.Hypothesis)
+
 
 @dataclass(frozen=True)
 class Prepared:
@@ -78,6 +82,9 @@ class Prepared:
     # The bundle has placeholder pieces, so the model can write ``⦅k⦆`` even for a sentence without
     # spans (it did, reading the memory of a document full of them): such placeholders are removed.
     masking: bool = False
+    # The direction (prepare's), for the place names a hypothesis invents (Prepared.pick).
+    src_lang: str | None = None
+    tgt_lang: str | None = None
 
     def restore(self, decoded: str) -> Restored:
         decoded = keep_quotation(self.model_text, decoded)
@@ -116,6 +123,18 @@ class Prepared:
     def acceptable(self, decoded: str) -> bool:
         """The model copied every placeholder exactly once (and invented none)."""
         return copied_exactly(decoded, self.masked)
+
+    def pick(self, hyps: Sequence[H], decode: Callable[[H], str]) -> H | None:
+        """The hypothesis to keep of the search's n-best (best first; ``decode``: its text as the
+        model wrote it): the best that copied every placeholder (:meth:`acceptable`) and names no
+        place the source does not (doctrans.place_names.invented_places), else the best that
+        copied every placeholder; None when none did (the engine then searches wider)."""
+        texts = [decode(h) for h in hyps]
+        ok = [i for i, t in enumerate(texts) if self.acceptable(t)] if self.masked.spans else list(range(len(hyps)))
+        if not ok:
+            return None
+        clean = (i for i in ok if not invented_places(self.source, texts[i], self.src_lang, self.tgt_lang))
+        return hyps[next(clean, ok[0])]
 
 
 # An article the model wrote before a span that starts with a determiner of its own: "The ⦅1⦆
@@ -193,7 +212,8 @@ def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None,
     short text on its own, for the sentence's quoted terms (doctrans.quoted_terms); None: they are
     left to the model with the rest."""
     return replace(_prepare(sentence, placeholders, glossary, tgt_lang, src_lang, alone),
-                   chinese_output=is_chinese(tgt_lang), end_marks=end_marks(tgt_lang))
+                   chinese_output=is_chinese(tgt_lang), end_marks=end_marks(tgt_lang), src_lang=src_lang,
+                   tgt_lang=tgt_lang)
 
 
 # A bare section number (``1 Introduction``, ``3 Conclusion``) counts as an enumerator only before

@@ -246,10 +246,10 @@ class SMDTDocumentSession:
         pairs = [(tr.tokenizer.encode(x), tr.tokenizer.encode(y)) for x, y in self.last_pairs]
         ids = tr.source_ids(prep.model_text)
 
-        def copied_every_placeholder(hyps: list[Hypothesis]) -> Hypothesis | None:
-            return next((h for h in hyps if prep.acceptable(tr.tokenizer.decode(h.tokens))), None)
+        def pick(hyps: list[Hypothesis]) -> Hypothesis | None:
+            return prep.pick(hyps, lambda h: tr.tokenizer.decode(h.tokens))
 
-        hyp = self.translate_ids(ids[:-1], pairs, choose=copied_every_placeholder if prep.masked.spans else None)
+        hyp = self.translate_ids(ids[:-1], pairs, choose=pick)
         restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
         return SentenceResult(source=sentence, translation=restored.text, src_tokens=tr.tokenizer.pieces(ids),
                               tgt_tokens=tr.tokenizer.pieces([tr.info.bos_id, *hyp.tokens]), score=hyp.score,
