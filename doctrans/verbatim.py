@@ -804,8 +804,9 @@ def _between(a: Span, b: Span, gap: str, masked: Masked) -> str:
     """The spacing between two spans the translation put side by side: as in the source when they
     were neighbours there, unless the spans were written in another script: ``北京10月18日`` into
     English is ``Beijing October 18`` (not ``BeijingOctober 18``), ``Monday March 3`` into Chinese
-    sets no space; else one space if the model wrote none (two spans glued together that were apart
-    in the source would read as one: ``30/etc/app.conf``)."""
+    sets no space; else none between two Chinese outputs (``Texas on Tuesday`` -> 得克萨斯州星期二, the
+    model having dropped the word between), else one space if the model wrote none (two spans glued
+    together that were apart in the source would read as one: ``30/etc/app.conf``)."""
     source_gap = masked.source[a.end:b.start]
     if a.end <= b.start and not source_gap.strip(_HSPACE):
         out_left, out_right = a.output[-1:], b.output[:1]
@@ -817,6 +818,8 @@ def _between(a: Span, b: Span, gap: str, masked: Masked) -> str:
         if source_gap and not src_cjk and (is_cjk(out_left) or is_cjk(out_right)):
             return ""
         return source_gap
+    if is_cjk(a.output[-1:]) and is_cjk(b.output[:1]):
+        return ""  # Chinese sets no space between words: "Texas on Tuesday" came back 得克萨斯州 星期二
     return gap or " "
 
 

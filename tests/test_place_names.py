@@ -54,6 +54,9 @@ def test_neighbouring_spans_are_spaced_the_way_the_output_writes() -> None:
     assert zh.restore("⦅1⦆ ⦅2⦆⦅3⦆").text == "Xinhua News Agency Beijing October 18"
     en = prepare("It opens in Berlin on Monday March 3.", 16, tgt_lang="zh", src_lang="en")
     assert en.restore("它在⦅1⦆开放⦅2⦆ ⦅3⦆").text == "它在柏林开放星期一3月3日。"
+    # Apart in the source, side by side in the translation: Chinese sets no space between them.
+    apart = prepare("A storm swept across Texas on Tuesday.", 16, tgt_lang="zh", src_lang="en")
+    assert apart.restore("暴风雨在 ⦅1⦆ ⦅2⦆ 席卷").text == "暴风雨在得克萨斯州星期二席卷。"
     # Spans that keep their text keep the source's gap.
     same = prepare("Run `make` `install` now.", 16, tgt_lang="zh", src_lang="en")
     assert same.restore("现在运行⦅1⦆ ⦅2⦆").text == "现在运行`make` `install`。"
