@@ -150,6 +150,10 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
     step_topk = getattr(decoder, "step_topk", None) \
         if no_repeat_ngram <= 0 and guard is None and forbid is None and once_sets is None else None
     beam_of = np.empty(0, dtype=np.int64)
+    # forbid as one additive row per batch row (0, or -inf where banned), built at the first step:
+    # adding it costs ~0.05 ms a step where writing -inf through the ids cost ~0.85 ms (4 rows x 5
+    # beams, the ~8,000 Han pieces banned into English).
+    forbid_add: np.ndarray | None = None
     # A decoder whose step gives log-probabilities already (a per-layer ONNX step) is not normalised again.
     given_log_probs = getattr(decoder, "gives_log_probs", False)
     for t in range(max(limits)):
@@ -175,8 +179,11 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
             lp = (out if given_log_probs else log_softmax(out)).reshape(B, K, -1)
             V = lp.shape[-1]
             if forbid is not None:
-                for b in range(B):
-                    lp[b][:, forbid[b]] = neg_inf
+                if forbid_add is None:
+                    forbid_add = np.zeros((B, 1, V), dtype=np.float32)
+                    for b in range(B):
+                        forbid_add[b, 0, forbid[b]] = neg_inf
+                lp = lp + forbid_add if lp.dtype != np.float32 else np.add(lp, forbid_add, out=lp)
             cand = (scores[:, :, None] + lp).reshape(B, K * V)
             if no_repeat_ngram > 0 or guard is not None or once_sets is not None:
                 for b in range(B):

@@ -86,7 +86,9 @@ class Tokenizer:
         if not new_digits:
             never = np.union1d(never, self.new_digits_banned(source_ids))
         if tgt_lang is not None and base_language(tgt_lang) not in HAN_LANGUAGES:
-            never = np.union1d(never, self.han_ids())
+            # Appended, not merged: the search only masks these ids, and a sorted union of ~8,000
+            # cost ~1.5 ms a sentence.
+            never = np.concatenate([never, self.han_ids()])
         return never, marks[present]
 
     def han_ids(self) -> np.ndarray:
