@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sentencepiece as spm
 import torch
@@ -19,7 +20,7 @@ from training import memory_probe
 from training import train as train_mod
 from training import trainer as trainer_mod
 from training.checkpoint import load_model, read_checkpoint
-from training.data import read_documents, tokenize_corpus
+from training.data import TokenizedCorpus, length_chunks, read_documents, tokenize_corpus
 from training.model import MemoryTransformer, make_config
 from training.moses_text import looks_tokenized, untokenized_side
 from training.search import translate_documents
@@ -118,6 +119,47 @@ def test_gradients_reach_memory_and_stop_at_the_detach_boundary(corpora, tmp_pat
         [n for n, g in grads.items() if g is None or g.abs().sum() == 0]
     # ...but nothing flowed back past it into the memory that came before.
     assert all(leaf.grad is None for leaf in leaves.values())
+
+
+def test_stage2_rows_in_parts_of_similar_length_train_as_one_batch(corpora, tmp_path):
+    """--chunk-tokens: a stream step's rows in parts (training.data.length_chunks) give the loss and
+    gradients of the whole step at once, with the memory carried from the step before."""
+    def run(budget: str) -> tuple[list[float], dict[str, torch.Tensor], dict[str, torch.Tensor]]:
+        tr = make_trainer(tmp_path / budget, corpora["train"], "--dropout", "0", "--mem-dropout", "0",
+                          "--chunk-tokens", budget)
+        data, losses = tr.batches(), []
+        for _ in range(3):
+            idx, reset = next(data)
+            if budget == "8":  # every row a part of its own
+                steps = [idx] if tr.prev is None else [idx, tr.prev["idx"]]
+                assert len(length_chunks(tr.train, steps, 8)) == len(idx)
+            loss, _ = tr.micro_step(idx, reset)
+            losses.append(float(loss))
+        grads = {n: p.grad.clone() for n, p in tr.model.named_parameters() if p.grad is not None}
+        return losses, grads, tr.prev["memory"]
+
+    whole, parts = run("100000"), run("8")
+    assert whole[0] == pytest.approx(parts[0], rel=1e-5)
+    assert whole[1].keys() == parts[1].keys()
+    for n, g in whole[1].items():
+        assert torch.allclose(g, parts[1][n], atol=1e-5, rtol=1e-4), n
+    for k, m in whole[2].items():
+        assert torch.allclose(m, parts[2][k], atol=1e-5), k
+
+
+def test_length_chunks_cut_sorted_rows_at_the_budget() -> None:
+    offsets = np.array([0, 2, 12, 15, 45, 46])  # sentence lengths 2, 10, 3, 30, 1 (source = target)
+    corpus = TokenizedCorpus(np.zeros(46, np.int32), offsets, np.zeros(46, np.int32), offsets,
+                             np.array([0, 5]), ["d"])
+    # Longest + EOS per row: 3, 11, 4, 31, 2. Rows 0, 2, 4 fit 1000 with 12 positions for 9 tokens: one part.
+    assert [p.tolist() for p in length_chunks(corpus, [[0, 2, 4]], 1000)] == [[0, 1, 2]]
+    # All five would pad 51 tokens to 155 positions: sorted 4, 0, 2, 1 | 3 (up to 16, 17-32).
+    assert [p.tolist() for p in length_chunks(corpus, [[0, 1, 2, 3, 4]], 1000)] == [[4, 0, 2, 1], [3]]
+    # And cut at the budget: 3 x 4 = 12 fits 24, 4 x 11 does not.
+    assert [p.tolist() for p in length_chunks(corpus, [[0, 1, 2, 3, 4]], 24)] == [[4, 0, 2], [1], [3]]
+    # The previous step's sentences count too; an idle row (None) is one position.
+    assert [p.tolist() for p in length_chunks(corpus, [[0, None, 2, 3, 4], [3, 0, 0, 0, 0]], 40)] == \
+        [[1, 4, 2], [0], [3]]
 
 
 def test_stage2_init_loads_every_stage1_weight_and_only_memory_is_new(corpora, tmp_path):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import lzma
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -280,3 +280,39 @@ def document_streams(corpus: TokenizedCorpus, rows: int, seed: int, epoch: int
             return
         yield list(pos), reset
         pos = [p + 1 if p is not None else None for p in pos]
+
+
+def length_chunks(corpus: TokenizedCorpus, steps: Sequence[Sequence[int | None]], budget: int) -> list[np.ndarray]:
+    """The rows of one stage-2 stream step as sub-batches of similar length (row indices each).
+
+    A stream step holds one sentence per row (``steps``: that step's indices and, when the memory
+    is recomputed, the previous step's), padded to the longest: mixing subtitle lines with code
+    blocks, the H200's stage 2 padded 256 rows of sentences 16 tokens long on average to the
+    longest of each step (the zh<->en cache, 300 steps: 9 % of the padded positions were tokens),
+    60x fewer tokens/s than stage 1, and 72 GB. The rows are independent (each reads and writes
+    its own memory), so they can go through in parts: by their longest sentence (source + EOS or
+    BOS + target, over ``steps``) in buckets that at most double (up to 16, 17-32, 33-64, ...),
+    each cut where ``rows x longest`` would pass ``budget`` positions. One part, in the rows' own
+    order, when the whole step fits the budget with at most half of it padding. On the same 300
+    steps: 4.8 parts a step, 51 % of the positions tokens, 5.8x fewer positions (untimed on a GPU)."""
+    lengths = np.zeros(len(steps[0]), dtype=np.int64)
+    for idx in steps:
+        real = np.array([i is not None for i in idx], dtype=bool)
+        rows = np.array([i if i is not None else 0 for i in idx], dtype=np.int64)
+        src = corpus.src_offsets[rows + 1] - corpus.src_offsets[rows]
+        tgt = corpus.tgt_offsets[rows + 1] - corpus.tgt_offsets[rows]
+        lengths = np.maximum(lengths, np.where(real, np.maximum(src, tgt) + 1, 1))
+    longest = int(lengths.max(initial=1))
+    if len(lengths) * longest <= min(budget, 2 * int(lengths.sum())):
+        return [np.arange(len(lengths))]
+    order = np.argsort(lengths, kind="stable")
+    bucket = np.ceil(np.log2(np.maximum(lengths[order], 16))).astype(np.int64)
+    parts: list[np.ndarray] = []
+    start = 0
+    for k in range(1, len(order)):
+        # Ascending lengths: order[k] would be the longest of order[start:k + 1].
+        if bucket[k] != bucket[start] or (k + 1 - start) * int(lengths[order[k]]) > budget:
+            parts.append(order[start:k])
+            start = k
+    parts.append(order[start:])
+    return parts

@@ -67,6 +67,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     # Optimisation
     p.add_argument("--max-tokens", type=int, default=4096, help="sentence stage: target tokens per batch")
     p.add_argument("--rows", type=int, default=32, help="document stage: document streams per batch")
+    p.add_argument("--chunk-tokens", type=int, default=32768,
+                   help="document stage: the rows of a step go through in parts of similar length, at most "
+                        "this many padded positions (rows x longest sentence) each (training.data.length_chunks)")
     p.add_argument("--window", type=int, default=4,
                    help="document stage: accumulate gradients over a random 1..WINDOW steps")
     p.add_argument("--accum", type=int, default=1, help="sentence stage: batches per optimizer step")

@@ -54,6 +54,7 @@ from training.data import (
     collate,
     document_streams,
     folder_and_name,
+    length_chunks,
     sentence_batches,
     tokenize_corpus,
 )
@@ -472,24 +473,52 @@ class Trainer:
         The loss sum stays a tensor: reading it (``.item()``) would wait for the GPU every
         micro-batch; run() reads it only when it logs.
         """
+        if self.args.stage == "document":
+            return self.stream_step(idx, reset)
         b = collate(self.train, idx, self.cfg.pad_id, self.cfg.bos_id, self.cfg.eos_id)
         src, tgt_in, tgt_out = to_tensors(b, self.device)
-        memory = None
-        if self.cfg.sides and self.args.stage == "document":
-            init = self.model.init_memory(len(idx))
-            memory = init
-            if self.prev is not None:
-                carried = self.next_memory(self.prev["idx"], self.prev["memory"])
-                assert reset is not None  # document streams always say which rows restart
-                keep = torch.from_numpy(~reset).to(self.device)[:, None, None, None]
-                memory = {k: torch.where(keep, carried[k], init[k]) for k in init}
-            self.prev = {"idx": idx, "memory": {k: v.detach() for k, v in memory.items()}}
-        loss = self.loss(src, tgt_in, tgt_out, memory)
-        n = b.n_tokens
-        # Stage 2 keeps its semantics: each stream step normalised by its own tokens.
-        norm = self.grad_unit if self.args.stage == "sentence" else max(1, n)
-        self.scaler.scale(loss / norm).backward()
-        return loss.detach(), n
+        loss = self.loss(src, tgt_in, tgt_out)
+        self.scaler.scale(loss / self.grad_unit).backward()
+        return loss.detach(), b.n_tokens
+
+    def stream_step(self, idx: list[int | None], reset: np.ndarray | None) -> tuple[torch.Tensor | float, int]:
+        """One stage-2 stream step: each row's sentence read with the memory its previous sentence
+        wrote (recomputed with gradients), normalised by the step's own tokens. The rows go through
+        in parts of similar length (training.data.length_chunks, ``--chunk-tokens``), each part's
+        graph freed by its own backward; what a row computes does not depend on the other rows."""
+        prev = self.prev
+        steps = [idx] if prev is None else [idx, prev["idx"]]
+        parts = length_chunks(self.train, steps, self.args.chunk_tokens)
+        real = np.array([i is not None for i in idx], dtype=bool)
+        rows = np.array([i if i is not None else 0 for i in idx], dtype=np.int64)
+        n = int(np.where(real, self.train.tgt_offsets[rows + 1] - self.train.tgt_offsets[rows] + 1, 0).sum())
+        new_memory: dict[str, torch.Tensor] = {}
+        loss_sum: torch.Tensor | float = 0.0
+        for part in parts:
+            part_idx = [idx[r] for r in part]
+            b = collate(self.train, part_idx, self.cfg.pad_id, self.cfg.bos_id, self.cfg.eos_id)
+            src, tgt_in, tgt_out = to_tensors(b, self.device)
+            memory = None
+            if self.cfg.sides:
+                init = self.model.init_memory(len(part))
+                memory = init
+                if prev is not None:
+                    where = torch.from_numpy(part).to(self.device)
+                    carried = self.next_memory([prev["idx"][r] for r in part],
+                                               {k: v.index_select(0, where) for k, v in prev["memory"].items()})
+                    assert reset is not None  # document streams always say which rows restart
+                    keep = torch.from_numpy(~reset[part]).to(self.device)[:, None, None, None]
+                    memory = {k: torch.where(keep, carried[k], init[k]) for k in init}
+                for k, v in memory.items():
+                    if k not in new_memory:
+                        new_memory[k] = torch.empty((len(idx), *v.shape[1:]), dtype=v.dtype, device=v.device)
+                    new_memory[k][torch.from_numpy(part).to(self.device)] = v.detach()
+            loss = self.loss(src, tgt_in, tgt_out, memory)
+            self.scaler.scale(loss / max(1, n)).backward()
+            loss_sum = loss_sum + loss.detach()
+        if self.cfg.sides:
+            self.prev = {"idx": idx, "memory": new_memory}
+        return loss_sum, n
 
     def optimizer_step(self) -> torch.Tensor:
         if self.world > 1:
