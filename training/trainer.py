@@ -745,6 +745,7 @@ def dev_loss(model: MemoryTransformer, corpus: TokenizedCorpus, with_memory: boo
             total += label_smoothed_loss(logits, tgt_out, cfg.pad_id, 0.0, reduce=False).item()
             tokens += b.n_tokens
         return total, tokens
+    step_sum = torch.zeros((), dtype=torch.float64, device=device)
     for d0 in range(0, corpus.n_documents, rows):
         docs = list(range(d0, min(corpus.n_documents, d0 + rows)))
         starts = [int(corpus.doc_offsets[d]) for d in docs]
@@ -755,9 +756,11 @@ def dev_loss(model: MemoryTransformer, corpus: TokenizedCorpus, with_memory: boo
             b = collate(corpus, idx, cfg.pad_id, cfg.bos_id, cfg.eos_id)
             src, tgt_in, tgt_out = to_tensors(b, device)
             logits, memory = model(src, tgt_in, memory)
-            total += label_smoothed_loss(logits, tgt_out, cfg.pad_id, 0.0, reduce=False).item()
+            # Summed on the device: an .item() per sentence position waited for the GPU ~1,000
+            # times in a stage-2 evaluation (15-17 s on the H200 for the six dev splits).
+            step_sum += label_smoothed_loss(logits, tgt_out, cfg.pad_id, 0.0, reduce=False).detach()
             tokens += b.n_tokens
-    return total, tokens
+    return total + float(step_sum), tokens
 
 
 def setup_distributed(args: argparse.Namespace) -> None:
