@@ -19,6 +19,12 @@ doctrans.engine.protect):
 | 国务院发布了政府工作报告。                 | en     | State Council · Government Work Report |
 | 第三方的年报告                              | en     | (none)                            |
 | Thank you. (Laughter) (Applause)           | zh     | （笑声） · （掌声）               |
+| 双击图标，或右键单击它。                     | en     | double-click · right-click        |
+| Double-click the file, then right-click it. | zh     | 双击 · 右键单击                   |
+
+A manual's mouse actions are terms too (``双击`` came back "Hands", ``Double-click`` 双引号, a
+double quote); a translation into English that starts with such a term gets its capital back
+(doctrans.engine.protect.capitalised_start).
 
 A change on the year (or month) before is one phrase with its figure (:func:`find_changes`):
 ``同比增长8.3%`` <-> ``up 8.3% year on year``, ``环比下降2%`` <-> ``down 2% month on month``,

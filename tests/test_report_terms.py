@@ -16,7 +16,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 8
+    assert len(docstring_table()) == 10
 
 
 @pytest.mark.parametrize(("text", "tgt", "expected"), docstring_table())
@@ -115,3 +115,19 @@ def test_no_article_is_left_before_a_term_that_brings_its_own_determiner() -> No
     assert prep.model_text is not None and "本季度" not in prep.model_text
     assert prep.restore("The ⦅1⦆ company grew.").text == "This quarter company grew."
     assert no_article_before_determiner("He saw a the dog; the theory holds.") == "He saw the dog; the theory holds."
+
+
+def test_a_translation_that_starts_with_a_term_starts_with_a_capital() -> None:
+    """双击 setup.exe came back "double-click setup.exe": the term's capital is put back; a kept
+    name or code (numpy) and a glossary term keep the case they have."""
+    from doctrans.engine.protect import prepare
+    from doctrans.glossary import Glossary
+
+    prep = prepare("双击 setup.exe，按照提示完成安装。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text.startswith("⦅1⦆ ⦅2⦆")
+    assert prep.restore("⦅1⦆ ⦅2⦆ and follow the hints.").text == "Double-click setup.exe and follow the hints."
+    assert prep.restore("Please ⦅1⦆ ⦅2⦆.").text == "Please double-click setup.exe."
+    code = prepare("numpy 是一个库。", 16, tgt_lang="en", src_lang="zh")
+    assert code.restore("⦅1⦆ is a library.").text == "numpy is a library."
+    phone = prepare("苹果手机很贵。", 16, Glossary.from_pairs([("苹果手机", "iPhone")]), tgt_lang="en", src_lang="zh")
+    assert phone.restore("⦅1⦆ is expensive.").text == "iPhone is expensive."

@@ -28,6 +28,18 @@ def test_docstring_table_row(text: str, tgt: str, spans: str) -> None:
     assert found == ([] if spans == "(none)" else spans.split(" · "))
 
 
+@pytest.mark.parametrize(("text", "tgt", "spans"), [r for r in docstring_table() if r[2] != "(none)"])
+def test_the_labels_reach_what_the_model_reads(text: str, tgt: str, spans: str) -> None:
+    """Through prepare, where quoted terms are also kept as written: a label's own target wins
+    ("OK" had come back “OK” into Chinese, the quote kept whole over the label inside it)."""
+    from doctrans.engine.protect import prepare
+
+    src = "en" if tgt == "zh" else "zh"
+    prep = prepare(text, 16, tgt_lang=tgt, src_lang=src)
+    labels = spans.split(" · ")
+    assert [s.output for s in prep.masked.spans if s.output in labels] == labels
+
+
 def test_every_label_reads_back_both_ways() -> None:
     for line in data_lines("ui_labels.tsv"):
         english, chinese = (side.split("|") for side in line.split("\t"))

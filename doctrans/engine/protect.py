@@ -100,6 +100,8 @@ class Prepared:
         if self.chinese_output:
             decoded = chinese_quotes(drop_stray_quote(self.model_text, decoded))
         restored = unmask(decoded, self.masked) if self.masking else Restored(decoded, [])
+        if self.masked.spans and base_language(self.tgt_lang) == "en":
+            restored = replace(restored, text=capitalised_start(decoded, restored.text, self.masked))
         dates = [s.output for s in self.masked.spans if s.kind == "date" and s.target is not None]
         if dates:
             restored = replace(restored, text=drop_repeated_units(restored.text, dates))
@@ -135,6 +137,24 @@ class Prepared:
             return None
         clean = (i for i in ok if not invented_places(self.source, texts[i], self.src_lang, self.tgt_lang))
         return hyps[next(clean, ok[0])]
+
+
+_FIRST_PLACEHOLDER = re.compile("\\s*\u2985([0-9]{1,3})\u2986")
+
+
+def capitalised_start(decoded: str, text: str, masked: Masked) -> str:
+    """``text`` (English, restored from ``decoded``) with a capital first letter when it starts
+    with a term the engine translated, written in small letters (``双击 setup.exe`` came back
+    "double-click setup.exe"); a verbatim span or a kept name (``numpy``, a path) and a user's
+    glossary term (``iPhone``) keep their case."""
+    first = _FIRST_PLACEHOLDER.match(decoded)
+    if first is None or not 1 <= int(first.group(1)) <= len(masked.spans):
+        return text
+    span = masked.spans[int(first.group(1)) - 1]
+    out = span.output
+    if span.kind != "phrase" or span.target in (None, span.text) or not out[:1].islower() or not text.startswith(out):
+        return text
+    return out[0].upper() + text[1:]
 
 
 # An article the model wrote before a span that starts with a determiner of its own: "The ⦅1⦆
@@ -282,6 +302,8 @@ def _with_quoted_terms(sentence: str, terms: list[Span], alone: Callable[[str], 
     found: list[Span] = []
     asked: dict[int, QuotedTerm] = {}
     for q in candidates:
+        if any(t.start <= q.start and q.end <= t.end for t in terms):
+            continue  # a term holds the whole quote: a program's label ("OK" -> “确定”), a glossary term
         # A string kept as written holds what other rules found inside it (the Latin run of
         # "Welcome to nginx!" was a name without its mark): the quote wins over them.
         cut = [t for t in taken if q.start < t.end and t.start < q.end
