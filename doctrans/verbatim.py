@@ -785,7 +785,11 @@ def _restore(text: str, masked: Masked) -> str:
         if core:
             if core[-1] != "\n":
                 src_space, src_char = _source_side(masked, span, "left")
-                texts[i] = _with_space(left, True, _space_wanted(span, "left", core[-1], src_space, src_char))
+                want = _space_wanted(span, "left", core[-1], src_space, src_char)
+                if want is None and core[-1] == '"' and _latin(span.output[:1]) and src_char != '"' \
+                        and _closes_quote(texts[: i + 1], [spans[k - 1].output for k in ks[:i]]):
+                    want = True  # "remember the password"check box: a closing quote, then a word
+                texts[i] = _with_space(left, True, want)
         elif i > 0:
             texts[i] = _between(spans[ks[i - 1] - 1], span, left, masked)
         # Right side, unless another span follows with only spaces between (handled on its left).
@@ -798,6 +802,12 @@ def _restore(text: str, masked: Masked) -> str:
         out.append(spans[k - 1].output)
         out.append(texts[i + 1])
     return "".join(out)
+
+
+def _closes_quote(texts: list[str], outputs: list[str]) -> bool:
+    """Whether the last ``"`` of the translation so far (``texts`` and the span ``outputs`` between
+    them) closes a quote: an even number of them so far."""
+    return (sum(t.count('"') for t in texts) + sum(o.count('"') for o in outputs)) % 2 == 0
 
 
 def _between(a: Span, b: Span, gap: str, masked: Masked) -> str:

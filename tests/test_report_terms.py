@@ -131,3 +131,13 @@ def test_a_translation_that_starts_with_a_term_starts_with_a_capital() -> None:
     assert code.restore("⦅1⦆ is a library.").text == "numpy is a library."
     phone = prepare("苹果手机很贵。", 16, Glossary.from_pairs([("苹果手机", "iPhone")]), tgt_lang="en", src_lang="zh")
     assert phone.restore("⦅1⦆ is expensive.").text == "iPhone is expensive."
+
+
+def test_a_term_after_a_closing_quote_is_a_word_of_its_own() -> None:
+    """勾选“记住密码”复选框: the model wrote the label, its closing quote and the term's placeholder
+    glued ("remember the password"check box); an opening quote keeps the span glued to it."""
+    from doctrans.engine.protect import prepare
+
+    prep = prepare("勾选“记住密码”复选框。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore('Check "remember the password"⦅1⦆.').text == 'Check "remember the password" check box.'
+    assert prep.restore('Check the "⦅1⦆" for the password.').text == 'Check the "check box" for the password.'
