@@ -421,14 +421,14 @@ def main(argv: list[str] | None = None) -> int:
     for b, t in cells:
         base = med[b, t, "ct2 int8"]
         print(f"| {b} | {t} | " + " | ".join(f"{med[b, t, c] / base:.2f}x" for c in names) + " |")
-    pairs = [(f"doctrans int8 mem on, {n} docs batched", f"ct2 int8, {n} rows") for n in args.batch_docs]
-    pairs = [(a, c) for a, c in pairs if a in names and c in names]
+    pairs = [(n, f"doctrans int8 mem on, {n} docs batched", f"ct2 int8, {n} rows") for n in args.batch_docs]
+    pairs = [(n, a, c) for n, a, c in pairs if a in names and c in names]
     if pairs:
         print("\nbatched, like for like: doctrans N documents as rows / CTranslate2 int8 N rows per batch "
               "(target >= 1.0)")
         for b, t in cells:
             print(f"beam {b}, threads {t}: " + ", ".join(
-                f"N={a.split(', ')[1].split()[0]} {med[b, t, a] / med[b, t, c]:.2f}x" for a, c in pairs))
+                f"N={n} {med[b, t, a] / med[b, t, c]:.2f}x" for n, a, c in pairs))
     if args.json:
         args.json.write_text(json.dumps({"agreement": {"fp32": [same, n], "int8": [same8, n]},
                                          "medians": {f"beam{b}_threads{t}_{c}": v for (b, t, c), v in med.items()}},

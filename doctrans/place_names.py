@@ -83,7 +83,7 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
 
 # Characters that end many Chinese place names (国 of 美国, 州 of 加州, 市, 省...): sharing one of
 # them with the source says nothing about whether the source names the place.
-_GENERIC_CHINESE = frozenset("国州省市县区岛山江河湖海湾城镇村洲岛")
+_GENERIC_CHINESE = frozenset("国州省市县区岛山江河湖海湾城镇村洲")
 
 
 @cache
@@ -115,13 +115,13 @@ def invented_places(source: str, translation: str, src_lang: str | None, tgt_lan
     _, _, english_names, chinese_names = _tables()
     chinese_of, english_of = _every_form()
     out: list[str] = []
+    lowered = source.lower()
     if tgt == "en" and src == "zh":
         for name in {m.group() for m in english_names.finditer(translation)}:
             chars = {c for form in chinese_of.get(name, ()) for c in form} - _GENERIC_CHINESE
-            if name.lower() not in source.lower() and not any(c in source for c in chars):
+            if name.lower() not in lowered and not any(c in source for c in chars):
                 out.append(name)
     elif tgt == "zh" and src == "en":
-        lowered = source.lower()
         for name in {m.group() for m in chinese_names.finditer(translation)}:
             stems = {w[:4].lower() for e in english_of.get(name, ()) for w in re.findall(r"[A-Za-z]{3,}", e)}
             if name not in source and not any(s in lowered for s in stems):

@@ -489,21 +489,19 @@ class Trainer:
         prev = self.prev
         steps = [idx] if prev is None else [idx, prev["idx"]]
         parts = length_chunks(self.train, steps, self.args.chunk_tokens)
-        real = np.array([i is not None for i in idx], dtype=bool)
-        rows = np.array([i if i is not None else 0 for i in idx], dtype=np.int64)
-        n = int(np.where(real, self.train.tgt_offsets[rows + 1] - self.train.tgt_offsets[rows] + 1, 0).sum())
+        batches = [collate(self.train, [idx[r] for r in part], self.cfg.pad_id, self.cfg.bos_id, self.cfg.eos_id)
+                   for part in parts]
+        n = sum(b.n_tokens for b in batches)  # the step's tokens: every part is normalised by them
         new_memory: dict[str, torch.Tensor] = {}
         loss_sum: torch.Tensor | float = 0.0
-        for part in parts:
-            part_idx = [idx[r] for r in part]
-            b = collate(self.train, part_idx, self.cfg.pad_id, self.cfg.bos_id, self.cfg.eos_id)
+        for part, b in zip(parts, batches, strict=True):
             src, tgt_in, tgt_out = to_tensors(b, self.device)
             memory = None
             if self.cfg.sides:
                 init = self.model.init_memory(len(part))
                 memory = init
+                where = torch.from_numpy(part).to(self.device)
                 if prev is not None:
-                    where = torch.from_numpy(part).to(self.device)
                     carried = self.next_memory([prev["idx"][r] for r in part],
                                                {k: v.index_select(0, where) for k, v in prev["memory"].items()})
                     assert reset is not None  # document streams always say which rows restart
@@ -512,7 +510,7 @@ class Trainer:
                 for k, v in memory.items():
                     if k not in new_memory:
                         new_memory[k] = torch.empty((len(idx), *v.shape[1:]), dtype=v.dtype, device=v.device)
-                    new_memory[k][torch.from_numpy(part).to(self.device)] = v.detach()
+                    new_memory[k][where] = v.detach()
             loss = self.loss(src, tgt_in, tgt_out, memory)
             self.scaler.scale(loss / max(1, n)).backward()
             loss_sum = loss_sum + loss.detach()

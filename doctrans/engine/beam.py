@@ -183,7 +183,7 @@ def beam_search_n_best(decoder: StepDecoder, batch: int, beam: int, limits: list
                     forbid_add = np.zeros((B, 1, V), dtype=np.float32)
                     for b in range(B):
                         forbid_add[b, 0, forbid[b]] = neg_inf
-                lp = lp + forbid_add if lp.dtype != np.float32 else np.add(lp, forbid_add, out=lp)
+                np.add(lp, forbid_add, out=lp)
             cand = (scores[:, :, None] + lp).reshape(B, K * V)
             if no_repeat_ngram > 0 or guard is not None or once_sets is not None:
                 for b in range(B):

@@ -41,6 +41,8 @@ from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
 from doctrans.units import drop_repeated_measures, no_age_after_a_name, one_period
 from doctrans.verbatim import (
+    PLACEHOLDER_CLOSE,
+    PLACEHOLDER_OPEN,
     Masked,
     Restored,
     Span,
@@ -131,15 +133,19 @@ class Prepared:
         model wrote it): the best that copied every placeholder (:meth:`acceptable`) and names no
         place the source does not (doctrans.place_names.invented_places), else the best that
         copied every placeholder; None when none did (the engine then searches wider)."""
-        texts = [decode(h) for h in hyps]
-        ok = [i for i, t in enumerate(texts) if self.acceptable(t)] if self.masked.spans else list(range(len(hyps)))
-        if not ok:
-            return None
-        clean = (i for i in ok if not invented_places(self.source, texts[i], self.src_lang, self.tgt_lang))
-        return hyps[next(clean, ok[0])]
+        first_ok: H | None = None
+        for h in hyps:  # best first: usually the first will do, and the rest are never decoded
+            text = decode(h)
+            if self.masked.spans and not self.acceptable(text):
+                continue
+            if not invented_places(self.source, text, self.src_lang, self.tgt_lang):
+                return h
+            if first_ok is None:
+                first_ok = h
+        return first_ok
 
 
-_FIRST_PLACEHOLDER = re.compile("\\s*\u2985([0-9]{1,3})\u2986")
+_FIRST_PLACEHOLDER = re.compile(rf"\s*{PLACEHOLDER_OPEN}([0-9]{{1,3}}){PLACEHOLDER_CLOSE}")
 
 
 def capitalised_start(decoded: str, text: str, masked: Masked) -> str:
