@@ -6,7 +6,9 @@ import json
 import subprocess
 import sys
 import time
+from collections import deque
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -477,6 +479,24 @@ def test_time_budget_stops_in_time_and_resumes_exactly(corpora, tmp_path, monkey
     logged = [r for r in log_records(split) if "loss" in r]
     assert all({"tok_per_s", "eval_s", "save_s", "elapsed_s"} <= set(r) for r in logged)
     assert all("eval_s" in r for r in log_records(split) if "eval" in r)
+
+
+def test_time_budget_does_not_judge_by_the_warm_up_step():
+    """A run's first step pays one-time costs (on the H100, stage 2's took 4x a later one): it is
+    the budget's estimate until a later step is timed, then it is dropped, so a slow first step
+    does not stop a stage that has time for many more (the device run's stage 2 stopped after one
+    step of its 67 s)."""
+    run = SimpleNamespace(recent_steps=deque(maxlen=20), run_start_step=10, step=11,
+                          args=SimpleNamespace(stage="document", window=4, accum=1))
+    trainer_mod.Trainer.record_step(run, 8.0, 1, 100)  # the warm-up: 8 s for one stream sentence
+    assert trainer_mod.Trainer.step_estimate(run) == pytest.approx(32.0)  # all we know yet
+    run.step = 12
+    trainer_mod.Trainer.record_step(run, 3.0, 2, 200)
+    assert trainer_mod.Trainer.step_estimate(run) == pytest.approx(6.0)  # 1.5 s a sentence x 4
+    run.step = 13
+    trainer_mod.Trainer.record_step(run, 2.0, 1, 100)  # later steps all count (the slowest rules)
+    assert trainer_mod.Trainer.step_estimate(run) == pytest.approx(8.0)
+    assert len(run.recent_steps) == 2
 
 
 def inductor_unavailable() -> str | None:
