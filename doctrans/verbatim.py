@@ -675,10 +675,14 @@ def unmask(translation: str, masked: Masked) -> Restored:
     return Restored(_restore(text, masked), problems, tuple(missing), tuple(duplicated), tuple(unknown))
 
 
+_MID_HAN = 6
+
+
 def _insert_missing(text: str, masked: Masked, k: int, floor: int) -> tuple[str, int]:
     """Insert ``⦅k⦆`` into ``text`` at its relative source position: before the final punctuation
     when it ended the source, after the opening when it began it, else proportionally, moved to the
-    nearest position outside a Latin word and outside another placeholder; never before ``floor``
+    nearest position outside a Latin word and outside another placeholder, and preferably not between
+    two Han characters (within ``_MID_HAN`` characters of that place); never before ``floor``
     (the end of the missing placeholder inserted before it). Returns the text and the new floor."""
     token = placeholder(k)
     src = masked.text
@@ -704,7 +708,15 @@ def _insert_missing(text: str, masked: Masked, k: int, floor: int) -> tuple[str,
                 return False
             return p in (0, len(text)) or not (_latin(text[p - 1]) and _latin(text[p]))
 
-        p = min((q for q in range(len(text) + 1) if ok(q)), key=lambda q: (abs(q - target), q))
+        def between_han(q: int) -> bool:  # inside a Chinese word, as far as one can tell without a segmenter
+            return 0 < q < len(text) and is_cjk(text[q - 1]) and is_cjk(text[q]) \
+                and text[q - 1] not in _FULL_WIDTH_STOPS and text[q] not in _FULL_WIDTH_STOPS
+
+        # Between two Han characters costs _MID_HAN characters of distance: a span a few characters
+        # from its proportional place but beside punctuation reads better than one splitting a
+        # word (libtasn1's manual came back "引ASN1_MAX_NAME_SIZE发", splitting 引发 "raise").
+        p = min((q for q in range(len(text) + 1) if ok(q)),
+                key=lambda q: (abs(q - target) + _MID_HAN * between_han(q), q))
     p = max(p, floor)
     return text[:p] + token + text[p:], p + len(token)
 

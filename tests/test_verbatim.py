@@ -130,6 +130,14 @@ def test_dropped_placeholder_is_put_back_at_its_relative_position() -> None:
     # Never inside a Latin word.
     r = unmask("The quarterly revenue grew.", mask("营收320增长。"))
     assert "320" in r.text and re.search(r"\b320\b", r.text)
+    # In Chinese, beside punctuation a few characters off rather than splitting a word (libtasn1's
+    # manual came back "引ASN1_MAX_NAME_SIZE发", splitting 引发 "raise").
+    m = mask("The function raises ASN1_MAX_NAME_SIZE when the name is too long.")
+    assert unmask("该函数在名称太长时，引发错误。", m).text == "该函数在名称太长时ASN1_MAX_NAME_SIZE，引发错误。"
+    # ... but not far from its place: with no boundary near, between two characters it goes.
+    m = mask("Then we will call the function with ASN1_MAX_NAME_SIZE and see what happens.")
+    r = unmask("然后我们用它来调用这个函数并看看长名称会发生什么事情以及后果", m)
+    assert 0 < r.text.index("ASN1") < len(r.text) - len("ASN1_MAX_NAME_SIZE")
 
 
 def test_duplicated_and_unknown_placeholders_are_removed() -> None:
