@@ -126,3 +126,13 @@ def test_the_device_session_runs_end_to_end_on_the_cpu(tmp_path):
         tr = OnnxTranslator.load(bundle, beam_size=1, src=src, tgt=tgt)
         results = tr.translate_document(["dann lachte ta", "lina kam heim"])
         assert len(results) == 2 and all(isinstance(r.translation, str) for r in results)
+
+
+def test_card_says_when_stage_1_continued_a_shipped_bundle():
+    """A continued run's card must not call stage 1 'from scratch' (device_run logs the bundle)."""
+    log = ("[device_run 02:20:01] stage 1 continues doctrans/models/zh-en-bidirectional (384-wide, read back "
+           "from its graphs)\n[device_run 02:27:37] phase s1 done in 411 s\n")
+    facts = device_card.run_facts(log)
+    assert "doctrans/models/zh-en-bidirectional" in facts["continues"]
+    assert facts["phases"] == "s1 6.8 min"
+    assert "continues" not in device_card.run_facts("[device_run 02:27:37] phase s1 done in 411 s\n")

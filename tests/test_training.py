@@ -486,8 +486,9 @@ def test_time_budget_does_not_judge_by_the_warm_up_step():
     the budget's estimate until a later step is timed, then it is dropped, so a slow first step
     does not stop a stage that has time for many more (the device run's stage 2 stopped after one
     step of its 67 s)."""
-    run = SimpleNamespace(recent_steps=deque(maxlen=20), run_start_step=10, step=11,
-                          args=SimpleNamespace(stage="document", window=4, accum=1))
+    logged: list[dict] = []
+    run = SimpleNamespace(recent_steps=deque(maxlen=20), run_start_step=10, step=11, started=time.time(),
+                          args=SimpleNamespace(stage="document", window=4, accum=1), log=logged.append)
     trainer_mod.Trainer.record_step(run, 8.0, 1, 100)  # the warm-up: 8 s for one stream sentence
     assert trainer_mod.Trainer.step_estimate(run) == pytest.approx(32.0)  # all we know yet
     run.step = 12
@@ -497,6 +498,8 @@ def test_time_budget_does_not_judge_by_the_warm_up_step():
     trainer_mod.Trainer.record_step(run, 2.0, 1, 100)  # later steps all count (the slowest rules)
     assert trainer_mod.Trainer.step_estimate(run) == pytest.approx(8.0)
     assert len(run.recent_steps) == 2
+    # the first two steps' times are in the log (what a short device stage spent its minutes on)
+    assert [(r["timed_step"], r["step_s"]) for r in logged] == [(1, 8.0), (2, 3.0)]
 
 
 def inductor_unavailable() -> str | None:

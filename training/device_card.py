@@ -68,6 +68,8 @@ def run_facts(device_log: str) -> dict[str, str]:
     if m := re.search(r"--data ((?:\S+\.npz:\d+ ?)+)", device_log):
         facts["weights"] = ", ".join(f"{Path(p).name.split('.')[0]} ×{w}"
                                      for p, w in (x.rsplit(":", 1) for x in m.group(1).split()))
+    if m := re.search(r"stage 1 continues (\S+)", device_log):
+        facts["continues"] = f"`{m.group(1)}` (its weights read back from the graphs, int8 dequantized)"
     phases: dict[str, float] = {}
     for name, seconds in re.findall(r"phase (\w+) done in (\d+) s", device_log):
         phases[name] = phases.get(name, 0) + float(seconds)
@@ -146,8 +148,11 @@ def write_card(result: Path, notes: str = "", bundle: Path | None = None, baseli
              "placeholders `⦅1⦆…⦅16⦆` as user symbols |",
              f"| data | TVsub zh–en (2,959 episodes), pydocs en–zh (488 pages), Django en–zh (154 pages), both "
              f"directions; up-sampling {facts.get('weights', 'see device_run.log')}. {LICENCE} |"]
-    lines += [f"| {label} | {stage_summary(read_log(result / 'logs' / f'{name}.log.jsonl'))} |"
-              for name, label in STAGES]
+    labels = dict(STAGES)
+    if "continues" in facts:  # device_run --init-bundle: stage 1 started from the shipped model
+        labels["s1"] = f"stage 1, sentence level, both directions, continuing {facts['continues']}"
+    lines += [f"| {labels[name]} | {stage_summary(read_log(result / 'logs' / f'{name}.log.jsonl'))} |"
+              for name, _ in STAGES]
     lines += [f"| hardware | {facts.get('hardware', 'not recorded')} |",
               f"| device time | {facts.get('total', '?')} of training, export and checks "
               f"({facts.get('phases', 'phases not recorded')}; scoring and machine starts not included) |",

@@ -669,6 +669,9 @@ class Trainer:
         if len(self.recent_steps) == 1 and self.step - self.run_start_step == 2:
             self.recent_steps.popleft()
         self.recent_steps.append((seconds, micro_batches, tokens))
+        if self.step - self.run_start_step in (1, 2):  # where a short run's minutes go, in its log
+            self.log({"timed_step": self.step - self.run_start_step, "step_s": round(seconds, 2),
+                      "micro_batches": micro_batches, "elapsed_s": round(time.time() - self.started, 2)})
 
     def step_estimate(self) -> float:
         """Seconds the next optimizer step may take: the slowest recent time per micro-batch
