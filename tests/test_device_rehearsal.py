@@ -79,6 +79,8 @@ def test_the_device_session_runs_end_to_end_on_the_cpu(tmp_path):
     back = tmp_path / "back"
     manifests = join(tmp_path / "OUT", back)
     assert sorted(m["name"] for m in manifests) == ["bundle.tgz", "logs.tgz"]
+    # the logs travel with the bundle too: a short session never reaches the score phase
+    assert next(m for m in manifests if m["name"] == "bundle.tgz")["contents"] == ["bundle_int8", "logs"]
     scores = back / "scores"
     for corpus in CORPORA:
         for direction in ("zh-en", "en-zh"):

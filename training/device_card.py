@@ -29,7 +29,8 @@ SPLITS = {"tvsub-zh-en": "TVsub dev (subtitles)", "pydocs-en-zh": "pydocs dev (P
 DIRECTIONS = ("zh-en", "en-zh")
 SYSTEMS = [("s1c", "sentence-level baseline: stage 1 continued on as many target tokens as stage 2 read"),
            ("s2", "memory model (stage 2)"),
-           ("s2_nomem", "memory model with its memory switched off at inference")]
+           ("s2_nomem", "memory model with its memory switched off at inference"),
+           ("previous", "the bundle shipped before this run, same engine")]
 STAGES = [("s1", "stage 1, sentence level, both directions, from scratch"),
           ("s2", "stage 2, memory fine-tuning (Feng et al. 2022 settings), from stage 1"),
           ("s1c", "control: stage 1 continued at sentence level, same target tokens as stage 2")]
@@ -93,6 +94,8 @@ def score_section(scores: Path, baseline: str | None = None) -> tuple[list[str],
         lines += [f"### {title}", "", "| model | zh→en s-BLEU | zh→en d-BLEU | en→zh s-BLEU | en→zh d-BLEU |",
                   "|---|---|---|---|---|"]
         for system, _ in SYSTEMS:
+            if system == "previous" and not any(got[(system, d)] for d in DIRECTIONS):
+                continue  # a first run has nothing before it; a continued one is scored against it
             label = labels[system]
             cells = []
             for d in DIRECTIONS:
@@ -101,19 +104,27 @@ def score_section(scores: Path, baseline: str | None = None) -> tuple[list[str],
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
         lines.append("")
         for d in DIRECTIONS:
-            base, mem = got[("s1c", d)], got[("s2", d)]
-            if base and mem:
-                lines.append(f"- {d.replace('-', '→')}: memory vs baseline {mem['s_bleu'] - base['s_bleu']:+.2f} "
-                             f"s-BLEU, {mem['d_bleu'] - base['d_bleu']:+.2f} d-BLEU over {mem['n_sentences']:,} "
-                             f"sentences; sacreBLEU `{mem['signature']}`.")
-                key = f"{split.split('-')[0]}_dev_{d.replace('-', '_')}"
-                shipped[f"{key}_s_bleu"] = round(mem["s_bleu"], 2)
-                shipped[f"{key}_d_bleu"] = round(mem["d_bleu"], 2)
+            mem = got[("s2", d)]
+            if not mem:
+                continue
+            key = f"{split.split('-')[0]}_dev_{d.replace('-', '_')}"
+            shipped[f"{key}_s_bleu"] = round(mem["s_bleu"], 2)
+            shipped[f"{key}_d_bleu"] = round(mem["d_bleu"], 2)
+            for other, what in (("s1c", "memory vs baseline"), ("s2_nomem", "memory on vs off"),
+                                ("previous", "this bundle vs the previous one")):
+                if base := got[(other, d)]:
+                    lines.append(f"- {d.replace('-', '→')}: {what} {mem['s_bleu'] - base['s_bleu']:+.2f} s-BLEU, "
+                                 f"{mem['d_bleu'] - base['d_bleu']:+.2f} d-BLEU over {mem['n_sentences']:,} "
+                                 f"sentences; sacreBLEU `{mem['signature']}`.")
         lines.append("")
         for d in DIRECTIONS:
             arrow = d.replace("-", "→")
             lines += attached(scores / f"significance.{split}.{d}.md",
                               f"Paired bootstrap {arrow}, baseline vs memory model (`training/significance.py`):")
+            lines += attached(scores / f"significance_nomem.{split}.{d}.md",
+                              f"Paired bootstrap {arrow}, memory off vs on (`training/significance.py`):")
+            lines += attached(scores / f"significance_previous.{split}.{d}.md",
+                              f"Paired bootstrap {arrow}, the previous bundle vs this one (`training/significance.py`):")
             lines += attached(scores / f"probe.{split}.{d}.md",
                               f"Memory probe {arrow} (`training/memory_probe.py`): teacher-forced dev loss of the "
                               "memory model with its own memory, another document's, the initial one and none; "

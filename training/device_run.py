@@ -227,7 +227,9 @@ def export(plan: Plan) -> None:
     bundle = plan.runs / "bundle_int8"
     report = export_checkpoint(plan.run_dir("s2") / "best.pt", bundle, "int8", log=say)
     (plan.runs / "export_report.txt").write_text(report.summary() + "\n")
-    m = pack(plan.out, {"bundle_int8": bundle}, name="bundle")
+    # The logs travel with the bundle: a 15-minute session never reaches the score phase, and
+    # stop 38's card had to be pieced together from the 12,000 characters of output that came back.
+    m = pack(plan.out, {"bundle_int8": bundle, "logs": collect_logs(plan)}, name="bundle")
     say(f"bundle packed into {plan.out}: {m['bytes'] / 2**20:.1f} MiB in {len(m['parts'])} parts")
 
 
@@ -296,6 +298,13 @@ def score(plan: Plan) -> None:
     for out, line in results:
         say(f"{Path(out).name}: {line}")
     _compare(plan, scores_dir)
+    m = pack(plan.out, {"scores": scores_dir, "logs": collect_logs(plan)}, name="logs")
+    say(f"scores and logs packed into {plan.out} ({m['bytes'] / 2**10:.0f} KiB)")
+
+
+def collect_logs(plan: Plan) -> Path:
+    """The stages' log.jsonl, the export report and device_run.log in one folder (a few hundred
+    KiB), for training.device_card."""
     logs = plan.runs / "logs"
     logs.mkdir(exist_ok=True)
     for run in ("s1", "s2", "s1c"):
@@ -304,8 +313,7 @@ def score(plan: Plan) -> None:
     for extra in ("export_report.txt", "device_run.log"):
         if (plan.runs / extra).exists():
             shutil.copyfile(plan.runs / extra, logs / extra)
-    m = pack(plan.out, {"scores": scores_dir, "logs": logs}, name="logs")
-    say(f"scores and logs packed into {plan.out} ({m['bytes'] / 2**10:.0f} KiB)")
+    return logs
 
 
 def _compare(plan: Plan, scores_dir: Path) -> None:
