@@ -124,7 +124,8 @@ def score_section(scores: Path, baseline: str | None = None) -> tuple[list[str],
             lines += attached(scores / f"significance_nomem.{split}.{d}.md",
                               f"Paired bootstrap {arrow}, memory off vs on (`training/significance.py`):")
             lines += attached(scores / f"significance_previous.{split}.{d}.md",
-                              f"Paired bootstrap {arrow}, the previous bundle vs this one (`training/significance.py`):")
+                              f"Paired bootstrap {arrow}, the previous bundle vs this one "
+                              "(`training/significance.py`):")
             lines += attached(scores / f"probe.{split}.{d}.md",
                               f"Memory probe {arrow} (`training/memory_probe.py`): teacher-forced dev loss of the "
                               "memory model with its own memory, another document's, the initial one and none; "
