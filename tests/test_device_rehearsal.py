@@ -138,3 +138,21 @@ def test_card_says_when_stage_1_continued_a_shipped_bundle():
     assert "doctrans/models/zh-en-bidirectional" in facts["continues"]
     assert facts["phases"] == "s1 6.8 min"
     assert "continues" not in device_card.run_facts("[device_run 02:27:37] phase s1 done in 411 s\n")
+
+
+def test_card_scores_a_continued_run_against_the_previous_bundle(tmp_path):
+    """A run with no control scores (cut short) and the previous bundle scored beside it: no empty
+    control row, the memory on/off and this-vs-previous differences, model.json's scores set."""
+    def score(name: str, s: float, d: float) -> None:
+        (tmp_path / name).write_text(json.dumps({"s_bleu": s, "d_bleu": d, "n_sentences": 10, "signature": "sig"}))
+
+    for direction in ("zh-en", "en-zh"):
+        score(f"s2.tvsub-zh-en.{direction}.json", 20.6, 31.0)
+        score(f"s2_nomem.tvsub-zh-en.{direction}.json", 20.5, 31.1)
+        score(f"previous.tvsub-zh-en.{direction}.json", 17.6, 28.8)
+    lines, shipped = device_card.score_section(tmp_path)
+    text = "\n".join(lines)
+    assert "—" not in text and "sentence-level baseline" not in text
+    assert text.count("memory on vs off +0.10 s-BLEU, -0.10 d-BLEU") == 2
+    assert text.count("this bundle vs the previous one +3.00 s-BLEU") == 2
+    assert shipped["tvsub_dev_zh_en_s_bleu"] == 20.6 and shipped["tvsub_dev_en_zh_d_bleu"] == 31.0

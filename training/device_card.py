@@ -51,8 +51,9 @@ def stage_summary(log: list[dict]) -> str:
     seconds = sum(b - a for a, b in itertools.pairwise(r["time"] for r in log) if b - a < PAUSE_S)
     speed = [r["tok_per_s"] for r in log if "tok_per_s" in r]
     evals = [(r["eval"]["dev_loss"], r["step"]) for r in log if "eval" in r]
-    text = (f"{steps:,} steps, {tokens / 1e6:,.1f}M target tokens, {seconds / 60:.1f} min, "
-            f"{sum(speed) / max(1, len(speed)):,.0f} target tok/s")
+    text = f"{steps:,} steps, {tokens / 1e6:,.1f}M target tokens, {seconds / 60:.1f} min"
+    if speed:  # a stage stopped before its first log line has no speed to give
+        text += f", {sum(speed) / len(speed):,.0f} target tok/s"
     if evals:
         loss, step = min(evals)
         text += f"; best dev loss {loss:.3f} at step {step:,}"
@@ -94,8 +95,8 @@ def score_section(scores: Path, baseline: str | None = None) -> tuple[list[str],
         lines += [f"### {title}", "", "| model | zh→en s-BLEU | zh→en d-BLEU | en→zh s-BLEU | en→zh d-BLEU |",
                   "|---|---|---|---|---|"]
         for system, _ in SYSTEMS:
-            if system == "previous" and not any(got[(system, d)] for d in DIRECTIONS):
-                continue  # a first run has nothing before it; a continued one is scored against it
+            if not any(got[(system, d)] for d in DIRECTIONS):
+                continue  # not scored (a first run has no previous bundle; a cut-short one no control)
             label = labels[system]
             cells = []
             for d in DIRECTIONS:
