@@ -57,15 +57,22 @@ def keep_quotation(source: str | None, translation: str) -> str:
 
 
 _END = re.compile(r'"([\s.。!！?？]*)$')
+_WHOLE = re.compile(r'(\s*)"(.*)"([\s.。!！?？]*)', re.DOTALL)
 
 
 def drop_stray_quote(source: str | None, translation: str) -> str:
     """``translation`` without a ``"`` at its end that closes nothing: the source pairs its quotes
     and does not end in one, the translation has one quote too many and it is the last (the en->zh
     model ended the RFC 2119 sentence ``…2119[RFC-2119]"。``, and the odd count kept every pair of
-    the sentence from becoming “”)."""
+    the sentence from becoming “”); and, when the source is wholly one quotation and the
+    translation opens and closes one, without the stray quote inside it."""
     if source is None or translation.count('"') % 2 == 0 or source.count('"') % 2:
         return translation
+    whole = _WHOLE.fullmatch(translation)
+    if whole and _QUOTATION.fullmatch(source):
+        # The source is one quotation and the translation opens and closes one, with a stray
+        # quote inside (``"最糟糕的是"是什么意思？"``): the outer pair stays, the inner quote goes.
+        return f'{whole.group(1)}"{whole.group(2).replace(chr(34), "")}"{whole.group(3)}'
     if re.search(r'["”][\s.。!！?？]*$', source):
         return translation
     return _END.sub(r"\1", translation)

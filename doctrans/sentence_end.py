@@ -87,9 +87,12 @@ def _clause_end(body: str, mark: str) -> str:
 
 def _unclosed(text: str) -> str:
     """The closing characters ``text`` lacks for a quotation or bracket it opened and left open,
-    innermost first (an odd number of ASCII ``"`` counts as one left open)."""
+    innermost first (an odd number of ASCII ``"`` counts as one left open, unless the last ends
+    the text: a quote there closes, and the stray one is earlier — the en->zh model wrote
+    ``"最糟糕的是"是什么意思"`` for ``"What's the worst that could happen?"``, and a fourth quote
+    appended to it came out as an empty ``“”``)."""
     stack: list[str] = []
-    for ch in text:
+    for i, ch in enumerate(text):
         if ch in _PAIRS:
             stack.append(_PAIRS[ch])
         elif stack and ch == stack[-1]:
@@ -97,7 +100,7 @@ def _unclosed(text: str) -> str:
         elif ch == '"':
             if stack and stack[-1] == '"':
                 stack.pop()
-            else:
+            elif i < len(text) - 1:
                 stack.append('"')
     return "".join(reversed(stack))
 

@@ -46,3 +46,17 @@ def test_a_stray_quote_at_the_end_is_dropped_so_the_pairs_become_chinese() -> No
     assert chinese_quotes(drop_stray_quote(source, translation)) == "关键字“MUST”和“MAY”如 RFC 2119 中所述。"
     assert drop_stray_quote('He said "no."', '他说"不。') == '他说"不。'  # the source ends in a quote
     assert drop_stray_quote('a "b" c', '甲"乙"丙') == '甲"乙"丙'  # an even count: nothing to drop
+
+
+def test_a_quotation_with_a_stray_quote_inside_comes_back_as_one_quotation() -> None:
+    """The en->zh model closed the quotation early (``"最糟糕的是"是什么意思"``); the mark and a
+    fourth quote were added after it and the reader got an empty ``“”`` at the end."""
+    from doctrans.quotes import drop_stray_quote
+    from doctrans.sentence_end import end_like_source
+
+    source = '"What\'s the worst that could happen?"'
+    ended = end_like_source(source, '"最糟糕的是"是什么意思"', chinese_output=True)
+    assert ended == '"最糟糕的是"是什么意思？"'
+    assert chinese_quotes(drop_stray_quote(source, ended)) == "“最糟糕的是是什么意思？”"
+    # A quotation that is only part of the source keeps the model's quotes.
+    assert drop_stray_quote('He asked "why?" twice', '他问"为什么"两次"') == '他问"为什么"两次'
