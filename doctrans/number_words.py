@@ -166,3 +166,22 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
             continue  # one to nine alone: the model's words
         spans.append(Span(m.start(), m.end(), m.group(0), "number", target))
     return sorted(spans, key=lambda s: s.start)
+
+
+# An ordinal made by adding "th" to a cardinal word the model knew ("the threeth floor" for 比三楼,
+# "oneth", "fiveth", "twentyth"): never English, whoever wrote it. Only the malformed forms are
+# listed, so a correct ordinal or another word ending in "th" is never touched.
+_MALFORMED_ORDINALS = {"oneth": "first", "twoth": "second", "threeth": "third", "fiveth": "fifth",
+                       "eightth": "eighth", "nineth": "ninth", "twelveth": "twelfth"}
+_MALFORMED_ORDINALS.update({f"{tens[:-1]}yth": f"{tens[:-1]}ieth" for tens in _TENS})  # twentyth -> twentieth
+_MALFORMED = re.compile(rf"\b({'|'.join(_MALFORMED_ORDINALS)})\b", re.IGNORECASE)
+
+
+def proper_ordinals(text: str) -> str:
+    """``text`` (English) with the ordinals the model built wrong as English writes them
+    ("threeth" -> "third", "Twentyth" -> "Twentieth"); the capital kept."""
+    def fix(m: re.Match[str]) -> str:
+        right = _MALFORMED_ORDINALS[m.group(1).lower()]
+        return right.capitalize() if m.group(1)[0].isupper() else right
+
+    return _MALFORMED.sub(fix, text)

@@ -76,3 +76,19 @@ def test_chinese_numerals_into_english_figures(text: str, found: list[tuple[str,
     spans = find_number_words(text, "zh", "en")
     assert [(s.text, s.target) for s in spans] == found
     assert find_number_words(text, "zh", "de") == []
+
+
+def test_an_ordinal_the_model_built_wrong_is_written_as_english_writes_it() -> None:
+    """zh->en wrote 比三楼还高 as "higher than the threeth floor" in a talk; a correct ordinal or
+    another word in -th is never touched, and the fix is part of every English translation."""
+    from doctrans.engine.protect import prepare
+    from doctrans.number_words import proper_ordinals
+
+    assert proper_ordinals("higher than the threeth floor") == "higher than the third floor"
+    assert proper_ordinals("Twentyth time, oneth, nineth") == "Twentieth time, first, ninth"
+    kept = "the fourth and the thirtieth month, a ninth of the width, Smith's tenth birth"
+    assert proper_ordinals(kept) == kept
+    prep = prepare("现在，它们已经长得比三楼还高了。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("Now higher than the threeth floor.").text == "Now higher than the third floor."
+    into_chinese = prepare("It is on the threeth floor.", 16, tgt_lang="zh", src_lang="en")
+    assert "threeth" in into_chinese.restore("它在threeth层。").text  # only English output is corrected

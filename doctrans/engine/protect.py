@@ -33,6 +33,7 @@ from doctrans.kept_names import CJK_LANGUAGES
 from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
+from doctrans.number_words import proper_ordinals
 from doctrans.place_names import invented_places
 from doctrans.quoted_terms import QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
@@ -115,6 +116,8 @@ class Prepared:
                                                                       [s.output for s in self.masked.spans]))
         if not self.chinese_output and self.masked.spans:
             restored = replace(restored, text=no_article_before_determiner(one_period(restored.text)))
+        if base_language(self.tgt_lang) == "en":
+            restored = replace(restored, text=proper_ordinals(restored.text))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
 
     def model_target(self, translation: str) -> str:
