@@ -66,3 +66,22 @@ def test_an_english_string_quoted_in_chinese_is_kept_as_written_into_english() -
     assert asked == [] and prep.model_text is not None and "nginx" not in prep.model_text
     assert prep.restore("If you see the ⦅1⦆ page, it is installed.").text == \
         'If you see the "Welcome to nginx!" page, it is installed.'
+
+
+def test_a_list_of_quoted_key_words_is_kept_whole_and_parted_by_the_enumeration_comma() -> None:
+    """RFC 2119's sentence quotes ten key words: the phrase budget (for words the grammar hangs on)
+    had left eight to the model, which read them in small letters and wrote "required", "shad"."""
+    words = ["MUST", "MUST NOT", "REQUIRED", "SHALL", "SHALL NOT", "SHOULD", "SHOULD NOT", "RECOMMENDED", "MAY"]
+    source = ("The key words " + ", ".join(f'"{w}"' for w in words) + ', and "OPTIONAL" in this document are to '
+              "be interpreted as described in RFC 2119[RFC-2119].")
+    prep = prepare(source, 16, tgt_lang="zh", src_lang="en")
+    kept = [s.output for s in prep.masked.spans if s.kind == "phrase"]
+    assert kept == [f"“{w}”" for w in [*words, "OPTIONAL"]]
+    assert not any(w.lower() in prep.model_text for w in words)
+    # The model wrote the source's ", " between them: Chinese parts a list of quoted terms by 、.
+    decoded = "关键词" + ", ".join(f"⦅{k}⦆" for k in range(1, 10)) + "和⦅10⦆在本文档中按⦅11⦆ ⦅12⦆⦅13⦆中所述解释。"
+    text = prep.restore(decoded).text
+    assert text.startswith("关键词“MUST”、“MUST NOT”、“REQUIRED”、") and "“MAY”和“OPTIONAL”" in text
+    # Figures in a list are no quoted terms: their comma stays the model's.
+    figures = prepare("Set the sizes 320, 640 and 1280.", 16, tgt_lang="zh", src_lang="en")
+    assert figures.restore("设置大小⦅1⦆, ⦅2⦆和⦅3⦆。").text == "设置大小320, 640和1280。"

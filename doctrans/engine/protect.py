@@ -101,7 +101,7 @@ class Prepared:
         if self.end_marks:
             decoded = end_like_source(self.source, decoded, self.end_marks == "cjk")
         if self.chinese_output:
-            decoded = chinese_quotes(drop_stray_quote(self.model_text, decoded))
+            decoded = quote_list_commas(chinese_quotes(drop_stray_quote(self.model_text, decoded)), self.masked)
         restored = unmask(decoded, self.masked) if self.masking else Restored(decoded, [])
         if self.masked.spans and base_language(self.tgt_lang) == "en":
             restored = replace(restored, text=capitalised_start(decoded, restored.text, self.masked))
@@ -375,7 +375,10 @@ def _within_budget(sentence: str, terms: list[Span], placeholders: int) -> list[
     doctrans.place_names, doctrans.report_terms) that would push a verbatim span or a glossary
     term past the placeholder limit: a figure must never change, while a name left to the model is
     only at risk of being garbled; and without the last report terms past :data:`PHRASE_BUDGET`."""
-    phrases = [t for t in terms if t.kind == "phrase"]
+    # A quoted English string kept as written in Chinese output (doctrans.quoted_terms) is copied
+    # like a verbatim span, not a word the grammar hangs on: RFC 2119's ten quoted key words lost
+    # eight of theirs to the budget, and the model read those in small letters and wrote "shad".
+    phrases = [t for t in terms if t.kind == "phrase" and not _kept_quote(t)]
     over = len(protected_spans(sentence, terms)) - PHRASE_BUDGET
     if over > 0 and phrases:
         dropped = {id(t) for t in phrases[len(phrases) - min(over, len(phrases)):]}
@@ -386,6 +389,27 @@ def _within_budget(sentence: str, terms: list[Span], placeholders: int) -> list[
     names = [t for t in terms if t.kind in ("name", "place", "phrase")]
     dropped = {id(t) for t in names[len(names) - min(excess, len(names)):]}
     return [t for t in terms if id(t) not in dropped]
+
+
+_ONE_PLACEHOLDER = f"{re.escape(PLACEHOLDER_OPEN)}(\\d+){re.escape(PLACEHOLDER_CLOSE)}"
+_PLACEHOLDER_PAIR = re.compile(f"({_ONE_PLACEHOLDER})[ \t]*[,，、][ \t]*(?={_ONE_PLACEHOLDER})")
+
+
+def quote_list_commas(decoded: str, masked: Masked) -> str:
+    """Chinese output: two quoted strings kept as written in a list are parted by 、 (“MUST”、“MAY”),
+    as chinese_quotes parts quoted terms the model wrote; the model wrote the source's ", ".
+    Between their placeholders, so the strings themselves are never touched."""
+    def kept(k: str) -> bool:
+        i = int(k) - 1
+        return 0 <= i < len(masked.spans) and _kept_quote(masked.spans[i])
+
+    return _PLACEHOLDER_PAIR.sub(lambda m: m.group(1) + "、" if kept(m.group(2)) and kept(m.group(3)) else m.group(0),
+                                 decoded)
+
+
+def _kept_quote(t: Span) -> bool:
+    """A quoted string kept as written (its target is its own words in the output's quotes)."""
+    return t.target is not None and len(t.text) > 2 and t.text[0] in '"“' and t.target[1:-1] == t.text[1:-1]
 
 
 def _shifted(masked: Masked, terms: Sequence[Span]) -> list[Span]:
