@@ -931,6 +931,10 @@ def check(source: str, translation: str, terms: Sequence[Span] = ()) -> list[Spa
     warnings = []
     for (kind, text), n in need.items():
         have = _occurrences(translation, text)
+        if have < n and kind == "phrase" and text[:1].islower():
+            # A translated term that starts the sentence has its capital (protect.capitalised_start:
+            # "second quarter" -> "Second quarter, up 12% ..."): it is there.
+            have += _occurrences(translation, text[0].upper() + text[1:])
         if have < n:
             what = "glossary term" if kind == "term" else kind
             times = f" ({have} of {n} times)" if have else ""

@@ -221,6 +221,18 @@ def test_check_glossary_targets() -> None:
     assert [(x.kind, x.span) for x in w] == [("term", "变换器")]
 
 
+def test_a_translated_term_capitalised_at_the_start_is_not_reported_missing() -> None:
+    """A report term that starts the English sentence gets its capital (protect.capitalised_start):
+    the report warned "phrase 'second quarter' is not in the translation" beside "Second quarter,
+    up 12% ..."; a term missing for real is still reported, and a glossary term's case is exact."""
+    text = "第二季度同比增长12%。"
+    terms = [Span(0, 4, "第二季度", "phrase", "second quarter")]
+    assert check(text, "Second quarter, up 12% year on year.", terms) == []
+    assert [w.span for w in check(text, "Up 12% year on year.", terms)] == ["second quarter"]
+    glossary = [term("the Transformer model", "Transformer", "transformer")]
+    assert [w.span for w in check("the Transformer model", "Transformer model", glossary)] == ["transformer"]
+
+
 def test_remask_is_the_inverse_of_unmask_for_a_persons_translation() -> None:
     m = mask("Sales were 320 and 3200 in Q3, see https://x.org.")
     assert verbatim.remask("销售额为3200和320（Q3），见https://x.org。", m) == "销售额为⦅2⦆和⦅1⦆（⦅3⦆），见⦅4⦆。"
