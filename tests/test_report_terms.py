@@ -89,14 +89,20 @@ def test_a_chinese_sentence_of_terms_only_is_written_the_english_way() -> None:
 
 
 def test_report_terms_give_way_past_the_phrase_budget() -> None:
-    """Seven placeholders: the model put them out of order (two figures swapped), so the report
-    terms are left to it and the figures and changes keep their placeholders."""
-    prepared = prepare("2024年，公司实现营业收入1,250.6亿元，同比增长8.3%；净利润96.4亿元，同比增长12.1%。", 16,
-                       tgt_lang="en", src_lang="zh")
-    assert prepared.model_text is not None
-    assert "营业收入" in prepared.model_text and "净利润" in prepared.model_text
-    assert [s.output for s in prepared.masked.spans] == ["2024", "125.06 billion yuan", "up 8.3% year on year",
-                                                         "9.64 billion yuan", "up 12.1% year on year"]
+    """Past eight placeholders the report terms are left to the model and the figures and changes
+    keep theirs (the CPU models put seven out of order, two figures swapped; the GPU model of
+    2026-11-27 keeps seven in order, and with the terms wrote "operating revenue" and "net profit"
+    where alone it wrote "the camping" and "tails")."""
+    figures = ["2024", "125.06 billion yuan", "up 8.3% year on year", "9.64 billion yuan", "up 12.1% year on year"]
+    seven = prepare("2024年，公司实现营业收入1,250.6亿元，同比增长8.3%；净利润96.4亿元，同比增长12.1%。", 16,
+                    tgt_lang="en", src_lang="zh")
+    assert [s.output for s in seven.masked.spans] == [figures[0], "operating revenue", *figures[1:3], "net profit",
+                                                      *figures[3:]]
+    more = prepare("2024年，公司实现营业收入1,250.6亿元，同比增长8.3%；净利润96.4亿元，同比增长12.1%；毛利率32.5%，"
+                   "同比下降1.2个百分点；研发投入15.3亿元，同比增长20.4%。", 16, tgt_lang="en", src_lang="zh")
+    assert more.model_text is not None
+    assert "营业收入" in more.model_text and "净利润" in more.model_text
+    assert [s.output for s in more.masked.spans][:5] == figures and len(more.masked.spans) == 9
 
 
 def test_a_contracts_parties_and_defined_terms() -> None:
@@ -131,6 +137,18 @@ def test_a_translation_that_starts_with_a_term_starts_with_a_capital() -> None:
     assert code.restore("⦅1⦆ is a library.").text == "numpy is a library."
     phone = prepare("苹果手机很贵。", 16, Glossary.from_pairs([("苹果手机", "iPhone")]), tgt_lang="en", src_lang="zh")
     assert phone.restore("⦅1⦆ is expensive.").text == "iPhone is expensive."
+
+
+def test_a_term_that_begins_a_later_sentence_of_the_segment_starts_with_a_capital() -> None:
+    """。净利润为1.2亿元 came back "... down 2.1%. net profit is 120 million yuan": a term after a
+    sentence end in the source and after ". " in the translation gets its capital; elsewhere not."""
+    from doctrans.engine.protect import prepare
+
+    prep = prepare("营业收入增长8.3%。净利润为1.2亿元。", 16, tgt_lang="en", src_lang="zh")
+    terms = [s.output for s in prep.masked.spans if s.kind == "phrase"]
+    assert terms == ["operating revenue", "net profit"]
+    assert prep.restore("⦅1⦆ ⦅2⦆. ⦅3⦆ is ⦅4⦆.").text == "Operating revenue up 8.3%. Net profit is 120 million yuan."
+    assert prep.restore("⦅1⦆ ⦅2⦆, ⦅3⦆ is ⦅4⦆.").text == "Operating revenue up 8.3%, net profit is 120 million yuan."
 
 
 def test_a_term_after_a_closing_quote_is_a_word_of_its_own() -> None:

@@ -157,13 +157,26 @@ def capitalised_start(decoded: str, text: str, masked: Masked) -> str:
     "double-click setup.exe"); a verbatim span or a kept name (``numpy``, a path) and a user's
     glossary term (``iPhone``) keep their case."""
     first = _FIRST_PLACEHOLDER.match(decoded)
-    if first is None or not 1 <= int(first.group(1)) <= len(masked.spans):
-        return text
-    span = masked.spans[int(first.group(1)) - 1]
-    out = span.output
-    if span.kind != "phrase" or span.target in (None, span.text) or not out[:1].islower() or not text.startswith(out):
-        return text
-    return out[0].upper() + text[1:]
+    if first is not None and 1 <= int(first.group(1)) <= len(masked.spans):
+        span = masked.spans[int(first.group(1)) - 1]
+        if _translated_term(span) and text.startswith(span.output):
+            text = span.output[0].upper() + text[1:]
+    # A term that begins a later sentence of the segment, in the source (after 。) and in the
+    # translation (after ". "): "…down 2.1%. net profit is 120 million yuan" for 。净利润为1.2亿元.
+    for span in masked.spans:
+        before = masked.source[:span.start].rstrip()
+        if _translated_term(span) and before[-1:] in _SENTENCE_ENDS:
+            out = span.output
+            text = re.sub(rf"(?<=[.!?] ){re.escape(out)}\b", out[0].upper() + out[1:], text)
+    return text
+
+
+_SENTENCE_ENDS = ("。", "！", "？", ".", "!", "?")
+
+
+def _translated_term(span: Span) -> bool:
+    """A term the engine translated, written in small letters (its capital is the sentence's)."""
+    return span.kind == "phrase" and span.target not in (None, span.text) and span.output[:1].islower()
 
 
 # An article the model wrote before a span that starts with a determiner of its own: "The ⦅1⦆
@@ -367,7 +380,7 @@ def _after(prefix: str, body: Prepared) -> Prepared:
 # with more they put them out of order (2024年，公司实现营业收入1,250.6亿元，同比增长8.3%；净利润96.4亿元…
 # came back "…operating revenue, 9.64 billion yuan 125.06 billion yuan; net profit…": the figures
 # swapped; without the two terms, in order).
-PHRASE_BUDGET = 5
+PHRASE_BUDGET = 8
 
 
 def _within_budget(sentence: str, terms: list[Span], placeholders: int) -> list[Span]:
