@@ -185,6 +185,9 @@ def _clock_number(text: str) -> int | None:
     return read_numeral(text)
 
 
+_CLOCK_MINUTES = re.compile(r"[0-9][hH][ \u00a0]?$")
+
+
 def _into_chinese(text: str) -> list[Span]:
     spans = []
     measures = list(_ENGLISH_MEASURE.finditer(text))
@@ -203,6 +206,8 @@ def _into_chinese(text: str) -> list[Span]:
         sign, unit = m.group(1), m.group(3)
         if unit in ("G", "M"):  # 5G is a network, 5M five million
             continue
+        if unit == "m" and _CLOCK_MINUTES.search(text, 0, m.start()):
+            continue  # minutes after hours: libtasn1's "at 12h 00m 01.12s" came back "12h 00米"
         word = _INTO_CHINESE[unit.lower()]
         figure = re.sub(r"\s?[×xX]\s?", "×", m.group(2))  # 120 x 80 x 45 mm -> 120×80×45毫米
         value = f"零下{figure}" if sign and word in ("摄氏度", "华氏度") else f"{sign or ''}{figure}"

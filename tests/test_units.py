@@ -99,3 +99,10 @@ def test_a_place_and_a_year_masked_in_one_sentence_come_back_without_an_age() ->
     assert prep.restore("她⦅1⦆岁在⦅2⦆岁的时候，她从没去上学。").text == "她波兰在1931年的时候，她从没去上学。"
     assert prepare("My daughter is 8 now.", 16, tgt_lang="zh", src_lang="en").restore("我女儿现在⦅1⦆岁。").text \
         == "我女儿现在8岁。"
+
+
+def test_minutes_after_hours_are_no_metres() -> None:
+    """libtasn1's manual: "at 12h 00m 01.12s Pacific Daylight Time" came back "12h 00米" in Chinese."""
+    assert find_units("at 12h 00m 01.12s Pacific Daylight Time", "zh") == []
+    assert find_units("a 1h30m run", "zh") == []
+    assert [s.target for s in find_units("the 12h shift needs 5 m of cable", "zh")] == ["5米"]
