@@ -213,6 +213,14 @@ def test_check_counts_whole_tokens_and_occurrences() -> None:
     assert check("<b>bold</b>", "粗体") == []  # markup is not checked (see CHECKED_KINDS)
 
 
+def test_check_counts_a_figure_glued_to_a_letter_as_the_finder_does() -> None:
+    """libtasn1's "1998 at 12h 00m" copied unchanged was reported missing its "12" and "1" (the
+    finder takes the figure of "12h" and "1st", the whole-token count did not)."""
+    line = "time=Jannuary 1st, 1998 at 12h 00m Greenwich Mean Time"
+    assert check(line, line) == []
+    assert [w.span for w in check(line, line.replace("12h", "13h"))] == ["12"]
+
+
 def test_check_glossary_targets() -> None:
     text = "the Transformer model"
     terms = [term(text, "Transformer", "变换器")]
