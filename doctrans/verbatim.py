@@ -73,9 +73,11 @@ for the example, all of that row's kind.
 | identifier | edit setup.py on gnu.org                  | setup.py · gnu.org                      |
 | identifier | XDG_DATA_HOME:XDG_DATA_DIRS, std::map     | XDG_DATA_HOME:XDG_DATA_DIRS · std::map  |
 | identifier | call foo::bar() or a::b                   | foo::bar() · a::b                       |
+| identifier | of der[0]..der[len-1], argv[i] and arr[0] | der[0]..der[len-1] · argv[i] · arr[0]   |
 | citation   | the MIME system[MIME] of [RFC-2119]       | [MIME] · [RFC-2119]                     |
 | citation   | as shown [3], [4, 7] and [12-15]          | [3] · [4, 7] · [12-15]                  |
 | citation   | see [BaseDir] and [Feng et al. 2022]      | [BaseDir] · [Feng et al. 2022]          |
+| citation   | a million[3] per the spec[BaseDir]        | [3] · [BaseDir]                         |
 | citation   | on pydocs.¹ Smith²³ said, not in m²       | ¹ · ²³                                  |
 | number     | 销售额为1,250万元                          | 1,250                                   |
 | number     | 同比增长3.5%。                             | 3.5%                                    |
@@ -385,6 +387,26 @@ def _identifiers(text: str) -> Iterator[tuple[int, int]]:
             yield m.span()
 
 
+_INDEX = r"\[[A-Za-z0-9_+\-*]{1,12}\]"
+_INDEXED = re.compile(rf"(?<![{_W}.\]])[A-Za-z_][{_W}]*{_INDEX}(?:{_INDEX})*"
+                      rf"(?:(?:\.\.|\.|->)[A-Za-z_][{_W}]*(?:{_INDEX})*)*")
+# What reads as an index rather than a citation's key ([MIME], [RFC-2119], [BaseDir]): a small
+# letter first, an underscore or an operator, or one capital (a[N]).
+_CODE_INDEX = re.compile(r"[a-z]|.*[_+*]|[A-Z]$")
+
+
+def _indexed(text: str) -> Iterator[tuple[int, int]]:
+    """An array element in code (``der[0]..der[len-1]``, ``argv[i]``, ``buf[n+1]``), one span: its
+    ``[0]`` read as a citation was dropped by the model and put back inside the brackets
+    (``der[[0] len-1]``). A number in brackets after a word stays a citation (``million[3]``)
+    unless it is 0 or the expression goes on (``a[1].x``, ``m[2][3]``, ``p[1]->next``)."""
+    for m in _INDEXED.finditer(text):
+        index = m.group()[m.group().index("[") + 1:m.group().index("]")]
+        chained = m.end() > m.start() + m.group().index("]") + 1 or text[m.end():m.end() + 1] in ("[", "(")
+        if chained or index == "0" or (not index.isdigit() and _CODE_INDEX.match(index)):
+            yield m.span()
+
+
 _KEYS = (r"Enter|Return|Esc|Escape|Tab|Space|Spacebar|Backspace|Delete|Del|Home|End|PgUp|PgDn|Page Up|Page Down"
          r"|Insert|F[0-9]{1,2}|Ctrl|Alt|Shift")
 _URL_CHARS = r"[0-9A-Za-z\-._~:/?#\[\]@!$&'()*+,;=%]"
@@ -463,6 +485,7 @@ _RULES: list[tuple[str, Finder]] = [
     ("identifier", _identifiers),
     ("identifier", _regex(rf"(?<![{_W}.:])[A-Za-z_][{_W}]*(?:::[A-Za-z_~][{_W}]*)+(?:\(\))?(?![{_W}:(])"
                           rf"|(?<![{_W}.:$])(?=[A-Z0-9_:]*_)[A-Z_][A-Z0-9_]*(?::[A-Z_][A-Z0-9_]*)+(?![{_W}:])")),
+    ("identifier", _indexed),
     ("citation", _regex(_CITATION.pattern)),
     # A footnote's mark in superscript after a sentence's mark or a word (not a unit's: m², cm³):
     # the model dropped it ("on pydocs.¹" came back without it).
