@@ -195,6 +195,20 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
         # kept as it is rather than garbled (Acftware, Hudtiate).
         for a, b in _gaps(text, [*taken, *names]):
             names += [Span(m.start(), m.end(), m.group(), "name", m.group()) for m in _TITLE_RUN.finditer(text, a, b)
-                      if _ORGANISATION.search(m.group()) and any(_rare_name(w) for w in m.group().split()[:-1])]
+                      if (_ORGANISATION.search(m.group()) and any(_rare_name(w) for w in m.group().split()[:-1]))
+                      or _after_a_kept_name(text, m, [*taken, *names])]
     return sorted(names, key=lambda s: s.start)
+
+
+def _after_a_kept_name(text: str, m: re.Match[str], kept: Sequence[Span]) -> bool:
+    """``m`` is the rest of an organisation's name whose first word is a span of its own: a name in
+    inner capitals or capitals (``CenterPoint Energy``, ``IBM Software Group``: the en->zh model wrote
+    ``CenterPoint英格语``), the last word of ``m`` one of :data:`_ORGANISATION`'s."""
+    if not _ORGANISATION.search(" " + m.group()) or text[m.start() - 1:m.start()] != " ":
+        return False
+    before = next((t for t in kept if t.end == m.start() - 1), None)
+    return before is not None and (_INNER_CAPITAL.search(before.text) is not None or before.text.isupper())
+
+
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 

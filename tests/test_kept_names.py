@@ -150,3 +150,17 @@ def test_quoted_capital_terms_are_kept_whole_even_when_common_words() -> None:
     assert names == ["MUST", "SHALL NOT", "MAY", "RFC"]
     assert find_kept_names(text, "en", "de") == []  # into a cased language nothing is needed
     assert [n.text for n in find_kept_names('He said OK and "IT" twice.', "en", "zh")] == ["IT"]
+
+
+def test_an_organisation_whose_first_word_is_a_span_of_its_own_is_kept_whole() -> None:
+    """A news story's "a spokesperson for CenterPoint Energy said" came back "CenterPoint英格语": the
+    name in inner capitals was a span, "Energy" was left to the model."""
+    from doctrans.engine.protect import prepare
+
+    kept = [s.text for s in prepare("Shares of PayPal Holdings rose, and the spokesperson for CenterPoint Energy "
+                                    "said so.", 16, tgt_lang="zh", src_lang="en").masked.spans]
+    assert kept[:2] == ["PayPal", "Holdings"] and "Energy" in kept
+    # Not a word after any span, and not a word that ends no organisation's name.
+    kept = [s.text for s in prepare("The YouTube video and CenterPoint Tuesday.", 16, tgt_lang="zh",
+                                    src_lang="en").masked.spans]
+    assert "video" not in " ".join(kept) and "Energy" not in kept
