@@ -824,6 +824,8 @@ def _restore(text: str, masked: Masked) -> str:
                 if want is None and core[-1] == '"' and _latin(span.output[:1]) and src_char != '"' \
                         and _closes_quote(texts[: i + 1], [spans[k - 1].output for k in ks[:i]]):
                     want = True  # "remember the password"check box: a closing quote, then a word
+                if want is None and _chinese_quote_mark(core[-1], core[-2:-1]):
+                    want = False  # Chinese sets no space after its quote: “…回来，”CenterPoint
                 texts[i] = _with_space(left, True, want)
         elif i > 0:
             texts[i] = _between(spans[ks[i - 1] - 1], span, left, masked)
@@ -831,12 +833,21 @@ def _restore(text: str, masked: Masked) -> str:
         core = right.lstrip(_HSPACE)
         if core and core[0] != "\n":
             src_space, src_char = _source_side(masked, span, "right")
-            texts[i + 1] = _with_space(right, False, _space_wanted(span, "right", core[0], src_space, src_char))
+            want = _space_wanted(span, "right", core[0], src_space, src_char)
+            if want is None and _chinese_quote_mark(core[0], core[1:2]):
+                want = False  # nor before it: Windows“设置”
+            texts[i + 1] = _with_space(right, False, want)
     out: list[str] = [texts[0]]
     for i, k in enumerate(ks):
         out.append(spans[k - 1].output)
         out.append(texts[i + 1])
     return "".join(out)
+
+
+def _chinese_quote_mark(mark: str, inner: str) -> bool:
+    """A curly quote of Chinese text: ``mark`` with a Chinese character or mark on its inner side
+    (English sets the same marks with spaces outside them: ``“Yes,” Tom said``)."""
+    return mark in "“”‘’" and inner != "" and is_cjk(inner)
 
 
 def _closes_quote(texts: list[str], outputs: list[str]) -> bool:

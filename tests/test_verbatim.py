@@ -270,3 +270,13 @@ def test_a_repeated_placeholder_stands_for_a_missing_one_of_the_same_text() -> N
     # A placeholder of another text is never taken, and one the output has is never taken twice.
     assert not copied_exactly("这里设为⦅3⦆，那里设为⦅3⦆。", masked)
     assert unmask("这里设为⦅1⦆，那里设为⦅1⦆，⦅2⦆，⦅3⦆。", masked).duplicated == (1,)
+
+
+def test_no_space_between_a_span_and_a_chinese_quote_mark() -> None:
+    """A news story came back “我们期望…回来，” CenterPoint…: Chinese sets no space outside its
+    quotes; English does, and keeps it."""
+    m = mask("a spokesperson for CenterPoint said ttl_seconds is the limit")
+    restored = unmask("“我们期望回来，” ⦅1⦆ 说，⦅2⦆ “限制”。", m).text
+    assert restored == "“我们期望回来，”CenterPoint说，ttl_seconds“限制”。"
+    m = mask('"Yes," CenterPoint said')
+    assert unmask("“Yes,” ⦅1⦆ said", m).text == "“Yes,” CenterPoint said"
