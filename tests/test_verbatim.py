@@ -280,3 +280,18 @@ def test_no_space_between_a_span_and_a_chinese_quote_mark() -> None:
     assert restored == "“我们期望回来，”CenterPoint说，ttl_seconds“限制”。"
     m = mask('"Yes," CenterPoint said')
     assert unmask("“Yes,” ⦅1⦆ said", m).text == "“Yes,” CenterPoint said"
+
+
+def test_a_titled_roles_title_is_translated_and_its_markup_kept() -> None:
+    """:term:`协程 <coroutine>` kept whole left Chinese in 59 lines of the zh->en pydocs dev outputs;
+    the references translate a role's title. Its markup and target are spans, the title between
+    is the model's, glued to the opening and one space from the target; a title the model dropped
+    comes back as the source wrote it (`:ref:` <debug-build>`` is broken markup)."""
+    m = mask("A :term:`协程 <coroutine>` is the way")
+    assert m.text == "A ⦅1⦆协程 ⦅2⦆ is the way"
+    assert unmask("A ⦅1⦆ coroutine⦅2⦆ is the way", m).text == "A :term:`coroutine <coroutine>` is the way"
+    m = mask("Read `the docs <https://x.org>`_ now.")
+    assert unmask("现在阅读⦅1⦆文档 ⦅2⦆。", m).text == "现在阅读`文档 <https://x.org>`_。"
+    m = mask("Only in a :ref:`debug build <debug-build>` of Python.")
+    assert unmask("仅在 Python ⦅1⦆ ⦅2⦆中可用。", m).text == "仅在 Python :ref:`debug build <debug-build>`中可用。"
+    assert [s.text for s in find_spans("a `x <y>` z")] == ["`x <y>`"]  # no role, no link: one literal
