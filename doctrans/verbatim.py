@@ -27,6 +27,7 @@ for the example, all of that row's kind.
 | literal    | see :ref:`the guide <guide-start>`        | :ref:` · <guide-start>`                 |
 | literal    | read `the docs <https://x.org>`_ now      | ` · <https://x.org>`_                   |
 | literal    | a :ref:`可等待对象 <awaitables>`           | :ref:` · <awaitables>`                  |
+| literal    | a :term:`文件对象 <file object>`          | :term:` · <file object>`                |
 | literal    | >>> import configparser                   | >>> import configparser                 |
 | literal    | $ pip install doctrans                    | $ pip install doctrans                  |
 | tag        | <b>粗体</b>                               | <b> · </b>                              |
@@ -421,7 +422,7 @@ _D = "0-9\uff10-\uff19"  # ASCII and full-width digits (\d would also take other
 # ``:term:`coroutine <coroutine>```; kept whole, 59 and 72 lines of the zh->en dev outputs carried
 # Chinese). The title is glued to the opening span and one space from the closing one.
 _TITLED = re.compile(r"(?<![0-9A-Za-z_`])(?P<open>(?:(?::[A-Za-z][0-9A-Za-z_.+\-]*)+:)?`)"
-                     r"(?P<title>[^`<>\n]*?[^\s`<>][^`<>\n]*?)\s+(?P<close><[^`<>\s]+>`(?:__?)?)")
+                     r"(?P<title>[^`<>\n]*?[^\s`<>][^`<>\n]*?)\s+(?P<close><[^`<>\s][^`<>\n]*>`(?:__?)?)")
 
 
 def _titled(text: str) -> Iterator[tuple[int, int]]:
@@ -442,7 +443,7 @@ def titled_markup(span: Span) -> str | None:
 
 
 _TITLED_OPEN = re.compile(r"(?:(?::[A-Za-z][0-9A-Za-z_.+\-]*)+:)?`")
-_TITLED_CLOSE = re.compile(r"<[^`<>\s]+>`(?:__?)?")
+_TITLED_CLOSE = re.compile(r"<[^`<>\s][^`<>\n]*>`(?:__?)?")  # a glossary term's target has spaces
 
 # (kind, finder), in priority order.
 _RULES: list[tuple[str, Finder]] = [
