@@ -404,8 +404,10 @@ def _indexed(text: str) -> Iterator[tuple[int, int]]:
     (``der[[0] len-1]``). A number in brackets after a word stays a citation (``million[3]``)
     unless it is 0 or the expression goes on (``a[1].x``, ``m[2][3]``, ``p[1]->next``)."""
     for m in _INDEXED.finditer(text):
-        index = m.group()[m.group().index("[") + 1:m.group().index("]")]
-        chained = m.end() > m.start() + m.group().index("]") + 1 or text[m.end():m.end() + 1] in ("[", "(")
+        expression = m.group()
+        first_close = expression.index("]")
+        index = expression[expression.index("[") + 1:first_close]
+        chained = len(expression) > first_close + 1 or text[m.end():m.end() + 1] in ("[", "(")
         if chained or index == "0" or (not index.isdigit() and _CODE_INDEX.match(index)):
             yield m.span()
 
@@ -421,8 +423,10 @@ _D = "0-9\uff10-\uff19"  # ASCII and full-width digits (\d would also take other
 # with the sentence (the pydocs and django references translate it: ``:term:`协程 <coroutine>``` is
 # ``:term:`coroutine <coroutine>```; kept whole, 59 and 72 lines of the zh->en dev outputs carried
 # Chinese). The title is glued to the opening span and one space from the closing one.
-_TITLED = re.compile(r"(?<![0-9A-Za-z_`])(?P<open>(?:(?::[A-Za-z][0-9A-Za-z_.+\-]*)+:)?`)"
-                     r"(?P<title>[^`<>\n]*?[^\s`<>][^`<>\n]*?)\s+(?P<close><[^`<>\s][^`<>\n]*>`(?:__?)?)")
+_TITLED_OPEN = re.compile(r"(?:(?::[A-Za-z][0-9A-Za-z_.+\-]*)+:)?`")
+_TITLED_CLOSE = re.compile(r"<[^`<>\s][^`<>\n]*>`(?:__?)?")  # a glossary term's target has spaces
+_TITLED = re.compile(rf"(?<![0-9A-Za-z_`])(?P<open>{_TITLED_OPEN.pattern})"
+                     rf"(?P<title>[^`<>\n]*?[^\s`<>][^`<>\n]*?)\s+(?P<close>{_TITLED_CLOSE.pattern})")
 
 
 def _titled(text: str) -> Iterator[tuple[int, int]]:
@@ -437,13 +441,9 @@ def titled_markup(span: Span) -> str | None:
     """``"open"``/``"close"`` for the two spans of a titled role or link (:data:`_TITLED`), else None."""
     if span.kind != "literal":
         return None
-    if span.text.endswith("`") and not span.text.endswith("``") and _TITLED_OPEN.fullmatch(span.text):
+    if _TITLED_OPEN.fullmatch(span.text):
         return "open"
     return "close" if _TITLED_CLOSE.fullmatch(span.text) else None
-
-
-_TITLED_OPEN = re.compile(r"(?:(?::[A-Za-z][0-9A-Za-z_.+\-]*)+:)?`")
-_TITLED_CLOSE = re.compile(r"<[^`<>\s][^`<>\n]*>`(?:__?)?")  # a glossary term's target has spaces
 
 # (kind, finder), in priority order.
 _RULES: list[tuple[str, Finder]] = [
