@@ -11,10 +11,13 @@ it gives way to figures at the placeholder limit, as Latin names do: doctrans.en
 | Germany, France and Spain       | zh     | 德国 · 法国 · 西班牙         |
 | on Monday in New York           | zh     | 星期一 · 纽约                |
 | GUANGZHOU, June 12 - Guangdong  | zh     | 广州 · 广东                  |
-| 黄河北岸的河北省                  | en     | (none)                       |
+| 黄河北岸的河北省                  | en     | Yellow River                 |
 | 他在德国和日本工作。              | en     | Germany · Japan              |
 | 德国人说日本语。                  | en     | (none)                       |
 | 每周一次，华南非常热。            | en     | (none)                       |
+| 途经日本福冈和长崎。              | en     | Japan · Fukuoka · Nagasaki   |
+| 中东部地区降雨，索菲亚太累了。    | en     | (none)                       |
+| The U.S. and the UK, Asia-Pacific | zh     | 美国 · 英国 · 亚太           |
 
 English names match with their capital only (``china`` is porcelain), or in capitals (a
 news dateline: ``GUANGZHOU, June 12``); a Chinese name is not read

@@ -11,7 +11,8 @@ doctrans.engine.protect):
 
 | source                                     | target | spans                             |
 |--------------------------------------------|--------|-----------------------------------|
-| Revenue in the third quarter rose by 12%.  | zh     | 第三季度                          |
+| Revenue in the third quarter rose by 12%.  | zh     | 收入 · 第三季度                   |
+| The Board of Directors approved a dividend. | zh    | 董事会 · 股息                     |
 | Third-quarter results and GDP              | zh     | 第三季度                          |
 | up 5% year-on-year, says the World Bank    | zh     | 同比 · 世界银行                   |
 | the People's Bank of China                 | zh     | 中国人民银行                      |
@@ -55,6 +56,9 @@ _NOT_BEFORE_CHINESE = "上下每这本同前后"
 _NOT_AFTER_CHINESE = "长"
 
 
+_SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to"})
+
+
 def _english_pattern(term: str) -> str:
     """A term's regex: a term in small letters also with a capital first letter and hyphens
     for its spaces; a name as written or all in capitals."""
@@ -62,7 +66,9 @@ def _english_pattern(term: str) -> str:
         return f"{re.escape(term)}|{re.escape(term.upper())}"
     words = [re.escape(w) for w in term.split(" ")]
     first = f"[{words[0][0]}{words[0][0].upper()}]{words[0][1:]}"
-    title = " ".join(w[:1].upper() + w[1:] for w in words)  # a contract's defined term
+    # A contract's defined term, or a heading's: the Effective Date, the Board of Directors (title
+    # case leaves its short words small).
+    title = " ".join(w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words))
     return r"[ \-]".join([first, *words[1:]]) + f"|{title}"
 
 

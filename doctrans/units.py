@@ -45,6 +45,9 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 2 GB              | (as written)    | (as written)  |
 | 3.2GHz            | (as written)    | (as written)  |
 | 100 Mbps          | (as written)    | (as written)  |
+| 300s              | (as written)    | (as written)  |
+| 2min              | (as written)    | (as written)  |
+| 24h               | (as written)    | (as written)  |
 
 Symbols that both languages write alike (storage, frequencies, rates, screen and battery units) are
 one span with the figure, as written: the figure and the symbol were two spans, and the en→zh model
@@ -113,6 +116,15 @@ _SAME_SYMBOLS = ("KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB",
 _SYMBOL_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0]?"
                              rf"({'|'.join(sorted(map(re.escape, _SAME_SYMBOLS), key=len, reverse=True))})"
                              r"(?![0-9A-Za-z_²/])")
+# Seconds, minutes and hours written on the figure (a configuration's ``between 5s and 300s``, a
+# log's ``took 2min``, ``24h``): the figure alone was masked and the model dropped the letter (``5和300之
+# 间``). Written alike in Chinese technical text. ``s`` after a figure ending in 0 is a decade when
+# the figure has four digits or comes after "the", a possessive or early/mid/late (the 1990s, in her
+# 30s): not a time. Hours, minutes and seconds together are one span (a manual's ``at 12h 00m
+# 01.12s``: its ``00m`` had come back 00米, metres).
+_TIME_SYMBOL = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥'’-])({NUMBER})(s|min|h)"
+                          r"((?:[ \u00a0]?[0-9]+(?:\.[0-9]+)?(?:min|m|s))*)(?![0-9A-Za-z_²/'’-])")
+_DECADE_BEFORE = re.compile(r"(?:\b(?:the|his|her|their|its|our|my|your|early|late)\s+|mid-)$", re.IGNORECASE)
 
 # Durations (a contract's ``30日内`` came back ``30 app``, a manual's ``24 hours`` is a measure too):
 # Chinese unit -> English word, singular; 日 only before 内 (30日 alone may be the 30th).
@@ -151,7 +163,14 @@ def find_units(text: str, tgt_lang: str | None) -> list[Span]:
 
 
 def _symbols(text: str) -> list[Span]:
-    return [Span(m.start(), m.end(), m.group(0), "number") for m in _SYMBOL_MEASURE.finditer(text)]
+    spans = [Span(m.start(), m.end(), m.group(0), "number") for m in _SYMBOL_MEASURE.finditer(text)]
+    for m in _TIME_SYMBOL.finditer(text):
+        figure = m.group(1)
+        decade = m.group(2) == "s" and not m.group(3) and figure.endswith("0") and (
+            len(figure) == 4 or _DECADE_BEFORE.search(text, 0, m.start()) is not None)
+        if not decade:
+            spans.append(Span(m.start(), m.end(), m.group(0), "number"))
+    return sorted(spans, key=lambda s: s.start)
 
 
 def _out_of_chinese(text: str) -> list[Span]:

@@ -178,6 +178,16 @@ def test_indented_prose_is_not_code(tmp_path: Path) -> None:
     assert [v for _, _, v in _blocks(src)] == [False, False]
 
 
+def test_indented_shell_commands_are_code_and_indented_prose_with_dashes_is_not(tmp_path: Path) -> None:
+    """A README's commands read as code by their options and pipes (they had gone to the model as
+    prose, and its names with them: the next sentence's ``systemctl status`` came back 系统监视器)."""
+    src = tmp_path / "a.txt"
+    src.write_text("Run these as root:\n\n    curl -fsSL https://example.com/install.sh | bash\n"
+                   "    systemctl enable --now monitor-agent\n\nThen check it.\n\n"
+                   "    A quotation -- with dashes -- and a minus: -5 degrees.\n", encoding="utf-8")
+    assert [v for _, _, v in _blocks(src)] == [False, True, False, False]
+
+
 def test_rest_literal_markers_survive_a_translation_that_changes_the_colon(tmp_path: Path) -> None:
     """``text::`` announces a literal block; a model that writes a full-width colon or none must not
     turn the code after it into a quotation. The model reads the sentence with one colon."""

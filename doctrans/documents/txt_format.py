@@ -54,8 +54,12 @@ _CODE_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+(code-block|code|sourcecode|highligh
 # A line that reads as code: braces, an assignment or comparison, a call or index (a bracket
 # right after a word: ``f(x)``, ``a[0]``, ``()``), a shell or REPL prompt. Prose brackets with a
 # space before them (``the Work (and Derivative Works)``, ``see [3]``) and semicolons (legal
-# prose ends many lines in ``; or``) are not code.
-_CODE_LINE = re.compile(r"[{}=<>]|\w[(\[]|\(\)|\[\]|^\s*(\$|>>>|\.\.\.|#|//|--)\s")
+# prose ends many lines in ``; or``) are not code. A shell command reads as code by its options
+# (``curl -fsSL URL``, ``systemctl enable --now agent``: a dash and a letter after a space, which
+# prose does not write: its dashes stand between spaces, its minus signs before digits), a pipe
+# between words or ``&&``.
+_CODE_LINE = re.compile(r"[{}=<>]|\w[(\[]|\(\)|\[\]|^\s*(\$|>>>|\.\.\.|#|//|--)\s"
+                        r"|\s--?[A-Za-z][\w-]*(?=\s|$)|\w \| \w|&&")
 # An indented block is code only this many columns deeper than the prose around it: a licence or
 # an RFC indents all its paragraphs, and that indentation is the page's margin, not a code block.
 _CODE_INDENT = 4
