@@ -18,6 +18,9 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 晚上8点半         | 8:30 p.m.       | (as written)  |
 | 下午三点半        | 3:30 p.m.       | (as written)  |
 | 上午十点一刻      | 10:15 a.m.      | (as written)  |
+| 十点过后          | after 10 o'clock | (as written) |
+| 五点左右          | around 5 o'clock | (as written) |
+| 十一点钟          | 11 o'clock      | (as written)  |
 | 15 km             | (as written)    | 15公里        |
 | 6 inches          | (as written)    | 6英寸         |
 | 80 mph            | (as written)    | 80英里/小时   |
@@ -143,8 +146,19 @@ _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m
             "晚上": "p.m.", "傍晚": "p.m.", "夜里": "p.m."}
 # Hours and minutes in digits or Chinese numerals (下午三点半 came back "It's a halfway").
 _CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s?[点點]"
-                           r"(?:\s?([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})\s?分|(半|一刻|三刻))?")
+                           r"(?:钟|整)?(?:\s?([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})\s?分|(半|一刻|三刻))?")
 # An age: the en->zh model wrote ``a 54-year-old shop owner`` as ``54岁的佛山-year-old-old``.
+# A time of day without 上午/下午 (a story's ``十点过后，门铃终于响了`` came back "After ten points";
+# ``会议将于三点开始`` "start with three points"). ``N点`` alone is as often a point of a list (``提出了
+# 十点建议``, ``收到三点意见``), so it is a time only where the text says so: with 钟, 整, 半, a
+# quarter or minutes after it, 过后/以后/之后/前/之前/左右 after it (taken into the span: "after 10
+# o'clock"), 于/在/从/等到/直到 right before it, or 到/至 right after another time (从三点到五点).
+_BARE_CLOCK = re.compile(r"(?<![0-9０-９.．第])([0-9０-９]{1,2}|[一二两三四五六七八九十]{1,3})[点點]"
+                         r"(?:(钟|整)|([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})分|(半|一刻|三刻))?"
+                         r"(过后|以后|之后|之前|前|左右)?")
+_BARE_CLOCK_WORDS = {"过后": "after {}", "以后": "after {}", "之后": "after {}", "之前": "before {}", "前": "before {}",
+                     "左右": "around {}"}
+_CLOCK_BEFORE = re.compile(r"(?:[于在从]|等到|直到)$")
 _ENGLISH_AGE = re.compile(rf"(?<![0-9A-Za-z_.,-])({NUMBER})(?:-years?-old|[ \u00a0]years?[ \u00a0]old)"
                           r"(?![A-Za-z0-9_-])")
 _ENGLISH_TIME = re.compile(r"(?<![0-9A-Za-z_.:])([0-9]{1,2})(?::([0-5][0-9]))?\s?([ap])\.?\s?m\.?(?![A-Za-z0-9_])",
@@ -194,6 +208,27 @@ def _out_of_chinese(text: str) -> list[Span]:
         quarter = {"半": 30, "一刻": 15, "三刻": 45}.get(m.group(4) or "")
         minutes = f":{quarter}" if quarter else f":{minute:02d}" if minute is not None else ""
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{hour}{minutes} {_PERIODS[m.group(1)]}"))
+    return spans + _bare_clocks(text, [(sp.start, sp.end) for sp in spans])
+
+
+def _bare_clocks(text: str, taken: list[tuple[int, int]]) -> list[Span]:
+    """The times of :data:`_BARE_CLOCK` that the text says are times, outside ``taken``."""
+    spans: list[Span] = []
+    for m in _BARE_CLOCK.finditer(text):
+        hour = _clock_number(m.group(1))
+        minute = _clock_number(m.group(3)) if m.group(3) else None
+        if hour is None or not 1 <= hour <= 12 or (minute is not None and not 0 <= minute < 60) \
+                or any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        before = text[:m.start()]
+        after_a_time = before[-1:] in ("到", "至") and any(b == m.start() - 1 for _, b in taken)
+        if not (any(m.group(k) for k in (2, 3, 4, 5)) or _CLOCK_BEFORE.search(before) or after_a_time):
+            continue
+        quarter = {"半": 30, "一刻": 15, "三刻": 45}.get(m.group(4) or "")
+        clock = f"{hour}:{quarter}" if quarter else f"{hour}:{minute:02d}" if minute is not None else f"{hour} o'clock"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                          _BARE_CLOCK_WORDS.get(m.group(5) or "", "{}").format(clock)))
+        taken.append((m.start(), m.end()))
     return spans
 
 

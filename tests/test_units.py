@@ -18,7 +18,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 39
+    assert len(docstring_table()) == 42
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -41,6 +41,7 @@ def test_docstring_table_row(source: str, en: str, zh: str) -> None:
     ("It is 15 km long.", "de"),  # only English and Chinese targets
     ("Press Ctrl+MS to open MB2 or 5MBs.", "zh"),  # no figure before, or more letters after
     ("In the 1990s, in her 30s, the mid-70s.", "zh"),  # decades, not seconds
+    ("他提出了十点建议，收到三点意见，第三点。", "en"),  # points of a list, not times of day
 ])
 def test_what_is_not_a_measure(text: str, tgt: str) -> None:
     assert find_units(text, tgt) == []
@@ -108,3 +109,10 @@ def test_minutes_after_hours_are_no_metres() -> None:
         [("12h 00m 01.12s", None)]  # one time, as written
     assert [s.text for s in find_units("a 1h30m run", "zh")] == ["1h30m"]
     assert [s.target for s in find_units("the 12h shift needs 5 m of cable", "zh")] == [None, "5米"]
+
+
+def test_a_time_of_day_without_its_period_where_the_text_says_it_is_one() -> None:
+    """A story's 十点过后 came back "After ten points", a meeting's 于三点开始 "with three points"."""
+    found = [(s.text, s.target) for s in find_units("会议将于三点开始，从四点到五点半，火车七点前到站。", "en")]
+    assert found == [("三点", "3 o'clock"), ("四点", "4 o'clock"), ("五点半", "5:30"), ("七点前", "before 7 o'clock")]
+    assert [s.target for s in find_units("他每天晚上十一点钟睡觉。", "en")] == ["11 p.m."]
