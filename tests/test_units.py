@@ -116,3 +116,20 @@ def test_a_time_of_day_without_its_period_where_the_text_says_it_is_one() -> Non
     found = [(s.text, s.target) for s in find_units("会议将于三点开始，从四点到五点半，火车七点前到站。", "en")]
     assert found == [("三点", "3 o'clock"), ("四点", "4 o'clock"), ("五点半", "5:30"), ("七点前", "before 7 o'clock")]
     assert [s.target for s in find_units("他每天晚上十一点钟睡觉。", "en")] == ["11 p.m."]
+
+
+@pytest.mark.parametrize(("text", "written", "expected"), [
+    ("股市号头骨折了。", ["股市"], "股市头骨折了。"),  # "The stock market fell sharply", the en->zh model's
+    ("洪水年杀了12个人。", ["洪水"], "洪水杀了12个人。"),
+    ("德国年在2023年增长。", ["德国", "2023年"], "德国在2023年增长。"),  # a figure's 年 stays
+    ("山火年度报告", ["山火"], "山火年度报告"),  # 年度 is a word
+])
+def test_no_number_word_after_a_term(text: str, written: list[str], expected: str) -> None:
+    assert units.no_number_word_after_a_term(text, written) == expected
+
+
+def test_the_sources_own_year_after_a_term_stays() -> None:
+    prep = prepare("It is an election year.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore("这是⦅1⦆年。").text == "这是选举年。"
+    fell = prepare("The stock market fell.", 16, tgt_lang="zh", src_lang="en")
+    assert fell.restore("⦅1⦆号下跌。").text == "股市下跌。"

@@ -40,7 +40,7 @@ from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, kee
 from doctrans.section_headings import find_section_heading, leading_label, numbered_heading
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
-from doctrans.units import drop_repeated_measures, no_age_after_a_name, one_period
+from doctrans.units import drop_repeated_measures, no_age_after_a_name, no_number_word_after_a_term, one_period
 from doctrans.verbatim import (
     PLACEHOLDER_CLOSE,
     PLACEHOLDER_OPEN,
@@ -114,6 +114,9 @@ class Prepared:
             if self.chinese_output:
                 restored = replace(restored, text=no_age_after_a_name(restored.text,
                                                                       [s.output for s in self.masked.spans]))
+                terms = [s.output for s in self.masked.spans if s.kind in ("phrase", "place")
+                         and not _YEAR_AFTER.match(self.masked.source, s.end)]
+                restored = replace(restored, text=no_number_word_after_a_term(restored.text, terms))
         if not self.chinese_output and self.masked.spans:
             restored = replace(restored, text=no_article_before_determiner(one_period(restored.text)))
         if base_language(self.tgt_lang) == "en":
@@ -148,6 +151,8 @@ class Prepared:
         return first_ok
 
 
+# "election year", "fiscal-year": the source's own year after a term (选举年 is right).
+_YEAR_AFTER = re.compile(r"[\s-]*years?\b", re.IGNORECASE)
 _FIRST_PLACEHOLDER = re.compile(rf"\s*{PLACEHOLDER_OPEN}([0-9]{{1,3}}){PLACEHOLDER_CLOSE}")
 
 
