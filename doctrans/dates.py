@@ -27,6 +27,10 @@ term and checked like one after translation:
 | 1至10月份          | January to October  | (as written)        |
 | 2024年1-6月        | January to June 2024 | (as written)       |
 | 20日               | on the 20th         | (as written)        |
+| 1987年冬天         | the winter of 1987  | (as written)        |
+| winter of 1987     | (as written)        | 1987年冬天          |
+| 10月的第一个星期一 | the first Monday of October | (as written) |
+| first Monday of October | (as written)   | 10月的第一个星期一  |
 
 English dates are written month first (``March 15, 2024``), the form of American and of most
 translated news; Japanese takes the Chinese form. Only a real calendar day counts (month 1-12, day
@@ -112,6 +116,22 @@ _ZH_NUMERAL_DATE = re.compile(
     r"(?:(?P<d>三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])[日号]|份)?"
     r"(?![亮光球饼台])")
 
+# A season of a year and a weekday of a month, one date each: "the winter of 1987" came back
+# ``1987年的 winter`` (the model left the season in English), "On the first Monday of October"
+# ``在第星期一 10月第一位`` (weekday and month restored, the order lost between them).
+_SEASONS = {"spring": "春天", "summer": "夏天", "autumn": "秋天", "fall": "秋天", "winter": "冬天"}
+_ZH_SEASONS = {"春天": "spring", "春季": "spring", "夏天": "summer", "夏季": "summer", "秋天": "autumn",
+               "秋季": "autumn", "冬天": "winter", "冬季": "winter"}
+_EN_SEASON = re.compile(rf"(?<![A-Za-z])(?P<s>(?i:spring|summer|autumn|fall|winter))\s+of\s+(?P<y>{_YEAR_NO})"
+                        r"(?![0-9A-Za-z])")
+_ZH_SEASON = re.compile(rf"(?<![{_D}.])(?P<y>(?:1[5-9]|2[01])[0-9]{{2}})年的?(?P<s>{'|'.join(_ZH_SEASONS)})")
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1}
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_ZH_WEEKDAYS = "一二三四五六日"
+_EN_NTH_WEEKDAY = re.compile(rf"(?<![A-Za-z])(?P<n>(?i:first|second|third|fourth|last))\s+(?P<w>{'|'.join(_WEEKDAYS)})"
+                             rf"\s+(?:of|in)\s+(?P<m>{'|'.join(MONTHS)})(?:,?\s+(?P<y>{_YEAR_NO}))?(?![0-9A-Za-z])")
+_ZH_NTH_WEEKDAY = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月的?"
+                             r"(?:第(?P<n>[一二三四])个|(?P<last>最后一个))(?:星期|周)(?P<w>[一二三四五六日天])")
 _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
 
 
@@ -156,7 +176,21 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
     lang = base_language(tgt_lang)
     spans = []
     if lang == "en":
+        for m in _ZH_SEASON.finditer(text):
+            spans.append(Span(m.start(), m.end(), m.group(), "date",
+                              f"the {_ZH_SEASONS[m['s']]} of {figure_value(m['y'])}"))
+        for m in _ZH_NTH_WEEKDAY.finditer(text):
+            month = figure_value(m["m"])
+            if not 1 <= month <= 12:
+                continue
+            nth = "last" if m["last"] else ("first", "second", "third", "fourth")["一二三四".index(m["n"])]
+            weekday = _WEEKDAYS[_ZH_WEEKDAYS.index(m["w"].replace("天", "日"))]
+            year = f" {figure_value(m['y'])}" if m["y"] else ""
+            written = f"the {nth} {weekday} of {MONTHS[month - 1]}{year}"
+            spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         for m in _ZH_MONTH_RANGE.finditer(text):
+            if any(sp.start <= m.start() < sp.end for sp in spans):
+                continue
             first, last = figure_value(m["a"]), figure_value(m["b"])
             if 1 <= first < last <= 12:
                 in_year = f" {figure_value(m['y'])}" if m["y"] else ""
@@ -181,7 +215,17 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", f"on the {_ordinal(figure_value(m[1]))}")
                                 for m in _ZH_DAY.finditer(text) if 1 <= figure_value(m[1]) <= 31])
     elif lang in _CJK_DATE_TARGETS:
+        for m in _EN_SEASON.finditer(text):
+            spans.append(Span(m.start(), m.end(), m.group(), "date", f"{m['y']}年{_SEASONS[m['s'].lower()]}"))
+        for m in _EN_NTH_WEEKDAY.finditer(text):
+            n, weekday = _ORDINALS[m["n"].lower()], _ZH_WEEKDAYS[_WEEKDAYS.index(m["w"])]
+            nth = "最后一个" if n < 0 else f"第{'一二三四'[n - 1]}个"
+            year = f"{m['y']}年" if m["y"] else ""
+            written = f"{year}{month_number(m['m'])}月的{nth}星期{weekday}"
+            spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         for m in _EN_DATE.finditer(text):
+            if any(sp.start <= m.start() < sp.end for sp in spans):
+                continue
             name = m["m1"] or m["m2"] or m["m3"]
             month = month_number(name)
             day = _day(m["d1"] or m["d2"])

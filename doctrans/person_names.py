@@ -27,6 +27,8 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | 请张女士发言                     | Ms. Zhang       |
 | 王老师笑着说                     | Teacher Wang    |
 | 我去找李医生                     | Dr. Li          |
+| 一位姓王的老师                   | Wang            |
+| 老百姓的生活                     | (none)          |
 | 欧阳明教授说                     | (none)          |
 | 杜兰先生来了                     | (none)          |
 | 史密斯先生说                     | (none)          |
@@ -92,6 +94,11 @@ def full_name_in_pinyin(name: str) -> str | None:
     return pinyin(m.group(1), m.group(2)) if m else None
 
 
+# A surname named as one (``一位姓王的老师``, a teacher surnamed Wang: the model wrote "A princess
+# teacher"); not 百姓 (the common people).
+_SURNAMED = re.compile(f"(?<!百)姓({_SURNAME})(?=[的，,。、]|名|叫)")
+
+
 def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The people's names of ``text`` as ``name`` spans whose target is their pinyin (Chinese into
     English only)."""
@@ -106,4 +113,7 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         if start > 0 and _HAN.match(text[start - 1]) and text[start - 1] not in _BEFORE_NAME:
             continue  # inside a longer name: 卡斯特罗先生 is Mr. Castro, not "卡斯特Mr. Luo"
         spans.append(Span(start, m.end(), m.group(), "name", f"{_MR[m.group(2)]} {pinyin(m.group(1), '')}"))
+    for m in _SURNAMED.finditer(text):
+        if not any(s.start < m.end(1) and m.start(1) < s.end for s in spans):
+            spans.append(Span(m.start(1), m.end(1), m.group(1), "name", pinyin(m.group(1), "")))
     return sorted(spans, key=lambda s: s.start)

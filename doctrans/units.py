@@ -152,7 +152,8 @@ _CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}}|[一
 # ``会议将于三点开始`` "start with three points"). ``N点`` alone is as often a point of a list (``提出了
 # 十点建议``, ``收到三点意见``), so it is a time only where the text says so: with 钟, 整, 半, a
 # quarter or minutes after it, 过后/以后/之后/前/之前/左右 after it (taken into the span: "after 10
-# o'clock"), 于/在/从/等到/直到 right before it, or 到/至 right after another time (从三点到五点).
+# o'clock"), 于/在/从/等到/直到 right before it, or 到/至 right after another time (从三点到五点)
+# or before it at the end of a clause (工作到十一点。).
 _BARE_CLOCK = re.compile(r"(?<![0-9０-９.．第])([0-9０-９]{1,2}|[一二两三四五六七八九十]{1,3})[点點]"
                          r"(?:(钟|整)|([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})分|(半|一刻|三刻))?"
                          r"(过后|以后|之后|之前|前|左右)?")
@@ -221,7 +222,10 @@ def _bare_clocks(text: str, taken: list[tuple[int, int]]) -> list[Span]:
                 or any(a < m.end() and m.start() < b for a, b in taken):
             continue
         before = text[:m.start()]
-        after_a_time = before[-1:] in ("到", "至") and any(b == m.start() - 1 for _, b in taken)
+        # 到/至 after another time (从三点到五点), or ending its clause (批改作业到十一点。: until
+        # eleven); 收到三点意见 (three points of feedback) goes on.
+        after_a_time = before[-1:] in ("到", "至") and (any(b == m.start() - 1 for _, b in taken)
+                                                       or re.match(r"[，。；！？,;!?]|$", text[m.end():]) is not None)
         if not (any(m.group(k) for k in (2, 3, 4, 5)) or _CLOCK_BEFORE.search(before) or after_a_time):
             continue
         quarter = {"半": 30, "一刻": 15, "三刻": 45}.get(m.group(4) or "")

@@ -116,6 +116,7 @@ def test_a_time_of_day_without_its_period_where_the_text_says_it_is_one() -> Non
     found = [(s.text, s.target) for s in find_units("会议将于三点开始，从四点到五点半，火车七点前到站。", "en")]
     assert found == [("三点", "3 o'clock"), ("四点", "4 o'clock"), ("五点半", "5:30"), ("七点前", "before 7 o'clock")]
     assert [s.target for s in find_units("他每天晚上十一点钟睡觉。", "en")] == ["11 p.m."]
+    assert [s.target for s in find_units("她晚上还要批改作业到十一点。", "en")] == ["11 o'clock"]
 
 
 @pytest.mark.parametrize(("text", "written", "expected"), [
@@ -133,3 +134,5 @@ def test_the_sources_own_year_after_a_term_stays() -> None:
     assert prep.restore("这是⦅1⦆年。").text == "这是选举年。"
     fell = prepare("The stock market fell.", 16, tgt_lang="zh", src_lang="en")
     assert fell.restore("⦅1⦆号下跌。").text == "股市下跌。"
+    monday = prepare("On the first Monday of October, a car stopped.", 16, tgt_lang="zh", src_lang="en")
+    assert monday.restore("⦅1⦆号，一辆车停了。").text == "10月的第一个星期一，一辆车停了。"

@@ -114,7 +114,8 @@ class Prepared:
             if self.chinese_output:
                 restored = replace(restored, text=no_age_after_a_name(restored.text,
                                                                       [s.output for s in self.masked.spans]))
-                terms = [s.output for s in self.masked.spans if s.kind in ("phrase", "place")
+                terms = [s.output for s in self.masked.spans
+                         if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号"))
                          and not _YEAR_AFTER.match(self.masked.source, s.end)]
                 restored = replace(restored, text=no_number_word_after_a_term(restored.text, terms))
         if not self.chinese_output and self.masked.spans:
