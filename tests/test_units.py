@@ -136,3 +136,14 @@ def test_the_sources_own_year_after_a_term_stays() -> None:
     assert fell.restore("⦅1⦆号下跌。").text == "股市下跌。"
     monday = prepare("On the first Monday of October, a car stopped.", 16, tgt_lang="zh", src_lang="en")
     assert monday.restore("⦅1⦆号，一辆车停了。").text == "10月的第一个星期一，一辆车停了。"
+
+
+def test_no_years_the_source_does_not_count() -> None:
+    """"18,450 employees in 27 countries" came back 在27年内 (in 27 years)."""
+    staff = prepare("The company had 18,450 employees in 27 countries.", 16, tgt_lang="zh", src_lang="en")
+    assert staff.restore("公司在⦅2⦆年内有⦅1⦆员工。").text == "公司在27内有18,450员工。"
+    assert units.no_year_after_a_count("在2027年和27年代", ["27"]) == "在2027年和27年代"  # another figure; a decade
+    more = prepare("It took 3 more years.", 16, tgt_lang="zh", src_lang="en")
+    assert more.restore("又花了⦅1⦆年。").text == "又花了3年。"  # the source's years
+    sales = prepare("Sales grew in 2023 and 2024.", 16, tgt_lang="zh", src_lang="en")
+    assert sales.restore("销售额在⦅1⦆和⦅2⦆年增长。").text == "销售额在2023年和2024年增长。"  # a calendar year

@@ -40,7 +40,13 @@ from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, kee
 from doctrans.section_headings import find_section_heading, leading_label, numbered_heading
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
-from doctrans.units import drop_repeated_measures, no_age_after_a_name, no_number_word_after_a_term, one_period
+from doctrans.units import (
+    drop_repeated_measures,
+    no_age_after_a_name,
+    no_number_word_after_a_term,
+    no_year_after_a_count,
+    one_period,
+)
 from doctrans.verbatim import (
     PLACEHOLDER_CLOSE,
     PLACEHOLDER_OPEN,
@@ -118,6 +124,10 @@ class Prepared:
                          if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号"))
                          and not _YEAR_AFTER.match(self.masked.source, s.end)]
                 restored = replace(restored, text=no_number_word_after_a_term(restored.text, terms))
+                counts = [s.output for s in self.masked.spans if s.kind == "number" and s.output[-1:].isdigit()
+                          and not _CALENDAR_YEAR.fullmatch(s.output)
+                          and not _YEARS_SOON_AFTER.match(self.masked.source, s.end)]
+                restored = replace(restored, text=no_year_after_a_count(restored.text, counts))
         if not self.chinese_output and self.masked.spans:
             restored = replace(restored, text=no_article_before_determiner(one_period(restored.text)))
         if base_language(self.tgt_lang) == "en":
@@ -153,7 +163,11 @@ class Prepared:
 
 
 # "election year", "fiscal-year": the source's own year after a term (选举年 is right).
-_YEAR_AFTER = re.compile(r"[\s-]*years?\b", re.IGNORECASE)
+_YEAR_AFTER = re.compile(r"[\s-]*(?:years?|yrs?)\b", re.IGNORECASE)
+# Years a few words after a figure ("3 more years", "5 full calendar years").
+_YEARS_SOON_AFTER = re.compile(r"[\s-]*(?:[A-Za-z]+[\s-]+){0,2}(?:years?|yrs?)\b", re.IGNORECASE)
+# A figure that may be a year of the calendar (``in 2023 and 2024``: the second one is a number span).
+_CALENDAR_YEAR = re.compile(r"(?:1[5-9]|2[01])[0-9]{2}")
 _FIRST_PLACEHOLDER = re.compile(rf"\s*{PLACEHOLDER_OPEN}([0-9]{{1,3}}){PLACEHOLDER_CLOSE}")
 
 
