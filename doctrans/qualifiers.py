@@ -12,6 +12,7 @@ figure likewise:
 |--------------------------|--------|------------------------|
 | 重量约1.2千克             | en     | about 1.2 kg           |
 | 空间不少于500MB           | en     | at least 500MB         |
+| 空间不少于 500 MB         | en     | at least 500 MB        |
 | 超过20万人                | en     | more than 200,000      |
 | 温度30℃左右               | en     | about 30 °C            |
 | 内存500MB以上             | en     | 500MB or more          |
@@ -75,7 +76,9 @@ _ENGLISH_AFTER_WORDS = {"more": "及以上", "above": "及以上", "higher": "�
                         "later": "及更高版本", "newer": "及更高版本", "less": "及以下", "fewer": "及以下",
                         "below": "及以下", "lower": "及以下", "earlier": "及更早版本"}
 _ENGLISH_AFTER = re.compile(r" or (" + "|".join(_ENGLISH_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)
-_CHINESE_WORD = re.compile("(" + "|".join(sorted(_CHINESE_BEFORE, key=len, reverse=True)) + ")$")
+# A space may stand between the word and the figure (``不少于 500 MB``: Chinese technical writing
+# sets spaces around Latin text and digits).
+_CHINESE_WORD = re.compile("(" + "|".join(sorted(_CHINESE_BEFORE, key=len, reverse=True)) + ") ?$")
 _ENGLISH_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_ENGLISH_BEFORE, key=len, reverse=True))
                            + r") ?$", re.IGNORECASE)
 
