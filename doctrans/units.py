@@ -321,7 +321,8 @@ def no_year_after_a_count(text: str, counts: list[str]) -> str:
     """``text`` (Chinese) without a 年 (years) the model wrote right after a restored count that
     the source gives no years (``counts``: figures not followed by "year" there, no year of the
     calendar): for the model a figure wants a unit, and "18,450 employees in 27 countries" came
-    back ``在27年内有18,450员工`` (in 27 years), "a magnitude of 6.1" ``6.1年``."""
+    back ``在27年内有18,450员工`` (in 27 years), "a magnitude of 6.1" ``6.1年``, "grow by 5% in the
+    fourth quarter" ``5%年``, "9 days" ``9天年``."""
     for count in counts:
         text = re.sub(rf"(?<![0-9.,，]){re.escape(count)}年(?![份度代初底末中级])", count, text)
     return text

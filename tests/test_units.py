@@ -147,3 +147,7 @@ def test_no_years_the_source_does_not_count() -> None:
     assert more.restore("又花了⦅1⦆年。").text == "又花了3年。"  # the source's years
     sales = prepare("Sales grew in 2023 and 2024.", 16, tgt_lang="zh", src_lang="en")
     assert sales.restore("销售额在⦅1⦆和⦅2⦆年增长。").text == "销售额在2023年和2024年增长。"  # a calendar year
+    growth = prepare("We expect volumes to grow by 5% in 9 days.", 16, tgt_lang="zh", src_lang="en")
+    assert growth.restore("我们预计⦅1⦆年在⦅2⦆年增长。").text == "我们预计5%在9天增长。"
+    rate = prepare("A 5% annual rate.", 16, tgt_lang="zh", src_lang="en")
+    assert rate.restore("⦅1⦆年利率。").text == "5%年利率。"

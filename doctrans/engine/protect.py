@@ -124,7 +124,7 @@ class Prepared:
                          if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号"))
                          and not _YEAR_AFTER.match(self.masked.source, s.end)]
                 restored = replace(restored, text=no_number_word_after_a_term(restored.text, terms))
-                counts = [s.output for s in self.masked.spans if s.kind == "number" and s.output[-1:].isdigit()
+                counts = [s.output for s in self.masked.spans if s.kind == "number" and s.output[-1:] not in "年岁"
                           and not _CALENDAR_YEAR.fullmatch(s.output)
                           and not _YEARS_SOON_AFTER.match(self.masked.source, s.end)]
                 restored = replace(restored, text=no_year_after_a_count(restored.text, counts))
@@ -165,7 +165,7 @@ class Prepared:
 # "election year", "fiscal-year": the source's own year after a term (选举年 is right).
 _YEAR_AFTER = re.compile(r"[\s-]*(?:years?|yrs?)\b", re.IGNORECASE)
 # Years a few words after a figure ("3 more years", "5 full calendar years").
-_YEARS_SOON_AFTER = re.compile(r"[\s-]*(?:[A-Za-z]+[\s-]+){0,2}(?:years?|yrs?)\b", re.IGNORECASE)
+_YEARS_SOON_AFTER = re.compile(r"[\s-]*(?:[A-Za-z]+[\s-]+){0,2}(?:years?|yrs?|annual(?:ly)?|yearly)\b", re.IGNORECASE)
 # A figure that may be a year of the calendar (``in 2023 and 2024``: the second one is a number span).
 _CALENDAR_YEAR = re.compile(r"(?:1[5-9]|2[01])[0-9]{2}")
 _FIRST_PLACEHOLDER = re.compile(rf"\s*{PLACEHOLDER_OPEN}([0-9]{{1,3}}){PLACEHOLDER_CLOSE}")
