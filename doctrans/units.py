@@ -147,7 +147,6 @@ _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m
 # Hours and minutes in digits or Chinese numerals (下午三点半 came back "It's a halfway").
 _CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s?[点點]"
                            r"(?:钟|整)?(?:\s?([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})\s?分|(半|一刻|三刻))?")
-# An age: the en->zh model wrote ``a 54-year-old shop owner`` as ``54岁的佛山-year-old-old``.
 # A time of day without 上午/下午 (a story's ``十点过后，门铃终于响了`` came back "After ten points";
 # ``会议将于三点开始`` "start with three points"). ``N点`` alone is as often a point of a list (``提出了
 # 十点建议``, ``收到三点意见``), so it is a time only where the text says so: with 钟, 整, 半, a
@@ -160,6 +159,7 @@ _BARE_CLOCK = re.compile(r"(?<![0-9０-９.．第])([0-9０-９]{1,2}|[一二两
 _BARE_CLOCK_WORDS = {"过后": "after {}", "以后": "after {}", "之后": "after {}", "之前": "before {}", "前": "before {}",
                      "左右": "around {}"}
 _CLOCK_BEFORE = re.compile(r"(?:[于在从]|等到|直到)$")
+# An age: the en->zh model wrote ``a 54-year-old shop owner`` as ``54岁的佛山-year-old-old``.
 _ENGLISH_AGE = re.compile(rf"(?<![0-9A-Za-z_.,-])({NUMBER})(?:-years?-old|[ \u00a0]years?[ \u00a0]old)"
                           r"(?![A-Za-z0-9_-])")
 _ENGLISH_TIME = re.compile(r"(?<![0-9A-Za-z_.:])([0-9]{1,2})(?::([0-5][0-9]))?\s?([ap])\.?\s?m\.?(?![A-Za-z0-9_])",
@@ -306,25 +306,16 @@ def no_age_after_a_name(text: str, written: list[str]) -> str:
     return text
 
 
-def no_number_word_after_a_term(text: str, written: list[str]) -> str:
-    """``text`` (Chinese) without a 号 (number N) or 年 (year) the model wrote right after a restored
-    term or place (``written``: their outputs, those the source does not follow with "year"): for the
-    model a placeholder is mostly a figure, and "The stock market fell sharply" came back
-    ``股市号头骨折了``, "Floods killed 12 people" ``洪水年杀了12个人``."""
+def no_counter_after(text: str, written: list[str], counters: str) -> str:
+    """``text`` (Chinese) without a character of ``counters`` the model wrote right after a restored
+    span of ``written`` (those the source does not follow with years: doctrans.engine.protect). For
+    the model a placeholder is mostly a figure, and a figure wants a unit: after a term or a place
+    it wrote 号 or 年 ("The stock market fell sharply" came back ``股市号头骨折了``, "Floods killed 12
+    people" ``洪水年杀了12个人``), after a count 年 ("18,450 employees in 27 countries" came back
+    ``在27年内有18,450员工``, in 27 years; "grow by 5%" ``5%年``, "9 days" ``9天年``). 年份, 年度,
+    年代… are words of their own."""
     for word in written:
-        if word and "\u4e00" <= word[-1] <= "\u9fff":
-            text = re.sub(re.escape(word) + "[号年](?![份度代初末底级])", word, text)
-    return text
-
-
-def no_year_after_a_count(text: str, counts: list[str]) -> str:
-    """``text`` (Chinese) without a 年 (years) the model wrote right after a restored count that
-    the source gives no years (``counts``: figures not followed by "year" there, no year of the
-    calendar): for the model a figure wants a unit, and "18,450 employees in 27 countries" came
-    back ``在27年内有18,450员工`` (in 27 years), "a magnitude of 6.1" ``6.1年``, "grow by 5% in the
-    fourth quarter" ``5%年``, "9 days" ``9天年``."""
-    for count in counts:
-        text = re.sub(rf"(?<![0-9.,，]){re.escape(count)}年(?![份度代初底末中级])", count, text)
+        text = re.sub(rf"(?<![0-9.,，]){re.escape(word)}[{counters}](?![份度代初底末中级])", word, text)
     return text
 
 

@@ -126,7 +126,7 @@ def test_a_time_of_day_without_its_period_where_the_text_says_it_is_one() -> Non
     ("山火年度报告", ["山火"], "山火年度报告"),  # 年度 is a word
 ])
 def test_no_number_word_after_a_term(text: str, written: list[str], expected: str) -> None:
-    assert units.no_number_word_after_a_term(text, written) == expected
+    assert units.no_counter_after(text, written, "号年") == expected
 
 
 def test_the_sources_own_year_after_a_term_stays() -> None:
@@ -142,7 +142,7 @@ def test_no_years_the_source_does_not_count() -> None:
     """"18,450 employees in 27 countries" came back 在27年内 (in 27 years)."""
     staff = prepare("The company had 18,450 employees in 27 countries.", 16, tgt_lang="zh", src_lang="en")
     assert staff.restore("公司在⦅2⦆年内有⦅1⦆员工。").text == "公司在27内有18,450员工。"
-    assert units.no_year_after_a_count("在2027年和27年代", ["27"]) == "在2027年和27年代"  # another figure; a decade
+    assert units.no_counter_after("在2027年和27年代", ["27"], "年") == "在2027年和27年代"  # another figure; a decade
     more = prepare("It took 3 more years.", 16, tgt_lang="zh", src_lang="en")
     assert more.restore("又花了⦅1⦆年。").text == "又花了3年。"  # the source's years
     sales = prepare("Sales grew in 2023 and 2024.", 16, tgt_lang="zh", src_lang="en")

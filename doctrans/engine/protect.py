@@ -43,8 +43,7 @@ from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
 from doctrans.units import (
     drop_repeated_measures,
     no_age_after_a_name,
-    no_number_word_after_a_term,
-    no_year_after_a_count,
+    no_counter_after,
     one_period,
 )
 from doctrans.verbatim import (
@@ -123,11 +122,11 @@ class Prepared:
                 terms = [s.output for s in self.masked.spans
                          if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号"))
                          and not _YEAR_AFTER.match(self.masked.source, s.end)]
-                restored = replace(restored, text=no_number_word_after_a_term(restored.text, terms))
+                restored = replace(restored, text=no_counter_after(restored.text, terms, "号年"))
                 counts = [s.output for s in self.masked.spans if s.kind == "number" and s.output[-1:] not in "年岁"
                           and not _CALENDAR_YEAR.fullmatch(s.output)
                           and not _YEARS_SOON_AFTER.match(self.masked.source, s.end)]
-                restored = replace(restored, text=no_year_after_a_count(restored.text, counts))
+                restored = replace(restored, text=no_counter_after(restored.text, counts, "年"))
         if not self.chinese_output and self.masked.spans:
             restored = replace(restored, text=no_article_before_determiner(one_period(restored.text)))
         if base_language(self.tgt_lang) == "en":
