@@ -118,4 +118,4 @@ def test_percentages_are_written_the_targets_way(text: str, tgt: str, expected: 
 def test_a_percentage_reaches_the_chinese_output_as_a_sign() -> None:
     prep = prepare("Interest rates rose to 4.75 percent.", 16, tgt_lang="zh", src_lang="en")
     assert "percent" not in (prep.model_text or "")
-    assert prep.restore("利率上升到⦅1⦆").text == "利率上升到4.75%。"
+    assert prep.restore("⦅1⦆上升到⦅2⦆").text == "利率上升到4.75%。"  # interest rates: a news term
