@@ -179,6 +179,21 @@ def test_stage2_init_loads_every_stage1_weight_and_only_memory_is_new(corpora, t
     assert lrs == pytest.approx({"pretrained": 6e-5 * 1 / 1000, "new": 3e-4 / 1000})  # warm-up step 0->1
 
 
+def test_stage2_with_the_sentence_model_frozen_trains_only_the_memory(corpora, tmp_path):
+    s1 = train(tmp_path, "s1", "--stage", "sentence", "--max-steps", "3", "--max-tokens", "256",
+               data=corpora["train"])
+    stage1 = read_checkpoint(s1 / "best.pt")["model"]
+    s2 = train(tmp_path, "s2", "--stage", "document", "--init", str(s1 / "best.pt"), "--spm", str(s1 / "spm.model"),
+               "--freeze-pretrained", "--window", "2", "--max-steps", "4", "--warmup", "1", data=corpora["train"])
+    after = read_checkpoint(s2 / "best.pt")["model"]
+    for k, v in stage1.items():
+        assert torch.equal(after[k], v), k
+    fresh = make_trainer(tmp_path / "fresh", corpora["train"], "--init", str(s1 / "best.pt"), "--spm",
+                         str(s1 / "spm.model"))
+    memory = [k for k in after if ".memory." in k]
+    assert memory and any(not torch.equal(after[k], fresh.model.state_dict()[k]) for k in memory)
+
+
 @pytest.mark.parametrize("stage", ["sentence", "document"])
 def test_resume_continues_exactly(corpora, tmp_path, stage):
     common = ["--stage", stage, "--dropout", "0.1", "--log-every", "3", "--window", "3", "--max-tokens", "300",

@@ -75,6 +75,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--accum", type=int, default=1, help="sentence stage: batches per optimizer step")
     p.add_argument("--lr", type=float, default=7e-4, help="peak LR (document stage: pre-trained params)")
     p.add_argument("--lr-new", type=float, default=3e-4, help="document stage: LR of the new memory params")
+    p.add_argument("--freeze-pretrained", action="store_true",
+                   help="document stage: train the memory parameters only (the sentence model stays as it is)")
     p.add_argument("--schedule", choices=["inv_sqrt", "cosine"], default="inv_sqrt")
     p.add_argument("--warmup", type=int, default=1000)
     p.add_argument("--max-steps", type=int, default=10000, help="optimizer steps")

@@ -370,7 +370,14 @@ class Trainer:
     def _optimizer(self, from_init: bool) -> torch.optim.Optimizer:
         a = self.args
         named = list(self.model.named_parameters())
-        if from_init and a.stage == "document":
+        if a.stage == "document" and getattr(a, "freeze_pretrained", False):
+            # Only the memory learns: the sentence model cannot drift, and autograd skips the weight
+            # gradients of every other layer (and the layers below the memory altogether). What a
+            # CPU can afford: stage 2 of a shipped model whose sentence weights came from a GPU.
+            for n, p in named:
+                p.requires_grad_(n in self.new_params)
+            groups = [{"params": [p for n, p in named if n in self.new_params], "lr": a.lr_new, "name": "new"}]
+        elif from_init and a.stage == "document":
             groups = [{"params": [p for n, p in named if n not in self.new_params], "lr": a.lr, "name": "pretrained"},
                       {"params": [p for n, p in named if n in self.new_params], "lr": a.lr_new, "name": "new"}]
         else:

@@ -5,10 +5,15 @@
 # document stage, where the memory units learn what to carry) ran two steps there: the memory is
 # near its initial values and carries no document context (MODEL_CARD, the probe). A CPU cannot
 # improve the 8+2-layer model's sentence weights in a session, but stage 2 trains what is missing:
-# the same document stage as the device run (training/device_run.py stage2: memory both sides,
-# 16 slots, top layer, window 4, lr 6e-5 for the pre-trained weights and 3e-4 for the new memory
-# units), started from the shipped bundle's weights read back out of its graphs, fewer rows a step.
-# One thread at the lowest priority, resumed from ~/runs at every start.
+# the document stage of the device run (training/device_run.py stage2: memory both sides, 16 slots,
+# top layer, window 4, 3e-4 for the new memory units), started from the shipped bundle's weights
+# read back out of its graphs, fewer rows a step, and the sentence model frozen
+# (--freeze-pretrained): the first CPU run (2026-11-27) trained it too, at 6e-5, and after 250
+# steps (207k target tokens, 45 minutes) the sentence model had drifted (TVsub dev, zh->en, memory
+# off: 2.1721 -> 2.1871 nats a token) while the memory still carried nothing (own memory 2.1921,
+# another document's 2.1923). Frozen, the sentence model is the shipped one whatever the memory
+# learns, and a step skips the weight gradients of every layer. One thread at the lowest priority,
+# resumed from ~/runs at every start, session after session.
 #
 #   bash training/recipes/cpu_memory.sh        # starts, or resumes; returns at once
 #   tail -f ~/runs/cpu_memory/s2.out           # progress (TVsub dev loss with the memory loop)
@@ -40,7 +45,7 @@ nohup nice -n 19 "$PY" -m training.train --stage document --src zh --tgt en --bi
     --data "$C/tvsub-zh-en.train.npz:1" "$C/pydocs-en-zh.train.npz:3" "$C/django-en-zh.train.npz:3" \
     --dev "$C/tvsub-zh-en.dev.npz" --spm "$C/spm.model" --init "$INIT" \
     --mem-side both --mem-slots 16 --mem-layers -1 --mem-dropout 0.3 \
-    --rows "${ROWS:-16}" --window 4 --lr 6e-5 --lr-new 3e-4 --warmup 200 --max-steps "${STEPS:-20000}" \
+    --rows "${ROWS:-16}" --window 4 --freeze-pretrained --lr-new 3e-4 --warmup 200 --max-steps "${STEPS:-20000}" \
     --out "$OUT" --threads "${THREADS:-1}" --eval-every "${EVAL_EVERY:-250}" --save-every 50 --log-every 10 \
     --patience 1000 "${resume[@]}" >>"$RUNS/cpu_memory/s2.out" 2>&1 &
 echo "started (pid $!): $OUT, log $RUNS/cpu_memory/s2.out"
