@@ -21,6 +21,8 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 十点过后          | after 10 o'clock | (as written) |
 | 五点左右          | around 5 o'clock | (as written) |
 | 十一点钟          | 11 o'clock      | (as written)  |
+| 上午9时许         | around 9 a.m.   | (as written)  |
+| 17时30分          | 5:30 p.m.       | (as written)  |
 | 15 km             | (as written)    | 15公里        |
 | 6 inches          | (as written)    | 6英寸         |
 | 80 mph            | (as written)    | 80英里/小时   |
@@ -145,8 +147,12 @@ _ENGLISH_DURATION = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0-
 _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m.", "中午": "p.m.", "下午": "p.m.",
             "晚上": "p.m.", "傍晚": "p.m.", "夜里": "p.m."}
 # Hours and minutes in digits or Chinese numerals (下午三点半 came back "It's a halfway").
-_CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s?[点點]"
-                           r"(?:钟|整)?(?:\s?([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})\s?分|(半|一刻|三刻))?")
+# News writes 时 for 点 and 许 for "about" (``5日上午9时许`` came back "on the 5th at 9").
+_CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s?[点點时]"
+                           r"(?:钟|整)?(?:\s?([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})\s?分|(半|一刻|三刻))?(许)?")
+# The 24-hour clock of Chinese news, digits before 时 (``17时30分``, ``9时许``): 5:30 p.m., about 9 a.m.
+# Not 一时 (for a moment) nor 3小时 (three hours): digits only, right before 时.
+_CLOCK_24 = re.compile(r"(?<![0-9０-９.．第])([0-9０-９]{1,2})时(?:([0-9０-９]{1,2})分)?(许)?")
 # A time of day without 上午/下午 (a story's ``十点过后，门铃终于响了`` came back "After ten points";
 # ``会议将于三点开始`` "start with three points"). ``N点`` alone is as often a point of a list (``提出了
 # 十点建议``, ``收到三点意见``), so it is a time only where the text says so: with 钟, 整, 半, a
@@ -208,7 +214,18 @@ def _out_of_chinese(text: str) -> list[Span]:
             continue
         quarter = {"半": 30, "一刻": 15, "三刻": 45}.get(m.group(4) or "")
         minutes = f":{quarter}" if quarter else f":{minute:02d}" if minute is not None else ""
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{hour}{minutes} {_PERIODS[m.group(1)]}"))
+        about = "around " if m.group(5) else ""
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{about}{hour}{minutes} {_PERIODS[m.group(1)]}"))
+    for m in _CLOCK_24.finditer(text):
+        hour, minute = int(ascii_digits(m.group(1))), int(ascii_digits(m.group(2))) if m.group(2) else None
+        if hour > 24 or (minute is not None and minute > 59) or any(s.start < m.end() and m.start() < s.end
+                                                                    for s in spans):
+            continue
+        period = "a.m." if hour % 24 < 12 else "p.m."
+        clock = f"{(hour - 1) % 12 + 1}{f':{minute:02d}' if minute is not None else ''} {period}"
+        if minute is None and hour % 12 == 0:
+            clock = "noon" if hour == 12 else "midnight"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", ("around " if m.group(3) else "") + clock))
     return spans + _bare_clocks(text, [(sp.start, sp.end) for sp in spans])
 
 
