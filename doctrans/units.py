@@ -23,6 +23,9 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 十一点钟          | 11 o'clock      | (as written)  |
 | 上午9时许         | around 9 a.m.   | (as written)  |
 | 17时30分          | 5:30 p.m.       | (as written)  |
+| 6.1级地震         | a magnitude-6.1 earthquake | (as written) |
+| 风力达12级        | winds of force 12 | (as written) |
+| magnitude of 6.1  | (as written)    | 6.1级         |
 | 15 km             | (as written)    | 15公里        |
 | 6 inches          | (as written)    | 6英寸         |
 | 80 mph            | (as written)    | 80英里/小时   |
@@ -165,6 +168,11 @@ _BARE_CLOCK = re.compile(r"(?<![0-9０-９.．第])([0-9０-９]{1,2}|[一二两
 _BARE_CLOCK_WORDS = {"过后": "after {}", "以后": "after {}", "之后": "after {}", "之前": "before {}", "前": "before {}",
                      "左右": "around {}"}
 _CLOCK_BEFORE = re.compile(r"(?:[于在从]|等到|直到)$")
+# An earthquake's magnitude and a wind's force (``6.1级地震``, ``风力达12级``): 级 is a grade, and the
+# model wrote "a magnitude of 6.1" as ``6.1年的商业`` and ``最大风力达12级`` as "maximal 12 degrees".
+_ZH_MAGNITUDE = re.compile(rf"(?:震级(?:为|达)?)?{FIGURE_START}({NUMBER})级(地震)?")
+_ZH_WIND = re.compile(rf"(?:风力(?:达到|达|为)?{FIGURE_START}({NUMBER})级|{FIGURE_START}({NUMBER})级(大风|阵风|狂风))")
+_EN_MAGNITUDE = re.compile(rf"(?i:magnitude)(?:[ -]|\s+of\s+)({NUMBER})(?![0-9])")
 # An age: the en->zh model wrote ``a 54-year-old shop owner`` as ``54岁的佛山-year-old-old``.
 _ENGLISH_AGE = re.compile(rf"(?<![0-9A-Za-z_.,-])({NUMBER})(?:-years?-old|[ \u00a0]years?[ \u00a0]old)"
                           r"(?![A-Za-z0-9_-])")
@@ -226,6 +234,18 @@ def _out_of_chinese(text: str) -> list[Span]:
         if minute is None and hour % 12 == 0:
             clock = "noon" if hour == 12 else "midnight"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", ("around " if m.group(3) else "") + clock))
+    for m in _ZH_WIND.finditer(text):
+        if m.group(1):
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"winds of force {ascii_digits(m.group(1))}"))
+        else:
+            gusts = "gusts" if m.group(3) == "阵风" else "winds"
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"force-{ascii_digits(m.group(2))} {gusts}"))
+    for m in _ZH_MAGNITUDE.finditer(text):
+        told = m.group(0).startswith("震级") or m.group(2)
+        if told and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
+            figure = ascii_digits(m.group(1))
+            written = f"a magnitude-{figure} earthquake" if m.group(2) else f"magnitude {figure}"
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", written))
     return spans + _bare_clocks(text, [(sp.start, sp.end) for sp in spans])
 
 
@@ -292,6 +312,8 @@ def _into_chinese(text: str) -> list[Span]:
                           f"{m.group(1)}{_ENGLISH_DURATIONS[m.group(2).lower()]}"))
     for m in _ENGLISH_AGE.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}岁"))
+    for m in _EN_MAGNITUDE.finditer(text):
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}级"))
     for m in _ENGLISH_TIME.finditer(text):
         hour, minute = int(m.group(1)), m.group(2)
         if not 1 <= hour <= 12:
