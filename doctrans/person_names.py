@@ -61,7 +61,8 @@ _AFTER = "表示|说|指出|强调|介绍|认为|称|在|会见|出席|主持|�
 # Characters a given name does not have: the grammar around a name (他高兴地说, 方法是).
 _NOT_GIVEN = "的地得了着过也都还就才又在是和与及对将把被让给向从于为以而并且说称表指认示这那个们"
 # ... nor a foreign name's transliteration (史密斯先生 is Mr. Smith, not "Shi Misi"; 罗斯 is Ross).
-_NOT_GIVEN += "斯尔克特德姆森伯恩维莉娜丝妮蒂卡布拉里罗诺塔奇夫茨沃顿逊普登约翰迪西亚艾雷瑟露琳莎纳威比谢"
+FOREIGN_NAME_CHARS = "斯尔克特德姆森伯恩维莉娜丝妮蒂卡布拉里罗诺塔奇夫茨沃顿逊普登约翰迪西亚艾雷瑟露琳莎纳威比谢"
+_NOT_GIVEN += FOREIGN_NAME_CHARS
 _SURNAME = "|".join([*_COMPOUND, *_SURNAMES])
 _NAME_CHAR = f"(?![{_NOT_GIVEN}])[\\u4e00-\\u9fff]"
 _AFTER_TITLE = re.compile(f"(?:{_TITLES})({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")

@@ -16,6 +16,8 @@ it gives way to figures at the placeholder limit, as Latin names do: doctrans.en
 | 德国人说日本语。                  | en     | (none)                       |
 | 每周一次，华南非常热。            | en     | (none)                       |
 | 途经日本福冈和长崎。              | en     | Japan · Fukuoka · Nagasaki   |
+| 在福建省东山县沿海登陆            | en     | Fujian · Dongshan County     |
+| 该县和全县，一个县                | en     | (none)                       |
 | 中东部地区降雨，索菲亚太累了。    | en     | (none)                       |
 | The U.S. and the UK, Asia-Pacific | zh     | 美国 · 英国 · 亚太           |
 
@@ -31,8 +33,11 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from pypinyin import Style, lazy_pinyin
+
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
+from doctrans.person_names import FOREIGN_NAME_CHARS as _FOREIGN_NAME_CHARS
 from doctrans.verbatim import Span
 
 # After a Chinese place name, these make it another word: a people, a language, an ocean, an
@@ -79,9 +84,34 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
         return [Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
                 for m in english_names.finditer(text)]
     if tgt == "en" and src != "en":
-        return [Span(m.start(), m.end(), m.group(), "place", into_english[m.group()])
-                for m in chinese_names.finditer(text)]
+        listed = [Span(m.start(), m.end(), m.group(), "place", into_english[m.group()])
+                  for m in chinese_names.finditer(text)]
+        divisions = [d for d in _divisions(text) if not any(p.start < d.end and d.start < p.end for p in listed)]
+        return sorted(listed + divisions, key=lambda s: s.start)
     return []
+
+
+# A county or a province's city the list does not hold, in pinyin: a news item's ``福建省东山县``
+# came back "Fujian mountain County County". A two-character name right before 县 after a province,
+# a city or a prefecture (or where a line or phrase starts), before 市 after a province; not words
+# of quantity, reference or grammar (该县, 全县, 了邻县), nor the characters of a foreign name written
+# in Chinese (TVsub's 库克县 is Cook County, not "Kuke County": doctrans.person_names' list).
+_DIVISION = re.compile(r"(?:(?<![\u4e00-\u9fff])|(?<=[省市州]))([\u4e00-\u9fff]{2})(县)"
+                       r"|(?<=省)([\u4e00-\u9fff]{2})(市)")
+_NOT_IN_A_DIVISION = set("个各该全本这那每一两几多其此某们我你他她它咱了的着过在是和与及对将把被让给向从于为以而并说"
+                         + _FOREIGN_NAME_CHARS + "曼蒙凯鲍")
+_DIVISION_WORD = {"县": "{} County", "市": "{}"}
+
+
+def _divisions(text: str) -> list[Span]:
+    spans = []
+    for m in _DIVISION.finditer(text):
+        name, kind = next((m.group(k), m.group(k + 1)) for k in (1, 3) if m.group(k))
+        if _NOT_IN_A_DIVISION & set(name):
+            continue
+        written = "".join(lazy_pinyin(name, style=Style.NORMAL)).capitalize()
+        spans.append(Span(m.start(), m.end(), m.group(), "place", _DIVISION_WORD[kind].format(written)))
+    return spans
 
 
 # Characters that end many Chinese place names (国 of 美国, 州 of 加州, 市, 省...): sharing one of
