@@ -185,8 +185,8 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                 continue
             nth = "last" if m["last"] else ("first", "second", "third", "fourth")["一二三四".index(m["n"])]
             weekday = _WEEKDAYS[_ZH_WEEKDAYS.index(m["w"].replace("天", "日"))]
-            year = f" {figure_value(m['y'])}" if m["y"] else ""
-            written = f"the {nth} {weekday} of {MONTHS[month - 1]}{year}"
+            of_year = f" {figure_value(m['y'])}" if m["y"] else ""
+            written = f"the {nth} {weekday} of {MONTHS[month - 1]}{of_year}"
             spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         for m in _ZH_MONTH_RANGE.finditer(text):
             if any(sp.start <= m.start() < sp.end for sp in spans):
@@ -220,8 +220,8 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         for m in _EN_NTH_WEEKDAY.finditer(text):
             n, weekday = _ORDINALS[m["n"].lower()], _ZH_WEEKDAYS[_WEEKDAYS.index(m["w"])]
             nth = "最后一个" if n < 0 else f"第{'一二三四'[n - 1]}个"
-            year = f"{m['y']}年" if m["y"] else ""
-            written = f"{year}{month_number(m['m'])}月的{nth}星期{weekday}"
+            in_year = f"{m['y']}年" if m["y"] else ""
+            written = f"{in_year}{month_number(m['m'])}月的{nth}星期{weekday}"
             spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         for m in _EN_DATE.finditer(text):
             if any(sp.start <= m.start() < sp.end for sp in spans):
