@@ -127,6 +127,18 @@ def _rare_name(word: str) -> bool:
             and not _WORD_ENDING.search(low))
 
 
+_CAPITALISED = re.compile(r"(?<![A-Za-z0-9_.\-/@#'’])[A-Z][a-z]+(?![A-Za-z0-9_'’])")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+)[\"“‘'(\[]*$")
+
+
+def rare_names(text: str) -> frozenset[str]:
+    """The capitalised words of an English ``text`` that are no common word and no name the
+    models learned, leaving out a sentence's first word (``Notwithstanding``): ``Siracusa``,
+    ``Sicily``; not ``Rome``, ``Maria``, ``The``."""
+    return frozenset(m.group() for m in _CAPITALISED.finditer(text)
+                     if _rare_name(m.group()) and not _SENTENCE_START.search(text, 0, m.start()))
+
+
 def _title_case(text: str) -> bool:
     """Most words capitalised: a heading, where every content word looks like a name."""
     words = re.findall(r"[A-Za-z]+", text)

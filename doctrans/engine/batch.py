@@ -120,11 +120,19 @@ def translate_rows(rows: Sequence[OnnxDocumentSession], sentences: Sequence[str 
     if not active:
         return results
     opt = active[0].options
+    memory_before = [{side: m.copy() for side, m in row._mem.items()} for row in active]
     hyps, extras = _run(active, ids, preps, opt)
     for i, r in enumerate(where):
         hyp, prep, sentence, tr = hyps[i], preps[i], sentences[r], active[i].tr
         assert sentence is not None
         restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
+        if prep.names_to_keep(restored.text):
+            # The row's translation names a place its source does not: that row alone, from its
+            # memory before, as OnnxDocumentSession.translate does it (the same search, then again
+            # with the source's rare names kept), so a batch gives what one at a time gives.
+            active[i]._mem = memory_before[i]
+            results[r] = active[i].translate(sentence)
+            continue
         attention = None
         if opt.return_attention:
             attention = SentenceAttention(**{k: v[i] for k, v in extras.items()})

@@ -411,13 +411,20 @@ class OnnxDocumentSession:
             # document's terms or style, and the memory then stays what the sentences around it
             # wrote (as it would for a table cell the reader skips).
             return SentenceResult(source=sentence, translation=prep.copy or "", copied=True)
-        ids = tr.source_ids(prep.model_text)
-        src = np.asarray([ids], dtype=np.int64)
-        def pick(hyps: list[Hypothesis]) -> Hypothesis | None:
-            return prep.pick(hyps, lambda h: tr.tokenizer.decode(h.tokens))
-
-        hyp, extras = self.translate_ids(src, opt, choose=pick)
+        memory_before = {side: m.copy() for side, m in self._mem.items()}
+        ids, hyp, extras = self._search(prep)
         restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
+        keep = prep.names_to_keep(restored.text)
+        if keep:
+            # The model made a known place of a name it never learned: again, from the memory
+            # before, with the source's rare names kept as written (Siracusa, not 西雅图).
+            kept = tr.with_glossary((tr.glossary or Glossary([])).with_kept(keep))
+            again = kept.prepare(sentence, quoted_alone=True)
+            if again.model_text is not None:
+                self._mem = memory_before
+                prep = again
+                ids, hyp, extras = self._search(prep)
+                restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
         tgt_in = [info.bos_id, *hyp.tokens]
         attention = None
         if opt.return_attention:
@@ -429,6 +436,19 @@ class OnnxDocumentSession:
         return SentenceResult(source=sentence, translation=restored.text,
                               src_tokens=tr.tokenizer.pieces(ids), tgt_tokens=tr.tokenizer.pieces(tgt_in),
                               score=hyp.score, attention=attention, notes=restore_warnings(restored, prep.masked))
+
+    def _search(self, prep: Prepared) -> tuple[list[int], Hypothesis, dict[str, np.ndarray]]:
+        """The source ids of ``prep``'s model text and the hypothesis the search keeps for it
+        (``Prepared.pick``); updates the memory."""
+        tr = self.tr
+        assert prep.model_text is not None
+        ids = tr.source_ids(prep.model_text)
+
+        def pick(hyps: list[Hypothesis]) -> Hypothesis | None:
+            return prep.pick(hyps, lambda h: tr.tokenizer.decode(h.tokens))
+
+        hyp, extras = self.translate_ids(np.asarray([ids], dtype=np.int64), self.options, choose=pick)
+        return ids, hyp, extras
 
     def force(self, sentence: str, translation: str) -> SentenceResult:
         """Take ``translation`` as this sentence's translation and update the memory from it.

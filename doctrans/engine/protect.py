@@ -29,7 +29,7 @@ from doctrans.datelines import find_dateline
 from doctrans.dates import drop_repeated_units
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
-from doctrans.kept_names import CJK_LANGUAGES
+from doctrans.kept_names import CJK_LANGUAGES, rare_names
 from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
@@ -143,6 +143,18 @@ class Prepared:
     def acceptable(self, decoded: str) -> bool:
         """The model copied every placeholder exactly once (and invented none)."""
         return copied_exactly(decoded, self.masked)
+
+    def names_to_keep(self, translation: str) -> frozenset[str]:
+        """The source's rare capitalised words (doctrans.kept_names.rare_names), when
+        ``translation`` (into Chinese, from English) names a place the source does not: the model
+        made a known city of a name it never learned ("the town of Siracusa" came back 在西雅图中,
+        Seattle), so the engine translates the sentence again with them kept as written. Empty
+        otherwise."""
+        if base_language(self.src_lang) != "en" or base_language(self.tgt_lang) != "zh":
+            return frozenset()
+        if not invented_places(self.source, translation, self.src_lang, self.tgt_lang):
+            return frozenset()
+        return rare_names(self.source)
 
     def pick(self, hyps: Sequence[H], decode: Callable[[H], str]) -> H | None:
         """The hypothesis to keep of the search's n-best (best first; ``decode``: its text as the

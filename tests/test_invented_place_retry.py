@@ -1,0 +1,52 @@
+"""A translation into Chinese that names a place its English source does not is made again with the
+source's rare names kept as written (doctrans.engine.onnx_engine.OnnxDocumentSession.translate),
+with the built-in model: a news story's "the town of Siracusa" came back 在西雅图中 (Seattle), in
+every hypothesis of the search."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans.engine.batch import BatchedDocuments
+from doctrans.engine.onnx_engine import OnnxTranslator
+from doctrans.kept_names import rare_names
+from doctrans.models_registry import default_bundle
+from doctrans.place_names import invented_places
+
+SIRACUSA = "In Sicily, the town of Siracusa recorded 46.3°C, according to the regional weather service."
+DOC = ["Temperatures soared above 45 degrees Celsius in parts of Italy and Spain on Tuesday.", SIRACUSA,
+       "Authorities in Rome issued a red alert for 16 cities."]
+
+
+@pytest.fixture(scope="module")
+def translator(monkeypatch_module: None) -> OnnxTranslator:
+    bundle = default_bundle("en", "zh")
+    assert bundle is not None
+    return OnnxTranslator.load(bundle, src="en", tgt="zh")
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("DOCTRANS_MODELS", raising=False)
+        yield
+
+
+def test_rare_names_are_capitalised_words_no_list_holds_past_the_sentence_start() -> None:
+    assert rare_names(SIRACUSA) == {"Siracusa"}  # In: the first word; Sicily: a name the models learned
+    assert rare_names("Notwithstanding the above, Zyxwell said.") == {"Zyxwell"}
+
+
+def test_a_name_the_model_made_a_known_city_is_kept_as_written(translator: OnnxTranslator) -> None:
+    out = translator.new_document().translate(SIRACUSA).translation
+    assert invented_places(SIRACUSA, out, "en", "zh") == [], out
+    assert "Siracusa" in out
+
+
+def test_a_batch_retries_the_row_as_one_document_at_a_time_does(translator: OnnxTranslator) -> None:
+    other = ["The house at the end of the lane had been empty for years.", "Nobody remembered when they left."]
+    got = BatchedDocuments(translator, rows=2).translate_documents([DOC, other])
+    for doc, rows in zip([DOC, other], got, strict=True):
+        session = translator.new_document()
+        assert [r.translation for r in rows] == [session.translate(s).translation for s in doc]
+    assert "Siracusa" in got[0][1].translation
