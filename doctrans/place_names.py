@@ -20,6 +20,8 @@ it gives way to figures at the placeholder limit, as Latin names do: doctrans.en
 | 该县和全县，一个县                | en     | (none)                       |
 | 中东部地区降雨，索菲亚太累了。    | en     | (none)                       |
 | The U.S. and the UK, Asia-Pacific | zh     | 美国 · 英国 · 亚太           |
+| A Chinese company, Italian roads  | zh     | 中国 · 意大利                |
+| She speaks Greek and French.      | zh     | (none)                       |
 
 English names match with their capital only (``china`` is porcelain), or in capitals (a
 news dateline: ``GUANGZHOU, June 12``); a Chinese name is not read
@@ -81,8 +83,10 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     into_chinese, into_english, english_names, chinese_names = _tables()
     if tgt == "zh" and src != "zh":
-        return [Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
-                for m in english_names.finditer(text)]
+        listed = [Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
+                  for m in english_names.finditer(text)]
+        adjectives = [a for a in _nationalities(text) if not any(p.start < a.end and a.start < p.end for p in listed)]
+        return sorted(listed + adjectives, key=lambda s: s.start)
     if tgt == "en" and src != "en":
         listed = [Span(m.start(), m.end(), m.group(), "place", into_english[m.group()])
                   for m in chinese_names.finditer(text)]
@@ -112,6 +116,37 @@ def _divisions(text: str) -> list[Span]:
         written = "".join(lazy_pinyin(name, style=Style.NORMAL)).capitalize()
         spans.append(Span(m.start(), m.end(), m.group(), "place", _DIVISION_WORD[kind].format(written)))
     return spans
+
+
+# A country's adjective before a noun is the country's name in Chinese (意大利当局, 中国公司): the
+# en->zh model wrote "Italian authorities" as 意大利人当局, "A Chinese company" 国人公司 and "the German
+# factory" 德尔曼工厂. Only before a word in small letters that is no function word ("She speaks
+# Greek and French", "the French." are languages and peoples, left to the model).
+_ADJECTIVES = {
+    "American": "美国", "British": "英国", "Chinese": "中国", "French": "法国", "German": "德国", "Italian": "意大利",
+    "Spanish": "西班牙", "Japanese": "日本", "Russian": "俄罗斯", "Greek": "希腊", "Indian": "印度",
+    "Canadian": "加拿大",
+    "Australian": "澳大利亚", "South Korean": "韩国", "North Korean": "朝鲜", "Korean": "韩国", "Mexican": "墨西哥",
+    "Brazilian": "巴西", "Turkish": "土耳其", "Israeli": "以色列", "Iranian": "伊朗", "Ukrainian": "乌克兰",
+    "Dutch": "荷兰", "Swiss": "瑞士", "Swedish": "瑞典", "Norwegian": "挪威", "Danish": "丹麦", "Finnish": "芬兰",
+    "Egyptian": "埃及", "Saudi": "沙特", "Vietnamese": "越南", "Thai": "泰国", "Indonesian": "印度尼西亚",
+    "Pakistani": "巴基斯坦", "Portuguese": "葡萄牙", "Irish": "爱尔兰", "Belgian": "比利时", "Austrian": "奥地利",
+    "European": "欧洲", "African": "非洲", "Asian": "亚洲", "Syrian": "叙利亚", "Iraqi": "伊拉克", "Afghan": "阿富汗",
+    "Nigerian": "尼日利亚", "Kenyan": "肯尼亚", "Argentine": "阿根廷", "Chilean": "智利", "Colombian": "哥伦比亚",
+    "Venezuelan": "委内瑞拉", "Cuban": "古巴", "Filipino": "菲律宾", "Malaysian": "马来西亚", "Singaporean": "新加坡",
+}
+_FUNCTION_WORDS_TEXT = (
+    "and or but nor to in on at of for with by from into as than that which who whom whose is are was were be been "
+    "has have had do does did will would can could should may might must not so too also very well fluently now "
+    "then here there it its he she they we you i a an the this these those said says say")
+_FUNCTION_WORDS = frozenset(_FUNCTION_WORDS_TEXT.split())
+_ADJECTIVE = re.compile(r"(?<![A-Za-z0-9_'’\-])(" + "|".join(sorted(_ADJECTIVES, key=len, reverse=True))
+                        + r")(?= ([a-z][a-z\-]+))")
+
+
+def _nationalities(text: str) -> list[Span]:
+    return [Span(m.start(), m.end(), m.group(1), "place", _ADJECTIVES[m.group(1)])
+            for m in _ADJECTIVE.finditer(text) if m.group(2) not in _FUNCTION_WORDS]
 
 
 # Characters that end many Chinese place names (国 of 美国, 州 of 加州, 市, 省...): sharing one of
