@@ -55,10 +55,6 @@ from doctrans.units import find_units
 from doctrans.verbatim import Span, find_spans
 
 
-def _overlaps(a: Span, others: list[Span]) -> bool:
-    return any(a.start < b.end and b.start < a.end for b in others)
-
-
 def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """Glossary ``terms`` plus the figures, dates and names the direction fixes, in text order: each
     kind in turn, where nothing found before it (a user's term first) lies."""
@@ -81,5 +77,5 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
 
 def _joined(terms: list[Span], found: list[Span], taken: list[Span]) -> list[Span]:
     """``terms`` and those of ``found`` that overlap none of ``taken``, in text order."""
-    new = [f for f in found if not _overlaps(f, taken)]
+    new = [f for f in found if not f.overlaps_any(taken)]
     return sorted([*terms, *new], key=lambda s: s.start) if new else terms

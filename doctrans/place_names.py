@@ -83,16 +83,17 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     into_chinese, into_english, english_names, chinese_names = _tables()
     if tgt == "zh" and src != "zh":
-        listed = [Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
-                  for m in english_names.finditer(text)]
-        adjectives = [a for a in _nationalities(text) if not any(p.start < a.end and a.start < p.end for p in listed)]
-        return sorted(listed + adjectives, key=lambda s: s.start)
+        return _with_unlisted([Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
+                               for m in english_names.finditer(text)], _nationalities(text))
     if tgt == "en" and src != "en":
-        listed = [Span(m.start(), m.end(), m.group(), "place", into_english[m.group()])
-                  for m in chinese_names.finditer(text)]
-        divisions = [d for d in _divisions(text) if not any(p.start < d.end and d.start < p.end for p in listed)]
-        return sorted(listed + divisions, key=lambda s: s.start)
+        return _with_unlisted([Span(m.start(), m.end(), m.group(), "place", into_english[m.group()])
+                               for m in chinese_names.finditer(text)], _divisions(text))
     return []
+
+
+def _with_unlisted(listed: list[Span], found: list[Span]) -> list[Span]:
+    """The list's names and those of ``found`` (adjectives, counties) that overlap none, in order."""
+    return sorted(listed + [f for f in found if not f.overlaps_any(listed)], key=lambda s: s.start)
 
 
 # A county or a province's city the list does not hold, in pinyin: a news item's ``福建省东山县``

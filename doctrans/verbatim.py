@@ -209,7 +209,7 @@ import functools
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from doctrans.segment import SUPERSCRIPT_DIGITS, is_cjk
@@ -238,6 +238,10 @@ class Span:
     @property
     def output(self) -> str:
         return self.text if self.target is None else self.target
+
+    def overlaps_any(self, others: Iterable[Span]) -> bool:
+        """Whether this span shares a character with any of ``others``."""
+        return any(self.start < o.end and o.start < self.end for o in others)
 
 
 @dataclass(frozen=True)
