@@ -379,10 +379,12 @@ class MemoryTransformer(nn.Module):
 
     def decode(self, tgt_in: Tensor, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor,
                mem: Tensor | None = None, past: list[tuple[Tensor, Tensor]] | None = None,
-               start: int | Tensor = 0, need_weights: bool = False):
+               start: int | Tensor = 0, need_weights: bool = False, project: bool = True):
         """Teacher-forced over ``tgt_in`` (past=None) or incremental steps with a KV cache.
 
-        -> (logits, states at memory layers, new cache, output-attention weights).
+        -> (logits, states at memory layers, new cache, output-attention weights). ``project=False``
+        skips the output projection (logits None) for callers that only write the memory: with a
+        16k vocabulary and a 2-layer decoder it is more than half of the decoder's work.
         """
         # Target padding only ever follows the sentence, so the causal mask already keeps real
         # tokens from seeing it. Incremental steps (one new token) attend to the whole cache.
@@ -400,7 +402,7 @@ class MemoryTransformer(nn.Module):
             if layer.memory is not None:
                 states.append(h)
                 weights.append(w)
-        logits = self.dec_norm(x) @ self.embed.weight.T  # tied output projection
+        logits = self.dec_norm(x) @ self.embed.weight.T if project else None  # tied output projection
         return logits, states, cache, weights
 
     def decode_step(self, tokens: Tensor, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor, mem: Tensor | None,

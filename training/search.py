@@ -120,7 +120,7 @@ def _translate_rows(model, docs, beam, length_penalty, record_memory, no_repeat_
         hyps = [h for h, _ in best]
         if memory:
             tgt_in = pad_rows([[cfg.bos_id, *h] for h in hyps], cfg.pad_id, device)
-            _, tgt_states, _, _ = model.decode(tgt_in, model.cross_kv(enc), src, mem.get("tgt"))
+            _, tgt_states, _, _ = model.decode(tgt_in, model.cross_kv(enc), src, mem.get("tgt"), project=False)
             for side, m in model.write_memory(mem, src, src_states, tgt_in, tgt_states).items():
                 memory[side][idx] = m
         for j, r in enumerate(rows):

@@ -214,7 +214,7 @@ def carried_memory(model: MemoryTransformer, src: torch.Tensor, tgt_in: torch.Te
                    memory: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     """The memory after reading and writing one sentence pair (the stage-2 recomputation)."""
     enc, src_states, _ = model.encode(src, memory.get("src"))
-    _, tgt_states, _, _ = model.decode(tgt_in, model.cross_kv(enc), src, memory.get("tgt"))
+    _, tgt_states, _, _ = model.decode(tgt_in, model.cross_kv(enc), src, memory.get("tgt"), project=False)
     return model.write_memory(memory, src, src_states, tgt_in, tgt_states)
 
 
