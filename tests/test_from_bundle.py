@@ -131,9 +131,11 @@ def test_a_bidirectional_bundle_becomes_a_checkpoint_of_both_directions(tmp_path
         doc = english if src == "en" else [to_chinese(s) for s in english]
         prefix = loaded.source_prefix(sp, src, tgt)
         ids = [[prefix + sp.encode(s) for s in doc]]
-        got = [sp.decode(h) for h in translate_documents(loaded.model, ids, beam=1)[0].hypotheses]
-        want = [r.translation for r in OnnxTranslator.load(bundle, beam_size=1, src=src, tgt=tgt,
-                                                           threads=1).translate_document(doc)]
+        got = [[sp.id_to_piece(i) for i in h] for h in translate_documents(loaded.model, ids, beam=1)[0].hypotheses]
+        # The model's own pieces (after BOS): the engine's finished text also carries its rules (a
+        # sentence ends as its source does), which the PyTorch search does not apply.
+        want = [r.tgt_tokens[1:] for r in OnnxTranslator.load(bundle, beam_size=1, src=src, tgt=tgt,
+                                                              threads=1).translate_document(doc)]
         assert got == want, (src, tgt)
 
 

@@ -23,7 +23,7 @@ from training import train as train_mod
 from training import trainer as trainer_mod
 from training.checkpoint import load_model, read_checkpoint
 from training.data import TokenizedCorpus, length_chunks, read_documents, tokenize_corpus
-from training.model import MemoryTransformer, make_config
+from training.model import MemoryTransformer, MemoryUnit, make_config
 from training.moses_text import looks_tokenized, untokenized_side
 from training.search import translate_documents
 
@@ -73,7 +73,13 @@ def test_memory_off_is_the_sentence_model_with_the_same_weights():
     assert not missing and set(unexpected) == set(mem_model.new_parameter_names())
     src, tgt = torch.randint(4, 50, (2, 6)), torch.randint(4, 50, (2, 5))
     assert torch.allclose(mem_model(src, tgt, None)[0], plain(src, tgt, None)[0], atol=1e-6)
-    # ...and with memory on, the output differs (the memory is actually read).
+    # A new memory reads as nothing (its read projection starts at zero): added to a trained
+    # sentence model, it changes no translation until stage 2 trains it...
+    assert torch.allclose(mem_model(src, tgt, mem_model.init_memory(2))[0], plain(src, tgt, None)[0], atol=1e-6)
+    # ...and once the read has weights, the output differs (the memory is actually read).
+    with torch.no_grad():
+        for unit in (m for m in mem_model.modules() if isinstance(m, MemoryUnit)):
+            unit.read.o.weight.normal_(std=0.02)
     assert not torch.allclose(mem_model(src, tgt, mem_model.init_memory(2))[0], plain(src, tgt, None)[0])
 
 
@@ -104,6 +110,17 @@ def test_gradients_reach_memory_and_stop_at_the_detach_boundary(corpora, tmp_pat
     idx, reset = next(data)
     tr.micro_step(idx, reset)
     params = dict(tr.model.named_parameters())
+    # A new memory's read starts at zero (MemoryUnit): its output projection learns from the
+    # first step, and nothing it reads has a gradient yet.
+    assert all(params[n].grad.abs().sum() > 0 for n in params if n.endswith(".memory.read.o.weight"))
+    assert all(params[n].grad is None or params[n].grad.abs().sum() == 0 for n in params if n.endswith(".memory.init"))
+    # The same step again once the read has weights (as after that first update):
+    tr.optimizer.zero_grad(set_to_none=True)
+    with torch.no_grad():
+        for unit in (m for m in tr.model.modules() if isinstance(m, MemoryUnit)):
+            unit.read.o.weight.normal_(std=0.02)
+    tr.prev = None
+    tr.micro_step(idx, reset)
     # The first sentence reads the learned initial memory M_0, so M_0 learns from it; the
     # update attention has had no loss to learn from yet.
     assert all(params[n].grad.abs().sum() > 0 for n in params if n.endswith(".memory.init"))

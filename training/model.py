@@ -188,6 +188,13 @@ class MemoryUnit(nn.Module):
         # Output Attention (read): sentence tokens query the memory slots.
         self.read_norm = nn.LayerNorm(d)
         self.read = Attention(d, cfg.n_heads, p)
+        # The read's output projection starts at zero, so a memory added to a trained sentence
+        # model (stage 2 from stage 1) leaves its translations as they were until training moves
+        # it: a random read had cost the shipped model ~0.01 nats a token for as long as stage 2
+        # was short (the device leases ran 1-9 steps of it). Its gradient is not zero (the read's
+        # attention output), so the memory still learns from the first step.
+        nn.init.zeros_(self.read.o.weight)
+        nn.init.zeros_(self.read.o.bias)
         # Update Attention (write): memory slots query the sentence states.
         self.state_norm = nn.LayerNorm(d)
         self.write = Attention(d, cfg.n_heads, p)
