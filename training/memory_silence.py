@@ -24,6 +24,7 @@ from pathlib import Path
 
 import torch
 
+from doctrans.bundle_manifest import BundleManifest, edit
 from doctrans.errors import UserError
 from export.bundle import export_checkpoint
 from training.checkpoint import save_checkpoint
@@ -57,9 +58,11 @@ def silence(bundle: Path, out: Path, sentences: list[str] | None = None) -> str:
                                    length_penalty=decoding.get("length_penalty", 1.0),
                                    max_repeat_run=decoding.get("max_repeat_run", 0))
     # Where the weights came from: the export's provenance names only the temporary checkpoint.
-    written = json.loads((out / "model.json").read_text())
-    written["provenance"]["memory_silenced"] = {"by": "training.memory_silence", "from": meta.get("provenance")}
-    (out / "model.json").write_text(json.dumps(written, indent=2, ensure_ascii=False) + "\n")
+    def record(m: BundleManifest) -> None:
+        m.provenance = {**(m.provenance or {}),
+                        "memory_silenced": {"by": "training.memory_silence", "from": meta.get("provenance")}}
+
+    edit(out, record)
     return report.summary()
 
 

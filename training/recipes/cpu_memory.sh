@@ -13,7 +13,9 @@
 # off: 2.1721 -> 2.1871 nats a token) while the memory still carried nothing (own memory 2.1921,
 # another document's 2.1923). Frozen, the sentence model is the shipped one whatever the memory
 # learns, and a step skips the weight gradients of every layer. One thread at the lowest priority,
-# resumed from ~/runs at every start, session after session.
+# resumed from ~/runs at every start, session after session. The memory's read starts at zero
+# (training.model.MemoryUnit), so with the memory on the model starts as the shipped sentence model
+# and the run is judged by how far its own memory beats none (training.memory_probe).
 #
 #   bash training/recipes/cpu_memory.sh        # starts, or resumes; returns at once
 #   tail -f ~/runs/cpu_memory/s2.out           # progress (TVsub dev loss with the memory loop)
@@ -36,7 +38,15 @@ PY=${PYTHON:-python}
 # The token cache must be cut with the bundle's own SentencePiece model (ids are the embedding rows).
 [ -f "$C/manifest.json" ] || "$PY" -m training.prepare_data --data "${DATA:-../shared/data}" --out "$C" \
     --spm "$BUNDLE/spm.model" --threads 1
+# A run belongs to the bundle it started from: when the shipped bundle changes (a device lease),
+# the old run is set aside (its memory was trained for other sentence weights) and a new one starts.
+SIG=$(sha256sum "$BUNDLE/weights.bin" | cut -c1-16)
+if [ -d "$RUNS/cpu_memory" ] && [ "$(cat "$RUNS/cpu_memory/bundle.sha" 2>/dev/null)" != "$SIG" ]; then
+    mv "$RUNS/cpu_memory" "$RUNS/cpu_memory.$(date +%Y%m%d-%H%M%S)"
+    echo "the bundle changed: the previous run set aside"
+fi
 mkdir -p "$OUT"
+echo "$SIG" > "$RUNS/cpu_memory/bundle.sha"
 INIT=$RUNS/cpu_memory/init.pt
 [ -f "$INIT" ] || "$PY" -m training.from_bundle "$BUNDLE" --out "$INIT"
 resume=()
