@@ -176,6 +176,21 @@ _EN_MAGNITUDE = re.compile(rf"(?i:magnitude)(?:[ -]|\s+of\s+)({NUMBER})(?![0-9])
 # An age: the en->zh model wrote ``a 54-year-old shop owner`` as ``54岁的佛山-year-old-old``.
 _ENGLISH_AGE = re.compile(rf"(?<![0-9A-Za-z_.,-])({NUMBER})(?:-years?-old|[ \u00a0]years?[ \u00a0]old)"
                           r"(?![A-Za-z0-9_-])")
+# A person's age after their name, as news writes it (``said Maria Rossi, 67, who has run a café``):
+# the en->zh model wrote 罗西67号, number 67. A capitalised word, a comma, 1-119, then a comma and a
+# small word (``, who``, ``, and``), a semicolon or the sentence's end; not after a month, a weekday
+# or a word that numbers things (``Chapter Two, 12, 14``, ``May 5, 12 people``: a figure or a
+# noun follows, or no capitalised word precedes).
+_APPOSITIVE_AGE = re.compile(r"\b([A-Z][a-z'’-]+), ([1-9][0-9]?|1[01][0-9])(?=, [a-z]|;|\.(?:\s|$)|$)")
+_NOT_A_NAME = frozenset({
+    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+    "December", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec", "Monday",
+    "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Yes", "No", "Okay", "Ok", "Well", "So",
+    "And", "But", "Or", "Oh", "Hi", "Page", "Pages", "Chapter", "Section", "Article", "Figure", "Table", "Room",
+    "Vol", "Step", "Level", "Grade", "Version", "Part", "Item", "Line", "Row", "Column", "Box", "Exit", "Gate",
+    "Platform", "Route", "Floor", "Unit", "Year", "Years", "Day", "Days", "Week", "Weeks", "Number", "Verse",
+    "Act", "Scene", "Appendix", "Note", "Rule", "Clause", "Paragraph", "Issue", "Episode", "Season"
+})
 _ENGLISH_TIME = re.compile(r"(?<![0-9A-Za-z_.:])([0-9]{1,2})(?::([0-5][0-9]))?\s?([ap])\.?\s?m\.?(?![A-Za-z0-9_])",
                            re.IGNORECASE)
 
@@ -312,6 +327,9 @@ def _into_chinese(text: str) -> list[Span]:
                           f"{m.group(1)}{_ENGLISH_DURATIONS[m.group(2).lower()]}"))
     for m in _ENGLISH_AGE.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}岁"))
+    for m in _APPOSITIVE_AGE.finditer(text):
+        if m.group(1) not in _NOT_A_NAME:
+            spans.append(Span(m.start(2), m.end(2), m.group(2), "number", f"{m.group(2)}岁"))
     for m in _EN_MAGNITUDE.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}级"))
     for m in _ENGLISH_TIME.finditer(text):

@@ -151,3 +151,24 @@ def test_no_years_the_source_does_not_count() -> None:
     assert growth.restore("我们预计⦅1⦆年在⦅2⦆年增长。").text == "我们预计5%在9天增长。"
     rate = prepare("A 5% annual rate.", 16, tgt_lang="zh", src_lang="en")
     assert rate.restore("⦅1⦆年利率。").text == "5%年利率。"
+
+
+@pytest.mark.parametrize(("text", "ages"), [
+    ('"Never," said Maria Rossi, 67, who has run a café for 30 years.', ["67岁"]),
+    ("Tom, 12, and Ann, 14, were there.", ["12岁", "14岁"]),
+    ("He thanked John Smith, 45.", ["45岁"]),
+    ("Rossi, 67; Bianchi, 70.", ["67岁", "70岁"]),
+    ("On May 5, 12 people died.", []),  # a date, then a count
+    ("See Chapter Two, 12, 14.", []),  # numbers of a list
+    ("Yes, 12.", []),
+    ("In London, 12 people died.", []),  # a noun follows: a count
+    ("Smith, 145, said.", []),  # no one is 145
+])
+def test_a_persons_age_after_their_name_as_news_writes_it(text: str, ages: list[str]) -> None:
+    assert [s.output for s in find_units(text, "zh") if s.output.endswith("岁")] == ages
+
+
+def test_an_age_the_model_took_for_a_number_loses_its_number_sign() -> None:
+    prep = prepare('"Never," said Maria Rossi, 67, who runs a café.', 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore("“从不，”玛利亚·罗西⦅1⦆号说，她经营一家咖啡馆。").text == \
+        "“从不，”玛利亚·罗西67岁说，她经营一家咖啡馆。"
