@@ -51,7 +51,7 @@ from doctrans.report_periods import find_report_periods
 from doctrans.report_terms import find_changes, find_report_terms
 from doctrans.section_headings import find_section_heading
 from doctrans.ui_labels import find_ui_labels
-from doctrans.units import find_units
+from doctrans.units import find_large_measures, find_units
 from doctrans.verbatim import Span, find_spans
 
 
@@ -60,7 +60,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     kind in turn, where nothing found before it (a user's term first) lies."""
     for found in (find_section_heading(text, src_lang, tgt_lang), find_dateline(text, src_lang, tgt_lang),
                   find_changes(text, src_lang, tgt_lang),
-                  find_amounts(text, tgt_lang),
+                  find_amounts(text, tgt_lang), find_large_measures(text, tgt_lang),
                   find_magnitudes(text, tgt_lang), find_report_periods(text, src_lang, tgt_lang),
                   find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang),
                   find_units(text, tgt_lang)):

@@ -73,7 +73,7 @@ import re
 
 from doctrans.chinese_numerals import read_numeral
 from doctrans.language_id import base_language
-from doctrans.magnitudes import FIGURE_START, NUMBER, ascii_digits
+from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
 from doctrans.verbatim import Span
 
 # English unit (as matched, lower-cased) -> Chinese; Chinese -> English symbol.
@@ -193,6 +193,35 @@ _NOT_A_NAME = frozenset({
 })
 _ENGLISH_TIME = re.compile(r"(?<![0-9A-Za-z_.:])([0-9]{1,2})(?::([0-5][0-9]))?\s?([ap])\.?\s?m\.?(?![A-Za-z0-9_])",
                            re.IGNORECASE)
+
+
+# A figure with a magnitude and a unit is one measure (``13.55万吨`` -> ``135,500 t``, ``5 million
+# tonnes`` -> ``500万吨``): doctrans.magnitudes took the figure alone, and the model dropped the unit
+# left after it (a news story's ``总吨位为13.55万吨`` came back "Cruise ship is always 135,500").
+_POWER = "|".join(sorted(POWERS, key=len, reverse=True))
+_CHINESE_LARGE_MEASURE = re.compile(rf"{FIGURE_START}({NUMBER})\s?({_POWER})\s?({_CHINESE_UNIT})(?![饭粒服隆拉格斤里])")
+_ENGLISH_LARGE_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0](million|billion|trillion)[ \u00a0]"
+                                    rf"({_ENGLISH_UNIT})(?![0-9A-Za-z_²/])", re.IGNORECASE)
+
+
+def find_large_measures(text: str, tgt_lang: str | None) -> list[Span]:
+    """Measures whose figure has a magnitude word (万, 亿; million, billion) as ``number`` spans
+    written the target's way: ``13.55万吨`` -> ``135,500 t``, ``5 million tonnes`` -> ``500万吨``."""
+    lang, spans = base_language(tgt_lang), []
+    if lang == "en":
+        for m in _CHINESE_LARGE_MEASURE.finditer(text):
+            value = decimal_value(m.group(1))
+            if value is not None:
+                spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                                  f"{english(value.scaleb(POWERS[m.group(2)]))} {_OUT_OF_CHINESE[m.group(3)]}"))
+    elif lang == "zh":
+        for m in _ENGLISH_LARGE_MEASURE.finditer(text):
+            value = decimal_value(m.group(1))
+            if value is not None:
+                spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                                  in_wan(value.scaleb(SCALE_WORDS[m.group(2).lower()]))
+                                  + _INTO_CHINESE[m.group(3).lower()]))
+    return spans
 
 
 def find_units(text: str, tgt_lang: str | None) -> list[Span]:

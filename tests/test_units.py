@@ -172,3 +172,19 @@ def test_an_age_the_model_took_for_a_number_loses_its_number_sign() -> None:
     prep = prepare('"Never," said Maria Rossi, 67, who runs a café.', 16, tgt_lang="zh", src_lang="en")
     assert prep.restore("“从不，”玛利亚·罗西⦅1⦆号说，她经营一家咖啡馆。").text == \
         "“从不，”玛利亚·罗西67岁说，她经营一家咖啡馆。"
+
+
+@pytest.mark.parametrize(("text", "tgt", "outputs"), [
+    ("邮轮总吨位为13.55万吨。", "en", ["135,500 t"]),  # came back "Cruise ship is always 135,500"
+    ("年产量达500万吨，面积960万平方公里。", "en", ["5 million t", "9.6 million km²"]),
+    ("The mine produced 5 million tonnes and 1.2 billion litres.", "zh", ["500万吨", "12亿升"]),
+    ("销售3万件，5万米饭。", "en", []),  # 件 is no measure; 米饭 is rice
+    ("5 million people", "zh", []),
+])
+def test_a_measure_with_a_magnitude_is_one_span(text: str, tgt: str, outputs: list[str]) -> None:
+    assert [s.output for s in units.find_large_measures(text, tgt)] == outputs
+
+
+def test_a_large_measure_reaches_the_output_with_its_unit() -> None:
+    prep = prepare("邮轮总吨位为13.55万吨。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("The cruise ship's gross tonnage is ⦅2⦆.").text.endswith("is 135,500 t.")
