@@ -1,7 +1,8 @@
 """A translation into Chinese that names a place its English source does not is made again with the
 source's rare names kept as written (doctrans.engine.onnx_engine.OnnxDocumentSession.translate),
 with the built-in model: a news story's "the town of Siracusa" came back 在西雅图中 (Seattle), in
-every hypothesis of the search."""
+every hypothesis of the search. Likewise a word the model cut in two, its beginning translated and
+its end copied (doctrans.kept_names.half_translated: "the calltip" came back 调用tip)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from doctrans.engine.batch import BatchedDocuments
 from doctrans.engine.onnx_engine import OnnxTranslator
-from doctrans.kept_names import rare_names
+from doctrans.kept_names import half_translated, rare_names
 from doctrans.models_registry import default_bundle
 from doctrans.place_names import invented_places
 
@@ -50,3 +51,21 @@ def test_a_batch_retries_the_row_as_one_document_at_a_time_does(translator: Onnx
         session = translator.new_document()
         assert [r.translation for r in rows] == [session.translate(s).translation for s in doc]
     assert "Siracusa" in got[0][1].translation
+
+
+@pytest.mark.parametrize(("source", "translation", "cut"), [
+    ("The Newark River flooded.", "新ark River洪水了。", {"Newark"}),
+    ("Encode with the standard Base64 alphabet.", "使用标准Base64字母bet编码。", {"alphabet"}),
+    ("In Sicily, the town recorded 46.3°C.", "在西ily, 小镇记录了46.3摄氏度。", {"Sicily"}),
+    ("Call read() with the name.", "调用read()并附带名称。", set()),  # a word of the source, whole
+    ("Processing the rows is slow.", "处理ing行很慢。", set()),  # an ending alone names no word
+    ("The data is in the table.", "数据在table中。", set()),  # copied whole
+])
+def test_a_word_cut_in_two_is_found_by_its_copied_end(source: str, translation: str, cut: set[str]) -> None:
+    assert half_translated(source, translation) == cut
+
+
+def test_a_word_the_model_cut_in_two_is_kept_as_written(translator: OnnxTranslator) -> None:
+    source = "The calltip remains until the cursor is moved."  # came back 调用tip 仍然保持...
+    out = translator.new_document().translate(source).translation
+    assert half_translated(source, out) == set() and "calltip" in out, out

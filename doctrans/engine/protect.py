@@ -29,7 +29,7 @@ from doctrans.datelines import find_dateline
 from doctrans.dates import drop_repeated_units
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
-from doctrans.kept_names import CJK_LANGUAGES, rare_names
+from doctrans.kept_names import CJK_LANGUAGES, half_translated, rare_names
 from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
@@ -148,16 +148,18 @@ class Prepared:
         return copied_exactly(decoded, self.masked)
 
     def names_to_keep(self, translation: str) -> frozenset[str]:
-        """The source's rare capitalised words (doctrans.kept_names.rare_names), when
-        ``translation`` (into Chinese, from English) names a place the source does not: the model
-        made a known city of a name it never learned ("the town of Siracusa" came back 在西雅图中,
-        Seattle), so the engine translates the sentence again with them kept as written. Empty
-        otherwise."""
+        """The source words the engine translates the sentence again with, kept as written, when
+        ``translation`` (into Chinese, from English) went wrong on them: the source's rare
+        capitalised words (doctrans.kept_names.rare_names) when it names a place the source does
+        not (the model made a known city of a name it never learned: "the town of Siracusa" came
+        back 在西雅图中, Seattle), and the words it cut in two (doctrans.kept_names.half_translated:
+        字母bet for alphabet, 新ark for Newark). Empty otherwise."""
         if base_language(self.src_lang) != "en" or base_language(self.tgt_lang) != "zh":
             return frozenset()
-        if not invented_places(self.source, translation, self.src_lang, self.tgt_lang):
-            return frozenset()
-        return rare_names(self.source)
+        keep = half_translated(self.source, translation)
+        if invented_places(self.source, translation, self.src_lang, self.tgt_lang):
+            keep |= rare_names(self.source)
+        return keep
 
     def pick(self, hyps: Sequence[H], decode: Callable[[H], str]) -> H | None:
         """The hypothesis to keep of the search's n-best (best first; ``decode``: its text as the
