@@ -67,6 +67,11 @@ _YEAR_WORDS = re.compile(
     rf"|(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)})(?![\w'’-])", re.IGNORECASE)
 # "a ten-year-old", "seven years old": an age.
 _AGE_WORDS = re.compile(rf"(?<![\w'’-])({_NUMBER})(?:-years?-old|\s+years?\s+old)(?![\w'’-])", re.IGNORECASE)
+# "He was about ten, thin, ...", "I was seven when my father died": a person's age stated without
+# "years old" (fiction's way); the en->zh model wrote 他大约十 and dropped the age.
+_STATED_AGE = re.compile(rf"(?<![\w'’-])(?:he|she|i)(?:\s+(?:was|is|am|turned|turns)|['’]s)\s+"
+                         rf"(?:(?:about|almost|nearly|only|just|barely|around|already|not yet)\s+)?({_NUMBER})"
+                         r"(?=\s*[,.;!?]|\s+(?:when|and|then|at the time)\b)", re.IGNORECASE)
 _INTO = frozenset({"zh", "ja"})
 
 
@@ -150,6 +155,10 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{value_of(first) * 100 + rest}年"))
     for m in _AGE_WORDS.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", write_numeral(value_of(m.group(1)), lang) + "岁"))
+    for m in _STATED_AGE.finditer(text):
+        age = value_of(m.group(1))
+        if 2 <= age < 120:  # "she is one" is more often a pronoun (one of them)
+            spans.append(Span(m.start(1), m.end(1), m.group(1), "number", write_numeral(age, lang) + "岁"))
     spans = [s for s in spans if not any(s.start < t.end and t.start < s.end for t in taken)]
     for m in _PHRASE.finditer(text):
         if any(m.start() < t.end and t.start < m.end() for t in [*taken, *spans]):

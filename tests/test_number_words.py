@@ -92,3 +92,18 @@ def test_an_ordinal_the_model_built_wrong_is_written_as_english_writes_it() -> N
     assert prep.restore("Now higher than the threeth floor.").text == "Now higher than the third floor."
     into_chinese = prepare("It is on the threeth floor.", 16, tgt_lang="zh", src_lang="en")
     assert "threeth" in into_chinese.restore("它在threeth层。").text  # only English output is corrected
+
+
+@pytest.mark.parametrize(("text", "ages"), [
+    ("He was about ten, thin, with his mother's dark eyes.", [("ten", "十岁")]),  # came back 他大约十
+    ("I was seven when my father died.", [("seven", "七岁")]),
+    ("She is twenty-five and lives in Rome.", [("twenty-five", "二十五岁")]),
+    ("He's twelve.", [("twelve", "十二岁")]),
+    ("He was ten minutes late.", []),  # a count of something
+    ("It was ten.", []),  # a time, not a person
+    ("Is she a doctor? She is one.", []),  # a pronoun
+    ("They were ten.", []),  # how many they were
+])
+def test_a_persons_age_stated_without_years_old(text: str, ages: list[tuple[str, str]]) -> None:
+    found = find_number_words(text, "en", "zh")
+    assert [(s.text, s.target) for s in found if (s.target or "").endswith("岁")] == ages
