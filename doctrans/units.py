@@ -63,7 +63,10 @@ put a word between them (``at least 2 GB of free disk space`` came back ``至少
 unambiguous units: ``t`` (tonnes or time), ``g`` in capitals (``5G``), ``m`` without a space when a
 currency sign comes before (``$5m`` is money: doctrans.currency), bare ``N点`` (a point, or o'clock)
 and ``N日`` without ``内`` after it (the 30th, or 30 days) are left to the model; 24-hour times
-(``15:30``) are figures the verbatim rules keep.
+(``15:30``) are figures the verbatim rules keep. A figure with a magnitude word and a unit is one
+measure (:func:`find_large_measures`, before doctrans.magnitudes takes the figure alone):
+``13.55万吨`` -> ``135,500 t``, ``5 million tonnes`` -> ``500万吨``. Ages into Chinese: ``a 54-year-old``,
+and a person's age after their name as news writes it (``Maria Rossi, 67, who``) -> ``67岁``.
 """
 
 from __future__ import annotations
