@@ -71,6 +71,9 @@ def test_neighbouring_spans_are_spaced_the_way_the_output_writes() -> None:
     ("If you marry in Vegas, you're married in Vegas.", "如果你嫁给了维加斯，你只是在加州。", "en", "zh", ["加州"]),
     ("The Chinese economy grew.", "中国经济增长了。", "en", "zh", []),  # the people's word names the place
     ("He moved to BEIJING.", "他搬到了北京。", "en", "zh", []),
+    ("Near the Colosseum.", "在哥伦比亚附近。", "en", "zh", ["哥伦比亚"]),  # Colo- is no Colombia
+    ("The US economy grew.", "美国经济增长了。", "en", "zh", []),  # an abbreviation as a word
+    ("Thai food is spicy.", "泰国菜很辣。", "en", "zh", []),  # the adjective names the country
     ("Er zog nach Berlin.", "He moved to Paris.", "de", "en", []),  # only between English and Chinese
 ])
 def test_places_a_translation_invents(source: str, translation: str, src: str, tgt: str,
