@@ -222,3 +222,14 @@ def invented_places(source: str, translation: str, src_lang: str | None, tgt_lan
             if name not in source and not _names_in_english(source, lowered, english_of.get(name, set())):
                 out.append(name)
     return sorted(out)
+
+
+def look_alikes(source: str, invented: list[str]) -> frozenset[str]:
+    """The capitalised words of an English ``source`` that begin as an English name of a place
+    the translation invented (Chinese names, :func:`invented_places`) begins: the model wrote the
+    place for them (``the Colosseum`` -> 哥伦比亚, Colombia), so the engine keeps them as written."""
+    _, english_of = _every_form()
+    starts = {w[:4].lower() for name in invented for e in english_of.get(name, ())
+              for w in re.findall(r"[A-Za-z]{4,}", e)}
+    return frozenset(w for w in re.findall(r"(?<![A-Za-z])[A-Z][a-z]{3,}", source) if w[:4].lower() in starts)
+

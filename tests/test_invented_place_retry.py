@@ -12,7 +12,7 @@ from doctrans.engine.batch import BatchedDocuments
 from doctrans.engine.onnx_engine import OnnxTranslator
 from doctrans.kept_names import half_translated, rare_names
 from doctrans.models_registry import default_bundle
-from doctrans.place_names import invented_places
+from doctrans.place_names import invented_places, look_alikes
 
 SIRACUSA = "In Sicily, the town of Siracusa recorded 46.3°C, according to the regional weather service."
 DOC = ["Temperatures soared above 45 degrees Celsius in parts of Italy and Spain on Tuesday.", SIRACUSA,
@@ -69,3 +69,16 @@ def test_a_word_the_model_cut_in_two_is_kept_as_written(translator: OnnxTranslat
     source = "The calltip remains until the cursor is moved."  # came back 调用tip 仍然保持...
     out = translator.new_document().translate(source).translation
     assert half_translated(source, out) == set() and "calltip" in out, out
+
+
+def test_a_word_that_begins_as_the_invented_place_does_is_kept() -> None:
+    source = "She has run a café near the Colosseum in Rome."
+    assert look_alikes(source, ["哥伦比亚"]) == {"Colosseum"}  # Colo-mbia
+    assert look_alikes(source, ["西雅图"]) == set()
+
+
+def test_a_landmark_the_model_made_a_country_is_kept_as_written(translator: OnnxTranslator) -> None:
+    source = ('"We have never seen anything like this," said Maria Rossi, 67, who has run a café near the '
+              "Colosseum for 30 years.")  # came back 在哥伦比亚附近, near Colombia
+    out = translator.new_document().translate(source).translation
+    assert invented_places(source, out, "en", "zh") == [] and "Colosseum" in out, out

@@ -34,7 +34,7 @@ from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
 from doctrans.number_words import proper_ordinals
-from doctrans.place_names import invented_places
+from doctrans.place_names import invented_places, look_alikes
 from doctrans.quoted_terms import QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
 from doctrans.section_headings import find_section_heading, leading_label, numbered_heading
@@ -150,15 +150,17 @@ class Prepared:
     def names_to_keep(self, translation: str) -> frozenset[str]:
         """The source words the engine translates the sentence again with, kept as written, when
         ``translation`` (into Chinese, from English) went wrong on them: the source's rare
-        capitalised words (doctrans.kept_names.rare_names) when it names a place the source does
-        not (the model made a known city of a name it never learned: "the town of Siracusa" came
-        back 在西雅图中, Seattle), and the words it cut in two (doctrans.kept_names.half_translated:
+        capitalised words (doctrans.kept_names.rare_names) and those that begin as the place does
+        (doctrans.place_names.look_alikes) when it names a place the source does not (the model
+        made a known city of a name it never learned: "the town of Siracusa" came back 在西雅图中,
+        Seattle, "the Colosseum" 哥伦比亚, Colombia), and the words it cut in two (doctrans.kept_names.half_translated:
         字母bet for alphabet, 新ark for Newark). Empty otherwise."""
         if base_language(self.src_lang) != "en" or base_language(self.tgt_lang) != "zh":
             return frozenset()
         keep = half_translated(self.source, translation)
-        if invented_places(self.source, translation, self.src_lang, self.tgt_lang):
-            keep |= rare_names(self.source)
+        invented = invented_places(self.source, translation, self.src_lang, self.tgt_lang)
+        if invented:
+            keep |= rare_names(self.source) | look_alikes(self.source, invented)
         return keep
 
     def pick(self, hyps: Sequence[H], decode: Callable[[H], str]) -> H | None:
