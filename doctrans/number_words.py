@@ -159,7 +159,7 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         age = value_of(m.group(1))
         if 2 <= age < 120:  # "she is one" is more often a pronoun (one of them)
             spans.append(Span(m.start(1), m.end(1), m.group(1), "number", write_numeral(age, lang) + "岁"))
-    spans = [s for s in spans if not any(s.start < t.end and t.start < s.end for t in taken)]
+    spans = [s for s in spans if not s.overlaps_any(taken)]
     for m in _PHRASE.finditer(text):
         if any(m.start() < t.end and t.start < m.end() for t in [*taken, *spans]):
             continue

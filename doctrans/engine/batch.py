@@ -120,7 +120,9 @@ def translate_rows(rows: Sequence[OnnxDocumentSession], sentences: Sequence[str 
     if not active:
         return results
     opt = active[0].options
-    memory_before = [{side: m.copy() for side, m in row._mem.items()} for row in active]
+    # Each row's memory before this step: the update rebinds arrays (never writes into them), so
+    # a shallow copy of the dict keeps them (OnnxDocumentSession.translate does the same).
+    memory_before = [dict(row._mem) for row in active]
     hyps, extras = _run(active, ids, preps, opt)
     for i, r in enumerate(where):
         hyp, prep, sentence, tr = hyps[i], preps[i], sentences[r], active[i].tr

@@ -411,7 +411,9 @@ class OnnxDocumentSession:
             # document's terms or style, and the memory then stays what the sentences around it
             # wrote (as it would for a table cell the reader skips).
             return SentenceResult(source=sentence, translation=prep.copy or "", copied=True)
-        memory_before = {side: m.copy() for side, m in self._mem.items()}
+        # The memory update rebinds each side's array and never writes into one, so the arrays
+        # the dict holds now are the memory before this sentence: no copy needed.
+        memory_before = dict(self._mem)
         ids, hyp, extras = self._search(prep)
         restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
         keep = prep.names_to_keep(restored.text)
