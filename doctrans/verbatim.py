@@ -482,6 +482,10 @@ _RULES: list[tuple[str, Finder]] = [
                     trim=True)),
     ("path", _regex(rf"(?<![{_W}.~\-/:\\@])(?:[0-9A-Za-z_.\-]+/)+[0-9A-Za-z_.\-]*[0-9A-Za-z_\-]"
                     rf"\.[A-Za-z][A-Za-z0-9]{{0,9}}(?![{_W}])")),
+    # A glob pattern (``*.ext``, ``*.tar.gz``, ``foo*.txt``): a specification's "a pattern in the form
+    # '*.ext'" came back '**。ext', its dot made a full stop and its star doubled. Not emphasis
+    # around a file name (``*random.py*``: a star after it).
+    ("path", _regex(rf"(?<![{_W}.*/\\])[0-9A-Za-z_\-]*\*[0-9A-Za-z_\-*]*(?:\.[0-9A-Za-z_\-]+)+(?![{_W}/*])")),
     ("date", _regex(r"(?<![0-9A-Za-z_./\-])(?:"
                     r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[T ][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?"
                     r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?"

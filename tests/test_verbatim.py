@@ -295,3 +295,14 @@ def test_a_titled_roles_title_is_translated_and_its_markup_kept() -> None:
     m = mask("Only in a :ref:`debug build <debug-build>` of Python.")
     assert unmask("仅在 Python ⦅1⦆ ⦅2⦆中可用。", m).text == "仅在 Python :ref:`debug build <debug-build>`中可用。"
     assert [s.text for s in find_spans("a `x <y>` z")] == ["`x <y>`"]  # no role, no link: one literal
+
+
+@pytest.mark.parametrize(("text", "globs"), [
+    ("It is trivial to detect a pattern in the form ’*.ext’ and store it.", ["*.ext"]),  # came back '**。ext'
+    ("Match *.tar.gz or foo*.log, not foo*.", ["*.tar.gz", "foo*.log"]),
+    ("删除所有 *.pyc 文件。", ["*.pyc"]),
+    ("It costs 2*3 dollars.", []),  # no extension: arithmetic, left to the number rules
+    ("such as *random.py* and *socket.py*.", []),  # emphasis around file names
+])
+def test_a_glob_pattern_is_kept_as_written(text: str, globs: list[str]) -> None:
+    assert [s.text for s in find_spans(text) if "*" in s.text] == globs
