@@ -58,6 +58,7 @@ for the example, all of that row's kind.
 | version    | 3.12.0a1 or V8 on 192.168.0.1             | 3.12.0a1 · V8 · 192.168.0.1             |
 | code       | A4 paper, H100, Q3                        | A4 · H100 · Q3                          |
 | code       | COVID-19 and 4K, 3D打印                    | COVID-19 · 4K · 3D                      |
+| code       | pass --verbose or --out=a.txt            | --verbose · --out=a.txt                 |
 | code       | mp3 on x86 at commit 876e5bc              | mp3 · x86 · 876e5bc                     |
 | code       | ASN.1, X.509 and H.264.                   | ASN.1 · X.509 · H.264                   |
 | code       | press Ctrl+S or Ctrl+Shift+Esc, Alt + F4  | Ctrl+S · Ctrl+Shift+Esc · Alt + F4      |
@@ -416,6 +417,41 @@ def _indexed(text: str) -> Iterator[tuple[int, int]]:
             yield m.span()
 
 
+# A program's long option (``--verbose``, ``--dry-run``, ``--tags=selenium``): "check your version by
+# running python3 --version" came back "python3来检查你的版本 -- 终端中的转换", the option's name
+# translated. Prose writes a dash as ``--`` too ("My bottegas --where are they?", "Vogue"--that's):
+# glued to a word or a quote it is a dash, and a plain word after it is an option only where the
+# text says so -- a hyphen, digit, underscore or ``=value`` in it, a program or another option
+# before it, "the/with/use/pass ... --x", or "--x flag/option" and the end of a clause after it.
+_OPTION = re.compile(r"(?:(?<![^\s(\[{<“‘（])|(?<=\s[\"'])|(?<=^[\"']))"
+                     r"--(?P<name>[A-Za-z0-9][A-Za-z0-9_\-]*[A-Za-z0-9]|[A-Za-z0-9])"
+                     r"(?:=[^\s,;)\]}'\"”’，。；）]+)?(?![A-Za-z0-9_\-=])")
+_OPTION_BEFORE = re.compile(r"(?:\b(?:the|a|an|with|without|use|using|pass|passing|add|adding|specify|specifying"
+                            r"|set|setting|run|running|try|call|calling|give|giving|enable|disable|or|and)"
+                            r"|[A-Za-z0-9_.\-]*[0-9][A-Za-z0-9_.\-]*|--[A-Za-z0-9_\-=]+"
+                            r"|pip|pip3|python|python3|git|npm|npx|node|docker|kubectl|cargo|go|make|cmake|gcc|ls"
+                            r"|grep|curl|wget|ssh|brew|apt|apt-get|yarn|pytest|ruff|mypy|conda|uv|deno|rustc|java"
+                            r"|mvn|gradle|dotnet|helm|terraform|ansible|sudo|install|uninstall|upgrade|build"
+                            r"|test|init|commit|push|pull|clone|checkout|run|start|serve|migrate)\s+$"
+                            r"|(?:使用|用|加上|添加|运行|执行|传入|传递|指定|带上|加)\s*$", re.IGNORECASE)
+_OPTION_AFTER = re.compile(r"\s+(?:flags?|options?|switch(?:es)?|arguments?|parameters?|settings?)\b"
+                           r"|\s*(?:$|[.,;:)\]}'\"”’，。；：）]|选项|参数|标志|开关)", re.IGNORECASE)
+# A dash before an interjection is fiction's ("I said --no."), not an option.
+_NOT_OPTIONS = frozenset({"no", "yes", "oh", "ah", "hey", "well", "and", "but", "or", "so", "then", "not", "never",
+                          "what", "wait", "please", "sir", "maybe", "okay", "ok", "right", "now", "i", "you", "he",
+                          "she", "we", "they", "it"})
+
+
+def _options(text: str) -> Iterator[tuple[int, int]]:
+    for m in _OPTION.finditer(text):
+        name = m.group("name")
+        if name.lower() in _NOT_OPTIONS:
+            continue
+        before = _OPTION_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        if any(c in name for c in "-_0123456789") or "=" in m.group() or before or _OPTION_AFTER.match(text, m.end()):
+            yield _trim(text, *m.span())  # a value's full stop is the sentence's
+
+
 _KEYS = (r"Enter|Return|Esc|Escape|Tab|Space|Spacebar|Backspace|Delete|Del|Home|End|PgUp|PgDn|Page Up|Page Down"
          r"|Insert|F[0-9]{1,2}|Ctrl|Alt|Shift")
 _URL_CHARS = r"[0-9A-Za-z\-._~:/?#\[\]@!$&'()*+,;=%]"
@@ -522,6 +558,7 @@ _RULES: list[tuple[str, Finder]] = [
     ("code", _regex(r"(?<![0-9A-Za-z_&])[A-Z]{1,3}&[A-Z]{1,3}(?![0-9A-Za-z_&;])")),
     # A standard's name: capitals, a dot, a number (ASN.1, X.509, H.264): the dot is not a sentence's.
     ("code", _regex(r"(?<![0-9A-Za-z_.])[A-Z]{1,5}\.[0-9]+(?:\.[0-9]+)*(?![0-9A-Za-z_]|\.[0-9A-Za-z])")),
+    ("code", _options),
     ("code", _codes),
     ("identifier", _identifiers),
     ("identifier", _regex(rf"(?<![{_W}.:])[A-Za-z_][{_W}]*(?:::[A-Za-z_~][{_W}]*)+(?:\(\))?(?![{_W}:(])"

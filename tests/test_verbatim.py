@@ -306,3 +306,22 @@ def test_a_titled_roles_title_is_translated_and_its_markup_kept() -> None:
 ])
 def test_a_glob_pattern_is_kept_as_written(text: str, globs: list[str]) -> None:
     assert [s.text for s in find_spans(text) if "*" in s.text] == globs
+
+
+@pytest.mark.parametrize(("text", "options"), [
+    # The en->zh model wrote "python3来检查你的版本 -- 终端中的转换": the option's name translated.
+    ("You can check your version by running python3 --version in a terminal.", ["--version"]),
+    ("The --verbose flag prints every request; change it with --timeout.", ["--verbose", "--timeout"]),
+    ("Run pip install --upgrade mytool, or pass --dry-run and --tags=selenium.",
+     ["--upgrade", "--dry-run", "--tags=selenium"]),
+    ('Type "--help" to see them (or --version).', ["--help", "--version"]),
+    ("使用 --verbose 选项运行。", ["--verbose"]),
+    # A dash written as two hyphens, as fiction and subtitles write it, is prose.
+    ("My bottegas --where are they?", []),
+    ('B., first of all, "Vogue paris"--that\'s amazing!', []),
+    ('"a"--go home and study,', []),
+    ("I said --no. She paused --then left.", []),
+    ("the -- option", []),
+])
+def test_a_command_line_option_is_kept_as_written(text: str, options: list[str]) -> None:
+    assert [s.text for s in find_spans(text) if s.text.startswith("--")] == options
