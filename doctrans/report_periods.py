@@ -17,6 +17,11 @@ output's usual form, masked, restored and checked like a glossary term:
 | 2024年三季度        | Q3 2024      | (as written)   |
 | 2024财年            | FY2024       | (as written)   |
 | 2023年上半年        | H1 2023      | (as written)   |
+| 2025年前三季度      | Q1–Q3 2025   | (as written)   |
+| 2025年前两个季度    | H1 2025      | (as written)   |
+| Q1-Q3 2025          | (as written) | 2025年前三季度 |
+| first nine months of 2025 | (as written) | 2025年前三季度 |
+| first three quarters of 2025 | (as written) | 2025年前三季度 |
 
 Into English the compact forms of English reports (``Q3 2024``, ``H1 2023``): they read in any
 place of a sentence, where ``the third quarter of 2024`` needs its article. A quarter or a half
@@ -42,6 +47,11 @@ _HALF_EN = re.compile(rf"(?<![0-9A-Za-z_])H([12])\s?({_YEAR})(?![0-9A-Za-z_])")
 _QUARTER_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年(?:第)?([一二三四1-4])季度")
 _FISCAL_ZH = re.compile(rf"(?<![0-9.])({_YEAR})(?:财年|财政年度)")
 _HALF_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年([上下])半年")
+# The first three quarters of a year (a listed company's 前三季度 results: "2025年前三季度" came back
+# "2025 years ago"), and the first two, which are its first half.
+_FIRST_QUARTERS_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年前([两二三])个?季度")
+_FIRST_QUARTERS_EN = re.compile(rf"(?<![0-9A-Za-z_])(?:Q1\s?[-–]\s?Q3\s?({_YEAR})"
+                                rf"|(?:[Ff]irst (?:three quarters|nine months) of ({_YEAR})))(?![0-9A-Za-z_])")
 
 
 def _full_year(digits: str) -> str:
@@ -62,6 +72,8 @@ def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
                   for m in _FISCAL_EN.finditer(text)]
         found += [Span(m.start(), m.end(), m.group(), "number",
                        f"{m.group(2)}年{'上' if m.group(1) == '1' else '下'}半年") for m in _HALF_EN.finditer(text)]
+        found += [Span(m.start(), m.end(), m.group(), "number", f"{m.group(1) or m.group(2)}年前三季度")
+                  for m in _FIRST_QUARTERS_EN.finditer(text)]
     elif tgt == "en" and src != "en":
         for m in _QUARTER_ZH.finditer(text):
             number = m.group(2) if m.group(2).isdigit() else str(read_numeral(m.group(2)))
@@ -69,6 +81,9 @@ def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
         found += [Span(m.start(), m.end(), m.group(), "number", f"FY{m.group(1)}") for m in _FISCAL_ZH.finditer(text)]
         found += [Span(m.start(), m.end(), m.group(), "number", f"H{1 if m.group(2) == '上' else 2} {m.group(1)}")
                   for m in _HALF_ZH.finditer(text)]
+        found += [Span(m.start(), m.end(), m.group(), "number",
+                       f"Q1–Q3 {m.group(1)}" if m.group(2) == "三" else f"H1 {m.group(1)}")
+                  for m in _FIRST_QUARTERS_ZH.finditer(text)]
     # A quarter of a fiscal year holds the fiscal year's match: the longest wins.
     kept: list[Span] = []
     for span in sorted(found, key=lambda s: (s.start, -(s.end - s.start))):

@@ -95,3 +95,10 @@ def test_the_engine_keeps_the_best_hypothesis_that_invents_no_place() -> None:
     assert not plain.masked.spans
     assert plain.pick(["Chicago, damn it.", "The coffee shop, damn it."], str) == "The coffee shop, damn it."
     assert plain.pick(["Chicago, damn it."], str) == "Chicago, damn it."  # nothing better: kept
+
+
+def test_the_middle_east_is_read_but_not_a_central_east() -> None:
+    # A report's "主要来自东南亚和中东地区" came back "from the Southeast Asia and the upper east side".
+    found = find_place_names("主要来自东南亚和中东地区。", "zh", "en")
+    assert [s.target for s in found] == ["Southeast Asia", "Middle East"]
+    assert [s.text for s in find_place_names("西雅图中东部城市", "zh", "en")] == ["西雅图"]  # its central-east

@@ -6,6 +6,7 @@ import pytest
 
 from doctrans import report_terms
 from doctrans.data_lists import data_lines
+from doctrans.direction_terms import automatic_terms
 from doctrans.engine.protect import prepare
 from doctrans.report_terms import find_report_terms
 from tests.docstring_tables import three_column_rows
@@ -159,3 +160,17 @@ def test_a_term_after_a_closing_quote_is_a_word_of_its_own() -> None:
     prep = prepare("勾选“记住密码”复选框。", 16, tgt_lang="en", src_lang="zh")
     assert prep.restore('Check "remember the password"⦅1⦆.').text == 'Check "remember the password" check box.'
     assert prep.restore('Check the "⦅1⦆" for the password.').text == 'Check the "check box" for the password.'
+
+
+def test_a_listed_companys_results_in_chinese() -> None:
+    # A quarterly report came back "2025 years ago, ... net profit 520 million yuan belonging to the
+    # upper east company stock", "The board long Zhang Jianguo means".
+    text = "2025年前三季度，归属于上市公司股东的净利润5.2亿元。董事长张建国表示，将坚持创新驱动发展战略。"
+    terms = automatic_terms(text, [], "zh", "en")
+    assert [(t.text, t.target) for t in terms if t.kind != "number" or "季度" in t.text] == [
+        ("2025年前三季度", "Q1–Q3 2025"),
+        ("归属于上市公司股东的净利润", "net profit attributable to shareholders of the listed company"),
+        ("董事长", "chairman"), ("张建国", "Zhang Jianguo"),
+        ("创新驱动发展战略", "innovation-driven development strategy")]
+    # "chairman" is only written: the chair of a committee is 主席.
+    assert find_report_terms("The chairman of the committee spoke.", "en", "zh") == []
