@@ -84,6 +84,9 @@ class Glossary:
     # Words kept as written wherever they stand as whole words (doctrans.code_names: the program
     # names of a document's code), as ``name`` spans after the terms; matched in any case.
     kept: frozenset[str] = frozenset()
+    # People's names a Chinese document shows to be names (doctrans.document_names) -> their
+    # pinyin, as ``name`` spans after the terms and the kept words; matched as written.
+    names: dict[str, str] = field(default_factory=dict)
     # First folded character -> terms starting with it, longest first: find() only tries the
     # terms that can start at a position, so a glossary of thousands of terms stays cheap.
     _index: dict[str, list[Term]] = field(default_factory=dict, repr=False)
@@ -97,10 +100,16 @@ class Glossary:
         words = "|".join(map(re.escape, sorted(self.kept, key=len, reverse=True)))
         self._kept = re.compile(rf"(?<![0-9A-Za-z_.\-])(?:{words})(?![0-9A-Za-z_\-]|\.[0-9A-Za-z_])",
                                 re.IGNORECASE) if self.kept else None
+        people = "|".join(map(re.escape, sorted(self.names, key=len, reverse=True)))
+        self._names = re.compile(people) if self.names else None
 
     def with_kept(self, words: frozenset[str]) -> Glossary:
         """This glossary also keeping ``words`` as written."""
-        return Glossary(self.terms, self.path, self.kept | words)
+        return Glossary(self.terms, self.path, self.kept | words, self.names)
+
+    def with_names(self, names: dict[str, str]) -> Glossary:
+        """This glossary also writing ``names`` (source -> target) as ``name`` spans."""
+        return Glossary(self.terms, self.path, self.kept, {**self.names, **names})
 
     def __len__(self) -> int:
         return len(self.terms)
@@ -174,6 +183,11 @@ class Glossary:
         spans = self._terms(text)
         if self._kept is not None:
             spans += [Span(m.start(), m.end(), m.group(), "name", m.group()) for m in self._kept.finditer(text)
+                      if not any(m.start() < s.end and s.start < m.end() for s in spans)]
+            spans.sort(key=lambda s: s.start)
+        if self._names is not None:
+            spans += [Span(m.start(), m.end(), m.group(), "name", self.names[m.group()])
+                      for m in self._names.finditer(text)
                       if not any(m.start() < s.end and s.start < m.end() for s in spans)]
             spans.sort(key=lambda s: s.start)
         return spans

@@ -86,6 +86,13 @@ def pinyin(surname: str, given: str) -> str:
 
 
 _FULL_NAME = re.compile(f"({_SURNAME})({_NAME_CHAR}{{1,2}})")
+_SURNAME_AT = re.compile(_SURNAME)
+
+
+def surname_of(text: str, i: int) -> str | None:
+    """The surname of the list (a two-character one first: 欧阳) that starts at ``text[i]``, or None."""
+    m = _SURNAME_AT.match(text, i)
+    return m.group() if m else None
 
 
 def full_name_in_pinyin(name: str) -> str | None:

@@ -178,6 +178,11 @@ def _every_form() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     return chinese_of, english_of
 
 
+def chinese_forms() -> frozenset[str]:
+    """Every Chinese place name of the list, the write-only ones and other spellings too."""
+    return frozenset(_every_form()[1])
+
+
 def _stem(word: str) -> str:
     """What of an English place word a source must hold to name the place: its first four letters
     (``Chin`` for China and Chinese, ``Germ`` for Germany and German), five for a word of eight

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from doctrans.code_names import keeping_code_names
+from doctrans.document_names import keeping_document_names
 from doctrans.documents import read_document, writer_for
 from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.engine.errors import BundleError
@@ -263,6 +264,7 @@ def translate_file(
     write = writer_for(document, output, pdf_layout=pdf_layout)
     lang = src_lang or detect_language(document) or translator.src_lang
     translator = keeping_code_names(translator, document.blocks())
+    translator = keeping_document_names(translator, document.blocks(), lang)
     digest = sha256_file(input_path)
     saved = _load_for_resume(progress_file, input_path, digest, translator, notice) if resume else None
     if on_start:

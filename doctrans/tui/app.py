@@ -33,6 +33,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from doctrans.code_names import keeping_code_names
+from doctrans.document_names import keeping_document_names
 from doctrans.documents.base import Document
 from doctrans.engine.interface import Translator
 from doctrans.errors import UserError
@@ -209,8 +210,11 @@ class DoctransApp(App[None]):
 
         try:
             lookup = self.tm.lookup(self.translator.src_lang, self.translator.tgt_lang) if self.tm else None
-            # The document's code names kept as written, as `doctrans translate` keeps them.
-            for step in state.run(keeping_code_names(self.translator, state.blocks), start, cancelled, lookup):
+            # The document's code names kept as written and its people's names in pinyin, as
+            # `doctrans translate` writes them.
+            translator = keeping_document_names(keeping_code_names(self.translator, state.blocks), state.blocks,
+                                                self.translator.src_lang)
+            for step in state.run(translator, start, cancelled, lookup):
                 if cancelled():
                     return
                 self.call_from_thread(self._on_step, run_id, step)

@@ -1,0 +1,104 @@
+"""People's names a whole Chinese document shows to be names (doctrans.document_names)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from doctrans import document_names
+from doctrans.document_names import common_words, find_document_names, keeping_document_names, translated_names
+from doctrans.glossary import Glossary
+from doctrans.translate_job import translate_file
+from tests.docstring_tables import two_column_rows
+from tests.shipped_models import shipped_translator
+
+STORY = """林静推开门的时候，雨已经停了。
+
+她站在台阶上，看着空荡荡的街道。陈明远的车还停在对面，车灯没有关。林静犹豫了一下，还是走了过去。
+
+“你怎么还没走？”她问。
+
+陈明远摇下车窗，笑了笑：“我在等你。”
+
+林静没有说话。她想起三年前的那个晚上。
+
+“一碗牛肉面，”林静说，“多放点辣椒。”
+"""
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(two_column_rows(document_names)) == 5
+
+
+@pytest.mark.parametrize(("text", "expected"), two_column_rows(document_names))
+def test_docstring_table_row(text: str, expected: str) -> None:
+    found = find_document_names(text.split("。"))
+    assert (" · ".join(f"{k} {v}" for k, v in found.items()) or "(none)") == expected
+
+
+def test_a_storys_people_are_found_once_each() -> None:
+    # The shipped zh->en model wrote 林静 as "The Lins", "Linn", "The Lin" and 陈明远 as "Trann's".
+    assert find_document_names(STORY.splitlines()) == {"林静": "Lin Jing", "陈明远": "Chen Mingyuan"}
+
+
+def test_a_name_written_once_or_a_word_is_no_name() -> None:
+    assert find_document_names(["林静推开门。", "她走了。"]) == {}  # once: nothing says it is a name
+    assert "高兴" in common_words() and "黄金" in common_words()
+    assert find_document_names(["高兴地说。", "高兴的时候，黄金说。", "黄金很贵。"]) == {}
+
+
+def test_a_name_after_a_title_names_its_other_mentions() -> None:
+    found = find_document_names(["国务院总理李强在会上说，经济稳中向好。", "李强指出，要扩大内需。"])
+    assert found == {"李强": "Li Qiang"}
+
+
+def test_a_translation_from_english_keeps_its_names_for_the_model() -> None:
+    # A subtitle's 罗珊 is Roxanne: the document writes its people as a translation does.
+    text = ["罗珊说她会来。", "克里斯和谢尔顿也来了。", "罗珊笑了。", "瑟琳娜问：罗珊呢？"]
+    assert translated_names("\n".join(text))
+    assert find_document_names(text) == {}
+    # Place names and doubled characters are not a translation's names.
+    assert not translated_names("林静谢谢他。她去了俄罗斯和哥伦比亚。" * 3)
+
+
+def test_the_users_glossary_wins_and_only_chinese_into_english_is_touched() -> None:
+    from doctrans.documents.base import Block
+
+    blocks = [Block("paragraph", line) for line in STORY.splitlines() if line]
+    tr = shipped_translator("zh", "en").with_glossary(Glossary.from_pairs([("林静", "Jing Lin")]))
+    named = keeping_document_names(tr, blocks, "zh")
+    assert named.glossary is not None and named.glossary.names == {"陈明远": "Chen Mingyuan"}
+    assert [(s.text, s.target) for s in named.glossary.find("林静和陈明远")] == [
+        ("林静", "Jing Lin"), ("陈明远", "Chen Mingyuan")]
+    en = shipped_translator("en", "zh")
+    assert keeping_document_names(en, blocks, "en") is en
+
+
+def test_a_translated_story_writes_each_name_the_same_way(tmp_path: Path) -> None:
+    src = tmp_path / "story.txt"
+    src.write_text(STORY, encoding="utf-8")
+    out = tmp_path / "story.en.txt"
+    translate_file(src, out, shipped_translator("zh", "en"))
+    text = out.read_text(encoding="utf-8")
+    assert text.count("Lin Jing") == STORY.count("林静")
+    assert text.count("Chen Mingyuan") == STORY.count("陈明远")
+    assert src.read_text(encoding="utf-8") == STORY
+
+
+def test_the_list_of_words_is_built_from_the_chinese_side(tmp_path: Path) -> None:
+    """training.surname_words: a string of a name's form written often enough is a word."""
+    import json
+    import lzma
+
+    from training import surname_words as builder
+
+    doc = {"en": ["x"] * 3, "zh": ["他很高兴，高兴极了。", "高兴！林静来了。", "王芳说。"]}
+    for corpus in builder.CORPORA:
+        (tmp_path / corpus).mkdir()
+        with lzma.open(tmp_path / corpus / "train.jsonl.xz", "wt", encoding="utf-8") as fh:
+            fh.write(json.dumps(doc, ensure_ascii=False) + "\n")
+    builder.main(["--data", str(tmp_path), "--out", str(tmp_path), "--min-count", "9"])
+    words = [w for w in (tmp_path / "surname_words.txt").read_text(encoding="utf-8").splitlines()
+             if not w.startswith("#")]
+    assert words == ["高兴"]  # 3 corpora x 3 times; 林静 and 王芳 3 times each

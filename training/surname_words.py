@@ -1,0 +1,54 @@
+"""Build doctrans/data/surname_words.txt: strings of a name's form that are words, not names.
+
+doctrans.document_names reads a surname followed by one or two given-name characters as a person's
+name when a document writes it as one; but many such strings are words (高兴 glad, 黄金 gold, 周围
+around, 金华 a city, 马上 at once). A string of that form is on this list when the Chinese side of
+the training corpora (never the dev splits) writes it at least ``--min-count`` times: a common
+word is written thousands of times there, a person's name of a Chinese document hardly ever (the
+subtitles' names are foreign ones written in Chinese characters, which the name rules leave alone).
+
+    python -m training.surname_words --data ../shared/data --out doctrans/data
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import lzma
+from collections import Counter
+from pathlib import Path
+
+from doctrans.document_names import candidates
+
+CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
+
+
+def measure(data: Path) -> Counter[str]:
+    """Every candidate name of the corpora's Chinese side -> how many times it is written."""
+    seen: Counter[str] = Counter()
+    for corpus in CORPORA:
+        with lzma.open(data / corpus / "train.jsonl.xz", "rt", encoding="utf-8") as fh:
+            for line in fh:
+                for zh in json.loads(line)["zh"]:
+                    seen.update(surname + given for _, surname, given in candidates(zh))
+    return seen
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=Path("../shared/data"))
+    ap.add_argument("--out", type=Path, default=Path("doctrans/data"))
+    ap.add_argument("--min-count", type=int, default=20)
+    args = ap.parse_args(argv)
+    seen = measure(args.data)
+    words = sorted(w for w, n in seen.items() if n >= args.min_count)
+    header = (f"# Strings of a Chinese name's form (surname + given-name characters) that are words: "
+              f"doctrans.document_names leaves them alone.\n"
+              f"# Built by: python -m training.surname_words --min-count {args.min_count} "
+              f"(corpora: {', '.join(CORPORA)}; training pairs only)\n")
+    (args.out / "surname_words.txt").write_text(header + "".join(w + "\n" for w in words), encoding="utf-8")
+    print(f"{len(words)} words of {len(seen)} candidates -> {args.out / 'surname_words.txt'}")
+
+
+if __name__ == "__main__":
+    main()
