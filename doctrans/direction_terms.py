@@ -6,6 +6,8 @@ like them (doctrans.engine.protect, doctrans.report).
   doctrans.currency);
 - figures with a magnitude word the target does not use (``1,250万`` -> ``12.5 million``:
   doctrans.magnitudes), and percentages (``2.5 percent`` -> ``2.5%``);
+- a figure and the noun it counts into Chinese, with the counter (``23 countries`` -> ``23个国家``,
+  ``3 million people`` -> ``300万人``: doctrans.counted_nouns);
 - English number words into Chinese (``Ten years ago`` -> ``十``, ``three million`` -> ``300万``:
   doctrans.number_words);
 - calendar dates (``2024年3月15日`` -> ``March 15, 2024``: doctrans.dates) and a report's periods
@@ -37,6 +39,7 @@ names are looked for only where nothing else is.
 
 from __future__ import annotations
 
+from doctrans.counted_nouns import find_counted_nouns
 from doctrans.currency import find_amounts
 from doctrans.datelines import find_dateline
 from doctrans.dates import find_dates
@@ -61,7 +64,8 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     for found in (find_section_heading(text, src_lang, tgt_lang), find_dateline(text, src_lang, tgt_lang),
                   find_changes(text, src_lang, tgt_lang),
                   find_amounts(text, tgt_lang), find_large_measures(text, tgt_lang),
-                  find_magnitudes(text, tgt_lang), find_report_periods(text, src_lang, tgt_lang),
+                  find_counted_nouns(text, src_lang, tgt_lang), find_magnitudes(text, tgt_lang),
+                  find_report_periods(text, src_lang, tgt_lang),
                   find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang),
                   find_units(text, tgt_lang)):
         terms = _joined(terms, found, terms)

@@ -1,0 +1,95 @@
+"""Things a report counts, into Chinese with their counter: ``23 countries`` -> ``23个国家``.
+
+English counts a noun with the figure alone; Chinese puts a counter word between (个, 名, 家, 所),
+and the en->zh model, which saw few such counts in subtitles and manuals, wrote the noun wrong or
+not at all: "Our workforce grew to 12,400 employees in 23 countries" came back
+``在23计数中长大了12,400个员工`` (countries read as counts), "16 cities" as ``16工具`` (tools). So a
+figure and the noun right after it (doctrans/data/counted_nouns.tsv) are one span whose target is
+the figure as written, the counter and the noun; a figure with a magnitude word counts in 万/亿
+(``3 million people`` -> ``300万人``: doctrans.magnitudes):
+
+| source                                  | written              |
+|-----------------------------------------|----------------------|
+| grew to 12,400 employees in 23 countries | 12,400名员工 · 23个国家 |
+| scholarships for 1,150 students.        | 1,150名学生          |
+| displaced 3 million people              | 300万人              |
+| 1.2 million households were hit         | 120万户家庭          |
+| 1 country                               | 1个国家              |
+| $450,000 car                            | (none)               |
+| Python 3 users                          | (none)               |
+| In 2020 students returned               | (none)               |
+| 5 school friends                        | (none)               |
+| 3 country singers                       | (none)               |
+
+Only a count: not after a currency sign, a colon or a name (``Windows 10 devices`` is about
+Windows 10), not a calendar year, a singular noun after 1 only, and no other noun right after the
+counted one (``5 school friends`` counts friends): the word after it must end a phrase -- a mark,
+a word such as ``in``, ``of``, ``and``, ``who``, ``were``, or a verb in ``-ed``. English into
+Chinese only.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from doctrans.data_lists import data_lines
+from doctrans.language_id import base_language
+from doctrans.magnitudes import find_magnitudes
+from doctrans.verbatim import Span
+
+# What may follow a counted noun: the phrase ends there.
+_PHRASE_END = re.compile(
+    r"\s*(?:$|[.,;:!?)\]\"'”’—–-]|(?:in|of|and|or|to|from|at|on|with|for|who|that|which|were|was|are|is|have|had|has"
+    r"|will|would|could|can|may|across|around|over|under|by|per|each|this|last|since|as|but|while|a|an|the|than"
+    r"|worldwide|nationwide|globally|so|because|after|before|during|into|through|like|including|such|[a-z]+ed)"
+    r"(?![A-Za-z]))")
+_FIGURE = r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?"
+# Not after a currency sign, a colon, a dot, a letter or a digit; not after a capitalised name
+# and a space (Windows 10, Python 3, Django 1.3), but after a sentence's first word (In 23 countries).
+_BEFORE = r"(?<![0-9A-Za-z_$€£¥:.,/#-])"
+_NAME_BEFORE = re.compile(r"(?<![A-Za-z])([A-Z][A-Za-z]*)\s$")
+_NOT_NAMES = frozenset({"In", "Of", "About", "Over", "Nearly", "Almost", "Around", "Some", "All", "The", "With",
+                        "For", "By", "To", "And", "More", "Than", "At", "On", "From", "Only", "Just", "Another",
+                        "Across", "Among", "Under", "Since", "Roughly", "Approximately"})
+
+
+@cache
+def _nouns() -> tuple[dict[str, tuple[str, bool]], re.Pattern[str]]:
+    """(English form -> (counter and noun, singular?), the pattern of figure and noun)."""
+    nouns: dict[str, tuple[str, bool]] = {}
+    for line in data_lines("counted_nouns.tsv"):
+        forms, counter, chinese = line.split("\t")
+        for i, form in enumerate(forms.split("|")):
+            nouns[form] = (counter + chinese, i == 0 and not form.endswith("s"))
+    words = "|".join(sorted(map(re.escape, nouns), key=len, reverse=True))
+    return nouns, re.compile(rf"{_BEFORE}(?P<figure>{_FIGURE})\s+(?P<noun>{words})(?![A-Za-z\-])")
+
+
+def find_counted_nouns(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """The counts of ``text`` (a figure and the noun it counts) as ``number`` spans whose target is
+    the figure, its counter and the noun in Chinese (English into Chinese only)."""
+    if base_language(tgt_lang) != "zh" or base_language(src_lang) == "zh":
+        return []
+    nouns, pattern = _nouns()
+    magnitudes = find_magnitudes(text, tgt_lang)
+    spans: list[Span] = []
+    for m in pattern.finditer(text):
+        counted, singular = nouns[m.group("noun")]
+        figure = m.group("figure")
+        if singular != (figure == "1") or not _PHRASE_END.match(text, m.end()):
+            continue
+        if re.fullmatch(r"(?:19|20)[0-9]{2}", figure):
+            continue  # a calendar year: "In 2020 students returned"
+        name = _NAME_BEFORE.search(text, max(0, m.start() - 30), m.start())
+        if name and name.group(1) not in _NOT_NAMES:
+            continue  # Windows 10 devices, Python 3 users
+        spans.append(Span(m.start(), m.end(), m.group(), "number", figure + counted))
+    # A figure with its magnitude word (3 million people): in 万/亿 with the counter.
+    for mag in magnitudes:
+        m = re.match(r"\s+(?P<noun>[a-z]+)(?![A-Za-z\-])", text[mag.end:])
+        if m and m.group("noun") in nouns and mag.target and not nouns[m.group("noun")][1] \
+                and _PHRASE_END.match(text, mag.end + m.end()) and mag.text[:1].isdigit():
+            end = mag.end + m.end()
+            spans.append(Span(mag.start, end, text[mag.start:end], "number", mag.target + nouns[m.group("noun")][0]))
+    return sorted(spans, key=lambda s: s.start)

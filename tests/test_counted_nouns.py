@@ -1,0 +1,40 @@
+"""A figure and the noun it counts, into Chinese with the counter (doctrans.counted_nouns)."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans import counted_nouns
+from doctrans.counted_nouns import find_counted_nouns
+from doctrans.direction_terms import automatic_terms
+from doctrans.engine.protect import prepare
+from tests.docstring_tables import two_column_rows
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(two_column_rows(counted_nouns)) == 10
+
+
+@pytest.mark.parametrize(("text", "expected"), two_column_rows(counted_nouns))
+def test_docstring_table_row(text: str, expected: str) -> None:
+    found = [s.target for s in find_counted_nouns(text, "en", "zh")]
+    assert (" · ".join(t or "" for t in found) or "(none)") == expected
+
+
+def test_only_english_into_chinese() -> None:
+    assert find_counted_nouns("12,400 employees in 23 countries.", "en", "de") == []
+    assert find_counted_nouns("12,400 employees in 23 countries.", "zh", "en") == []
+
+
+def test_a_count_is_one_span_before_the_magnitudes_and_with_its_qualifier() -> None:
+    terms = automatic_terms("The flood displaced more than 3 million people in 16 cities.", [], "en", "zh")
+    counts = [(t.text, t.target) for t in terms if t.kind == "number"]
+    assert counts == [("more than 3 million people", "超过300万人"), ("16 cities", "16个城市")]
+
+
+def test_the_model_sees_a_placeholder_and_the_count_comes_back_once() -> None:
+    # "12,400 employees in 23 countries" came back 在23计数中长大了12,400个员工.
+    prep = prepare("Our workforce grew to 12,400 employees in 23 countries.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == "Our workforce grew to ⦅1⦆ in ⦅2⦆."
+    # The model wrote the noun again after a count: it goes.
+    assert prep.restore("我们的员工增长到⦅1⦆员工，分布在⦅2⦆。").text == "我们的员工增长到12,400名员工，分布在23个国家。"
