@@ -48,6 +48,7 @@ _FIGURE = r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?"
 # Not after a currency sign, a colon, a dot, a letter or a digit; not after a capitalised name
 # and a space (Windows 10, Python 3, Django 1.3), but after a sentence's first word (In 23 countries).
 _BEFORE = r"(?<![0-9A-Za-z_$€£¥:.,/#-])"
+_WORD_AFTER = re.compile(r"\s+(?P<noun>[a-z]+)(?![A-Za-z\-])")
 _NAME_BEFORE = re.compile(r"(?<![A-Za-z])([A-Z][A-Za-z]*)\s$")
 _NOT_NAMES = frozenset({"In", "Of", "About", "Over", "Nearly", "Almost", "Around", "Some", "All", "The", "With",
                         "For", "By", "To", "And", "More", "Than", "At", "On", "From", "Only", "Just", "Another",
@@ -87,9 +88,9 @@ def find_counted_nouns(text: str, src_lang: str | None, tgt_lang: str | None) ->
         spans.append(Span(m.start(), m.end(), m.group(), "number", figure + counted))
     # A figure with its magnitude word (3 million people): in 万/亿 with the counter.
     for mag in magnitudes:
-        m = re.match(r"\s+(?P<noun>[a-z]+)(?![A-Za-z\-])", text[mag.end:])
-        if m and m.group("noun") in nouns and mag.target and not nouns[m.group("noun")][1] \
-                and _PHRASE_END.match(text, mag.end + m.end()) and mag.text[:1].isdigit():
-            end = mag.end + m.end()
-            spans.append(Span(mag.start, end, text[mag.start:end], "number", mag.target + nouns[m.group("noun")][0]))
+        after = _WORD_AFTER.match(text, mag.end)
+        if after and after.group("noun") in nouns and mag.target and not nouns[after.group("noun")][1] \
+                and _PHRASE_END.match(text, after.end()) and mag.text[:1].isdigit():
+            spans.append(Span(mag.start, after.end(), text[mag.start:after.end()], "number",
+                              mag.target + nouns[after.group("noun")][0]))
     return sorted(spans, key=lambda s: s.start)
