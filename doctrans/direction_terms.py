@@ -44,10 +44,11 @@ from doctrans.currency import find_amounts
 from doctrans.datelines import find_dateline
 from doctrans.dates import find_dates
 from doctrans.kept_names import find_kept_names
+from doctrans.language_id import base_language
 from doctrans.magnitudes import find_magnitudes
 from doctrans.number_words import find_number_words
 from doctrans.part_numbers import find_part_numbers
-from doctrans.person_names import find_person_names
+from doctrans.person_names import find_person_names, with_speech_verbs
 from doctrans.place_names import find_place_names
 from doctrans.qualifiers import with_qualifiers, with_ranges
 from doctrans.report_periods import find_report_periods
@@ -75,6 +76,8 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     terms = _joined(terms, find_report_terms(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_person_names(text, src_lang, tgt_lang), [*spans, *terms])
+    if base_language(src_lang) == "zh" and base_language(tgt_lang) == "en":
+        terms = with_speech_verbs(text, terms)
     terms = _joined(terms, find_kept_names(text, src_lang, tgt_lang, [*spans, *terms]), terms)
     return with_qualifiers(text, with_ranges(text, terms, spans, src_lang, tgt_lang), spans, src_lang, tgt_lang)
 

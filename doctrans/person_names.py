@@ -125,3 +125,29 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         if not any(s.start < m.end(1) and m.start(1) < s.end for s in spans):
             spans.append(Span(m.start(1), m.end(1), m.group(1), "name", pinyin(m.group(1), "")))
     return sorted(spans, key=lambda s: s.start)
+
+
+# What a person says, as news writes it after the name (``付凌晖表示，`` came back "Fu Linghui means
+# that", ``他指出，`` "He points,"): English reports speech in the past tense. Only before a comma
+# or a colon (``表示感谢`` is to express thanks); after a pronoun not 说 (``他说，`` the model writes).
+_SPEECH = {"表示": "said", "指出": "pointed out", "强调": "stressed", "称": "said", "说": "said"}
+_SPEECH_AFTER = re.compile(f"({'|'.join(_SPEECH)})(?=[，,：:])")
+_PRONOUN_SPEECH = re.compile("(?<![\u4e00-\u9fff])(他们|她们|他|她)(表示|指出|强调)(?=[，,：:])")
+_PRONOUNS = {"他": "he", "她": "she", "他们": "they", "她们": "they"}
+
+
+def with_speech_verbs(text: str, spans: list[Span]) -> list[Span]:
+    """``spans`` with each person's name (a ``name`` span written in pinyin) that a verb of speech
+    follows grown to take it (``付凌晖表示`` -> ``Fu Linghui said``), and a pronoun with such a
+    verb where a clause starts (``他指出`` -> ``he pointed out``): Chinese into English."""
+    out: list[Span] = []
+    for span in spans:
+        m = _SPEECH_AFTER.match(text, span.end)
+        if span.kind == "name" and span.target and _HAN.search(span.text) and m:
+            span = Span(span.start, m.end(), text[span.start:m.end()], "name", f"{span.target} {_SPEECH[m.group(1)]}")
+        out.append(span)
+    for m in _PRONOUN_SPEECH.finditer(text):
+        said = Span(m.start(), m.end(), m.group(), "phrase", f"{_PRONOUNS[m.group(1)]} {_SPEECH[m.group(2)]}")
+        if not said.overlaps_any(out):
+            out.append(said)
+    return sorted(out, key=lambda s: s.start)

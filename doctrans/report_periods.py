@@ -22,6 +22,8 @@ output's usual form, masked, restored and checked like a glossary term:
 | Q1-Q3 2025          | (as written) | 2025年前三季度 |
 | first nine months of 2025 | (as written) | 2025年前三季度 |
 | first three quarters of 2025 | (as written) | 2025年前三季度 |
+| 2025年前10个月      | the first 10 months of 2025 | (as written) |
+| 前10个月            | the first 10 months | (as written) |
 
 Into English the compact forms of English reports (``Q3 2024``, ``H1 2023``): they read in any
 place of a sentence, where ``the third quarter of 2024`` needs its article. A quarter or a half
@@ -50,6 +52,11 @@ _HALF_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年([上下])半年")
 # The first three quarters of a year (a listed company's 前三季度 results: "2025年前三季度" came back
 # "2025 years ago"), and the first two, which are its first half.
 _FIRST_QUARTERS_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年前([两二三])个?季度")
+# The first months of a year, as statistics count them (前10个月 came back "former 10 months"), with
+# or without the year; not 10个月前 (ten months ago), nor after a Han character that makes 前 part
+# of a word (提前10个月 is ten months early) but 在 (在前10个月, in the first ten months).
+_FIRST_MONTHS_ZH = re.compile(rf"(?:(?<![0-9.])({_YEAR})年|(?<![\u4e00-\u9fff0-9.])|(?<=在))"
+                              r"前([1-9]|1[01]|[一二三四五六七八九十]|十一)个月")
 _FIRST_QUARTERS_EN = re.compile(rf"(?<![0-9A-Za-z_])(?:Q1\s?[-–]\s?Q3\s?({_YEAR})"
                                 rf"|(?:[Ff]irst (?:three quarters|nine months) of ({_YEAR})))(?![0-9A-Za-z_])")
 
@@ -84,6 +91,10 @@ def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
         found += [Span(m.start(), m.end(), m.group(), "number",
                        f"Q1–Q3 {m.group(1)}" if m.group(2) == "三" else f"H1 {m.group(1)}")
                   for m in _FIRST_QUARTERS_ZH.finditer(text)]
+        for m in _FIRST_MONTHS_ZH.finditer(text):
+            months = m.group(2) if m.group(2).isdigit() else str(read_numeral(m.group(2)))
+            year = f" of {m.group(1)}" if m.group(1) else ""
+            found.append(Span(m.start(), m.end(), m.group(), "number", f"the first {months} months{year}"))
     # A quarter of a fiscal year holds the fiscal year's match: the longest wins.
     kept: list[Span] = []
     for span in sorted(found, key=lambda s: (s.start, -(s.end - s.start))):

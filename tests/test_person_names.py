@@ -40,3 +40,21 @@ def test_a_line_of_dialogue_made_of_a_time_is_written_the_english_way() -> None:
     ``“3:30 p.m.。”``."""
     assert prepare("“下午三点半。”", 16, tgt_lang="en", src_lang="zh").copy == '"3:30 p.m."'
     assert prepare("（2024年3月15日）", 16, tgt_lang="en", src_lang="zh").copy == "(March 15, 2024)"
+
+
+@pytest.mark.parametrize(("text", "spans"), [
+    # 付凌晖表示 came back "Fu Linghui means that", 他指出 "He points,".
+    ("国家统计局新闻发言人付凌晖表示，经济向好。", [("付凌晖表示", "Fu Linghui said")]),
+    ("他指出，前10个月投资增长。", [("他指出", "he pointed out")]),
+    ("她强调：要扩大内需。", [("她强调", "she stressed")]),
+    ("国务院总理李强说，要稳增长。", [("李强说", "Li Qiang said")]),
+    ("他表示感谢。", []),  # to express thanks
+    ("他说，我们走吧。", []),  # the model writes "He said"
+    ("其他表示，", []),  # 他 inside a word
+])
+def test_a_persons_speech_is_reported_in_the_past(text: str, spans: list[tuple[str, str]]) -> None:
+    from doctrans.direction_terms import automatic_terms
+
+    found = automatic_terms(text, [], "zh", "en")
+    assert [(s.text, s.target) for s in found if s.kind in ("name", "phrase") and " " in (s.target or "")
+            and s.target.split()[-1] in ("said", "out", "stressed")] == spans

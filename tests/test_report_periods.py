@@ -13,7 +13,7 @@ from tests.docstring_tables import three_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(three_column_rows(report_periods)) == 15
+    assert len(three_column_rows(report_periods)) == 17
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), three_column_rows(report_periods))
@@ -37,3 +37,11 @@ def test_no_year_no_period() -> None:
     assert find_report_periods("Q3 was strong, FY is long, H1 headings.", "en", "zh") == []
     assert find_report_periods("In FY2024-25 and FY24/25 it grew.", "en", "zh") == []  # split fiscal years
     assert find_report_periods("第三季度增长。", "zh", "en") == []
+
+
+def test_the_first_months_of_a_year_not_months_ago_nor_early() -> None:
+    # 前10个月 came back "former 10 months".
+    assert [s.target for s in find_report_periods("他指出，前10个月，投资增长3.4%。", "zh", "en")] == [
+        "the first 10 months"]
+    assert [s.target for s in find_report_periods("2025年前三个月", "zh", "en")] == ["the first 3 months of 2025"]
+    assert find_report_periods("他10个月前来过，提前10个月完成。", "zh", "en") == []

@@ -170,7 +170,7 @@ def test_a_listed_companys_results_in_chinese() -> None:
     assert [(t.text, t.target) for t in terms if t.kind != "number" or "季度" in t.text] == [
         ("2025年前三季度", "Q1–Q3 2025"),
         ("归属于上市公司股东的净利润", "net profit attributable to shareholders of the listed company"),
-        ("董事长", "chairman"), ("张建国", "Zhang Jianguo"),
+        ("董事长", "chairman"), ("张建国表示", "Zhang Jianguo said"),
         ("创新驱动发展战略", "innovation-driven development strategy")]
     # "chairman" is only written: the chair of a committee is 主席.
     assert find_report_terms("The chairman of the committee spoke.", "en", "zh") == []
