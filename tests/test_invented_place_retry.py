@@ -45,12 +45,19 @@ def test_a_name_the_model_made_a_known_city_is_kept_as_written(translator: OnnxT
 
 
 def test_a_batch_retries_the_row_as_one_document_at_a_time_does(translator: OnnxTranslator) -> None:
+    # The int8 bundle's activations are quantized with one scale per batch (doctrans.engine.batch),
+    # so a batched sentence may differ from its translation alone by a word, and which ones do
+    # depends on the CPU's int8 kernels (on an AVX512-VNNI machine the first sentence did, on an
+    # AVX2 one none): what must be the same is the retry -- the row whose translation invented a
+    # place is translated again with the name kept, as one document at a time does.
     other = ["The house at the end of the lane had been empty for years.", "Nobody remembered when they left."]
     got = BatchedDocuments(translator, rows=2).translate_documents([DOC, other])
-    for doc, rows in zip([DOC, other], got, strict=True):
-        session = translator.new_document()
-        assert [r.translation for r in rows] == [session.translate(s).translation for s in doc]
-    assert "Siracusa" in got[0][1].translation
+    alone = [translator.new_document().translate(s).translation for s in DOC]
+    assert [len(rows) for rows in got] == [len(DOC), len(other)]
+    assert "Siracusa" in got[0][1].translation and "Siracusa" in alone[1]
+    for source, rows in zip([DOC, other], got, strict=True):
+        for s, r in zip(source, rows, strict=True):
+            assert r.translation and invented_places(s, r.translation, "en", "zh") == [], r.translation
 
 
 @pytest.mark.parametrize(("source", "translation", "cut"), [
