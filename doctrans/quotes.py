@@ -44,16 +44,30 @@ def double_quoted(text: str) -> str:
 
 
 _QUOTATION = re.compile(r'\s*"[^"]+"\s*')
+# A quotation of several sentences is cut into them: its first opens it and its last closes it
+# (``"Box 417, Harrington Station. | You'll understand."``).
+_OPENS = re.compile(r'\s*"[^"\s][^"]*')
+_CLOSES = re.compile(r'[^"]*[^"\s][.,!?…]"\s*')
 
 
 def keep_quotation(source: str | None, translation: str) -> str:
     """The translation of a segment that is wholly one quotation (``"Not yet,"``, as the model
     read it) in quotes too when the model wrote none: it dropped them (``'I don't know,' said Tom``
-    came back ``我不知道汤姆说``); chinese_quotes then sets them the Chinese way."""
-    if source is None or not _QUOTATION.fullmatch(source) or any(q in translation for q in '"“”「」'):
+    came back ``我不知道汤姆说``); chinese_quotes then sets them the Chinese way. Likewise the first
+    sentence of a quotation that goes on opens it and the last closes it (a note's ``"Box 417,
+    Harrington Station. You'll understand."`` came back without either quote)."""
+    if source is None or any(q in translation for q in '"“”「」'):
         return translation
     core = translation.strip()
-    return translation.replace(core, f'"{core}"', 1) if core else translation
+    if not core:
+        return translation
+    if _QUOTATION.fullmatch(source):
+        return translation.replace(core, f'"{core}"', 1)
+    if _OPENS.fullmatch(source):
+        return translation.replace(core, f'"{core}', 1)
+    if _CLOSES.fullmatch(source):
+        return translation.replace(core, f'{core}"', 1)
+    return translation
 
 
 _END = re.compile(r'"([\s.。!！?？]*)$')
@@ -83,6 +97,10 @@ def chinese_quotes(text: str) -> str:
     up or no quotation holds or touches a Chinese character (an English phrase quoted as such).
     A pair the model began in one style and closed in the other (``“submitted"``) pairs up too."""
     plain = text.replace("“", '"').replace("”", '"')
+    if plain.count('"') == 1 and re.search(f"[{HAN}]", plain):
+        # One quote: a quotation of several sentences opens at the start or closes at the end.
+        opened = re.sub(r'^(\s*)"\s*', r"\1“", plain)
+        return opened if opened != plain else re.sub(r'\s*"([\s。！？…]*)$', r"”\1", plain)
     if plain.count('"') % 2 or '"' not in text:
         return text
     pieces = plain.split('"')

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from doctrans.engine.protect import prepare
-from doctrans.quotes import chinese_quotes, plain_quotes
+from doctrans.quotes import chinese_quotes, keep_quotation, plain_quotes
 
 
 def test_smart_quotes_and_apostrophes_reach_the_model_plain() -> None:
@@ -18,7 +18,10 @@ def test_smart_quotes_and_apostrophes_reach_the_model_plain() -> None:
     ('她说 "不" 。', "她说“不”。"),
     ('"你来吗?" 她弟弟问。', "“你来吗?”她弟弟问。"),
     ('打印 "hello" 和 "world"', "打印“hello”和“world”"),
-    ('"我在等', '"我在等'),  # an odd number: left as the model wrote it
+    ('"我在等', '“我在等'),  # one quote at the start: a quotation of several sentences opens
+    ('我在等"。', '我在等”。'),  # ... and closes
+    ('我"在等', '我"在等'),  # one quote inside: left as the model wrote it
+    ('"我"在等"', '"我"在等"'),  # an odd number: left as the model wrote it
     ('He said "yes"', 'He said "yes"'),  # no Chinese in or beside the quotation
     ('对于此定义，“submitted" 意味着 "任何"', "对于此定义，“submitted”意味着“任何”"),  # mixed styles
     ('“你好”和 "再见', '“你好”和 "再见'),  # an odd number once read alike: left alone
@@ -60,3 +63,16 @@ def test_a_quotation_with_a_stray_quote_inside_comes_back_as_one_quotation() -> 
     assert chinese_quotes(drop_stray_quote(source, ended)) == "“最糟糕的是是什么意思？”"
     # A quotation that is only part of the source keeps the model's quotes.
     assert drop_stray_quote('He asked "why?" twice', '他问"为什么"两次"') == '他问"为什么"两次'
+
+
+@pytest.mark.parametrize(("source", "translation", "written"), [
+    # A note's "Box 417, Harrington Station. You'll understand." came back without either quote.
+    ('"Box ⦅1⦆, Harrington Station.', "⦅1⦆号信箱，哈林顿车站。", "“⦅1⦆号信箱，哈林顿车站。"),
+    ("You'll understand.\"", "你会明白的。", "你会明白的。”"),
+    ('"你会明白的。', "You'll understand.", '"You\'ll understand.'),
+    ('He said "no', "他说不", "他说不"),  # a quote inside: not a quotation's first sentence
+    ("The note said only:", "纸条只说：", "纸条只说："),
+])
+def test_a_quotation_of_several_sentences_keeps_its_opening_and_closing_quote(
+        source: str, translation: str, written: str) -> None:
+    assert chinese_quotes(keep_quotation(source, translation)) == written
