@@ -174,3 +174,10 @@ def test_a_listed_companys_results_in_chinese() -> None:
         ("创新驱动发展战略", "innovation-driven development strategy")]
     # "chairman" is only written: the chair of a committee is 主席.
     assert find_report_terms("The chairman of the committee spoke.", "en", "zh") == []
+
+
+def test_a_sustainability_report() -> None:
+    # "Annual Sustainability Report 2024" came back 概述的概率报告2024, "net-zero emissions" 网络零的 net-zero.
+    found = find_report_terms("Annual Sustainability Report: net-zero emissions through energy efficiency.", "en", "zh")
+    assert [s.target for s in found] == ["可持续发展报告", "净零排放", "能效"]
+    assert find_report_terms("有什么我能效劳的吗", "zh", "en") == []  # 能效 is only written
