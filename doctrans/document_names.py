@@ -14,6 +14,7 @@ before what people do (``林静说``, ``陈明远笑了``). So, over the documen
 - it is a **name of the document** when the document writes it at least twice, and either twice
   where a clause starts or once right before a verb of speech or of a person's doing (说, 问, 笑,
   点头 ...), a form of address (先生, 小姐) or after a title (教授, 记者 ...);
+- a speaker's own name is one at once (``我叫周晓梅，``);
 - a three-character candidate whose first two characters the document also writes without the
   third is those two and a word (``林静没有`` twice is 林静 and 没有): the shorter one is kept.
 
@@ -67,6 +68,11 @@ _DOING = re.compile("说|问|道|答|喊|叫|笑|哭|叹|想|看|望|盯|点头|
                     "愣|沉默|犹豫|先生|女士|小姐|太太|老师|医生|教授|同学|同志|师傅")
 # Where a clause starts: the start of a text, a sentence's or clause's mark, a quotation mark.
 _CLAUSE_START = set("，。！？；：、“”‘’「」『』（）()…—\n ")
+# A person named as such (我叫周晓梅，, 他叫王明: a talk's speaker came back "I'm called Monday", 周 read
+# as a weekday): once is enough, the name whole up to a mark, 是 or 的. The subtitles' 我叫 are
+# foreign names (28 of 28 in TVsub: 我叫苏珊, Susan), which translated_names leaves to the model.
+_SELF_NAMED = re.compile(r"(?:我叫|他叫|她叫|名叫|名字是|名字叫|叫作|叫做)$")
+_NAME_ENDS = re.compile(r"$|[，。,、！!；;？?：:）)\s]|是|的")
 _TITLE_BEFORE = re.compile(r"(?:教授|记者|医生|律师|经理|主任|主席|部长|总理|发言人|董事长|校长|院长|老师|同学"
                            r"|导演|作家)$")
 
@@ -122,6 +128,7 @@ def find_document_names(texts: Iterable[str]) -> dict[str, str]:
     starts: Counter[str] = Counter()
     doing: Counter[str] = Counter()
     titles: Counter[str] = Counter()
+    introduced: set[str] = set()
     pinyins: dict[str, str] = {}
     titled: dict[str, str] = {}
     for text in texts:
@@ -137,11 +144,14 @@ def find_document_names(texts: Iterable[str]) -> dict[str, str]:
             pinyins[name] = full_name_in_pinyin(name) or ""
             at_start = i == 0 or text[i - 1] in _CLAUSE_START
             starts[name] += at_start
+            if _SELF_NAMED.search(text, max(0, i - 5), i) and _NAME_ENDS.match(text, end):
+                introduced.add(name)
             if _TITLE_BEFORE.search(text, max(0, i - 3), i):
                 titles[name] += 1
             elif at_start and _DOING.match(text, end):
                 doing[name] += 1
-    names = {n for n in seen if pinyins[n] and seen[n] >= 2 and (starts[n] >= 2 or doing[n] or titles[n])}
+    names = {n for n in seen if pinyins[n] and (n in introduced or (
+        seen[n] >= 2 and (starts[n] >= 2 or doing[n] or titles[n])))}
     for name in sorted(names, key=len, reverse=True):
         shorter = name[:-1]
         if shorter in seen and seen[shorter] > seen[name]:

@@ -102,3 +102,11 @@ def test_the_list_of_words_is_built_from_the_chinese_side(tmp_path: Path) -> Non
     words = [w for w in (tmp_path / "surname_words.txt").read_text(encoding="utf-8").splitlines()
              if not w.startswith("#")]
     assert words == ["高兴"]  # 3 corpora x 3 times; 林静 and 王芳 3 times each
+
+
+def test_a_speaker_who_says_their_name_is_named_at_once() -> None:
+    # A talk's "大家好，我叫周晓梅" came back "I'm called Monday" (周, a weekday).
+    assert find_document_names(["大家好，我叫周晓梅，是一名海洋生物学家。"]) == {"周晓梅": "Zhou Xiaomei"}
+    assert find_document_names(["我叫周晓梅是一名生物学家。"]) == {"周晓梅": "Zhou Xiaomei"}
+    # A subtitle's 我叫苏珊 is Susan: the document writes its names as a translation does.
+    assert find_document_names(["我叫苏珊。", "克里斯和谢尔顿来了。"]) == {}
