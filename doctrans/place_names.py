@@ -47,7 +47,9 @@ from doctrans.verbatim import Span
 _NOT_AFTER_CHINESE = "人语话籍队菜式洋帝数字文族裔面教神"
 # ... and after one name, more: 中东部地区 is a country's central-east, not the Middle East (the
 # training corpora's only 中东 that was not the Middle East: 西雅图中东部城市).
-_NOT_AFTER_NAME = {"中东": "部"}
+_NOT_AFTER_NAME = {"中东": "部", "南海": "岸滩"}
+# ... and before one: 湖南海口 is Haikou in Hunan (南海岸 a south shore, 南海滩 South Beach: TVsub's).
+_NOT_BEFORE_NAME = {"南海": "湖"}
 
 
 @cache
@@ -63,7 +65,8 @@ def _tables() -> tuple[dict[str, str], dict[str, str], re.Pattern[str], re.Patte
             if not name.startswith("!"):
                 into_english[name] = english
     def alternation(names: dict[str, str]) -> str:
-        return "|".join(re.escape(n) + (f"(?![{_NOT_AFTER_NAME[n]}])" if n in _NOT_AFTER_NAME else "")
+        return "|".join((f"(?<![{_NOT_BEFORE_NAME[n]}])" if n in _NOT_BEFORE_NAME else "") + re.escape(n)
+                        + (f"(?![{_NOT_AFTER_NAME[n]}])" if n in _NOT_AFTER_NAME else "")
                         for n in sorted(names, key=len, reverse=True))
     english_names = re.compile(rf"(?<![A-Za-z0-9_'’\-])(?:{alternation(into_chinese)})(?![A-Za-z0-9_'’\-])")
     chinese_names = re.compile(rf"(?:{alternation(into_english)})(?![{_NOT_AFTER_CHINESE}])")

@@ -102,3 +102,10 @@ def test_the_middle_east_is_read_but_not_a_central_east() -> None:
     found = find_place_names("主要来自东南亚和中东地区。", "zh", "en")
     assert [s.target for s in found] == ["Southeast Asia", "Middle East"]
     assert [s.text for s in find_place_names("西雅图中东部城市", "zh", "en")] == ["西雅图"]  # its central-east
+
+
+def test_the_south_china_sea_but_not_a_south_shore_nor_haikou_in_hunan() -> None:
+    # A talk's "我第一次潜入南海的珊瑚礁" came back "the South Heaza".
+    assert [s.target for s in find_place_names("我第一次潜入南海的珊瑚礁。", "zh", "en")] == ["South China Sea"]
+    assert [s.target for s in find_place_names("湖南海口", "zh", "en")] == ["Haikou"]  # 湖南 is only written
+    assert find_place_names("南海岸和南海滩", "zh", "en") == []
