@@ -181,3 +181,11 @@ def test_a_sustainability_report() -> None:
     found = find_report_terms("Annual Sustainability Report: net-zero emissions through energy efficiency.", "en", "zh")
     assert [s.target for s in found] == ["可持续发展报告", "净零排放", "能效"]
     assert find_report_terms("有什么我能效劳的吗", "zh", "en") == []  # 能效 is only written
+
+
+def test_an_economys_news_into_chinese() -> None:
+    # "The U.S. economy grew ..., the Commerce Department said" came back 美国  economy …, Commerce
+    # Department said: the model copied the words it did not know.
+    found = find_report_terms("The economy grew at a 2.8% annual rate, the Commerce Department said.", "en", "zh")
+    assert [s.target for s in found] == ["经济", "年率", "美国商务部"]
+    assert find_report_terms("经济活动", "zh", "en") == []  # 经济 is only written
