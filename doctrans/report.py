@@ -2,7 +2,9 @@
 
 A warning says that something of the source that must not change (a number, a code, a URL, a
 glossary term: :func:`doctrans.verbatim.check`) is not in a sentence's translation, or that the
-engine had to put a span back itself (:class:`doctrans.verbatim.SpanWarning` notes). The CLI counts
+engine had to put a span back itself (:class:`doctrans.verbatim.SpanWarning` notes), or that a
+Chinese translation left a common English word of its source as it was (:func:`left_in_english`).
+The CLI counts
 them in its summary line, ``--report`` lists them for review, the TUI marks the sentences.
 """
 
@@ -13,6 +15,7 @@ import csv
 import io
 import json
 import os
+import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -21,7 +24,9 @@ from pathlib import Path
 from doctrans.direction_terms import automatic_terms
 from doctrans.errors import UserError
 from doctrans.glossary import Glossary
-from doctrans.verbatim import SpanWarning, check
+from doctrans.kept_names import common_words
+from doctrans.language_id import base_language
+from doctrans.verbatim import Span, SpanWarning, check, protected_spans
 
 REPORT_SUFFIXES = (".json", ".csv")
 FIELDS = ("file", "sentence", "problem", "kind", "span", "message", "source", "translation")
@@ -31,7 +36,7 @@ FIELDS = ("file", "sentence", "problem", "kind", "span", "message", "source", "t
 class SentenceWarning:
     file: str  # the input document
     sentence: int  # 1-based, in reading order (as the TUI numbers them)
-    problem: str  # missing / placed / duplicated / unknown (see SpanWarning)
+    problem: str  # missing / placed / duplicated / unknown (see SpanWarning) / untranslated
     kind: str  # number, url, code, ... or term
     span: str
     message: str
@@ -48,7 +53,33 @@ def sentence_warnings(source: str, translation: str, glossary: Glossary | None =
     ``1,250万`` is looked for as ``12.5 million`` in English (doctrans.magnitudes); with ``src_lang``
     the names the direction keeps (doctrans.kept_names) are looked for too."""
     terms = automatic_terms(source, glossary.find(source) if glossary is not None else [], src_lang, tgt_lang)
-    return [*notes, *check(source, translation, terms)]
+    return [*notes, *check(source, translation, terms),
+            *left_in_english(source, translation, terms, src_lang, tgt_lang)]
+
+
+# An English word of the source in a Chinese translation: the en->zh model copies the words it does
+# not know ("The U.S. economy grew ... the Commerce Department said" came back 美国  economy …,
+# Commerce Department said在星期三上), and a reader of the Chinese may not notice them among the
+# names and code the translation keeps on purpose.
+_LATIN_WORD = re.compile(r"(?<![0-9A-Za-z_.\-])[A-Za-z]{3,}(?![0-9A-Za-z_\-]|\.[A-Za-z])")
+
+
+def left_in_english(source: str, translation: str, terms: Sequence[Span], src_lang: str | None,
+                    tgt_lang: str | None) -> list[SpanWarning]:
+    """The common English words (doctrans.kept_names.common_words) of an English source that its
+    Chinese translation copied as they are, in small letters (a capitalised word is a name or a
+    title the model may keep), outside what the translation keeps on purpose (spans, terms,
+    names): each once, as an ``untranslated`` warning."""
+    if base_language(src_lang) != "en" or base_language(tgt_lang) != "zh":
+        return []
+    kept = set(_LATIN_WORD.findall(" ".join(s.output for s in protected_spans(source, terms))))
+    source_words = set(_LATIN_WORD.findall(source))
+    common = common_words()
+    seen: list[str] = []
+    for word in _LATIN_WORD.findall(translation):
+        if word.islower() and word in source_words and word in common and word not in seen and word not in kept:
+            seen.append(word)
+    return [SpanWarning("untranslated", "word", w, f"{w!r} was left in English") for w in seen]
 
 
 def check_report_path(path: Path | None) -> None:

@@ -164,3 +164,21 @@ def test_an_organisation_whose_first_word_is_a_span_of_its_own_is_kept_whole() -
     kept = [s.text for s in prepare("The YouTube video and CenterPoint Tuesday.", 16, tgt_lang="zh",
                                     src_lang="en").masked.spans]
     assert "video" not in " ".join(kept) and "Energy" not in kept
+
+
+def test_a_common_english_word_left_in_a_chinese_translation_is_reported() -> None:
+    from doctrans.report import sentence_warnings
+
+    def untranslated(source: str, translation: str, tgt: str = "zh", src: str = "en") -> list[str]:
+        return [w.span for w in sentence_warnings(source, translation, None, (), tgt, src)
+                if w.problem == "untranslated"]
+
+    # "The U.S. economy grew ..., the Commerce Department said" came back 美国  economy …,
+    # Commerce Department said在星期三上: the reader is told which words were not translated.
+    assert untranslated("The U.S. economy grew, the Commerce Department said on Wednesday.",
+                        "美国  economy 增长, Commerce Department said在星期三上。") == ["economy", "said"]
+    # What the translation keeps on purpose is no such word: a literal, a name, a capitalised word.
+    assert untranslated("Call the ``read`` method on Linux.", "在Linux上调用 ``read`` 方法。") == []
+    # Into English, or a word the source does not have: nothing.
+    assert untranslated("经济增长。", "The economy grew.", "en", "zh") == []
+    assert untranslated("It grew.", "它 grew 了 economy。") == ["grew"]
