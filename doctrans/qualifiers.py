@@ -17,7 +17,7 @@ figure likewise:
 | 温度30℃左右               | en     | about 30 °C            |
 | 内存500MB以上             | en     | 500MB or more          |
 | 1000元以下                | en     | 1000 yuan or less      |
-| more than 200,000 homes  | zh     | 超过200,000            |
+| more than 200,000 homes  | zh     | 超过200,000所房屋      |
 | at least 2 GB of space   | zh     | 至少2 GB               |
 | up to 10 hours           | zh     | 最多10小时             |
 | nearly 30% of them       | zh     | 近30%                  |

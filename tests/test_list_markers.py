@@ -74,7 +74,7 @@ def test_a_typed_chinese_enumerator_is_kept_out_of_the_model_and_written_the_eng
     from doctrans.engine.protect import prepare
 
     cases = [("一、工作进展", "1. ", "工作进展"),
-             ("（二）开拓海外市场。", "(2) ", "开拓海外市场。"),
+             ("（二）开拓国际市场。", "(2) ", "开拓国际市场。"),
              ("3、加强管理", "3. ", "加强管理")]
     for sentence, prefix, model_text in cases:
         prep = prepare(sentence, 16, tgt_lang="en", src_lang="zh")

@@ -141,7 +141,10 @@ def test_the_sources_own_year_after_a_term_stays() -> None:
 def test_no_years_the_source_does_not_count() -> None:
     """"18,450 employees in 27 countries" came back 在27年内 (in 27 years)."""
     staff = prepare("The company had 18,450 employees in 27 countries.", 16, tgt_lang="zh", src_lang="en")
-    assert staff.restore("公司在⦅2⦆年内有⦅1⦆员工。").text == "公司在27内有18,450员工。"
+    # The counts with their counters (doctrans.counted_nouns), the 年 and the noun written again gone.
+    assert staff.restore("公司在⦅2⦆年内有⦅1⦆员工。").text == "公司在27个国家内有18,450名员工。"
+    staff = prepare("The company had 18,450 staff in 27 offices.", 16, tgt_lang="zh", src_lang="en")
+    assert staff.restore("公司在⦅2⦆年办事处有⦅1⦆员工。").text == "公司在27办事处有18,450员工。"
     assert units.no_counter_after("在2027年和27年代", ["27"], "年") == "在2027年和27年代"  # another figure; a decade
     more = prepare("It took 3 more years.", 16, tgt_lang="zh", src_lang="en")
     assert more.restore("又花了⦅1⦆年。").text == "又花了3年。"  # the source's years
@@ -149,8 +152,8 @@ def test_no_years_the_source_does_not_count() -> None:
     assert sales.restore("销售额在⦅1⦆和⦅2⦆年增长。").text == "销售额在2023年和2024年增长。"  # a calendar year
     growth = prepare("We expect volumes to grow by 5% in 9 days.", 16, tgt_lang="zh", src_lang="en")
     assert growth.restore("我们预计⦅1⦆年在⦅2⦆年增长。").text == "我们预计5%在9天增长。"
-    rate = prepare("A 5% annual rate.", 16, tgt_lang="zh", src_lang="en")
-    assert rate.restore("⦅1⦆年利率。").text == "5%年利率。"
+    rate = prepare("A 5% annual increase.", 16, tgt_lang="zh", src_lang="en")
+    assert rate.restore("⦅1⦆年增长。").text == "5%年增长。"
 
 
 @pytest.mark.parametrize(("text", "ages"), [
