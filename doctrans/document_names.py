@@ -92,10 +92,18 @@ def _places() -> re.Pattern[str]:
     return re.compile("|".join(map(re.escape, sorted(chinese_forms(), key=len, reverse=True))))
 
 
+def transliterations(text: str) -> int:
+    """How many runs of transliteration characters ``text`` holds outside place names."""
+    return sum(1 for r in _TRANSLITERATED.findall(_places().sub("，", text)) if len(set(r)) > 1)
+
+
 def translated_names(text: str) -> bool:
     """Whether ``text`` writes people's names the way a translation from a Western language does."""
-    runs = [r for r in _TRANSLITERATED.findall(_places().sub("，", text)) if len(set(r)) > 1]
-    return len(runs) >= max(1.0, len(text) * _TRANSLITERATED_PER_CHAR)
+    return _reads_translated(transliterations(text), len(text))
+
+
+def _reads_translated(runs: int, chars: int) -> bool:
+    return runs >= max(1.0, chars * _TRANSLITERATED_PER_CHAR)
 
 
 @cache
@@ -119,11 +127,10 @@ def candidates(text: str) -> Iterable[tuple[int, str, str]]:
 
 def find_document_names(texts: Iterable[str]) -> dict[str, str]:
     """The people's names of a Chinese document (its sentences or blocks, in order) -> their pinyin;
-    none where the document writes names as a translation does (:func:`translated_names`)."""
-    texts = list(texts)
-    if translated_names("\n".join(texts)):
-        return {}
+    none where the document writes names as a translation does (:func:`translated_names`). One pass:
+    a text file's blocks are streamed, and only the candidates are kept."""
     words = common_words()
+    runs = chars = 0
     seen: Counter[str] = Counter()
     starts: Counter[str] = Counter()
     doing: Counter[str] = Counter()
@@ -132,6 +139,8 @@ def find_document_names(texts: Iterable[str]) -> dict[str, str]:
     pinyins: dict[str, str] = {}
     titled: dict[str, str] = {}
     for text in texts:
+        runs += transliterations(text)
+        chars += len(text) + 1
         for span in find_person_names(text, "zh", "en"):
             if span.target and span.target == full_name_in_pinyin(span.text):  # not 王先生's "Mr. Wang"
                 titled[span.text] = span.target
@@ -150,6 +159,8 @@ def find_document_names(texts: Iterable[str]) -> dict[str, str]:
                 titles[name] += 1
             elif at_start and _DOING.match(text, end):
                 doing[name] += 1
+    if _reads_translated(runs, chars):
+        return {}
     names = {n for n in seen if pinyins[n] and (n in introduced or (
         seen[n] >= 2 and (starts[n] >= 2 or doing[n] or titles[n])))}
     for name in sorted(names, key=len, reverse=True):
