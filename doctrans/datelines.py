@@ -5,6 +5,7 @@
 | 新华社北京11月20日电                    | BEIJING, November 20 (Xinhua) --          |
 | 新华社北京11月25日电（记者张华、李明）  | BEIJING, November 25 (Xinhua, reporters Zhang Hua, Li Ming) -- |
 | 中新社上海3月5日电                      | SHANGHAI, March 5 (China News Service) -- |
+| 中新网11月26日电                        | November 26 (Chinanews.com) --            |
 | HOUSTON, March 3 (Reuters) -            | 路透社休斯敦3月3日电                      |
 | BEIJING, Nov. 20 (Xinhua) --            | 新华社北京11月20日电                      |
 | WASHINGTON, Jan 5 (AP) —                | 美联社华盛顿1月5日电                      |
@@ -28,11 +29,13 @@ from doctrans.person_names import full_name_in_pinyin
 from doctrans.place_names import chinese_to_english, english_to_chinese
 from doctrans.verbatim import Span
 
-_INTO_ENGLISH = {"新华社": "Xinhua", "中新社": "China News Service"}
+_INTO_ENGLISH = {"新华社": "Xinhua", "中新社": "China News Service", "中新网": "Chinanews.com",
+                 "中国新闻网": "Chinanews.com", "人民网": "People's Daily Online", "新华网": "Xinhuanet",
+                 "央视网": "CCTV.com"}
 _INTO_CHINESE = {"Reuters": "路透社", "Xinhua": "新华社", "AP": "美联社", "AFP": "法新社", "Bloomberg": "彭博社"}
 
 _D = "0-9０-９"
-_ZH_DATELINE = re.compile(rf"^(?P<agency>{'|'.join(_INTO_ENGLISH)})(?P<place>[\u4e00-\u9fff]{{2,6}}?)"
+_ZH_DATELINE = re.compile(rf"^(?P<agency>{'|'.join(_INTO_ENGLISH)})(?P<place>[\u4e00-\u9fff]{{2,6}}?)?"
                           rf"(?P<m>[{_D}]{{1,2}})月(?P<d>[{_D}]{{1,2}})日电")
 _BYLINE = re.compile(r"[（(]记者\s?([\u4e00-\u9fff]{2,4}(?:[、，,]\s?[\u4e00-\u9fff]{2,4})*)[）)]")
 _EN_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?P<m>{ENGLISH_MONTH})\s+(?P<d>[0-9]{{1,2}})\s+"
@@ -44,7 +47,9 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
     one) whose target is the dateline the way ``tgt_lang`` writes it; none when there is none."""
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     if tgt == "en" and src != "en" and (m := _ZH_DATELINE.match(text)):
-        place, month, day = chinese_to_english(m["place"]), figure_value(m["m"]), figure_value(m["d"])
+        # A news site's dispatch names no place (中新网11月26日电: "The new November 26 electronic messages").
+        place = chinese_to_english(m["place"]) if m["place"] else ""
+        month, day = figure_value(m["m"]), figure_value(m["d"])
         if place is None or not (1 <= month <= 12 and 1 <= day <= 31):
             return []
         agency, end = _INTO_ENGLISH[m["agency"]], m.end()
@@ -53,7 +58,7 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
             if all(names):
                 agency += f", reporter{'s' if len(names) > 1 else ''} {', '.join(n for n in names if n)}"
                 end = byline.end()
-        written = f"{place.upper()}, {MONTHS[month - 1]} {day} ({agency}) --"
+        written = f"{place.upper() + ', ' if place else ''}{MONTHS[month - 1]} {day} ({agency}) --"
         return [Span(0, end, text[:end], "number", written)]
     if tgt == "zh" and src != "zh" and (m := _EN_DATELINE.match(text)):
         place = english_to_chinese(m["place"])

@@ -27,6 +27,7 @@ term and checked like one after translation:
 | 1至10月份          | January to October  | (as written)        |
 | 2024年1-6月        | January to June 2024 | (as written)       |
 | 20日               | on the 20th         | (as written)        |
+| 26日至28日         | from the 26th to the 28th | (as written)  |
 | 1987年冬天         | the winter of 1987  | (as written)        |
 | winter of 1987     | (as written)        | 1987年冬天          |
 | 10月的第一个星期一 | the first Monday of October | (as written) |
@@ -138,6 +139,8 @@ _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
 # A day of the month alone, a news item's (国家统计局20日发布数据: the 20th of the dateline's month),
 # before a Han character that is not 内/以内/起/后/前 (30日内 is thirty days) nor a word starting
 # with 日 (日本, 日元, 日报, 日期...).
+# Two such days, a span of the month (26日至28日: "26, and 28 Japanese", the second 日 read as Japan).
+_ZH_DAYS = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?:至|到|[-—–～~])([{_D}]{{1,2}})日(?![本元报])")
 _ZH_DAY = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?=[\u4e00-\u9fff])(?![日内以起后前至元本报期常均间记程志])")
 
 
@@ -212,6 +215,10 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                 spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, named, day)))
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m.group(1))
                                 for m in _ZH_YEAR.finditer(text)])
+        spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date",
+                                     f"from the {_ordinal(figure_value(m[1]))} to the {_ordinal(figure_value(m[2]))}")
+                                for m in _ZH_DAYS.finditer(text)
+                                if 1 <= figure_value(m[1]) < figure_value(m[2]) <= 31])
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", f"on the {_ordinal(figure_value(m[1]))}")
                                 for m in _ZH_DAY.finditer(text) if 1 <= figure_value(m[1]) <= 31])
     elif lang in _CJK_DATE_TARGETS:

@@ -46,7 +46,13 @@ from doctrans.data_lists import data_lines
 from doctrans.documents.base import Block
 from doctrans.glossary import Glossary, fold
 from doctrans.language_id import base_language
-from doctrans.person_names import FOREIGN_NAME_CHARS, find_person_names, full_name_in_pinyin, surname_of
+from doctrans.person_names import (
+    FOREIGN_NAME_CHARS,
+    TITLES,
+    find_person_names,
+    full_name_in_pinyin,
+    surname_of,
+)
 from doctrans.place_names import chinese_forms
 
 if TYPE_CHECKING:
@@ -65,7 +71,7 @@ GIVEN = "".join(sorted(set(
     - set(FOREIGN_NAME_CHARS)))
 # Before these a name is doing something: speech, a look, a step (林静说, 陈明远笑了, 王芳点头).
 _DOING = re.compile("说|问|道|答|喊|叫|笑|哭|叹|想|看|望|盯|点头|摇头|低头|抬头|转身|皱|站|坐|走|跑|推|拉|拿|接|回|"
-                    "愣|沉默|犹豫|先生|女士|小姐|太太|老师|医生|教授|同学|同志|师傅")
+                    "愣|沉默|犹豫|表示|指出|介绍|提醒|强调|认为|先生|女士|小姐|太太|老师|医生|教授|同学|同志|师傅")
 # Where a clause starts: the start of a text, a sentence's or clause's mark, a quotation mark.
 _CLAUSE_START = set("，。！？；：、“”‘’「」『』（）()…—\n ")
 # A person named as such (我叫周晓梅，, 他叫王明: a talk's speaker came back "I'm called Monday", 周 read
@@ -73,8 +79,7 @@ _CLAUSE_START = set("，。！？；：、“”‘’「」『』（）()…—
 # foreign names (28 of 28 in TVsub: 我叫苏珊, Susan), which translated_names leaves to the model.
 _SELF_NAMED = re.compile(r"(?:我叫|他叫|她叫|名叫|名字是|名字叫|叫作|叫做)$")
 _NAME_ENDS = re.compile(r"$|[，。,、！!；;？?：:）)\s]|是|的")
-_TITLE_BEFORE = re.compile(r"(?:教授|记者|医生|律师|经理|主任|主席|部长|总理|发言人|董事长|校长|院长|老师|同学"
-                           r"|导演|作家)$")
+_TITLE_BEFORE = re.compile(f"(?:{TITLES}|老师|同学)$")
 
 
 # A Chinese text translated from a Western language writes its people's names in the characters
@@ -155,7 +160,7 @@ def find_document_names(texts: Iterable[str]) -> dict[str, str]:
             starts[name] += at_start
             if _SELF_NAMED.search(text, max(0, i - 5), i) and _NAME_ENDS.match(text, end):
                 introduced.add(name)
-            if _TITLE_BEFORE.search(text, max(0, i - 3), i):
+            if _TITLE_BEFORE.search(text, max(0, i - 6), i):
                 titles[name] += 1
             elif at_start and _DOING.match(text, end):
                 doing[name] += 1

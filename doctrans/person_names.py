@@ -56,8 +56,9 @@ _COMPOUND = ("欧阳", "司马", "诸葛", "上官", "东方", "皇甫", "令狐
 _SURNAME_READINGS = {"曾": "zeng", "单": "shan", "解": "xie", "查": "zha", "仇": "qiu", "区": "ou", "朴": "piao"}
 _TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长|部长|副局长|局长|副市长|市长|副省长|省长|书记|董事长"
            "|总经理|总裁|首席执行官|教授|院士|博士|记者|主任|处长|校长|院长|委员|大使|总统|首相|经理|工程师|医生|律师"
-           "|作家|导演|教练|队长")
-_AFTER = "表示|说|指出|强调|介绍|认为|称|在|会见|出席|主持|发表|宣布|透露|回答|告诉|报道|[：:，,。、]"
+           "|作家|导演|教练|队长|预报员|研究员|分析师|经济学家|专家|负责人|科长|所长|站长|厂长|县长|区长|镇长|村长")
+TITLES = _TITLES
+_AFTER = "表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|主持|发表|宣布|透露|回答|告诉|报道|[：:，,。、]"
 # Characters a given name does not have: the grammar around a name (他高兴地说, 方法是).
 _NOT_GIVEN = "的地得了着过也都还就才又在是和与及对将把被让给向从于为以而并且说称表指认示这那个们"
 # ... nor a foreign name's transliteration (史密斯先生 is Mr. Smith, not "Shi Misi"; 罗斯 is Ross).
@@ -130,9 +131,10 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
 # What a person says, as news writes it after the name (``付凌晖表示，`` came back "Fu Linghui means
 # that", ``他指出，`` "He points,"): English reports speech in the past tense. Only before a comma
 # or a colon (``表示感谢`` is to express thanks); after a pronoun not 说 (``他说，`` the model writes).
-_SPEECH = {"表示": "said", "指出": "pointed out", "强调": "stressed", "称": "said", "说": "said"}
+_SPEECH = {"表示": "said", "指出": "pointed out", "强调": "stressed", "称": "said", "说": "said", "介绍": "said",
+           "提醒": "reminded"}
 _SPEECH_AFTER = re.compile(f"({'|'.join(_SPEECH)})(?=[，,：:])")
-_PRONOUN_SPEECH = re.compile("(?<![\u4e00-\u9fff])(他们|她们|他|她)(表示|指出|强调)(?=[，,：:])")
+_PRONOUN_SPEECH = re.compile("(?<![\u4e00-\u9fff])(他们|她们|他|她)(表示|指出|强调|介绍)(?=[，,：:])")
 _PRONOUNS = {"他": "he", "她": "she", "他们": "they", "她们": "they"}
 
 

@@ -11,10 +11,10 @@ it gives way to figures at the placeholder limit, as Latin names do: doctrans.en
 | Germany, France and Spain       | zh     | 德国 · 法国 · 西班牙         |
 | on Monday in New York           | zh     | 星期一 · 纽约                |
 | GUANGZHOU, June 12 - Guangdong  | zh     | 广州 · 广东                  |
-| 黄河北岸的河北省                  | en     | Yellow River                 |
+| 黄河北岸的河北省                  | en     | Yellow River · Hebei         |
 | 他在德国和日本工作。              | en     | Germany · Japan              |
 | 德国人说日本语。                  | en     | (none)                       |
-| 每周一次，华南非常热。            | en     | (none)                       |
+| 每周一次，华南非常热。            | en     | South China                  |
 | 途经日本福冈和长崎。              | en     | Japan · Fukuoka · Nagasaki   |
 | 在福建省东山县沿海登陆            | en     | Fujian · Dongshan County     |
 | 该县和全县，一个县                | en     | (none)                       |
@@ -48,8 +48,14 @@ _NOT_AFTER_CHINESE = "人语话籍队菜式洋帝数字文族裔面教神"
 # ... and after one name, more: 中东部地区 is a country's central-east, not the Middle East (the
 # training corpora's only 中东 that was not the Middle East: 西雅图中东部城市).
 _NOT_AFTER_NAME = {"中东": "部", "南海": "岸滩"}
-# ... and before one: 湖南海口 is Haikou in Hunan (南海岸 a south shore, 南海滩 South Beach: TVsub's).
-_NOT_BEFORE_NAME = {"南海": "湖"}
+# A province named by a river, a lake or a mountain and a compass point meets the words around it
+# where a bank, a part or a foot of them follows (黄河北岸 holds 河北, 上海南部 海南, 长江西岸 江西,
+# 洞庭湖南岸 湖南, 泰山东麓 山东): not read before such a word ("河北部分地区" is lost to it).
+_BANK_OR_PART = "岸部边麓侧面端方"
+_NOT_AFTER_NAME.update(dict.fromkeys(("河北", "河南", "湖北", "湖南", "山西", "山东", "江西", "海南"), _BANK_OR_PART))
+# ... and before one: 湖南海口 is Haikou in Hunan (南海岸 a south shore, 南海滩 South Beach: TVsub's),
+# 上海南站 Shanghai South Station.
+_NOT_BEFORE_NAME = {"南海": "湖", "海南": "上"}
 
 
 @cache

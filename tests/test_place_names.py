@@ -107,5 +107,15 @@ def test_the_middle_east_is_read_but_not_a_central_east() -> None:
 def test_the_south_china_sea_but_not_a_south_shore_nor_haikou_in_hunan() -> None:
     # A talk's "我第一次潜入南海的珊瑚礁" came back "the South Heaza".
     assert [s.target for s in find_place_names("我第一次潜入南海的珊瑚礁。", "zh", "en")] == ["South China Sea"]
-    assert [s.target for s in find_place_names("湖南海口", "zh", "en")] == ["Haikou"]  # 湖南 is only written
+    assert [s.target for s in find_place_names("湖南海口", "zh", "en")] == ["Hunan", "Haikou"]  # not 南海
     assert find_place_names("南海岸和南海滩", "zh", "en") == []
+
+
+@pytest.mark.parametrize(("text", "places"), [
+    ("北京、天津、河北等地最低气温将降至零下10℃。", ["Beijing", "Tianjin", "Hebei"]),  # 河北 came back "rivers"
+    ("内蒙古、华北、东北地区将出现大风。", ["Inner Mongolia", "North China"]),  # 华北 came back "Wallace"
+    ("黄河北岸", ["Yellow River"]), ("上海南站", ["Shanghai"]), ("洞庭湖南岸", []), ("泰山东麓", []),
+    ("山东省和海南岛", ["Shandong", "Hainan"]),
+])
+def test_chinas_provinces_and_regions_but_not_a_bank_or_a_part(text: str, places: list[str]) -> None:
+    assert [s.target for s in find_place_names(text, "zh", "en")] == places
