@@ -54,10 +54,9 @@ _SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁
              "戴莫孔向汤傅")
 _COMPOUND = ("欧阳", "司马", "诸葛", "上官", "东方", "皇甫", "令狐", "慕容")
 _SURNAME_READINGS = {"曾": "zeng", "单": "shan", "解": "xie", "查": "zha", "仇": "qiu", "区": "ou", "朴": "piao"}
-_TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长|部长|副局长|局长|副市长|市长|副省长|省长|书记|董事长"
+TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长|部长|副局长|局长|副市长|市长|副省长|省长|书记|董事长"
            "|总经理|总裁|首席执行官|教授|院士|博士|记者|主任|处长|校长|院长|委员|大使|总统|首相|经理|工程师|医生|律师"
            "|作家|导演|教练|队长|预报员|研究员|分析师|经济学家|专家|负责人|科长|所长|站长|厂长|县长|区长|镇长|村长")
-TITLES = _TITLES
 _AFTER = "表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|主持|发表|宣布|透露|回答|告诉|报道|[：:，,。、]"
 # Characters a given name does not have: the grammar around a name (他高兴地说, 方法是).
 _NOT_GIVEN = "的地得了着过也都还就才又在是和与及对将把被让给向从于为以而并且说称表指认示这那个们"
@@ -66,7 +65,7 @@ FOREIGN_NAME_CHARS = "斯尔克特德姆森伯恩维莉娜丝妮蒂卡布拉里�
 _NOT_GIVEN += FOREIGN_NAME_CHARS
 _SURNAME = "|".join([*_COMPOUND, *_SURNAMES])
 _NAME_CHAR = f"(?![{_NOT_GIVEN}])[\\u4e00-\\u9fff]"
-_AFTER_TITLE = re.compile(f"(?:{_TITLES})({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
+_AFTER_TITLE = re.compile(f"(?:{TITLES})({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
 _HAN = re.compile("[\\u4e00-\\u9fff]")
 # What may come right before a name with 先生/女士 (请王先生, 这位张女士, 和李先生).
 _BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等"
