@@ -227,6 +227,9 @@ def find_large_measures(text: str, tgt_lang: str | None) -> list[Span]:
     return spans
 
 
+_ZH_AGE = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(的(?=[\u4e00-\u9fff]))?")
+
+
 def find_units(text: str, tgt_lang: str | None) -> list[Span]:
     """The measures and times of day in ``text`` as ``number`` spans whose target is written for
     ``tgt_lang`` (English or Chinese; none for another target)."""
@@ -287,6 +290,15 @@ def _out_of_chinese(text: str) -> list[Span]:
         else:
             gusts = "gusts" if m.group(3) == "阵风" else "winds"
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"force-{ascii_digits(m.group(2))} {gusts}"))
+    for m in _ZH_AGE.finditer(text):
+        # A person's age where the model has nothing to hang it on: a table's or a form's cell
+        # (年龄 | 28岁 came back "28."), or before 的 and a noun (一名28岁的男子, a 28-year-old man).
+        figure = ascii_digits(m.group(1))
+        if m.group(2):
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{figure}-year-old"))
+        elif m.start() == len(text) - len(text.lstrip()) and not text[m.end():].strip():
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              f"{figure} year{'' if figure == '1' else 's'} old"))
     for m in _ZH_MAGNITUDE.finditer(text):
         told = m.group(0).startswith("震级") or m.group(2)
         if told and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):

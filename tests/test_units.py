@@ -191,3 +191,14 @@ def test_a_measure_with_a_magnitude_is_one_span(text: str, tgt: str, outputs: li
 def test_a_large_measure_reaches_the_output_with_its_unit() -> None:
     prep = prepare("邮轮总吨位为13.55万吨。", 16, tgt_lang="en", src_lang="zh")
     assert prep.restore("The cruise ship's gross tonnage is ⦅2⦆.").text.endswith("is 135,500 t.")
+
+
+@pytest.mark.parametrize(("text", "ages"), [
+    ("28岁", ["28 years old"]),  # a table's cell: it came back "28."
+    (" 1岁 ", ["1 year old"]),
+    ("一名28岁的男子被送往医院。", ["28-year-old"]),
+    ("他今年28岁。", []),  # in a sentence the model writes it ("He's 28.")
+    ("第28岁", []),
+])
+def test_an_age_alone_or_before_a_noun_into_english(text: str, ages: list[str]) -> None:
+    assert [s.target for s in find_units(text, "en") if "year" in (s.target or "")] == ages
