@@ -33,6 +33,7 @@ from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.engine.errors import BundleError
 from doctrans.engine.interface import DocumentSession, MemoryState, Translator
 from doctrans.errors import DocumentError, UserError
+from doctrans.glossary import Glossary
 from doctrans.hashing import sha256_file
 from doctrans.pipeline import (
     TMLookup,
@@ -164,10 +165,19 @@ class _Loop:
     def _phrases(self, block: Block, spans: list[tuple[int, int]]) -> dict[str, str]:
         """The block's anchor runs (a Markdown link's words) translated alone, each in a fresh
         session (no context, the document's memory untouched), for the writer to find in the
-        sentence's translation. A run that is a whole sentence needs none (its image is exact)."""
+        sentence's translation. A run that is a whole sentence needs none (its image is exact). A
+        run that is wholly one term or name of the glossary (the document's people: a bold 林静)
+        is written as the glossary writes it, without the model: its formatting follows the name
+        wherever the translation put it (it had gone to the sentence's first word)."""
         out: dict[str, str] = {}
+        glossary: Glossary | None = getattr(self.translator, "glossary", None)
         for run in block.runs:
             text = block.text[run.start:run.end].strip()
+            if glossary is not None and text and text not in out:
+                found = glossary.find(text)
+                if len(found) == 1 and (found[0].start, found[0].end) == (0, len(text)) and found[0].target:
+                    out[text] = found[0].target
+                    continue
             if (not run.anchor or text in out or not 2 <= len(text) <= MAX_PHRASE_CHARS
                     or not any(c.isalpha() for c in text)
                     or any(block.text[s:e].strip() == text for s, e in spans)):

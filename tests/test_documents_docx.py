@@ -142,3 +142,30 @@ def test_a_run_the_translation_copied_keeps_exactly_its_characters(tmp_path: Pat
     assert para.text == "配置文件 config.yaml 要立即打开，并且支付42亿美元。"
     assert [r.text for r in para.runs if r.font.name == "Courier New"] == ["config.yaml"]
     assert [r.text for r in para.runs if r.bold] == ["42亿美元"]
+
+
+def test_a_formatted_run_that_starts_a_paragraph_loses_no_words_when_the_model_moves_it(tmp_path: Path) -> None:
+    """A bold name that starts the source but not its translation: its image is the name, but the
+    paragraph's start stays the translation's, so the words before the name stay (they were lost:
+    'Lin Jing opens up.' for 'The rain had stopped when Lin Jing opened the door.'); and a
+    run that is wholly a glossary term or name (a document's person: doctrans.document_names adds
+    them to the glossary) is found in the translation as the glossary writes it."""
+    from doctrans.glossary import Glossary
+
+    d = docx.Document()
+    p = d.add_paragraph()
+    p.add_run("林静").bold = True
+    p.add_run("推开门的时候，雨已经停了。")
+    d.add_paragraph("林静说：“走吧。”林静笑了。")
+    src = tmp_path / "story.docx"
+    d.save(str(src))
+
+    def translate(s: str) -> str:
+        return "The rain had stopped when Lin Jing opened the door." if "推开门" in s else s
+    out = tmp_path / "out.docx"
+    names = Glossary([]).with_names({"林静": "Lin Jing"})
+    translate_file(src, out, FakeTranslator(fn=translate, src_lang="zh", tgt_lang="en", glossary=names))
+    para = docx.Document(str(out)).paragraphs[0]
+    assert para.text == "The rain had stopped when Lin Jing opened the door."
+    # Two runs cannot be plain, bold, plain: the bold one ends on the name and keeps the words before.
+    assert [r.text for r in para.runs if r.bold] == ["The rain had stopped when Lin Jing"]

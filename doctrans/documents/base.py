@@ -106,6 +106,11 @@ class TranslatedBlock:
         anchors: dict[int, int] = {}
         last = -1
         for off, t in sorted(found):
+            # The block's own start and end stay the translation's: a bold name that starts the
+            # source but not the translation (林静推开门… -> "The rain … when Lin Jing …") would
+            # otherwise leave the words before it to no run, and they were lost.
+            if (not src[:off].strip() and tgt[:t].strip()) or (not src[off:].strip() and tgt[t:].strip()):
+                continue
             if t >= last and anchors.setdefault(off, t) == t:
                 last = t
         return anchors
