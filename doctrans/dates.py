@@ -18,6 +18,7 @@ term and checked like one after translation:
 | Sept. 3rd, 2021    | (as written)        | 2021年9月3日        |
 | December 2023      | (as written)        | 2023年12月          |
 | May 20             | (as written)        | 5月20日             |
+| Dec. 17-18         | (as written)        | 12月17日至18日      |
 | 1 Jan 2020         | (as written)        | 2020年1月1日        |
 | 9月份              | September           | (as written)        |
 | 3月                | March               | (as written)        |
@@ -82,7 +83,8 @@ _YEAR = r"[0-9]{4}"
 _EN_DATE = re.compile(
     rf"(?<![0-9A-Za-z])(?:"
     rf"(?P<d1>{_DAY})\s+(?P<m1>{ENGLISH_MONTH})(?:,?\s+(?P<y1>{_YEAR}))?"  # 2 October 2018, 15 March
-    rf"|(?P<m2>{ENGLISH_MONTH})\s+(?P<d2>{_DAY})(?:,?\s+(?P<y2>{_YEAR}))?"  # March 15, 2024; May 20
+    rf"|(?P<m2>{ENGLISH_MONTH})\s+(?P<d2>{_DAY})(?:\s?[-–]\s?(?P<e2>{_DAY}))?(?:,?\s+(?P<y2>{_YEAR}))?"
+    # March 15, 2024; May 20; a span of days, Dec. 17-18 (it came back 12月17日-18会议)
     rf"|(?P<m3>{ENGLISH_MONTH}),?\s+(?P<y3>{_YEAR})"  # December 2023
     rf")(?![0-9A-Za-z])")
 # A month on its own: a full English name (not May, the modal verb) / digits before 月 or 月份.
@@ -239,8 +241,12 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             year_text = m["y1"] or m["y2"] or m["y3"]
             if not _valid(month, day):
                 continue
-            spans.append(Span(m.start(), m.end(), m.group(), "date",
-                              chinese(int(year_text) if year_text else None, month, day)))
+            written = chinese(int(year_text) if year_text else None, month, day)
+            if m["e2"] and day is not None and day < (last := _day(m["e2"]) or 0) <= 31:
+                written += f"至{last}日"
+            elif m["e2"]:
+                continue
+            spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", f"{_MONTH_NUMBER[m.group().lower()]}月")
                                 for m in _EN_MONTH.finditer(text)]
                         + [Span(m.start("m"), m.end("m"), "May", "date", "5月") for m in _EN_MAY.finditer(text)])

@@ -20,7 +20,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 23
+    assert len(docstring_table()) == 24
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -115,3 +115,11 @@ def test_months_in_chinese_numerals() -> None:
                                                    ("三月份", "March"), ("2024年五月", "May 2024")]
     # The moon, "a month", "every month", no such month.
     assert find_dates("月亮和一个月，每月一次，二十二月", "en") == []
+
+
+def test_a_span_of_days_into_chinese() -> None:
+    # "at its Dec. 17-18 meeting" came back 在其12月17日-18会议上.
+    found = find_dates("at its Dec. 17-18 meeting", "zh")
+    assert [(s.text, s.target) for s in found] == [("Dec. 17-18", "12月17日至18日")]
+    assert [s.target for s in find_dates("on March 3-5, 2025", "zh")] == ["2025年3月3日至5日"]
+    assert find_dates("on Dec. 18-17", "zh") == []  # no span backwards: the figures stay as written
