@@ -56,10 +56,18 @@ def keep_quotation(source: str | None, translation: str) -> str:
     came back ``我不知道汤姆说``); chinese_quotes then sets them the Chinese way. Likewise the first
     sentence of a quotation that goes on opens it and the last closes it (a note's ``"Box 417,
     Harrington Station. You'll understand."`` came back without either quote)."""
-    if source is None or any(q in translation for q in '"“”「」'):
+    if source is None:
         return translation
     core = translation.strip()
-    if not core:
+    if _QUOTATION.fullmatch(source) and translation.count('"') == 1 and not any(q in translation for q in "“”「」"):
+        # The model wrote one of the pair (the economy story's quotation came back 经济仍处于…，"):
+        # the other goes where the quotation starts or ends.
+        if core.startswith('"'):
+            return translation.replace(core, f'{core}"', 1)
+        if re.search(r'"[\s.,!?。，！？…]*$', core):
+            return translation.replace(core, f'"{core}', 1)
+        return translation  # a quote inside: not one of the pair
+    if any(q in translation for q in '"“”「」') or not core:
         return translation
     if _QUOTATION.fullmatch(source):
         return translation.replace(core, f'"{core}"', 1)

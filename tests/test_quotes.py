@@ -72,6 +72,11 @@ def test_a_quotation_with_a_stray_quote_inside_comes_back_as_one_quotation() -> 
     ('"你会明白的。', "You'll understand.", '"You\'ll understand.'),
     ('He said "no', "他说不", "他说不"),  # a quote inside: not a quotation's first sentence
     ("The note said only:", "纸条只说：", "纸条只说："),
+    # A whole quotation whose translation has one quote of the pair: the other one is added.
+    ('"The economy is still on solid footing, but we are seeing signs of cooling,"',
+     '经济仍处于稳固的基础上，但我们看到了降温的迹象，"', "“经济仍处于稳固的基础上，但我们看到了降温的迹象，”"),
+    ('"Not yet,"', '"还没有，', "“还没有，”"),
+    ('"Not yet,"', '还没"有，', '还没"有，'),  # a quote inside: left as the model wrote it
 ])
 def test_a_quotation_of_several_sentences_keeps_its_opening_and_closing_quote(
         source: str, translation: str, written: str) -> None:
