@@ -59,6 +59,8 @@ for the example, all of that row's kind.
 | code       | A4 paper, H100, Q3                        | A4 · H100 · Q3                          |
 | code       | COVID-19 and 4K, 3D打印                    | COVID-19 · 4K · 3D                      |
 | code       | pass --verbose or --out=a.txt            | --verbose · --out=a.txt                 |
+| code       | call GET /v2/orders?limit=50 now         | GET /v2/orders?limit=50                 |
+| code       | a 429 Too Many Requests response          | 429 Too Many Requests                   |
 | code       | mp3 on x86 at commit 876e5bc              | mp3 · x86 · 876e5bc                     |
 | code       | ASN.1, X.509 and H.264.                   | ASN.1 · X.509 · H.264                   |
 | code       | press Ctrl+S or Ctrl+Shift+Esc, Alt + F4  | Ctrl+S · Ctrl+Shift+Esc · Alt + F4      |
@@ -559,6 +561,20 @@ _RULES: list[tuple[str, Finder]] = [
     # A standard's name: capitals, a dot, a number (ASN.1, X.509, H.264): the dot is not a sentence's.
     ("code", _regex(r"(?<![0-9A-Za-z_.])[A-Z]{1,5}\.[0-9]+(?:\.[0-9]+)*(?![0-9A-Za-z_]|\.[0-9A-Za-z])")),
     ("code", _options),
+    # A request line in prose (GET /v2/orders?cursor=x&limit=50: GET came back 获取 and the query
+    # string fell apart), an HTTP status with its reason phrase (429 Too Many Requests came back
+    # "429，许多请求"), a header's name before its value (Authorization: Bearer came back 授权：).
+    ("code", _regex(r"(?<![0-9A-Za-z_])(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/[^\s\"'`<>]*", trim=True)),
+    ("code", _regex(r"(?<![0-9A-Za-z_.,])[1-5][0-9]{2}\s(?:OK|Created|Accepted|No Content|Moved Permanently|Found"
+                    r"|See Other|Not Modified|Temporary Redirect|Permanent Redirect|Bad Request|Unauthorized"
+                    r"|Payment Required|Forbidden|Not Found|Method Not Allowed|Not Acceptable|Request Timeout"
+                    r"|Conflict|Gone|Payload Too Large|Unsupported Media Type|Unprocessable Entity"
+                    r"|Too Many Requests|Internal Server Error|Not Implemented|Bad Gateway|Service Unavailable"
+                    r"|Gateway Timeout)(?![0-9A-Za-z_])")),
+    # Not the names a form or an invitation writes too (Host: Ann, Location: Room 201, Accept:).
+    ("code", _regex(r"(?<![0-9A-Za-z_\-])(?:Authorization|Content-Type|Content-Length|Accept-Language"
+                    r"|User-Agent|Cache-Control|Set-Cookie|Retry-After|ETag|If-None-Match"
+                    r"|X-[A-Z][0-9A-Za-z\-]*)(?=:\s?\S)")),
     ("code", _codes),
     ("identifier", _identifiers),
     ("identifier", _regex(rf"(?<![{_W}.:])[A-Za-z_][{_W}]*(?:::[A-Za-z_~][{_W}]*)+(?:\(\))?(?![{_W}:(])"

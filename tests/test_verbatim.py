@@ -325,3 +325,17 @@ def test_a_glob_pattern_is_kept_as_written(text: str, globs: list[str]) -> None:
 ])
 def test_a_command_line_option_is_kept_as_written(text: str, options: list[str]) -> None:
     assert [s.text for s in find_spans(text) if s.text.startswith("--")] == options
+
+
+@pytest.mark.parametrize(("text", "spans"), [
+    # "e.g. GET /v2/orders?cursor=…&limit=50" came back 例如获取/v2/orders?…: the method translated.
+    ("e.g. GET /v2/orders?cursor=eyJpZCI6MTIzfQ&limit=50.", ["GET /v2/orders?cursor=eyJpZCI6MTIzfQ&limit=50"]),
+    ("request a new one from POST /v2/oauth/token.", ["POST /v2/oauth/token"]),
+    # "a 429 Too Many Requests response" came back "一个429，许多请求".
+    ("receive a 429 Too Many Requests response", ["429 Too Many Requests"]),
+    # "Authorization: Bearer <token>" came back 授权：Bearer <token>.
+    ("for example: Authorization: Bearer <token>.", ["Authorization", "<token>"]),
+    ("Get the items. Post them. Location: Room 201. Host: Ann.", []),  # words, a form's fields
+])
+def test_http_requests_statuses_and_headers_are_kept(text: str, spans: list[str]) -> None:
+    assert [s.text for s in find_spans(text) if s.kind in ("code", "tag")] == spans
