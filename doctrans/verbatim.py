@@ -574,7 +574,7 @@ _RULES: list[tuple[str, Finder]] = [
     # Not the names a form or an invitation writes too (Host: Ann, Location: Room 201, Accept:).
     ("code", _regex(r"(?<![0-9A-Za-z_\-])(?:Authorization|Content-Type|Content-Length|Accept-Language"
                     r"|User-Agent|Cache-Control|Set-Cookie|Retry-After|ETag|If-None-Match"
-                    r"|X-[A-Z][0-9A-Za-z\-]*)(?=:\s?\S)")),
+                    r"|X-[A-Z][0-9A-Za-z\-]*)(?=:\s?\S|\s+(?:header|标头|头)(?![A-Za-z]))")),
     ("code", _codes),
     ("identifier", _identifiers),
     ("identifier", _regex(rf"(?<![{_W}.:])[A-Za-z_][{_W}]*(?:::[A-Za-z_~][{_W}]*)+(?:\(\))?(?![{_W}:(])"

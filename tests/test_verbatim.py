@@ -332,7 +332,8 @@ def test_a_command_line_option_is_kept_as_written(text: str, options: list[str])
     ("e.g. GET /v2/orders?cursor=eyJpZCI6MTIzfQ&limit=50.", ["GET /v2/orders?cursor=eyJpZCI6MTIzfQ&limit=50"]),
     ("request a new one from POST /v2/oauth/token.", ["POST /v2/oauth/token"]),
     # "a 429 Too Many Requests response" came back "一个429，许多请求".
-    ("receive a 429 Too Many Requests response", ["429 Too Many Requests"]),
+    ("receive a 429 Too Many Requests response with a Retry-After header",
+     ["429 Too Many Requests", "Retry-After"]),  # the header's name was dropped
     # "Authorization: Bearer <token>" came back 授权：Bearer <token>.
     ("for example: Authorization: Bearer <token>.", ["Authorization", "<token>"]),
     ("Get the items. Post them. Location: Room 201. Host: Ann.", []),  # words, a form's fields
