@@ -119,3 +119,19 @@ def test_the_south_china_sea_but_not_a_south_shore_nor_haikou_in_hunan() -> None
 ])
 def test_chinas_provinces_and_regions_but_not_a_bank_or_a_part(text: str, places: list[str]) -> None:
     assert [s.target for s in find_place_names(text, "zh", "en")] == places
+
+
+@pytest.mark.parametrize(("text", "places", "written"), [
+    # "主要来自东南亚和中东地区" came back "mainly from the Southeast Asia and Middle East locale".
+    ("mainly from the Southeast Asia and the Middle East.", ["Southeast Asia", "Middle East"],
+     "mainly from Southeast Asia and the Middle East."),
+    ("The Germany is big.", ["Germany"], "Germany is big."),
+    ("the Guangdong market and the United States", ["Guangdong", "United States"],
+     "the Guangdong market and the United States"),  # a noun after it; a name with its "the"
+    ("The Guangdong, Jiangsu and Zhejiang provinces.", ["Guangdong"], "The Guangdong, Jiangsu and Zhejiang provinces."),
+    ("on the Sunday before.", ["Sunday"], "on the Sunday before."),
+])
+def test_no_article_before_a_place_english_names_without_one(text: str, places: list[str], written: str) -> None:
+    from doctrans.engine.protect import no_article_before_place
+
+    assert no_article_before_place(text, places) == written

@@ -132,6 +132,9 @@ class Prepared:
                 restored = replace(restored, text=no_counter_after(restored.text, ages, "号"))
         if not self.chinese_output and self.masked.spans:
             restored = replace(restored, text=no_article_before_determiner(one_period(restored.text)))
+            places = [s.output for s in self.masked.spans if s.kind == "place"]
+            if places and base_language(self.tgt_lang) == "en":
+                restored = replace(restored, text=no_article_before_place(restored.text, places))
         if base_language(self.tgt_lang) == "en":
             restored = replace(restored, text=proper_ordinals(restored.text))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
@@ -236,6 +239,33 @@ def no_article_before_determiner(text: str) -> str:
             pos += 1
     out.append(text[pos:])
     return "".join(out)
+
+
+# Place names English writes with "the" (the Middle East, the United States, the Yellow River).
+_THE_PLACE = re.compile(r"\b(?:Republic|Kingdom|States|Union|Emirates|Islands|Sea|Ocean|River|Gulf|Strait|Mountains"
+                        r"|Middle East|Netherlands|Philippines|Bahamas|Maldives|Caribbean|Balkans|Himalayas|Arctic"
+                        r"|Antarctic|Pacific|Atlantic|Mediterranean|Hague|Vatican|Gambia|Congo|Sahara|Alps)\b")
+# What may follow a place named alone: a mark, the end, a word that is no noun of its own.
+_AFTER_PLACE = (r"(?=\s*(?:$|[,.;:!?)\]\"']"
+                r"|(?:and|or|in|on|at|to|from|for|with|by|as|is|was|are|were|has|had|have|will)\b))")
+
+
+def no_article_before_place(text: str, places: Sequence[str]) -> str:
+    """``text`` (English) without the "the" the model set before a place name English writes
+    without one ("mainly from the Southeast Asia and …", "the Guangdong, Jiangsu"), where the
+    place stands alone (not "the Guangdong market", "the Asia-Pacific region"); "the Middle East"
+    and "the United States" keep theirs."""
+    for place in dict.fromkeys(places):
+        if _THE_PLACE.search(place) or not place[:1].isupper() or place.endswith("day"):
+            continue  # the weekdays are place spans too: "the Sunday before" is English
+        text = re.sub(rf"\b([Tt])he {re.escape(place)}{_AFTER_PLACE}",
+                      lambda m: m.group() if _LIST_OF_PLACES.match(m.string, m.end()) else m.group()[4:], text)
+    return text
+
+
+# "the Guangdong, Jiangsu and Zhejiang provinces": the article is the list's noun's.
+_LIST_OF_PLACES = re.compile(r"[^.;:!?]{0,80}?\b(?:provinces|regions|cities|countries|areas|markets|states"
+                             r"|municipalities|prefectures|counties|districts)\b")
 
 
 # Full-width marks and the ASCII ones a spaced language writes for them (a space after).
