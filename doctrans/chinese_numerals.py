@@ -73,3 +73,45 @@ def write_numeral(n: int, lang: str = "zh") -> str:
             out += _DIGITS[digit]
         out += name
     return out
+
+
+# The capital numerals of money (大写: cheques, invoices, contracts), as the ordinary ones.
+_CAPITALS = str.maketrans("壹贰叁肆伍陆柒捌玖拾佰仟萬億", "一二三四五六七八九十百千万亿")
+CAPITAL_DIGITS = "零壹贰叁肆伍陆柒捌玖拾佰仟万萬亿億"
+
+
+def read_capital_numeral(text: str) -> int | None:
+    """``壹佰贰拾万`` -> 1200000, ``叁仟零伍`` -> 3005; None when malformed (money is never read
+    digit by digit: ``叁肆``)."""
+    plain = text.translate(_CAPITALS)
+    if len(plain) > 1 and not any(c in "十百千万亿" for c in plain):
+        return None
+    return read_large_numeral(plain)
+
+
+_ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+         "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def english_words(n: int) -> str:
+    """0 <= ``n`` < 10**12 in English words, as an amount in a contract is written: 1200000 ->
+    ``One Million Two Hundred Thousand``, 3005 -> ``Three Thousand and Five``."""
+    def below_thousand(k: int) -> list[str]:
+        words: list[str] = []
+        hundreds, rest = divmod(k, 100)
+        if hundreds:
+            words += [_ONES[hundreds], "hundred"]
+        if rest:
+            words += [_ONES[rest]] if rest < 20 else [_TENS[rest // 10] + (f"-{_ONES[rest % 10]}" if rest % 10 else "")]
+        return words
+    if n == 0:
+        return "Zero"
+    words: list[str] = []
+    for scale, name in ((10**9, "billion"), (10**6, "million"), (10**3, "thousand"), (1, "")):
+        part, n = divmod(n, scale)
+        if part:
+            if scale == 1 and words and part < 100:
+                words.append("and")
+            words += below_thousand(part) + ([name] if name else [])
+    return " ".join("-".join(p.capitalize() for p in w.split("-")) if w != "and" else w for w in words)

@@ -25,6 +25,7 @@ magnitude word is converted as doctrans.magnitudes does, one without keeps its d
 | 500 yuan          | (as written)         | 500元          |
 | 12.5亿元人民币    | 1.25 billion yuan    | (as written)   |
 | 人民币300元       | 300 yuan             | (as written)   |
+| 人民币壹佰贰拾万元整 | RMB One Million Two Hundred Thousand Only | (as written) |
 | 5 million pounds  | (as written)         | 500万英镑      |
 | USD 12,500        | (as written)         | 12,500美元     |
 | EUR 3 million     | (as written)         | 300万欧元      |
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import re
 
+from doctrans.chinese_numerals import CAPITAL_DIGITS, english_words, read_capital_numeral
 from doctrans.language_id import base_language
 from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
 from doctrans.verbatim import Span
@@ -78,11 +80,33 @@ def find_amounts(text: str, tgt_lang: str | None) -> list[Span]:
     return []
 
 
-def _out_of_chinese(text: str) -> list[Span]:
+# An amount in capital numerals, as a contract writes it beside the figure (人民币壹佰贰拾万元整:
+# it came back "a human coincion"): English contracts write it in words.
+_CAPITAL_AMOUNT = re.compile(rf"(?:人民币\s?)?([{CAPITAL_DIGITS}]+)[元圆](?:([零{CAPITAL_DIGITS[1:10]}])角)?"
+                             rf"(?:([零{CAPITAL_DIGITS[1:10]}])分)?([整正])?")
+
+
+def _capital_amounts(text: str) -> list[Span]:
     spans = []
+    for m in _CAPITAL_AMOUNT.finditer(text):
+        yuan = read_capital_numeral(m.group(1))
+        if yuan is None:
+            continue
+        cents = sum(_CAPITAL_DIGIT_VALUE[c] * w for c, w in ((m.group(2), 10), (m.group(3), 1)) if c)
+        # In words, as the contract's own figure beside it is in digits; with jiao and fen in digits.
+        written = f"RMB {yuan:,}.{cents:02d}" if cents else f"RMB {english_words(yuan)}{' Only' if m.group(4) else ''}"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", written))
+    return spans
+
+
+_CAPITAL_DIGIT_VALUE = {c: i for i, c in enumerate("零壹贰叁肆伍陆柒捌玖")}
+
+
+def _out_of_chinese(text: str) -> list[Span]:
+    spans = _capital_amounts(text)
     for m in _CHINESE_AMOUNT.finditer(text):
         value = decimal_value(m.group(1))
-        if value is None:
+        if value is None or any(s.start < m.end() and m.start() < s.end for s in spans):
             continue
         # A figure with 万/亿 is converted (doctrans.magnitudes); one without keeps its digits.
         figure = english(value.scaleb(POWERS[m.group(2)])) if m.group(2) else ascii_digits(m.group(1))

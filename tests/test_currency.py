@@ -8,6 +8,7 @@ import re
 import pytest
 
 from doctrans import currency
+from doctrans.currency import find_amounts
 from doctrans.engine.protect import prepare
 from doctrans.magnitudes import find_magnitudes
 from tests.docstring_tables import three_column_rows
@@ -18,7 +19,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 20
+    assert len(docstring_table()) == 21
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -57,3 +58,23 @@ def test_the_amount_reaches_the_output_whole() -> None:
     chinese = prepare("The project cost $4.2 billion.", 16, tgt_lang="zh", src_lang="en")
     assert chinese.model_text == "The project cost ⦅1⦆."
     assert chinese.restore("项目花费了⦅1⦆").text == "项目花费了42亿美元。"
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # A contract's 人民币壹佰贰拾万元整（¥1,200,000.00） came back "a human coincion, ¥1,200,000.00".
+    ("本合同总金额为人民币壹佰贰拾万元整（¥1,200,000.00）。", ["RMB One Million Two Hundred Thousand Only"]),
+    ("合计：人民币贰万圆整", ["RMB Twenty Thousand Only"]),
+    ("金额：叁仟零伍元伍角整", ["RMB 3,005.50"]),  # with jiao and fen: in digits
+    ("人民币壹拾贰元", ["RMB Twelve"]),
+])
+def test_an_amount_in_capital_numerals_is_written_in_words(text: str, written: list[str]) -> None:
+    assert [s.target for s in find_amounts(text, "en")] == written
+
+
+def test_english_words_for_an_amount() -> None:
+    from doctrans.chinese_numerals import english_words, read_capital_numeral
+
+    assert [english_words(n) for n in (21, 115, 3005, 1200000, 10**9)] == [
+        "Twenty-One", "One Hundred Fifteen", "Three Thousand and Five", "One Million Two Hundred Thousand",
+        "One Billion"]
+    assert read_capital_numeral("壹佰贰拾万") == 1200000 and read_capital_numeral("叁肆") is None
