@@ -179,6 +179,8 @@ def test_a_common_english_word_left_in_a_chinese_translation_is_reported() -> No
                         "美国  economy 增长, Commerce Department said在星期三上。") == ["economy", "said"]
     # What the translation keeps on purpose is no such word: a literal, a name, a capitalised word.
     assert untranslated("Call the ``read`` method on Linux.", "在Linux上调用 ``read`` 方法。") == []
+    assert untranslated('See the "History and related systems" document.',
+                        "参见“History and related systems”文档。") == []  # a quotation kept as written
     # Into English, or a word the source does not have: nothing.
     assert untranslated("经济增长。", "The economy grew.", "en", "zh") == []
     assert untranslated("It grew.", "它 grew 了 economy。") == ["grew"]
