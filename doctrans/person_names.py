@@ -68,7 +68,7 @@ _NAME_CHAR = f"(?![{_NOT_GIVEN}])[\\u4e00-\\u9fff]"
 _AFTER_TITLE = re.compile(f"(?:{TITLES})({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
 _HAN = re.compile("[\\u4e00-\\u9fff]")
 # What may come right before a name with 先生/女士 (请王先生, 这位张女士, 和李先生).
-_BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等"
+_BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等他她们"
 # How English addresses each: Mr. Wang, Teacher Wang (as translations of Chinese fiction do), Dr. Li.
 _MR = {"先生": "Mr.", "女士": "Ms.", "小姐": "Miss", "太太": "Mrs.", "老师": "Teacher", "医生": "Dr.", "大夫": "Dr.",
        "教授": "Professor", "经理": "Manager", "主任": "Director", "校长": "Principal", "师傅": "Master",

@@ -58,3 +58,10 @@ def test_a_persons_speech_is_reported_in_the_past(text: str, spans: list[tuple[s
     found = automatic_terms(text, [], "zh", "en")
     assert [(s.text, s.target) for s in found if s.kind in ("name", "phrase") and " " in (s.target or "")
             and s.target.split()[-1] in ("said", "out", "stressed")] == spans
+
+
+def test_a_form_of_address_after_a_pronoun() -> None:
+    # A story's "大家都叫他王师傅" came back "everyone called his princes".
+    found = find_person_names("老板姓王，大家都叫他王师傅。", "zh", "en")
+    assert [(s.text, s.target) for s in found] == [("王", "Wang"), ("王师傅", "Master Wang")]
+    assert find_person_names("卡斯特罗先生来了。", "zh", "en") == []  # still a foreign name's end
