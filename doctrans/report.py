@@ -19,8 +19,10 @@ import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from functools import cache
 from pathlib import Path
 
+from doctrans.data_lists import data_lines
 from doctrans.direction_terms import automatic_terms
 from doctrans.errors import UserError
 from doctrans.glossary import Glossary
@@ -64,6 +66,12 @@ def sentence_warnings(source: str, translation: str, glossary: Glossary | None =
 _LATIN_WORD = re.compile(r"(?<![0-9A-Za-z_.\-])[A-Za-z]{3,}(?![0-9A-Za-z_\-]|\.[A-Za-z])")
 
 
+@cache
+def kept_in_chinese() -> frozenset[str]:
+    """doctrans/data/kept_in_chinese.txt."""
+    return frozenset(data_lines("kept_in_chinese.txt"))
+
+
 _QUOTED = re.compile(r'[“"][^“”"]*[”"]')
 
 
@@ -75,7 +83,8 @@ def left_in_english(source: str, translation: str, terms: Sequence[Span], src_la
     names): each once, as an ``untranslated`` warning."""
     if base_language(src_lang) != "en" or base_language(tgt_lang) != "zh":
         return []
-    kept = set(_LATIN_WORD.findall(" ".join(s.output for s in protected_spans(source, terms))))
+    # ... nor a word technical Chinese keeps as written (sys, gzip, regex: training.kept_in_chinese).
+    kept = set(_LATIN_WORD.findall(" ".join(s.output for s in protected_spans(source, terms)))) | kept_in_chinese()
     source_words = set(_LATIN_WORD.findall(source))
     common = common_words()
     seen: list[str] = []
