@@ -92,14 +92,11 @@ def _capital_amounts(text: str) -> list[Span]:
         yuan = read_capital_numeral(m.group(1))
         if yuan is None:
             continue
-        cents = sum(_CAPITAL_DIGIT_VALUE[c] * w for c, w in ((m.group(2), 10), (m.group(3), 1)) if c)
+        cents = sum((read_capital_numeral(c) or 0) * w for c, w in ((m.group(2), 10), (m.group(3), 1)) if c)
         # In words, as the contract's own figure beside it is in digits; with jiao and fen in digits.
         written = f"RMB {yuan:,}.{cents:02d}" if cents else f"RMB {english_words(yuan)}{' Only' if m.group(4) else ''}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", written))
     return spans
-
-
-_CAPITAL_DIGIT_VALUE = {c: i for i, c in enumerate("零壹贰叁肆伍陆柒捌玖")}
 
 
 def _out_of_chinese(text: str) -> list[Span]:

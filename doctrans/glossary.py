@@ -181,15 +181,12 @@ class Glossary:
         if not text:
             return []
         spans = self._terms(text)
-        if self._kept is not None:
-            spans += [Span(m.start(), m.end(), m.group(), "name", m.group()) for m in self._kept.finditer(text)
-                      if not any(m.start() < s.end and s.start < m.end() for s in spans)]
-            spans.sort(key=lambda s: s.start)
-        if self._names is not None:
-            spans += [Span(m.start(), m.end(), m.group(), "name", self.names[m.group()])
-                      for m in self._names.finditer(text)
-                      if not any(m.start() < s.end and s.start < m.end() for s in spans)]
-            spans.sort(key=lambda s: s.start)
+        # The kept words, then the people's names, where nothing found before them lies.
+        for pattern, target in ((self._kept, None), (self._names, self.names)):
+            if pattern is not None:
+                found = [Span(m.start(), m.end(), m.group(), "name", m.group() if target is None else target[m.group()])
+                         for m in pattern.finditer(text)]
+                spans = sorted([*spans, *(f for f in found if not f.overlaps_any(spans))], key=lambda s: s.start)
         return spans
 
     def _terms(self, text: str) -> list[Span]:

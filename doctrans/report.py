@@ -4,8 +4,8 @@ A warning says that something of the source that must not change (a number, a co
 glossary term: :func:`doctrans.verbatim.check`) is not in a sentence's translation, or that the
 engine had to put a span back itself (:class:`doctrans.verbatim.SpanWarning` notes), or that a
 Chinese translation left a common English word of its source as it was (:func:`left_in_english`).
-The CLI counts
-them in its summary line, ``--report`` lists them for review, the TUI marks the sentences.
+The CLI counts them in its summary line, ``--report`` lists them for review, the TUI marks the
+sentences.
 """
 
 from __future__ import annotations
@@ -83,14 +83,15 @@ def left_in_english(source: str, translation: str, terms: Sequence[Span], src_la
     names): each once, as an ``untranslated`` warning."""
     if base_language(src_lang) != "en" or base_language(tgt_lang) != "zh":
         return []
-    # ... nor a word technical Chinese keeps as written (sys, gzip, regex: training.kept_in_chinese).
-    kept = set(_LATIN_WORD.findall(" ".join(s.output for s in protected_spans(source, terms)))) | kept_in_chinese()
+    kept = set(_LATIN_WORD.findall(" ".join(s.output for s in protected_spans(source, terms))))
     source_words = set(_LATIN_WORD.findall(source))
-    common = common_words()
+    common, technical = common_words(), kept_in_chinese()
     seen: list[str] = []
-    # A quotation kept as written is kept on purpose (a document's title: “History and related systems”).
+    # A quotation kept as written is kept on purpose (a document's title: “History and related systems”),
+    # and so is a word technical Chinese keeps as written (sys, gzip, regex: training.kept_in_chinese).
     for word in _LATIN_WORD.findall(_QUOTED.sub(" ", translation)):
-        if word.islower() and word in source_words and word in common and word not in seen and word not in kept:
+        if (word.islower() and word in source_words and word in common and word not in seen and word not in kept
+                and word not in technical):
             seen.append(word)
     return [SpanWarning("untranslated", "word", w, f"{w!r} was left in English") for w in seen]
 

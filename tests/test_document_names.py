@@ -12,6 +12,7 @@ from doctrans.glossary import Glossary
 from doctrans.translate_job import translate_file
 from tests.docstring_tables import two_column_rows
 from tests.shipped_models import shipped_translator
+from tests.zh_en_corpora import write_training_document
 
 STORY = """林静推开门的时候，雨已经停了。
 
@@ -88,16 +89,11 @@ def test_a_translated_story_writes_each_name_the_same_way(tmp_path: Path) -> Non
 
 def test_the_list_of_words_is_built_from_the_chinese_side(tmp_path: Path) -> None:
     """training.surname_words: a string of a name's form written often enough is a word."""
-    import json
-    import lzma
 
     from training import surname_words as builder
 
     doc = {"en": ["x"] * 3, "zh": ["他很高兴，高兴极了。", "高兴！林静来了。", "王芳说。"]}
-    for corpus in builder.CORPORA:
-        (tmp_path / corpus).mkdir()
-        with lzma.open(tmp_path / corpus / "train.jsonl.xz", "wt", encoding="utf-8") as fh:
-            fh.write(json.dumps(doc, ensure_ascii=False) + "\n")
+    write_training_document(tmp_path, doc)
     builder.main(["--data", str(tmp_path), "--out", str(tmp_path), "--min-count", "9"])
     words = [w for w in (tmp_path / "surname_words.txt").read_text(encoding="utf-8").splitlines()
              if not w.startswith("#")]

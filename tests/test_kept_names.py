@@ -4,8 +4,6 @@ engine, and the list of capital words a translation into Chinese renders (traini
 
 from __future__ import annotations
 
-import json
-import lzma
 import re
 from collections import Counter
 from pathlib import Path
@@ -21,6 +19,7 @@ from doctrans.kept_names import common_words, find_kept_names, translated_caps
 from doctrans.report import sentence_warnings
 from doctrans.verbatim import placeholder
 from tests.tiny_model import one_torch_thread, shared_placeholder_bundle  # noqa: F401 - fixture
+from tests.zh_en_corpora import write_training_document
 from training import translated_caps as builder
 
 
@@ -118,10 +117,7 @@ def test_the_lists_are_measured_on_training_pairs(tmp_path: Path) -> None:
                   "I did not go.", "Set WARNING level.", "Set WARNING now.", "DO NOT ENTER"],
            "zh": ["联邦调查局来了。", "联邦调查局走了。", "现在用 GNOME。", "今天用 GNOME。", "我没去。", "我没去。",
                   "设置 WARNING 级别。", "现在设置 WARNING。", "禁止入内"]}
-    for corpus in builder.CORPORA:
-        (tmp_path / corpus).mkdir()
-        with lzma.open(tmp_path / corpus / "train.jsonl.xz", "wt", encoding="utf-8") as fh:
-            fh.write(json.dumps(doc) + "\n")
+    write_training_document(tmp_path, doc)
     seen, kept, words, titled = builder.measure(tmp_path)
     assert seen["ENTER"] == 0  # a shouted line says nothing
     common = builder.common_words(seen, kept, words | Counter({"warning": 9, "not": 8}), common=4, min_count=2)
@@ -194,10 +190,7 @@ def test_the_list_of_words_kept_in_chinese_is_built_from_the_training_pairs(tmp_
 
     doc = {"en": ["Use gzip here.", "Run gzip now.", "The economy grew."],
            "zh": ["在这里使用 gzip。", "现在运行 gzip。", "经济增长了。"]}
-    for corpus in builder.CORPORA:
-        (tmp_path / corpus).mkdir()
-        with lzma.open(tmp_path / corpus / "train.jsonl.xz", "wt", encoding="utf-8") as fh:
-            fh.write(json.dumps(doc, ensure_ascii=False) + "\n")
+    write_training_document(tmp_path, doc)
     builder.main(["--data", str(tmp_path), "--out", str(tmp_path), "--min-count", "3"])
     words = [w for w in (tmp_path / "kept_in_chinese.txt").read_text(encoding="utf-8").splitlines()
              if not w.startswith("#")]

@@ -17,6 +17,7 @@ from doctrans.engine.onnx_engine import OnnxTranslator
 from doctrans.engine.repeats import RepeatGuard
 from tests.shipped_models import shipped_translator
 from tests.tiny_model import shared_bundle
+from tests.zh_en_corpora import write_training_document
 
 PIECES = ["<pad>", "<s>", "</s>", "<unk>", "▁config", "config", "节", "节节", "点", "▁不", "E", "哈哈哈", "0", "⦅1⦆",
           "点节", "<0xE8>"]
@@ -231,15 +232,11 @@ def test_an_english_translation_may_write_no_han_character() -> None:
 
 def test_the_list_of_doubled_characters_is_built_from_the_chinese_side(tmp_path: Path) -> None:
     """training.han_doubles: a character doubled often enough, in count and in share of its uses."""
-    import lzma
 
     from training import han_doubles as builder
 
     doc = {"en": ["x"] * 4, "zh": ["谢谢你，谢谢。", "妈妈说行。", "一行行的字", "行不行？行。"]}
-    for corpus in builder.CORPORA:
-        (tmp_path / corpus).mkdir()
-        with lzma.open(tmp_path / corpus / "train.jsonl.xz", "wt", encoding="utf-8") as fh:
-            fh.write(json.dumps(doc) + "\n")
+    write_training_document(tmp_path, doc)
     seen, doubled = builder.measure(tmp_path)
     assert doubled["谢"] == 6 and seen["谢"] == 12 and doubled["行"] == 3 and seen["行"] == 18
     assert builder.han_doubles(seen, doubled, min_count=3, min_share=0.3) == ["谢", "妈"]  # 行: 1/6 of its uses

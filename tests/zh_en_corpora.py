@@ -32,3 +32,13 @@ def make_data_dir(root: Path, train_docs: int = 60, dev_docs: int = 4) -> Path:
         write_zh_en(root / name / "train.jsonl.xz", train_docs, seed=10 + k)
         write_zh_en(root / name / "dev.jsonl.xz", dev_docs, seed=20 + k)
     return root
+
+
+def write_training_document(root: Path, doc: dict[str, list[str]]) -> Path:
+    """``doc`` ({"en": [...], "zh": [...]}) as the one document of every corpus's training split
+    under ``root`` (what the builders of doctrans/data's lists read: training.han_doubles ...)."""
+    for corpus in CORPORA:
+        (root / corpus).mkdir(parents=True, exist_ok=True)
+        with lzma.open(root / corpus / "train.jsonl.xz", "wt", encoding="utf-8") as fh:
+            fh.write(json.dumps(doc, ensure_ascii=False) + "\n")
+    return root

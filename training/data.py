@@ -71,6 +71,21 @@ def read_documents(path: str | Path, src: str, tgt: str, untokenize: bool = Fals
         raise DataError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
+def training_pairs(data: Path, corpora: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """Every (English, Chinese) sentence pair of the corpora's training splits (never the dev
+    splits), in order: what the lists of doctrans/data are measured on (training.han_doubles,
+    training.translated_caps, training.surname_words, training.kept_in_chinese)."""
+    for corpus in corpora:
+        for doc in read_documents(data / corpus / "train.jsonl.xz", "en", "zh"):
+            yield from zip(doc.src, doc.tgt, strict=True)
+
+
+def write_word_list(path: Path, about: str, built_by: str, words: Sequence[str]) -> None:
+    """A list of doctrans/data: a line saying what it is, one saying how it was built, one entry a line."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"# {about}\n# Built by: {built_by}\n" + "".join(w + "\n" for w in words), encoding="utf-8")
+
+
 def _parse_line(path: Path, lineno: int, line: str, src: str, tgt: str) -> Document:
     where = f"{path}:{lineno}"
     try:

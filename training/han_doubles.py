@@ -17,11 +17,11 @@ the model's 行行 is not), 表 in 0.02 %.
 from __future__ import annotations
 
 import argparse
-import json
-import lzma
 import re
 from collections import Counter
 from pathlib import Path
+
+from training.data import training_pairs, write_word_list
 
 CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
 _HAN = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf]")
@@ -32,12 +32,9 @@ def measure(data: Path) -> tuple[Counter[str], Counter[str]]:
     """(character -> occurrences, character -> times written twice in a row) on the Chinese side."""
     seen: Counter[str] = Counter()
     doubled: Counter[str] = Counter()
-    for corpus in CORPORA:
-        with lzma.open(data / corpus / "train.jsonl.xz", "rt", encoding="utf-8") as fh:
-            for line in fh:
-                for zh in json.loads(line)["zh"]:
-                    seen.update(_HAN.findall(zh))
-                    doubled.update(m.group(1) for m in _DOUBLE.finditer(zh))
+    for _, zh in training_pairs(data, CORPORA):
+        seen.update(_HAN.findall(zh))
+        doubled.update(m.group(1) for m in _DOUBLE.finditer(zh))
     return seen, doubled
 
 
@@ -55,11 +52,11 @@ def main() -> None:
     a = p.parse_args()
     seen, doubled = measure(a.data)
     chars = han_doubles(seen, doubled, a.min_count, a.min_share)
-    a.out.mkdir(parents=True, exist_ok=True)
-    (a.out / "han_doubles.txt").write_text(
-        "# Chinese characters real text writes twice in a row (doctrans.engine.repeats lets only these run twice).\n"
-        f"# Built by: python -m training.han_doubles --min-count {a.min_count} --min-share {a.min_share} "
-        f"(corpora: {', '.join(CORPORA)}; training pairs only)\n" + "\n".join(chars) + "\n", encoding="utf-8")
+    write_word_list(a.out / "han_doubles.txt",
+                    "Chinese characters real text writes twice in a row (doctrans.engine.repeats lets only these "
+                    "run twice).",
+                    f"python -m training.han_doubles --min-count {a.min_count} --min-share {a.min_share} "
+                    f"(corpora: {', '.join(CORPORA)}; training pairs only)", chars)
     print(f"{len(chars)} characters of {len(doubled)} seen doubled ({len(seen)} seen) -> {a.out / 'han_doubles.txt'}")
 
 

@@ -15,14 +15,13 @@ sources have it at least ``--min-count`` times: ``gzip`` is kept in 33 of 34, ``
 from __future__ import annotations
 
 import argparse
-import json
-import lzma
 import re
 from collections import Counter
 from pathlib import Path
 
 from doctrans.kept_names import common_words
 from doctrans.verbatim import find_spans
+from training.data import training_pairs, write_word_list
 
 CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
 # The words doctrans.report looks at: small letters, three or more, not part of a dotted or joined name.
@@ -41,17 +40,11 @@ def measure(data: Path) -> tuple[Counter[str], Counter[str]]:
     common = common_words()
     seen: Counter[str] = Counter()
     kept: Counter[str] = Counter()
-    for corpus in CORPORA:
-        with lzma.open(data / corpus / "train.jsonl.xz", "rt", encoding="utf-8") as fh:
-            for line in fh:
-                doc = json.loads(line)
-                for en, zh in zip(doc["en"], doc["zh"], strict=True):
-                    words = _words_outside_spans(en) & common
-                    if not words:
-                        continue
-                    in_zh = _words_outside_spans(zh)
-                    seen.update(words)
-                    kept.update(words & in_zh)
+    for en, zh in training_pairs(data, CORPORA):
+        words = _words_outside_spans(en) & common
+        if words:
+            seen.update(words)
+            kept.update(words & _words_outside_spans(zh))
     return seen, kept
 
 
@@ -64,11 +57,11 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     seen, kept = measure(args.data)
     words = sorted(w for w, n in seen.items() if n >= args.min_count and kept[w] >= args.min_share * n)
-    header = ("# Common English words Chinese translations keep as written (doctrans.report does not warn "
-              "about them).\n"
-              f"# Built by: python -m training.kept_in_chinese --min-count {args.min_count} --min-share "
-              f"{args.min_share} (corpora: {', '.join(CORPORA)}; training pairs only)\n")
-    (args.out / "kept_in_chinese.txt").write_text(header + "".join(w + "\n" for w in words), encoding="utf-8")
+    write_word_list(args.out / "kept_in_chinese.txt",
+                    "Common English words Chinese translations keep as written (doctrans.report does not warn "
+                    "about them).",
+                    f"python -m training.kept_in_chinese --min-count {args.min_count} --min-share "
+                    f"{args.min_share} (corpora: {', '.join(CORPORA)}; training pairs only)", words)
     print(f"{len(words)} words of {len(seen)} -> {args.out / 'kept_in_chinese.txt'}")
 
 

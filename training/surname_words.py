@@ -13,12 +13,11 @@ subtitles' names are foreign ones written in Chinese characters, which the name 
 from __future__ import annotations
 
 import argparse
-import json
-import lzma
 from collections import Counter
 from pathlib import Path
 
 from doctrans.document_names import candidates
+from training.data import training_pairs, write_word_list
 
 CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
 
@@ -26,11 +25,8 @@ CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
 def measure(data: Path) -> Counter[str]:
     """Every candidate name of the corpora's Chinese side -> how many times it is written."""
     seen: Counter[str] = Counter()
-    for corpus in CORPORA:
-        with lzma.open(data / corpus / "train.jsonl.xz", "rt", encoding="utf-8") as fh:
-            for line in fh:
-                for zh in json.loads(line)["zh"]:
-                    seen.update(surname + given for _, surname, given in candidates(zh))
+    for _, zh in training_pairs(data, CORPORA):
+        seen.update(surname + given for _, surname, given in candidates(zh))
     return seen
 
 
@@ -42,11 +38,11 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     seen = measure(args.data)
     words = sorted(w for w, n in seen.items() if n >= args.min_count)
-    header = (f"# Strings of a Chinese name's form (surname + given-name characters) that are words: "
-              f"doctrans.document_names leaves them alone.\n"
-              f"# Built by: python -m training.surname_words --min-count {args.min_count} "
-              f"(corpora: {', '.join(CORPORA)}; training pairs only)\n")
-    (args.out / "surname_words.txt").write_text(header + "".join(w + "\n" for w in words), encoding="utf-8")
+    write_word_list(args.out / "surname_words.txt",
+                    "Strings of a Chinese name's form (surname + given-name characters) that are words: "
+                    "doctrans.document_names leaves them alone.",
+                    f"python -m training.surname_words --min-count {args.min_count} "
+                    f"(corpora: {', '.join(CORPORA)}; training pairs only)", words)
     print(f"{len(words)} words of {len(seen)} candidates -> {args.out / 'surname_words.txt'}")
 
 

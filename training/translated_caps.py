@@ -28,14 +28,13 @@ of them). The list is measured on the training pairs of every corpus, never the 
 from __future__ import annotations
 
 import argparse
-import json
-import lzma
 import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from doctrans.kept_names import shouted
+from training.data import training_pairs
 
 CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
 _CAPS = re.compile(r"(?<![A-Za-z0-9_.\-'’])[A-Z]{2,}(?![A-Za-z0-9_'’])")
@@ -52,18 +51,14 @@ def measure(data: Path) -> tuple[Counter[str], Counter[str], Counter[str], Count
     kept: Counter[str] = Counter()
     words: Counter[str] = Counter()
     titled: Counter[str] = Counter()
-    for corpus in CORPORA:
-        with lzma.open(data / corpus / "train.jsonl.xz", "rt", encoding="utf-8") as fh:
-            for line in fh:
-                doc = json.loads(line)
-                for en, zh in zip(doc["en"], doc["zh"], strict=True):
-                    words.update(_WORD.findall(en))
-                    titled.update(w.lower() for w in _TITLE.findall(en))
-                    if shouted(en):
-                        continue
-                    for caps in _CAPS.findall(en):
-                        seen[caps] += 1
-                        kept[caps] += caps in zh
+    for en, zh in training_pairs(data, CORPORA):
+        words.update(_WORD.findall(en))
+        titled.update(w.lower() for w in _TITLE.findall(en))
+        if shouted(en):
+            continue
+        for caps in _CAPS.findall(en):
+            seen[caps] += 1
+            kept[caps] += caps in zh
     return seen, kept, words, titled
 
 
