@@ -29,3 +29,25 @@ def test_only_english_out_of_a_chinese_source_and_never_inside_a_span() -> None:
     assert prep.restore("⦅1⦆ years ago,I moved to ⦅2⦆.").text == "10 years ago, I moved to Beijing."
     english = prepare("Use a,b here.", 16, tgt_lang="de", src_lang="en")
     assert english.restore("Nimm a,b hier.").text == "Nimm a,b hier."
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("⦅1⦆⦅2⦆(digest)", "⦅1⦆⦅2⦆ (digest)"),
+    ("The report(2024)was published.", "The report (2024) was published."),
+    ("Python (a language) is used.", "Python (a language) is used."),
+    ("the (⦅1⦆)", "the (⦅1⦆)"),
+    ("see (a)and (b)", "see (a) and (b)"),
+])
+def test_a_full_width_bracket_gets_the_spaces_english_writes(text: str, expected: str) -> None:
+    assert spaced_after_marks(text, source="报告（摘要）") == expected
+
+
+def test_brackets_stay_glued_where_the_source_glued_ascii_ones() -> None:
+    # A call written in prose: the source's ASCII brackets are the code's.
+    assert spaced_after_marks("call print(x)now", source="调用print(x)now") == "call print(x)now"
+
+
+def test_a_chinese_title_with_its_bracketed_note_reads_as_english() -> None:
+    prep = prepare("2024年政府工作报告（摘要）", 16, tgt_lang="en", src_lang="zh")
+    text = prep.restore(prep.model_text.replace("（摘要）", "(digest)")).text
+    assert text == "2024 Government Work Report (digest)"

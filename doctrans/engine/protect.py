@@ -101,7 +101,7 @@ class Prepared:
         if self.chinese_output:
             decoded = restore_chinese_punctuation(decoded, [s.output for s in self.masked.spans])
         elif any(is_cjk(c) for c in self.source):
-            decoded = spaced_after_marks(decoded)
+            decoded = spaced_after_marks(decoded, self.source)
         decoded = drop_unopened(self.masked.text, decoded)
         if self.end_marks:
             decoded = end_like_source(self.source, decoded, self.end_marks == "cjk")
