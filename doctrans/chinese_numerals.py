@@ -24,7 +24,9 @@ def read_numeral(text: str) -> int | None:
                 return None  # two digits in a row inside a positional numeral
             current = digits[c]
         else:
-            unit = {"十": 10, "百": 100, "千": 1000}[c]
+            unit = {"十": 10, "百": 100, "千": 1000}.get(c)
+            if unit is None:
+                return None  # 万亿 split at 亿 leaves 万: no numeral of its own
             total += (1 if current is None else current) * unit
             current = None
     return total + (current or 0)

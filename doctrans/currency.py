@@ -86,9 +86,14 @@ _CAPITAL_AMOUNT = re.compile(rf"(?:人民币\s?)?([{CAPITAL_DIGITS}]+)[元圆](?
                              rf"(?:([零{CAPITAL_DIGITS[1:10]}])分)?([整正])?")
 
 
+_CAPITAL_ONLY = set("壹贰叁肆伍陆柒捌玖拾佰仟萬億")
+
+
 def _capital_amounts(text: str) -> list[Span]:
     spans = []
     for m in _CAPITAL_AMOUNT.finditer(text):
+        if not any(c in _CAPITAL_ONLY for c in m.group(1)):
+            continue  # 42.8万亿元: ordinary units after a figure, no capital numeral
         yuan = read_capital_numeral(m.group(1))
         if yuan is None:
             continue
