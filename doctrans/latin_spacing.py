@@ -8,8 +8,8 @@ of small letters (so ``e.g.``, ``U.S.``, ``3.5``, ``os.path`` and ``http://`` st
 Chinese glues its full-width brackets to the words around them, and the model copies that:
 ``2024年政府工作报告（摘要）`` came back ``2024 Government Work Report(digest)``. Where the source
 wrote ``（``, an English ``(`` glued to a word or span before a word gets a space before it, and a
-``)`` glued to the next word a space after it (a function call in prose, ``print(x)``, has no
-full-width bracket in its source).
+``)`` glued to the next word a space after it, unless the source glued them the same way (code
+copied within the sentence: ``say_after(1, 'hello')`` next to a Chinese comment with its （）).
 Run before the verbatim spans go back, so code, URLs and figures in placeholders are never touched.
 """
 
@@ -20,9 +20,10 @@ import re
 # After a word or a placeholder (a figure, a date: "1987年，你出生那年" came back "1987,you're born").
 _AFTER_COMMA = re.compile(r"(?:(?<=[^\W\d_])|(?<=\u2986))([,;])(?=[^\W\d_])")
 _AFTER_END = re.compile(r"(?<=[a-z]{2})([.?!:])(?=[A-Z][a-z])")
-_WORD_OR_SPAN = r"(?:(?<=[^\W\d_]{2})|(?<=\u2986))"
-_BEFORE_OPEN = re.compile(_WORD_OR_SPAN + r"\((?=[^\W_]|\u2985)")
-_AFTER_CLOSE = re.compile(r"(?<=[^\W_]|\u2986)\)(?=[^\W\d_]{2}|\u2985)")
+# A word (or span) glued to "(" before a word, and ")" glued to the next word.
+_BEFORE_OPEN = re.compile(r"((?<=[^\W\d_]{2})|\u2986)\((?=[^\W_]|\u2985)")
+_AFTER_CLOSE = re.compile(r"(?<=[^\W_]|\u2986)\)(?=([^\W\d_]{2}|\u2985))")
+_WORD_BEFORE = re.compile(r"\w+$")
 
 
 def spaced_after_marks(text: str, source: str = "") -> str:
@@ -30,5 +31,17 @@ def spaced_after_marks(text: str, source: str = "") -> str:
     around its brackets where ``source`` wrote full-width ones."""
     text = _AFTER_END.sub(r"\1 ", _AFTER_COMMA.sub(r"\1 ", text))
     if "（" in source:
-        text = _AFTER_CLOSE.sub(") ", _BEFORE_OPEN.sub(" (", text))
+        text = _AFTER_CLOSE.sub(lambda m: m.group(0) if ")" + m.group(1) in source else ") ",
+                                _BEFORE_OPEN.sub(lambda m: _spaced_open(m, source), text))
     return text
+
+
+def _spaced_open(m: re.Match[str], source: str) -> str:
+    """`` (`` for a bracket glued to a word, unless the source glued them too (code copied within
+    the sentence: ``say_after(1, 'hello')`` beside a Chinese comment with its （）)."""
+    if m.group(1):  # a placeholder: its span is no word of the source
+        return m.group(1) + " ("
+    word = _WORD_BEFORE.search(m.string, 0, m.start())
+    if word and word.group(0) + "(" in source:
+        return m.group(0)
+    return m.group(1) + " ("

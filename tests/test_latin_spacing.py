@@ -45,6 +45,12 @@ def test_a_full_width_bracket_gets_the_spaces_english_writes(text: str, expected
 def test_brackets_stay_glued_where_the_source_glued_ascii_ones() -> None:
     # A call written in prose: the source's ASCII brackets are the code's.
     assert spaced_after_marks("call print(x)now", source="调用print(x)now") == "call print(x)now"
+    # Code copied within a sentence whose Chinese comment has full-width brackets (a pydocs dev
+    # line: say_after(1, 'hello') had come back say_after (1, 'hello')).
+    source = "task1 = asyncio.create_task(say_after(1, 'hello')) print(f\"started\") # 等待（大约2秒）"
+    text = "task1 = asyncio.create_task(say_after(1, 'hello')) print(f\"started\") # wait (about 2 seconds)"
+    assert spaced_after_marks(text, source) == text
+    assert spaced_after_marks("# wait(about 2 seconds)", source) == "# wait (about 2 seconds)"
 
 
 def test_a_chinese_title_with_its_bracketed_note_reads_as_english() -> None:
