@@ -47,6 +47,9 @@ _SPACE = re.compile(rf"(?<=[{HAN}])[ \t]+(?=[{HAN}])")
 _FULL_WIDTH = "。，、；：？！"
 _MARK_SPACE = re.compile(rf"(?<=[{_FULL_WIDTH}])[ \t]+(?=[{HAN}])|(?<=[{HAN}])[ \t]+(?=[{_FULL_WIDTH}])")
 _HAN_CHAR = re.compile(f"[{HAN}]")
+# Two spaces where the model's pieces each brought one (``需要 ⦅2⦆  wrench`` for "requires a 10 mm
+# wrench"): Chinese text sets one at most, and code is a placeholder here.
+_SPACES = re.compile(r"[ \t]{2,}")
 
 
 def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
@@ -57,6 +60,7 @@ def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
     span's place (``使用 的实现`` for ``使用 ⦅1⦆ 的实现``), not a clause break: with one missing, spaces
     stay."""
     complete = all(placeholder(k) in text for k in range(1, len(spans) + 1))
+    text = _SPACES.sub(" ", text)
     for k, output in enumerate(spans, 1):
         if output and (_HAN_CHAR.match(output[0]) or _HAN_CHAR.match(output[-1])):
             open_ = _HAN_OPEN if _HAN_CHAR.match(output[0]) else PLACEHOLDER_OPEN

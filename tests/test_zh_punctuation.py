@@ -25,6 +25,7 @@ from doctrans.zh_punctuation import restore_chinese_punctuation
     ("Really? Yes!", "Really? Yes!"),
     ("无限的条件。 这种情况", "无限的条件。这种情况"),  # a space after a full-width mark
     ("他说 。", "他说。"),
+    ("需要 ⦅2⦆  wrench。", "需要 ⦅2⦆ wrench。"),  # two pieces' spaces: one
 ])
 def test_commas_next_to_han_characters_become_full_width(text: str, expected: str) -> None:
     assert restore_chinese_punctuation(text) == expected
@@ -52,3 +53,11 @@ def test_a_comma_between_placeholders_written_in_chinese_is_chinese() -> None:
     # A space next to a placeholder is the model's way with spans, not a clause break.
     prep = prepare("It opens in Berlin on Monday.", 16, tgt_lang="zh", src_lang="en")
     assert prep.restore("它 在 ⦅1⦆ 开放 ⦅2⦆").text == "它，在柏林开放星期一。"
+
+
+def test_a_span_inside_chinese_output_keeps_its_own_spaces() -> None:
+    prep = prepare("The installation requires a 10 mm wrench and `a  b`.", 16, tgt_lang="zh", src_lang="en")
+    text = prep.restore(prep.model_text.replace("The installation requires a", "安装需要 ").replace(
+        " wrench and", "  wrench和 ")).text
+    assert "毫米 wrench" in text and "  wrench" not in text
+    assert "`a  b`" in text
