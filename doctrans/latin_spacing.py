@@ -24,6 +24,7 @@ _AFTER_END = re.compile(r"(?<=[a-z]{2})([.?!:])(?=[A-Z][a-z])")
 _BEFORE_OPEN = re.compile(r"((?<=[^\W\d_]{2})|\u2986)\((?=[^\W_]|\u2985)")
 _AFTER_CLOSE = re.compile(r"(?<=[^\W_]|\u2986)\)(?=([^\W\d_]{2}|\u2985))")
 _WORD_BEFORE = re.compile(r"\w+$")
+_CALL = re.compile(r"\w\(")
 
 
 def spaced_after_marks(text: str, source: str = "") -> str:
@@ -39,8 +40,8 @@ def spaced_after_marks(text: str, source: str = "") -> str:
 def _spaced_open(m: re.Match[str], source: str) -> str:
     """`` (`` for a bracket glued to a word, unless the source glued them too (code copied within
     the sentence: ``say_after(1, 'hello')`` beside a Chinese comment with its （）)."""
-    if m.group(1):  # a placeholder: its span is no word of the source
-        return m.group(1) + " ("
+    if m.group(1):  # a placeholder: its span may be code the source called (``⦅5⦆(⦅6⦆, 'hello')``)
+        return m.group(0) if _CALL.search(source) else m.group(1) + " ("
     word = _WORD_BEFORE.search(m.string, 0, m.start())
     if word and word.group(0) + "(" in source:
         return m.group(0)

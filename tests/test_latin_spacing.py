@@ -51,6 +51,9 @@ def test_brackets_stay_glued_where_the_source_glued_ascii_ones() -> None:
     text = "task1 = asyncio.create_task(say_after(1, 'hello')) print(f\"started\") # wait (about 2 seconds)"
     assert spaced_after_marks(text, source) == text
     assert spaced_after_marks("# wait(about 2 seconds)", source) == "# wait (about 2 seconds)"
+    # The same with the code masked: a placeholder before "(" is a call there.
+    masked = "⦅3⦆ = ⦅4⦆(⦅5⦆(⦅6⦆, 'hello')) # wait (about ⦅7⦆)"
+    assert spaced_after_marks(masked, source) == masked
 
 
 def test_a_chinese_title_with_its_bracketed_note_reads_as_english() -> None:
