@@ -277,3 +277,18 @@ def drop_repeated_units(text: str, dates: list[str]) -> str:
         elif date.endswith(("年", "年代")):  # "1952年年" -> "1952年"; "2024年年底" reads as 2024年底
             text = re.sub(re.escape(date) + r"(?:年代|年(?!代))", date, text)
     return text
+
+
+_MID = re.compile(r"\bmid(?:dle)?\b|\bmid-", re.IGNORECASE)
+
+
+def no_mid_year(text: str, dates: list[str], source: str) -> str:
+    """``text`` (Chinese) without the 中 a model wrote after a restored year before a clause mark:
+    ``在2024年中，`` is "in mid-2024", and "In 2024, we reduced our emissions" came back so (the
+    model's ``在…中`` for "in"). Kept where the source says mid or middle; ``2024年中国`` is China."""
+    if _MID.search(source):
+        return text
+    for date in dates:
+        if date.endswith("年"):
+            text = re.sub(re.escape(date) + r"中(?=[，,。；;：:]|$)", date, text)
+    return text

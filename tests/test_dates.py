@@ -123,3 +123,15 @@ def test_a_span_of_days_into_chinese() -> None:
     assert [(s.text, s.target) for s in found] == [("Dec. 17-18", "12月17日至18日")]
     assert [s.target for s in find_dates("on March 3-5, 2025", "zh")] == ["2025年3月3日至5日"]
     assert find_dates("on Dec. 18-17", "zh") == []  # no span backwards: the figures stay as written
+
+
+@pytest.mark.parametrize(("source", "decoded", "expected"), [
+    # "In 2024," is the year, not its middle (年中): the model's 在…中 for "in".
+    ("In 2024, we reduced our emissions by 18%.", "在⦅1⦆中,我们将⦅2⦆减少了⦅3⦆。", "在2024年，我们将排放减少了18%。"),
+    ("Sales grew in 2023.", "销售额在⦅1⦆中增长。", "销售额在2023年中增长。"),  # 中 before a verb: left to the model
+    ("In the middle of 2024, prices rose.", "在⦅1⦆中,价格上涨。", "在2024年中，价格上涨。"),
+    ("In 2024, China grew.", "⦅1⦆中国增长了。", "2024年中国增长了。"),
+])
+def test_a_year_is_not_made_its_middle(source: str, decoded: str, expected: str) -> None:
+    prep = prepare(source, 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore(decoded).text == expected

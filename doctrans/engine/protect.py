@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from doctrans.case_fold import fold_case
 from doctrans.datelines import find_dateline
-from doctrans.dates import drop_repeated_units
+from doctrans.dates import drop_repeated_units, no_mid_year
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
 from doctrans.kept_names import CJK_LANGUAGES, half_translated, rare_names
@@ -113,6 +113,8 @@ class Prepared:
         dates = [s.output for s in self.masked.spans if s.kind == "date" and s.target is not None]
         if dates:
             restored = replace(restored, text=drop_repeated_units(restored.text, dates))
+            if self.chinese_output:
+                restored = replace(restored, text=no_mid_year(restored.text, dates, self.source))
         if self.masked.spans:
             measures = [s.output for s in self.masked.spans if s.kind != "date" and s.target is not None]
             restored = replace(restored, text=drop_repeated_measures(restored.text, measures))
