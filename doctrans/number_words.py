@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from doctrans.chinese_numerals import read_large_numeral, write_numeral
+from doctrans.fraction_words import chinese_fractions, english_fractions
 from doctrans.language_id import base_language
 from doctrans.magnitudes import english, in_wan
 from doctrans.verbatim import Span
@@ -145,10 +146,11 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
     Chinese numerals (:func:`chinese_numerals`)."""
     lang = base_language(tgt_lang)
     if base_language(src_lang) == "zh" and lang == "en":
-        return chinese_numerals(text, taken)
+        fractions = chinese_fractions(text, taken)
+        return sorted([*fractions, *chinese_numerals(text, [*taken, *fractions])], key=lambda s: s.start)
     if base_language(src_lang) != "en" or lang not in _INTO:
         return []
-    spans = []
+    spans = english_fractions(text, taken) if lang == "zh" else []
     for m in _YEAR_WORDS.finditer(text):
         first, second = m.group(1).lower(), m.group(2).lower()
         rest = value_of(re.sub(r"^oh?[- ]", "", second))
@@ -159,7 +161,7 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         age = value_of(m.group(1))
         if 2 <= age < 120:  # "she is one" is more often a pronoun (one of them)
             spans.append(Span(m.start(1), m.end(1), m.group(1), "number", write_numeral(age, lang) + "岁"))
-    spans = [s for s in spans if not s.overlaps_any(taken)]
+    spans = [s for i, s in enumerate(spans) if not s.overlaps_any([*taken, *spans[:i]])]
     for m in _PHRASE.finditer(text):
         if any(m.start() < t.end and t.start < m.end() for t in [*taken, *spans]):
             continue

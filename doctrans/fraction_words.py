@@ -1,0 +1,87 @@
+"""Fractions in words, given to the model as the fraction they are, both ways.
+
+The built-in model had no fraction right: "more than two-thirds of economic activity" came back
+``超过两倍的经济活动`` (more than twice), "one-quarter of firms" ``一四分公司``, "Three quarters of
+the staff" ``员工的三分之一`` (a third), and ``超过三分之二的受访者`` "more than three scores". A
+fraction is a figure a translation must not change, so it is one span whose target is the
+fraction written the other language's way, masked, restored and checked like a figure:
+
+| source                              | target              |
+|-------------------------------------|---------------------|
+| more than two-thirds of             | 三分之二             |
+| one-quarter of firms                | 四分之一             |
+| Three quarters of the staff         | 四分之三             |
+| a third of the budget               | 三分之一             |
+| one-half                            | 二分之一             |
+| 超过三分之二的受访者                 | two-thirds          |
+| 约四分之一的企业                     | one-quarter         |
+| 十分之一                             | one-tenth           |
+| two quarters of gains               | (none)              |
+| a third time                        | (none)              |
+| 百分之三十                           | (none)              |
+
+Into Chinese, a fraction is hyphenated (``two-thirds``) or followed by ``of``; ``quarters``
+without a hyphen only before ``of the``/``of all``… (``two straight quarters of gains`` are
+periods); ``half`` alone stays the model's word (一半). Into English, ``N分之M`` for a denominator
+from 2 to 10 and a smaller numerator; 百分之 is a percentage (doctrans.magnitudes' and the model's).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from doctrans.verbatim import Span
+
+_NUMERATORS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+               "nine": 9}
+_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4,
+                 "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7,
+                 "eighth": 8, "eighths": 8, "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10}
+_ENGLISH = re.compile(rf"(?<![\w'’-])({'|'.join(_NUMERATORS)})([- ])({'|'.join(_DENOMINATORS)})(?![\w'’-])"
+                      r"(\s+of\b)?(\s+(?:the|all|its|their|our|his|her|them|those|these|us|you|a|an)\b)?",
+                      re.IGNORECASE)
+_CN = "一二三四五六七八九十"
+_CHINESE = re.compile(rf"(?<![{_CN}百千万])([二三四五六七八九]|十)分之([{_CN}])(?![{_CN}])")
+_EN_NUMBER = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+_EN_SINGULAR = {2: "half", 3: "third", 4: "quarter", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
+                9: "ninth", 10: "tenth"}
+
+
+def english_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
+    """The fractions in English words of ``text``, as Chinese ``三分之二`` (see the module docstring)."""
+    spans = []
+    for m in _ENGLISH.finditer(text):
+        numerator, hyphen, denominator = (_NUMERATORS[m.group(1).lower()], m.group(2) == "-",
+                                          _DENOMINATORS[m.group(3).lower()])
+        word = m.group(3).lower()
+        if numerator >= denominator or (word in ("half", "halves") and not hyphen):
+            continue
+        if not hyphen and not m.group(4):
+            continue  # "a third time", "two fifths" alone: not clearly a fraction
+        if not hyphen and word.startswith("quarter") and not m.group(5):
+            continue  # "two straight quarters of gains": periods
+        if m.group(1).lower() == "a" and hyphen:
+            continue
+        span = Span(m.start(), m.end(3), text[m.start():m.end(3)], "number",
+                    f"{_CN[denominator - 1]}分之{_CN[numerator - 1]}")
+        if not span.overlaps_any(taken):
+            spans.append(span)
+    return spans
+
+
+def chinese_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
+    """The fractions ``N分之M`` of ``text``, as English ``two-thirds`` (see the module docstring)."""
+    spans = []
+    for m in _CHINESE.finditer(text):
+        denominator = 10 if m.group(1) == "十" else _CN.index(m.group(1)) + 1
+        numerator = _CN.index(m.group(2)) + 1
+        if numerator >= denominator:
+            continue
+        word = _EN_SINGULAR[denominator] + ("" if numerator == 1 else "s")
+        if denominator == 2:
+            word = "half"
+        span = Span(m.start(), m.end(), m.group(0), "number", f"{_EN_NUMBER[numerator]}-{word}")
+        if not span.overlaps_any(taken):
+            spans.append(span)
+    return spans

@@ -1,0 +1,46 @@
+"""Fractions in words reach the model as the fraction they are, both ways (doctrans.fraction_words):
+the docstring's table row by row through the direction's terms, restoration, and the check after
+translation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from doctrans import fraction_words
+from doctrans.direction_terms import automatic_terms
+from doctrans.engine.protect import prepare
+from doctrans.report import sentence_warnings
+from tests.docstring_tables import two_column_rows
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(two_column_rows(fraction_words)) == 11
+
+
+@pytest.mark.parametrize(("source", "target"), two_column_rows(fraction_words))
+def test_docstring_table_row(source: str, target: str) -> None:
+    chinese = bool(re.search(r"[\u4e00-\u9fff]", source))
+    src, tgt = ("zh", "en") if chinese else ("en", "zh")
+    fraction = re.compile(r"[a-z]+-[a-z]+$" if chinese else r"[二三四五六七八九十]分之[一二三四五六七八九]$")
+    fractions = [s for s in automatic_terms(source, [], src, tgt) if fraction.match(s.output)]
+    if target == "(none)":
+        assert fractions == []
+    else:
+        assert [s.output for s in fractions] == [target]
+
+
+def test_the_fraction_comes_back_whole_and_a_lost_one_is_reported() -> None:
+    source = "Consumer spending accounts for more than two-thirds of economic activity."
+    prep = prepare(source, 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == "⦅1⦆ accounts for more than ⦅2⦆ of economic activity."
+    assert prep.restore("⦅1⦆占经济活动的⦅2⦆以上。").text == "消费者支出占经济活动的三分之二以上。"
+    warnings = sentence_warnings(source, "消费者支出超过两倍的经济活动。", tgt_lang="zh", src_lang="en")
+    assert any(w.problem == "missing" and w.span == "三分之二" for w in warnings)
+
+
+def test_into_english_the_fraction_is_written_in_words() -> None:
+    prep = prepare("超过三分之二的受访者表示满意。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("More than ⦅1⦆ of respondents were satisfied.").text == \
+        "More than two-thirds of respondents were satisfied."
