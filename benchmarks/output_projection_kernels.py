@@ -7,7 +7,10 @@ spends most of ONNX Runtime's time in the step decoder's int8 ``DynamicQuantizeM
 ``MatMulNBits`` (8 and 4 bits, accuracy level 4: int8 compute), on random weights of the shipped
 shape, one thread, at 160, 40 and 5 rows::
 
-    python -m benchmarks.output_projection_kernels [--rows 5 40 160] [--threads 1]
+    python -m benchmarks.output_projection_kernels [--rows 5 40 160] [--threads 1] [--shape 384 16000]
+
+``--shape K N`` times another of the step's matmuls the same way: ``384 384`` (an attention
+projection), ``384 1152`` (q, k and v as one), ``384 1536`` (the FFN's first).
 
 It prints the best of 5 rounds of 20 calls per kernel and size, and each kernel's mean relative
 error against fp32 numpy.
@@ -23,13 +26,14 @@ import onnxruntime as ort
 from onnx import ModelProto, TensorProto, helper, numpy_helper
 
 K, N = 384, 16000  # d_model, vocabulary: the shipped zh-en-bidirectional bundle
-_IN = helper.make_tensor_value_info("X", TensorProto.FLOAT, ["M", K])
-_OUT = helper.make_tensor_value_info("Y", TensorProto.FLOAT, ["M", N])
 
 
-def _model(nodes: list, inits: list, contrib: bool = False) -> ModelProto:
+def _model(nodes: list, inits: list, k: int, n: int, contrib: bool = False) -> ModelProto:
     opsets = [helper.make_opsetid("", 17)] + ([helper.make_opsetid("com.microsoft", 1)] if contrib else [])
-    return helper.make_model(helper.make_graph(nodes, "g", [_IN], [_OUT], inits), opset_imports=opsets, ir_version=9)
+    io = (helper.make_tensor_value_info("X", TensorProto.FLOAT, ["M", k]),
+          helper.make_tensor_value_info("Y", TensorProto.FLOAT, ["M", n]))
+    return helper.make_model(helper.make_graph(nodes, "g", [io[0]], [io[1]], inits), opset_imports=opsets,
+                             ir_version=9)
 
 
 def dynamic_int8(w: np.ndarray) -> ModelProto:
@@ -43,43 +47,47 @@ def dynamic_int8(w: np.ndarray) -> ModelProto:
     inits = [numpy_helper.from_array(np.clip(np.round(w / scale), -127, 127).astype(np.int8), "W"),
              numpy_helper.from_array(np.array(0, np.int8), "wz"),
              numpy_helper.from_array(np.array(scale, np.float32), "ws")]
-    return _model(nodes, inits)
+    return _model(nodes, inits, *w.shape)
 
 
 def fp32(w: np.ndarray) -> ModelProto:
-    return _model([helper.make_node("MatMul", ["X", "W"], ["Y"])], [numpy_helper.from_array(w, "W")])
+    return _model([helper.make_node("MatMul", ["X", "W"], ["Y"])], [numpy_helper.from_array(w, "W")], *w.shape)
 
 
 def nbits(w: np.ndarray, bits: int, block: int = 32) -> ModelProto:
     """``MatMulNBits``: symmetric per-block weights (zero point 2^(bits-1)), packed along K."""
-    blocks = K // block
-    wt = w.T.reshape(N, blocks, block)
+    k, n = w.shape
+    blocks = k // block
+    wt = w.T.reshape(n, blocks, block)
     qmax = 2 ** (bits - 1) - 1
     scale = (np.abs(wt).max(axis=2, keepdims=True) / qmax).astype(np.float32)
     q = (np.clip(np.round(wt / scale), -qmax - 1, qmax).astype(np.int32) + 2 ** (bits - 1)).astype(np.uint8)
     if bits == 4:
-        pairs = q.reshape(N, blocks, block // 2, 2)
+        pairs = q.reshape(n, blocks, block // 2, 2)
         q = (pairs[..., 0] | (pairs[..., 1] << 4)).astype(np.uint8)
-    node = helper.make_node("MatMulNBits", ["X", "B", "S"], ["Y"], domain="com.microsoft", K=K, N=N, bits=bits,
+    node = helper.make_node("MatMulNBits", ["X", "B", "S"], ["Y"], domain="com.microsoft", K=k, N=n, bits=bits,
                             block_size=block, accuracy_level=4)
-    return _model([node], [numpy_helper.from_array(q, "B"), numpy_helper.from_array(scale.reshape(-1), "S")], True)
+    return _model([node], [numpy_helper.from_array(q, "B"), numpy_helper.from_array(scale.reshape(-1), "S")], k, n,
+                  True)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rows", type=int, nargs="+", default=[5, 40, 160])
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--shape", type=int, nargs=2, default=[K, N], metavar=("K", "N"))
     a = p.parse_args(argv)
+    k, n = a.shape
     rng = np.random.default_rng(0)
-    w = (rng.standard_normal((K, N)) * 0.05).astype(np.float32)
+    w = (rng.standard_normal((k, n)) * 0.05).astype(np.float32)
     so = ort.SessionOptions()
     so.intra_op_num_threads = a.threads
     kernels = {"int8 DynamicQuantizeMatMul": dynamic_int8(w), "fp32 MatMul": fp32(w),
                "MatMulNBits 8-bit": nbits(w, 8), "MatMulNBits 4-bit": nbits(w, 4)}
     sessions = {k: ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
                 for k, m in kernels.items()}
-    x_all = rng.standard_normal((max(a.rows), K)).astype(np.float32)
-    print(f"output projection {K} x {N}, {a.threads} thread(s), onnxruntime {ort.__version__}: best ms of 5 x 20 calls "
+    x_all = rng.standard_normal((max(a.rows), k)).astype(np.float32)
+    print(f"matmul {k} x {n}, {a.threads} thread(s), onnxruntime {ort.__version__}: best ms of 5 x 20 calls "
           "(mean relative error vs fp32 numpy)")
     print("| rows | " + " | ".join(sessions) + " |")
     print("|---" * (len(sessions) + 1) + "|")
@@ -94,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                 for _ in range(20):
                     sess.run(None, {"X": x})
                 best = min(best, (time.perf_counter() - t) / 20)
-            cells.append(f"{best * 1e3:.2f} ({np.abs(y - ref).mean() / np.abs(ref).mean():.3f})")
+            cells.append(f"{best * 1e3:.3f} ({np.abs(y - ref).mean() / np.abs(ref).mean():.3f})")
         print(f"| {m} | " + " | ".join(cells) + " |")
     return 0
 

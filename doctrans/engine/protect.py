@@ -258,13 +258,14 @@ def no_article_before_place(text: str, places: Sequence[str]) -> str:
     place stands alone (not "the Guangdong market", "the Asia-Pacific region"); "the Middle East"
     and "the United States" keep theirs."""
     for place in dict.fromkeys(places):
-        if _THE_PLACE.search(place) or not place[:1].isupper() or place.endswith("day"):
+        if _THE_PLACE.search(place) or not place[:1].isupper() or place in _WEEKDAYS:
             continue  # the weekdays are place spans too: "the Sunday before" is English
         text = re.sub(rf"\b([Tt])he {re.escape(place)}{_AFTER_PLACE}",
                       lambda m: m.group() if _LIST_OF_PLACES.match(m.string, m.end()) else m.group()[4:], text)
     return text
 
 
+_WEEKDAYS = frozenset(("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"))
 # "the Guangdong, Jiangsu and Zhejiang provinces": the article is the list's noun's.
 _LIST_OF_PLACES = re.compile(r"[^.;:!?]{0,80}?\b(?:provinces|regions|cities|countries|areas|markets|states"
                              r"|municipalities|prefectures|counties|districts)\b")
