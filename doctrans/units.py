@@ -39,6 +39,9 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 54-year-old       | (as written)    | 54岁          |
 | 7 years old       | (as written)    | 7岁           |
 | -20 °C to 60 °C   | (as written)    | 零下20摄氏度至60摄氏度 |
+| minus 5 to 3 degrees Celsius | (as written) | 零下5摄氏度至3摄氏度 |
+| minus 5 °C        | (as written)    | 零下5摄氏度   |
+| 零下5度           | minus 5 degrees | (as written)  |
 | 120 x 80 x 45 mm  | (as written)    | 120×80×45毫米 |
 | 120×80×45毫米     | 120×80×45 mm    | (as written)  |
 | 30日内            | within 30 days  | (as written)  |
@@ -111,7 +114,7 @@ _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre",
              "gallons": "gallon"}
 _ENGLISH_RANGE_SEP = re.compile(r"\s+(?:to|and)\s+|\s?[–—~]\s?")
 _ENGLISH_UNIT = "|".join(sorted((re.escape(u) for u in _INTO_CHINESE), key=len, reverse=True))
-_ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−)?({NUMBER}(?:[ \u00a0]?[×xX][ \u00a0]?{NUMBER})*)"
+_ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−|minus )?({NUMBER}(?:[ \u00a0]?[×xX][ \u00a0]?{NUMBER})*)"
                               rf"[ \u00a0]?({_ENGLISH_UNIT})"
                               r"(?![0-9A-Za-z_²/])", re.IGNORECASE)
 # Chinese units: not followed by a Han character that makes another word (米饭 is rice, 克服 overcome).
@@ -119,6 +122,13 @@ _CHINESE_UNIT = "|".join(sorted(_OUT_OF_CHINESE, key=len, reverse=True))
 # A product's dimensions are one figure before their unit (120×80×45毫米 -> 120×80×45 mm).
 _DIMENSIONS = rf"{NUMBER}(?:\s?×\s?{NUMBER})*"
 _CHINESE_MEASURE = re.compile(rf"(零下|-|−)?{FIGURE_START}({_DIMENSIONS})\s?({_CHINESE_UNIT})(?![饭粒服隆拉格斤里])")
+# Below zero in degrees without a scale (a weather report's 零下5度): the sign is the figure's
+# ("气温将在零下5度到3度之间" came back "between zero 5 and 3 degrees"). 度 alone is left to the
+# model (an angle, a degree of something); after 零下 it is a temperature.
+_BELOW_ZERO_DEGREES = re.compile(rf"零下{FIGURE_START}({NUMBER})\s?度(?![假数量过日])")
+# The first figure of an English range whose unit comes once, after the second ("from minus 5 to
+# 3 degrees Celsius" came back 从5到3摄氏度, the minus gone).
+_UNITLESS_LOW = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥-])(-|−|minus )?({NUMBER})\s+(?:to|and)\s+$", re.IGNORECASE)
 
 # Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
 _SAME_SYMBOLS = ("KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "Kb", "Mb", "Gb", "bps", "kbps",
@@ -261,6 +271,10 @@ def _out_of_chinese(text: str) -> list[Span]:
         if figure == "1":
             unit = _SINGULAR.get(unit, unit)
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{figure} {unit}"))
+    for m in _BELOW_ZERO_DEGREES.finditer(text):
+        if not any(s.start < m.end() and m.start() < s.end for s in spans):
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              f"minus {ascii_digits(m.group(1))} degree{'' if m.group(1) == '1' else 's'}"))
     for m in _CHINESE_DURATION.finditer(text):
         figure = ascii_digits(m.group(1))
         unit = _CHINESE_DURATIONS[m.group(2)] + ("" if figure == "1" else "s")
@@ -353,6 +367,17 @@ def _into_chinese(text: str) -> list[Span]:
             low, high = (f"{'零下' if m.group(1) and word in ('摄氏度', '华氏度') else m.group(1) or ''}{m.group(2)}"
                          for m in (a, b))
             spans.append(Span(a.start(), b.end(), text[a.start():b.end()], "number", f"{low}{word}至{high}{word}"))
+    for m in measures:  # minus 5 to 3 degrees Celsius: the unit once, for both figures
+        low = _UNITLESS_LOW.search(text, 0, m.start())
+        if low is None or any(r.start < m.end() and low.start() < r.end for r in spans):
+            continue
+        word = _INTO_CHINESE[m.group(3).lower()]
+        if word not in ("摄氏度", "华氏度") or not (low.group(1) or m.group(1)):
+            continue  # only a signed temperature: the sign is what the model drops
+        bounds = [f"{'零下' if sign else ''}{figure}" for sign, figure in ((low.group(1), low.group(2)),
+                                                                          (m.group(1), m.group(2)))]
+        spans.append(Span(low.start(), m.end(), text[low.start():m.end()], "number",
+                          f"{bounds[0]}{word}至{bounds[1]}{word}"))
     ranges = list(spans)
     for m in measures:
         if any(r.start < m.end() and m.start() < r.end for r in ranges):
