@@ -368,15 +368,15 @@ def _into_chinese(text: str) -> list[Span]:
                          for m in (a, b))
             spans.append(Span(a.start(), b.end(), text[a.start():b.end()], "number", f"{low}{word}至{high}{word}"))
     for m in measures:  # minus 5 to 3 degrees Celsius: the unit once, for both figures
-        low = _UNITLESS_LOW.search(text, 0, m.start())
-        if low is None or any(r.start < m.end() and low.start() < r.end for r in spans):
+        first = _UNITLESS_LOW.search(text, 0, m.start())
+        if first is None or any(r.start < m.end() and first.start() < r.end for r in spans):
             continue
         word = _INTO_CHINESE[m.group(3).lower()]
-        if word not in ("摄氏度", "华氏度") or not (low.group(1) or m.group(1)):
+        if word not in ("摄氏度", "华氏度") or not (first.group(1) or m.group(1)):
             continue  # only a signed temperature: the sign is what the model drops
-        bounds = [f"{'零下' if sign else ''}{figure}" for sign, figure in ((low.group(1), low.group(2)),
+        bounds = [f"{'零下' if sign else ''}{figure}" for sign, figure in ((first.group(1), first.group(2)),
                                                                           (m.group(1), m.group(2)))]
-        spans.append(Span(low.start(), m.end(), text[low.start():m.end()], "number",
+        spans.append(Span(first.start(), m.end(), text[first.start():m.end()], "number",
                           f"{bounds[0]}{word}至{bounds[1]}{word}"))
     ranges = list(spans)
     for m in measures:
