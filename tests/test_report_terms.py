@@ -189,3 +189,14 @@ def test_an_economys_news_into_chinese() -> None:
     found = find_report_terms("The economy grew at a 2.8% annual rate, the Commerce Department said.", "en", "zh")
     assert [s.target for s in found] == ["经济", "年率", "美国商务部"]
     assert find_report_terms("经济活动", "zh", "en") == []  # 经济 is only written
+
+
+@pytest.mark.parametrize(("text", "tgt", "expected"), [
+    ("营业收入翻了一番，达到34亿美元。", "en", [("翻了一番", "doubled")]),
+    ("Revenue doubled. He doubled over in pain.", "zh", []),  # doubled over, doubled back: not read
+    ("Unemployment fell to 3.4%.", "zh", [("Unemployment", "失业")]),
+    ("他失业了。", "en", []),  # a verb: only written
+])
+def test_multiples_and_unemployment(text: str, tgt: str, expected: list[tuple[str, str]]) -> None:
+    src = "en" if tgt == "zh" else "zh"
+    assert [(s.text, s.output) for s in find_report_terms(text, src, tgt)] == expected
