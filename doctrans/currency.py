@@ -30,6 +30,7 @@ magnitude word is converted as doctrans.magnitudes does, one without keeps its d
 | USD 12,500        | (as written)         | 12,500美元     |
 | EUR 3 million     | (as written)         | 300万欧元      |
 | 3,000 GBP         | (as written)         | 3,000英镑      |
+| 68 cents          | (as written)         | 68美分         |
 
 Only these two directions, and only currencies whose name is unambiguous: ``¥`` (yen or yuan),
 ``pounds`` without a scale word (money or weight; ``5 million pounds`` is money) and ``5 Canadian
@@ -58,7 +59,9 @@ _SIGNS = {"us$": "美元", "hk$": "港元", "$": "美元", "€": "欧元", "£"
 _SIGN_AMOUNT = re.compile(rf"(?<![0-9A-Za-z_.,])(US\$|HK\$|[$€£])({NUMBER})(?:\s?({_SCALE})|(m))?(?![0-9A-Za-z_])",
                           re.IGNORECASE)
 _WORDS = {"us dollars": "美元", "dollars": "美元", "euros": "欧元", "yuan": "元", "renminbi": "元",
-          "rmb": "元", "yen": "日元", "pounds sterling": "英镑", "pounds": "英镑"}
+          "rmb": "元", "yen": "日元", "pounds sterling": "英镑", "pounds": "英镑",
+          # "down 3 cents" came back 3分块 (3 lumps of points)
+          "cents": "美分", "pence": "便士"}
 # ISO 4217 codes, before or after the figure (a contract's ``USD 12,500``, an invoice's ``3,000 EUR``).
 _CODES = {"usd": "美元", "eur": "欧元", "gbp": "英镑", "jpy": "日元", "cny": "元", "rmb": "元", "hkd": "港元",
           "cad": "加元", "aud": "澳元", "chf": "瑞士法郎", "sgd": "新加坡元"}
