@@ -16,14 +16,22 @@ fraction written the other language's way, masked, restored and checked like a f
 | 超过三分之二的受访者                 | two-thirds          |
 | 约四分之一的企业                     | one-quarter         |
 | 十分之一                             | one-tenth           |
+| 超出预算四成                         | 40%                 |
+| 近三成的受访者                       | 30%                 |
+| 增长两成半                           | 25%                 |
 | two quarters of gains               | (none)              |
 | a third time                        | (none)              |
 | 百分之三十                           | (none)              |
+| 一成不变                             | (none)              |
+| 八成是他干的                         | (none)              |
 
 Into Chinese, a fraction is hyphenated (``two-thirds``) or followed by ``of``; ``quarters``
 without a hyphen only before ``of the``/``of all``… (``two straight quarters of gains`` are
 periods); ``half`` alone stays the model's word (一半). Into English, ``N分之M`` for a denominator
 from 2 to 10 and a smaller numerator; 百分之 is a percentage (doctrans.magnitudes' and the model's).
+Tenths in 成 (``超出预算四成`` came back "out of prefetching") are the percentage they are where a
+change, a share or an approximation says so (after 增长, 下降, 占, 近, 约, 超出预算…, or before
+的, 以上, 左右): ``一成不变`` (unchanging), ``八成是`` (most likely) and ``五成熟`` (medium) are not.
 """
 
 from __future__ import annotations
@@ -65,6 +73,27 @@ def english_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
             continue
         span = Span(m.start(), m.end(3), text[m.start():m.end(3)], "number",
                     f"{_CN[denominator - 1]}分之{_CN[numerator - 1]}")
+        if not span.overlaps_any(taken):
+            spans.append(span)
+    return spans
+
+
+_TENTH_DIGITS = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_TENTHS = re.compile(r"(增长|增加|上涨|提高|提升|下降|下跌|降低|减少|回落|占|近|约|逾|超过|超|超出|达到?|不到|不足)?"
+                     r"([一二三四五六七八九两])成(半)?(?=(以上|左右|多|的)?)")
+
+
+def chinese_tenths(text: str, taken: Sequence[Span] = ()) -> list[Span]:
+    """Tenths written with 成 (``四成`` -> ``40%``) where the sentence says they are a share (see
+    the module docstring)."""
+    spans = []
+    for m in _TENTHS.finditer(text):
+        before = m.group(1) or ("超出" if re.search(r"超出[\u4e00-\u9fff]{1,4}$", text[:m.start()]) else "")
+        if not before and not m.group(4):
+            continue
+        start = m.start(2)
+        percent = _TENTH_DIGITS[m.group(2)] * 10 + (5 if m.group(3) else 0)
+        span = Span(start, m.end(), text[start:m.end()], "number", f"{percent}%")
         if not span.overlaps_any(taken):
             spans.append(span)
     return spans

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from doctrans.chinese_numerals import read_large_numeral, write_numeral
-from doctrans.fraction_words import chinese_fractions, english_fractions
+from doctrans.fraction_words import chinese_fractions, chinese_tenths, english_fractions
 from doctrans.language_id import base_language
 from doctrans.magnitudes import english, in_wan
 from doctrans.verbatim import Span
@@ -147,6 +147,7 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
     lang = base_language(tgt_lang)
     if base_language(src_lang) == "zh" and lang == "en":
         fractions = chinese_fractions(text, taken)
+        fractions += chinese_tenths(text, [*taken, *fractions])
         return sorted([*fractions, *chinese_numerals(text, [*taken, *fractions])], key=lambda s: s.start)
     if base_language(src_lang) != "en" or lang not in _INTO:
         return []
