@@ -64,6 +64,9 @@ def test_a_unit_the_model_wrote_again_after_a_restored_measure_goes() -> None:
     assert road.restore("它长⦅1⦆公里").text == "它长15公里。"
     assert road.restore("它长⦅1⦆里").text == "它长15公里。"
     assert road.restore("它长⦅1⦆里程").text == "它长15公里里程。"  # 里程: a word, not the unit again
+    years = prepare("It happened 5 years ago.", 16, tgt_lang="zh", src_lang="en")
+    assert years.restore("⦅1⦆年前的事了。").text == "5年前的事了。"  # 5年年前
+    assert years.restore("⦅1⦆年底的事了。").text == "5年年底的事了。"  # 年底 is a word: left
     money = prepare("Sales were 3 million dollars.", 16, tgt_lang="zh", src_lang="en")
     assert money.restore("销售额为⦅1⦆美元。").text == "销售额为300万美元。"
     # Into English the unit's word.
