@@ -25,6 +25,9 @@ words the year (``nineteen eighty-four`` -> ``1984年``; it came back ``十九 �
 | the twentieth century             | (none)            |
 | a ten-year-old boy                | 十岁              |
 | in nineteen eighty-four           | 1984年            |
+| three years ago                   | 三年前            |
+| two months ago                    | 两个月前          |
+| a decade ago                      | 十年前            |
 
 The mirror, Chinese numerals into English (:func:`chinese_numerals`): a numeral with a unit
 character and a value from 10 (``一百六十``, ``三千``, ``两万``, ``十五亿``) is one span whose target
@@ -74,6 +77,11 @@ _STATED_AGE = re.compile(rf"(?<![\w'’-])(?:he|she|i)(?:\s+(?:was|is|am|turned|
                          rf"(?:(?:about|almost|nearly|only|just|barely|around|already|not yet)\s+)?({_NUMBER})"
                          r"(?=\s*[,.;!?]|\s+(?:when|and|then|at the time)\b)", re.IGNORECASE)
 _INTO = frozenset({"zh", "ja"})
+# "up from 31% three years ago" came back 前31%左右了, the three years gone: a time ago in words
+# below ten is one span (ten and up are numbers above, digits doctrans.units' durations).
+_AGO = re.compile(rf"(?<![\w'’-])(a|an|{'|'.join(_UNITS)})\s+(year|month|week|day|decade)s?\s+ago(?![\w'’-])",
+                  re.IGNORECASE)
+_AGO_UNITS = {"year": "年前", "month": "个月前", "week": "周前", "day": "天前", "decade": "年前"}  # a decade: ×10
 
 
 def value_of(words: str) -> int:
@@ -158,6 +166,11 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{value_of(first) * 100 + rest}年"))
     for m in _AGE_WORDS.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", write_numeral(value_of(m.group(1)), lang) + "岁"))
+    for m in _AGO.finditer(text):
+        count, unit = m.group(1).lower(), m.group(2).lower()
+        n = (1 if count in ("a", "an") else _UNITS[count]) * (10 if unit == "decade" else 1)
+        numeral = "两" if n == 2 and lang == "zh" else write_numeral(n, lang)  # 两年前, 两天前
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", numeral + _AGO_UNITS[unit]))
     for m in _STATED_AGE.finditer(text):
         age = value_of(m.group(1))
         if 2 <= age < 120:  # "she is one" is more often a pronoun (one of them)
