@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from functools import cache
 
 from doctrans.data_lists import data_lines
@@ -165,6 +166,21 @@ def half_translated(source: str, translation: str) -> frozenset[str]:
         if 0 < len({w.lower() for w in whole}) <= 2:
             cut |= whole
     return frozenset(cut)
+
+
+def miscopied_names(source: str, translation: str) -> frozenset[str]:
+    """The rare names of an English ``source`` (:func:`rare_names`) that a Chinese ``translation``
+    lacks but copied wrong: a Latin word the source does not have, with the name's first letter and
+    most of its letters (``Siracusa`` came back ``Sacusa``). The engine translates such a sentence
+    again with them kept as written."""
+    names = rare_names(source) - {m.group() for m in _SOURCE_WORD.finditer(translation)}
+    if not names:
+        return frozenset()
+    source_words = {m.group().lower() for m in _SOURCE_WORD.finditer(source)}
+    copies = {w for w in (m.group() for m in _SOURCE_WORD.finditer(translation))
+              if len(w) >= 4 and w.lower() not in source_words}
+    return frozenset(n for n in names if any(
+        c[0].lower() == n[0].lower() and SequenceMatcher(None, c.lower(), n.lower()).ratio() >= 0.75 for c in copies))
 
 
 def _title_case(text: str) -> bool:

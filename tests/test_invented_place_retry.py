@@ -2,7 +2,8 @@
 source's rare names kept as written (doctrans.engine.onnx_engine.OnnxDocumentSession.translate),
 with the built-in model: a news story's "the town of Siracusa" came back 在西雅图中 (Seattle), in
 every hypothesis of the search. Likewise a word the model cut in two, its beginning translated and
-its end copied (doctrans.kept_names.half_translated: "the calltip" came back 调用tip)."""
+its end copied (doctrans.kept_names.half_translated: "the calltip" came back 调用tip), and a rare
+name it copied wrong (doctrans.kept_names.miscopied_names: Siracusa came back Sacusa)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from doctrans.engine.batch import BatchedDocuments
 from doctrans.engine.onnx_engine import OnnxTranslator
-from doctrans.kept_names import half_translated, rare_names
+from doctrans.kept_names import half_translated, miscopied_names, rare_names
 from doctrans.models_registry import default_bundle
 from doctrans.place_names import invented_places, look_alikes
 
@@ -72,10 +73,22 @@ def test_a_word_cut_in_two_is_found_by_its_copied_end(source: str, translation: 
     assert half_translated(source, translation) == cut
 
 
-def test_a_word_the_model_cut_in_two_is_kept_as_written(translator: OnnxTranslator) -> None:
-    source = "The calltip remains until the cursor is moved."  # came back 调用tip 仍然保持...
+@pytest.mark.parametrize("source", [
+    "The calltip remains until the cursor is moved.",  # the stop-38 model: 调用tip 仍然保持...
+    "The Newark River flooded.", "Encode with the standard Base64 alphabet.", "The cancellation is final.",
+])
+def test_no_word_is_left_cut_in_two(translator: OnnxTranslator, source: str) -> None:
+    # Words earlier built-in models cut in two; the model of 2026-11-27 translates them whole (the
+    # calltip as 调用器), so the retry that keeps such a word is exercised by the Siracusa tests.
     out = translator.new_document().translate(source).translation
-    assert half_translated(source, out) == set() and "calltip" in out, out
+    assert half_translated(source, out) == set(), out
+
+
+def test_a_rare_name_copied_wrong_is_kept_as_written() -> None:
+    # The model of 2026-11-27 wrote "Siracusa" as Sacusa: the sentence is translated again with it kept.
+    assert miscopied_names(SIRACUSA, "在Sicily年中，Sacusa记录了46.3摄氏度。") == {"Siracusa"}
+    assert miscopied_names(SIRACUSA, "在西西里，Siracusa记录了46.3摄氏度。") == set()
+    assert miscopied_names(SIRACUSA, "在西西里，锡拉库萨记录了46.3摄氏度。") == set()  # translated: the model's
 
 
 def test_a_word_that_begins_as_the_invented_place_does_is_kept() -> None:

@@ -29,7 +29,7 @@ from doctrans.datelines import find_dateline
 from doctrans.dates import drop_repeated_units, no_mid_year
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
-from doctrans.kept_names import CJK_LANGUAGES, half_translated, rare_names
+from doctrans.kept_names import CJK_LANGUAGES, half_translated, miscopied_names, rare_names
 from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
@@ -158,11 +158,12 @@ class Prepared:
         capitalised words (doctrans.kept_names.rare_names) and those that begin as the place does
         (doctrans.place_names.look_alikes) when it names a place the source does not (the model
         made a known city of a name it never learned: "the town of Siracusa" came back 在西雅图中,
-        Seattle, "the Colosseum" 哥伦比亚, Colombia), and the words it cut in two (doctrans.kept_names.half_translated:
-        字母bet for alphabet, 新ark for Newark). Empty otherwise."""
+        Seattle, "the Colosseum" 哥伦比亚, Colombia), the words it cut in two (doctrans.kept_names.half_translated:
+        字母bet for alphabet, 新ark for Newark) and the rare names it copied wrong
+        (doctrans.kept_names.miscopied_names: Sacusa for Siracusa). Empty otherwise."""
         if base_language(self.src_lang) != "en" or base_language(self.tgt_lang) != "zh":
             return frozenset()
-        keep = half_translated(self.source, translation)
+        keep = half_translated(self.source, translation) | miscopied_names(self.source, translation)
         invented = invented_places(self.source, translation, self.src_lang, self.tgt_lang)
         if invented:
             keep |= rare_names(self.source) | look_alikes(self.source, invented)
