@@ -17,6 +17,9 @@ figure likewise:
 | 温度30℃左右               | en     | about 30 °C            |
 | 内存500MB以上             | en     | 500MB or more          |
 | 1000元以下                | en     | 1000 yuan or less      |
+| 约300余家企业             | en     | more than 300          |
+| 50多名代表                | en     | more than 50           |
+| 人口300多万人             | en     | more than 3 million    |
 | more than 200,000 homes  | zh     | 超过200,000所房屋      |
 | at least 2 GB of space   | zh     | 至少2 GB               |
 | up to 10 hours           | zh     | 最多10小时             |
@@ -50,6 +53,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from doctrans.language_id import base_language
+from doctrans.magnitudes import decimal_value, english
 from doctrans.verbatim import Span
 
 _CHINESE_BEFORE = {"约": "about", "约为": "about", "大约": "about", "大约为": "about", "大概": "about",
@@ -65,6 +69,9 @@ _CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下"
 # "or later" (2.0 及以上版本 came back "2.0 and resolves").
 _CHINESE_AFTER_WORD = re.compile(r" ?(" + "|".join(sorted(_CHINESE_AFTER, key=len, reverse=True))
                                  + ")(?P<version>(?=版本))?")
+# 余/多 after a plain figure, before what it counts (300余家企业, 50多名代表, 10多年) or a magnitude
+# (300多万: more than 3 million; it came back "300 more"): more than it.
+_MORE_THAN_AFTER = re.compile(r"[余多](万|亿)?(?=[\u4e00-\u9fff])(?![千百])")
 _LATER = {"以上": " or later", "及以上": " or later", "以下": " or earlier", "及以下": " or earlier"}
 _ENGLISH_BEFORE = {"about": "约", "around": "约", "roughly": "约", "some": "约", "nearly": "近", "almost": "近",
                    "more than": "超过", "over": "超过", "at least": "至少", "no more than": "不超过",
@@ -156,7 +163,14 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
         if tgt == "en":
             before = _CHINESE_WORD.search(text, 0, fig.start)
             after = _CHINESE_AFTER_WORD.match(text, fig.end)
-            if before:
+            odd = _MORE_THAN_AFTER.match(text, fig.end) if _PLAIN_FIGURE.fullmatch(written) else None
+            if odd:  # 300余家, 约300余家, 50多名, 300多万: "more than" (约 and 余 say the same twice)
+                if odd.group(1):
+                    written = english(decimal_value(written) * (10_000 if odd.group(1) == "万" else 100_000_000))
+                end, written = odd.end(), f"more than {written}"
+                if before and _CHINESE_BEFORE[before.group(1)] in ("about", "more than"):
+                    start = before.start()
+            elif before:
                 start, written = before.start(), f"{_CHINESE_BEFORE[before.group(1)]} {written}"
             elif after:
                 end = after.end()
