@@ -165,8 +165,9 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
             after = _CHINESE_AFTER_WORD.match(text, fig.end)
             odd = _MORE_THAN_AFTER.match(text, fig.end) if _PLAIN_FIGURE.fullmatch(written) else None
             if odd:  # 300余家, 约300余家, 50多名, 300多万: "more than" (约 and 余 say the same twice)
-                if odd.group(1):
-                    written = english(decimal_value(written) * (10_000 if odd.group(1) == "万" else 100_000_000))
+                value = decimal_value(written)
+                if odd.group(1) and value is not None:
+                    written = english(value * (10_000 if odd.group(1) == "万" else 100_000_000))
                 end, written = odd.end(), f"more than {written}"
                 if before and _CHINESE_BEFORE[before.group(1)] in ("about", "more than"):
                     start = before.start()
