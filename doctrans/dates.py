@@ -30,6 +30,9 @@ term and checked like one after translation:
 | 20日               | on the 20th         | (as written)        |
 | 26日至28日         | from the 26th to the 28th | (as written)  |
 | 1987年冬天         | the winter of 1987  | (as written)        |
+| 2024年底           | the end of 2024     | (as written)        |
+| 2023年初           | early 2023          | (as written)        |
+| 2024年3月5日至11日 | March 5–11, 2024    | (as written)        |
 | winter of 1987     | (as written)        | 1987年冬天          |
 | 10月的第一个星期一 | the first Monday of October | (as written) |
 | first Monday of October | (as written)   | 10月的第一个星期一  |
@@ -142,6 +145,13 @@ _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
 # before a Han character that is not 内/以内/起/后/前 (30日内 is thirty days) nor a word starting
 # with 日 (日本, 日元, 日报, 日期...).
 # Two such days, a span of the month (26日至28日: "26, and 28 Japanese", the second 日 read as Japan).
+# A part of a year (截至2024年底 came back "In as of 2024", the end lost); 年中 not before 国心期华央文
+# (2024年中国, 年中期报告 an interim report).
+_ZH_YEAR_PART = re.compile(rf"(?<![{_D}.])(?P<y>(?:1[5-9]|2[01])[0-9]{{2}})年(?P<p>底|末|初|中)(?![国心期华央文])")
+_YEAR_PARTS = {"底": "the end of {}", "末": "the end of {}", "初": "early {}", "中": "mid-{}"}
+# A full date and a later day of its month (2024年3月5日至11日 came back "March 5, 2024 to on the 11th").
+_ZH_DATE_DAYS = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?P<a>[{_D}]{{1,2}})[日号]?"
+                           rf"(?:至|到|-|—|–|～|~)(?P<b>[{_D}]{{1,2}})[日号]")
 _ZH_DAYS = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?:至|到|[-—–～~])([{_D}]{{1,2}})日(?![本元报])")
 _ZH_DAY = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?=[\u4e00-\u9fff])(?![日内以起后前至元本报期常均间记程志])")
 
@@ -201,6 +211,14 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                 in_year = f" {figure_value(m['y'])}" if m["y"] else ""
                 written = f"{MONTHS[first - 1]} to {MONTHS[last - 1]}{in_year}"
                 spans.append(Span(m.start(), m.end(), m.group(), "date", written))
+        for m in _ZH_DATE_DAYS.finditer(text):
+            month, first, last = figure_value(m["m"]), figure_value(m["a"]), figure_value(m["b"])
+            if any(sp.start <= m.start() < sp.end for sp in spans) or not (_valid(month, last) and 1 <= first < last):
+                continue
+            in_year = f", {figure_value(m['y'])}" if m["y"] else ""
+            spans.append(Span(m.start(), m.end(), m.group(), "date", f"{MONTHS[month - 1]} {first}–{last}{in_year}"))
+        for m in _ZH_YEAR_PART.finditer(text):
+            spans.append(Span(m.start(), m.end(), m.group(), "date", _YEAR_PARTS[m["p"]].format(figure_value(m["y"]))))
         ranges = list(spans)
         for m in _ZH_DATE.finditer(text):
             if any(r.start <= m.start() < r.end for r in ranges):
