@@ -34,6 +34,9 @@ term and checked like one after translation:
 | 2023年初           | early 2023          | (as written)        |
 | 2024年3月5日至11日 | March 5–11, 2024    | (as written)        |
 | winter of 1987     | (as written)        | 1987年冬天          |
+| the end of 2025    | (as written)        | 2025年底            |
+| mid-2024           | (as written)        | 2024年中            |
+| early 1990s        | (as written)        | 1990年代初          |
 | 10月的第一个星期一 | the first Monday of October | (as written) |
 | first Monday of October | (as written)   | 10月的第一个星期一  |
 
@@ -109,6 +112,15 @@ _EN_YEAR = re.compile(
 _EN_YEAR_RANGE = re.compile(rf"(?<![A-Za-z])(?i:from|between)\s+{_YEAR_NO}\s+(?i:to|and|until|through)\s+"
                             rf"(?P<y>{_YEAR_NO}){_AFTER_YEAR}")
 _EN_DECADE = re.compile(r"(?<![0-9A-Za-z])(?P<y>(?:1[5-9]|20)[0-9]0)s(?![A-Za-z0-9])")
+# A part of a year or decade ("by the end of 2025" came back 由2025年结束, "in the early 1990s"
+# 1990年代前): the whole of it is the date.
+_EN_YEAR_PART = re.compile(rf"(?<![A-Za-z])(?:the\s+)?(?P<p>(?i:end|beginning|start|middle))\s+of\s+(?:the\s+)?"
+                           rf"(?P<y>{_YEAR_NO})(?P<s>s)?(?![0-9A-Za-z])")
+_EN_EARLY_LATE = re.compile(rf"(?<![A-Za-z])(?P<p>(?i:early|late|mid))[- ](?P<y>{_YEAR_NO})(?P<s>s)?(?![0-9A-Za-z])")
+_YEAR_PART_INTO = {"end": "底", "beginning": "初", "start": "初", "middle": "中", "early": "初", "late": "底",
+                   "mid": "中"}
+_DECADE_PART_INTO = {"end": "末", "beginning": "初", "start": "初", "middle": "中期", "early": "初", "late": "末",
+                     "mid": "中期"}
 _D = "0-9０-９"
 _ZH_YEAR = re.compile(rf"(?<![{_D}.])((?:1[5-9]|2[01])[0-9]{{2}})年(?![度代初底末中内间前后{_D}])")
 _ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?:(?P<d>[{_D}]{{1,2}})[日号]|份)?")
@@ -250,6 +262,13 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             in_year = f"{m['y']}年" if m["y"] else ""
             written = f"{in_year}{month_number(m['m'])}月的{nth}星期{weekday}"
             spans.append(Span(m.start(), m.end(), m.group(), "date", written))
+        for pattern in (_EN_YEAR_PART, _EN_EARLY_LATE):
+            for m in pattern.finditer(text):
+                part = m["p"].lower()
+                if m["s"] and not m["y"].endswith("0"):
+                    continue
+                written = f"{m['y']}年代{_DECADE_PART_INTO[part]}" if m["s"] else f"{m['y']}年{_YEAR_PART_INTO[part]}"
+                spans.append(Span(m.start(), m.end(), m.group(), "date", written))  # the early 1990s: 1990年代初
         for m in _EN_DATE.finditer(text):
             if any(sp.start <= m.start() < sp.end for sp in spans):
                 continue
@@ -294,6 +313,8 @@ def drop_repeated_units(text: str, dates: list[str]) -> str:
             text = re.sub(re.escape(date) + r"(?:[日号]{2,}|[日号](?![\u3400-\u9fff]))", date, text)
         elif date.endswith(("年", "年代")):  # "1952年年" -> "1952年"; "2024年年底" reads as 2024年底
             text = re.sub(re.escape(date) + r"(?:年代|年(?!代))", date, text)
+        elif date.endswith(("底", "初", "中", "末", "中期")):  # "in the middle of 2024": 在2024年中中
+            text = text.replace(date + date[-1], date)
     return text
 
 
