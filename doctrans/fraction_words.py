@@ -13,6 +13,10 @@ fraction written the other language's way, masked, restored and checked like a f
 | Three quarters of the staff         | 四分之三             |
 | a third of the budget               | 三分之一             |
 | one-half                            | 二分之一             |
+| one in five adults                  | 五分之一             |
+| Half of the budget                  | 一半                 |
+| a quarter of a percentage point     | 0.25个百分点         |
+| half a percentage point             | 0.5个百分点          |
 | 超过三分之二的受访者                 | two-thirds          |
 | 约四分之一的企业                     | one-quarter         |
 | 十分之一                             | one-tenth           |
@@ -27,8 +31,11 @@ fraction written the other language's way, masked, restored and checked like a f
 
 Into Chinese, a fraction is hyphenated (``two-thirds``) or followed by ``of``; ``quarters``
 without a hyphen only before ``of the``/``of all``… (``two straight quarters of gains`` are
-periods); ``half`` alone stays the model's word (一半). Into English, ``N分之M`` for a denominator
-from 2 to 10 and a smaller numerator; 百分之 is a percentage (doctrans.magnitudes' and the model's).
+periods); ``half`` alone stays the model's word, ``half of the``/``its``… is 一半 ("Half of the
+budget" came back 半辈子, half a lifetime); ``one in five`` is 五分之一 ("one in five adults" came
+back 五个成年人, five adults), and a part of a percentage point is its figure. Into English,
+``N分之M`` for a denominator from 2 to 10 and a smaller numerator; 百分之 is a percentage
+(doctrans.magnitudes' and the model's).
 Tenths in 成 (``超出预算四成`` came back "out of prefetching") are the percentage they are where a
 change, a share or an approximation says so (after 增长, 下降, 占, 近, 约, 超出预算…, or before
 的, 以上, 左右): ``一成不变`` (unchanging), ``八成是`` (most likely) and ``五成熟`` (medium) are not.
@@ -39,6 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from doctrans.chinese_numerals import write_numeral
 from doctrans.verbatim import Span
 
 _NUMERATORS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -97,6 +105,32 @@ def chinese_tenths(text: str, taken: Sequence[Span] = ()) -> list[Span]:
         if not span.overlaps_any(taken):
             spans.append(span)
     return spans
+
+
+_ONE_IN = re.compile(r"(?<![\w'’-])(one|two|three|four|five|six|seven|eight|nine|[1-9])\s+in\s+"
+                     r"(two|three|four|five|six|seven|eight|nine|ten|[2-9]|[1-9][0-9]{1,2})(?![\w'’-])", re.IGNORECASE)
+_HALF_OF = re.compile(r"(?<![\w'’-])half\s+of(?=\s+(?:the|all|its|their|our|his|her|them|those|these|us|you)\b)",
+                      re.IGNORECASE)
+_POINT_PART = re.compile(r"(?<![\w'’-])(a quarter of a|half a|half of a|three quarters of a) percentage point"
+                         r"(?![\w'’-])", re.IGNORECASE)
+_POINT_PARTS = {"a quarter of a": "0.25", "half a": "0.5", "half of a": "0.5", "three quarters of a": "0.75"}
+_WORD_NUMBERS = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                                             "nine", "ten"])}
+
+
+def english_shares(text: str, taken: Sequence[Span] = ()) -> list[Span]:
+    """``one in five`` (五分之一), ``half of the`` (一半) and a part of a percentage point (0.25个百分点)
+    of an English ``text`` (see the module docstring)."""
+    spans = []
+    for m in _POINT_PART.finditer(text):
+        spans.append(Span(m.start(), m.end(), m.group(), "number", f"{_POINT_PARTS[m[1].lower()]}个百分点"))
+    for m in _ONE_IN.finditer(text):
+        part, whole = (int(w) if w.isdigit() else _WORD_NUMBERS[w.lower()] for w in (m[1], m[2]))
+        if part < whole:
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{write_numeral(whole)}分之{_CN[part - 1]}"))
+    for m in _HALF_OF.finditer(text):
+        spans.append(Span(m.start(), m.end(), m.group(), "number", "一半"))
+    return [s for i, s in enumerate(spans) if not s.overlaps_any([*taken, *spans[:i]])]
 
 
 def chinese_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:

@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from doctrans.chinese_numerals import read_large_numeral, write_numeral
-from doctrans.fraction_words import chinese_fractions, chinese_tenths, english_fractions
+from doctrans.fraction_words import chinese_fractions, chinese_tenths, english_fractions, english_shares
 from doctrans.language_id import base_language
 from doctrans.magnitudes import english, in_wan
 from doctrans.verbatim import Span
@@ -159,7 +159,9 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         return sorted([*fractions, *chinese_numerals(text, [*taken, *fractions])], key=lambda s: s.start)
     if base_language(src_lang) != "en" or lang not in _INTO:
         return []
-    spans = english_fractions(text, taken) if lang == "zh" else []
+    spans = english_shares(text, taken) if lang == "zh" else []  # first: "a quarter of a percentage point"
+    if lang == "zh":
+        spans += english_fractions(text, [*taken, *spans])
     for m in _YEAR_WORDS.finditer(text):
         first, second = m.group(1).lower(), m.group(2).lower()
         rest = value_of(re.sub(r"^oh?[- ]", "", second))

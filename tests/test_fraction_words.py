@@ -11,20 +11,24 @@ import pytest
 from doctrans import fraction_words
 from doctrans.direction_terms import automatic_terms
 from doctrans.engine.protect import prepare
-from doctrans.fraction_words import chinese_fractions, chinese_tenths, english_fractions
+from doctrans.fraction_words import chinese_fractions, chinese_tenths, english_fractions, english_shares
 from doctrans.report import sentence_warnings
 from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(fraction_words)) == 16
+    assert len(two_column_rows(fraction_words)) == 20
 
 
 @pytest.mark.parametrize(("source", "target"), two_column_rows(fraction_words))
 def test_docstring_table_row(source: str, target: str) -> None:
     chinese = bool(re.search(r"[\u4e00-\u9fff]", source))
     src, tgt = ("zh", "en") if chinese else ("en", "zh")
-    found = chinese_fractions(source) + chinese_tenths(source) if chinese else english_fractions(source)
+    if chinese:
+        found = chinese_fractions(source) + chinese_tenths(source)
+    else:
+        shares = english_shares(source)
+        found = shares + english_fractions(source, shares)
     assert [s.output for s in found] == ([] if target == "(none)" else [target])
     # and through the direction's terms, which the engine masks
     if target != "(none)":
