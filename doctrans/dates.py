@@ -311,6 +311,8 @@ def drop_repeated_units(text: str, dates: list[str]) -> str:
     for date in dates:
         if date.endswith(("月", "日")):
             text = re.sub(re.escape(date) + r"(?:[日号]{2,}|[日号](?![\u3400-\u9fff]))", date, text)
+            if date.endswith("日"):  # 11日号上: no word starts with 号 after a day
+                text = text.replace(date + "号", date)
         elif date.endswith(("年", "年代")):  # "1952年年" -> "1952年"; "2024年年底" reads as 2024年底
             text = re.sub(re.escape(date) + r"(?:年代|年(?!代))", date, text)
         elif date.endswith(("底", "初", "中", "末", "中期")):  # "in the middle of 2024": 在2024年中中

@@ -46,7 +46,7 @@ from doctrans.dates import find_dates
 from doctrans.kept_names import find_kept_names
 from doctrans.language_id import base_language
 from doctrans.magnitudes import find_magnitudes
-from doctrans.number_words import find_number_words
+from doctrans.number_words import find_digit_ordinals, find_number_words
 from doctrans.part_numbers import find_part_numbers
 from doctrans.person_names import find_person_names, with_speech_verbs
 from doctrans.place_names import find_place_names
@@ -68,7 +68,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
                   find_counted_nouns(text, src_lang, tgt_lang), find_magnitudes(text, tgt_lang),
                   find_report_periods(text, src_lang, tgt_lang),
                   find_dates(text, tgt_lang), find_part_numbers(text, tgt_lang),
-                  find_units(text, tgt_lang)):
+                  find_units(text, tgt_lang), find_digit_ordinals(text, src_lang, tgt_lang)):
         terms = _joined(terms, found, terms)
     spans = find_spans(text)
     terms = _joined(terms, find_ui_labels(text, src_lang, tgt_lang), [*spans, *terms])

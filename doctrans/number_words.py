@@ -26,6 +26,10 @@ words the year (``nineteen eighty-four`` -> ``1984年``; it came back ``十九 �
 | a ten-year-old boy                | 十岁              |
 | in nineteen eighty-four           | 1984年            |
 | three years ago                   | 三年前            |
+| finished 2nd                      | 第2               |
+| the 21st century                  | 21世纪            |
+| our 10th anniversary              | 10周年            |
+| on the 11th                       | 11日              |
 | two months ago                    | 两个月前          |
 | a decade ago                      | 十年前            |
 
@@ -81,6 +85,12 @@ _INTO = frozenset({"zh", "ja"})
 # below ten is one span (ten and up are numbers above, digits doctrans.units' durations).
 _AGO = re.compile(rf"(?<![\w'’-])(a|an|{'|'.join(_UNITS)})\s+(year|month|week|day|decade)s?\s+ago(?![\w'’-])",
                   re.IGNORECASE)
+# An ordinal in digits ("finished 2nd" came back 完成了2, "the 5th time" 5次 -- five times, "our
+# 10th anniversary" 10纪念日): 第N, and the Chinese word where English puts a noun after it.
+_ORDINAL_DIGITS = re.compile(r"(?<![\w.,/-])([1-9][0-9]{0,3})(?:st|nd|rd|th)"
+                             r"(?:\s+(century|anniversary|floor|birthday))?(?![\w'’-])", re.IGNORECASE)
+_ON_THE = re.compile(r"(?i:\bon the|\bby the|\buntil the|\bfrom the)\s+$")
+_ORDINAL_NOUNS = {"century": "{}世纪", "anniversary": "{}周年", "floor": "{}楼", "birthday": "{}岁生日"}
 _AGO_UNITS = {"year": "年前", "month": "个月前", "week": "周前", "day": "天前", "decade": "年前"}  # a decade: ×10
 
 
@@ -212,3 +222,21 @@ def proper_ordinals(text: str) -> str:
         return right.capitalize() if m.group(1)[0].isupper() else right
 
     return _MALFORMED.sub(fix, text)
+
+
+def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """English ordinals in digits into Chinese: ``2nd`` -> ``第2``, ``the 21st century`` -> ``21世纪``,
+    ``10th anniversary`` -> ``10周年`` (the digits alone were masked, the ending left to the model)."""
+    if base_language(src_lang) != "en" or base_language(tgt_lang) not in _INTO:
+        return []
+    spans = []
+    for m in _ORDINAL_DIGITS.finditer(text):
+        n, noun = int(m.group(1)), (m.group(2) or "").lower()
+        suffix = m.group(0)[len(m.group(1)):len(m.group(1)) + 2].lower()
+        if suffix != {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n % 100 not in (11, 12, 13) else 0, "th"):
+            continue  # "1th", "3st": no ordinal
+        written = _ORDINAL_NOUNS.get(noun, "第{}").format(n)
+        if not noun and n <= 31 and _ON_THE.search(text, 0, m.start()):
+            written = f"{n}日"  # "on the 11th": a day of the month
+        spans.append(Span(m.start(), m.end(), m.group(0), "date" if written.endswith("日") else "number", written))
+    return spans

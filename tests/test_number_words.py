@@ -7,7 +7,7 @@ import pytest
 from doctrans import number_words
 from doctrans.chinese_numerals import write_numeral
 from doctrans.engine.protect import prepare
-from doctrans.number_words import find_number_words
+from doctrans.number_words import find_digit_ordinals, find_number_words
 from doctrans.report import sentence_warnings
 
 
@@ -18,12 +18,13 @@ def rows() -> list[tuple[str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(rows()) == 16
+    assert len(rows()) == 20
 
 
 @pytest.mark.parametrize(("source", "target"), rows())
 def test_docstring_table_row(source: str, target: str) -> None:
-    found = find_number_words(f"We counted {source} here.", "en", "zh")
+    text = f"We counted {source} here."
+    found = sorted(find_number_words(text, "en", "zh") + find_digit_ordinals(text, "en", "zh"), key=lambda s: s.start)
     assert (" · ".join(s.target or "" for s in found) or "(none)") == target
 
 
@@ -107,3 +108,12 @@ def test_an_ordinal_the_model_built_wrong_is_written_as_english_writes_it() -> N
 def test_a_persons_age_stated_without_years_old(text: str, ages: list[tuple[str, str]]) -> None:
     found = find_number_words(text, "en", "zh")
     assert [(s.text, s.target) for s in found if (s.target or "").endswith("岁")] == ages
+
+
+@pytest.mark.parametrize(("source", "decoded", "expected"), [
+    ("We celebrated our 10th anniversary.", "我们庆祝了⦅1⦆年。", "我们庆祝了10周年。"),  # 10周年年
+    ("She finished 2nd in the race.", "她在比赛中获得⦅1⦆号。", "她在比赛中获得第2。"),  # 第2号
+    ("On the 11th, he left.", "⦅1⦆号,他走了。", "11日，他走了。"),  # 11日号
+])
+def test_an_ordinal_comes_back_without_the_counter_the_model_added(source: str, decoded: str, expected: str) -> None:
+    assert prepare(source, 16, tgt_lang="zh", src_lang="en").restore(decoded).text == expected

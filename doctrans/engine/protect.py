@@ -129,9 +129,13 @@ class Prepared:
                           and not _CALENDAR_YEAR.fullmatch(s.output)
                           and not _YEARS_SOON_AFTER.match(self.masked.source, s.end)]
                 restored = replace(restored, text=no_counter_after(restored.text, counts, "年"))
-                # An age the model took for a number (``Maria Rossi, 67,`` came back 罗西67号).
-                ages = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("岁")]
+                # An age the model took for a number (``Maria Rossi, 67,`` came back 罗西67号), an
+                # ordinal (``finished 2nd``: 第2号) or an anniversary (10周年年).
+                ages = [s.output for s in self.masked.spans if s.kind == "number"
+                        and (s.output.endswith("岁") or s.output.startswith("第"))]
                 restored = replace(restored, text=no_counter_after(restored.text, ages, "号"))
+                years = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("周年")]
+                restored = replace(restored, text=no_counter_after(restored.text, years, "年"))
         if not self.chinese_output and self.masked.spans:
             restored = replace(restored, text=no_article_before_determiner(one_period(restored.text)))
             places = [s.output for s in self.masked.spans if s.kind == "place"]
