@@ -224,8 +224,11 @@ _SENTENCE_ENDS = ("。", "！", "？", ".", "!", "?")
 
 
 def _translated_term(span: Span) -> bool:
-    """A term the engine translated, written in small letters (its capital is the sentence's)."""
-    return span.kind == "phrase" and span.target not in (None, span.text) and span.output[:1].islower()
+    """A term the engine translated, written in small letters (its capital is the sentence's): a
+    phrase, or a figure or date written with words first ("more than two-thirds", "the end of 2024",
+    "about 30 °C")."""
+    return span.kind in ("phrase", "number", "date") and span.target not in (None, span.text) \
+        and span.output[:1].islower()
 
 
 # An article the model wrote before a span that starts with a determiner of its own: "The ⦅1⦆
