@@ -55,8 +55,9 @@ def sentence_warnings(source: str, translation: str, glossary: Glossary | None =
     ``1,250万`` is looked for as ``12.5 million`` in English (doctrans.magnitudes); with ``src_lang``
     the names the direction keeps (doctrans.kept_names) are looked for too."""
     terms = automatic_terms(source, glossary.find(source) if glossary is not None else [], src_lang, tgt_lang)
-    return [*notes, *check(source, translation, terms),
-            *left_in_english(source, translation, terms, src_lang, tgt_lang)]
+    protected = protected_spans(source, terms)  # once: both checks read them
+    return [*notes, *check(source, translation, terms, protected),
+            *left_in_english(source, translation, protected, src_lang, tgt_lang)]
 
 
 # An English word of the source in a Chinese translation: the en->zh model copies the words it does
@@ -75,15 +76,16 @@ def kept_in_chinese() -> frozenset[str]:
 _QUOTED = re.compile(r'[“"][^“”"]*[”"]')
 
 
-def left_in_english(source: str, translation: str, terms: Sequence[Span], src_lang: str | None,
+def left_in_english(source: str, translation: str, protected: Sequence[Span], src_lang: str | None,
                     tgt_lang: str | None) -> list[SpanWarning]:
     """The common English words (doctrans.kept_names.common_words) of an English source that its
     Chinese translation copied as they are, in small letters (a capitalised word is a name or a
-    title the model may keep), outside what the translation keeps on purpose (spans, terms,
-    names): each once, as an ``untranslated`` warning."""
+    title the model may keep), outside what the translation keeps on purpose (``protected``: the
+    source's spans, terms and names, doctrans.verbatim.protected_spans): each once, as an
+    ``untranslated`` warning."""
     if base_language(src_lang) != "en" or base_language(tgt_lang) != "zh":
         return []
-    kept = set(_LATIN_WORD.findall(" ".join(s.output for s in protected_spans(source, terms))))
+    kept = set(_LATIN_WORD.findall(" ".join(s.output for s in protected)))
     source_words = set(_LATIN_WORD.findall(source))
     common, technical = common_words(), kept_in_chinese()
     seen: list[str] = []

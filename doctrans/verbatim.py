@@ -1058,13 +1058,15 @@ def remask(translation: str, masked: Masked) -> str:
 _WORD_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 
 
-def check(source: str, translation: str, terms: Sequence[Span] = ()) -> list[SpanWarning]:
+def check(source: str, translation: str, terms: Sequence[Span] = (),
+          protected: Sequence[Span] | None = None) -> list[SpanWarning]:
     """What of ``source`` that must survive is not in ``translation``: each number, code, URL...
     (:data:`CHECKED_KINDS`) as often as in the source, and each glossary term's target. With
     masking this holds by construction; it matters where a bundle cannot mask (no placeholder
-    pieces), for spans past the 16th, and for a person's edit."""
+    pieces), for spans past the 16th, and for a person's edit. ``protected``: the source's
+    :func:`protected_spans` with ``terms``, where the caller has them already."""
     need: Counter[tuple[str, str]] = Counter()
-    for span in protected_spans(source, terms):
+    for span in protected if protected is not None else protected_spans(source, terms):
         if span.target is not None:
             need[(span.kind, span.target)] += 1
         elif span.kind in CHECKED_KINDS:
