@@ -26,6 +26,7 @@ same part and number the target's way (masked, restored and checked like a gloss
 | Fig. 12           | (as written)    | 图12         |
 | Table 2.1         | (as written)    | 表2.1        |
 | Appendix B        | (as written)    | 附录B        |
+| Scope 2           | (as written)    | 范围2        |
 | Chapter One       | (as written)    | 第一章       |
 | PART TWELVE       | (as written)    | 第十二部分   |
 | 步骤 3            | Step 3          | (as written) |
@@ -98,7 +99,10 @@ def _steps(text: str, lang: str) -> list[Span]:
 # Figures, tables, appendices: no 第 in Chinese. A number (2.1) or an appendix letter.
 _FIGURES_ZH = {"图": "Figure", "表": "Table", "附录": "Appendix", "图表": "Chart", "公式": "Equation"}
 _FIGURES_EN = {"Figure": "图", "Fig.": "图", "Table": "表", "Appendix": "附录", "Chart": "图表", "Equation": "公式",
-               "Eq.": "公式"}
+               "Eq.": "公式",
+               # The GHG Protocol's scopes ("our Scope 1 and Scope 2 emissions" came back 1和 Scope 2排放);
+               # into English 范围一 is a report term (doctrans/data/report_terms.tsv): 范围3 may be a range.
+               "Scope": "范围"}
 _LABEL_NUMBER = r"(?:[0-9]{1,3}(?:[.\-][0-9]{1,3}){0,2}|[A-Z](?![A-Za-z]))"
 _CHINESE_FIGURE = re.compile(
     rf"(?:(?<![\u4e00-\u9fff])|(?<=[如见由据从在按和与及即参照]))"
