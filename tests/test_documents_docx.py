@@ -144,6 +144,23 @@ def test_a_run_the_translation_copied_keeps_exactly_its_characters(tmp_path: Pat
     assert [r.text for r in para.runs if r.bold] == ["42亿美元"]
 
 
+def test_a_bold_figure_with_its_counter_stays_bold_over_the_figure(tmp_path: Path) -> None:
+    """A bold 1,285.6万人 (a figure and its counter) maps onto 12.856 million wherever the model put
+    it (proportionally it had landed on "million people, compared to the")."""
+    d = docx.Document()
+    p = d.add_paragraph("截至2024年底，全市常住人口为")
+    p.add_run("1,285.6万人").bold = True
+    p.add_run("，比上年末增加3.2万人。")
+    src = tmp_path / "figure.docx"
+    d.save(str(src))
+    english = "As of the end of 2024, the entire city is 12.856 million people, compared to the end of the year."
+    out = tmp_path / "out.docx"
+    translate_file(src, out, FakeTranslator(fn=lambda s: english if "1,285.6" in s else s, tgt_lang="en"))
+    [para] = [p for p in docx.Document(str(out)).paragraphs if p.text]
+    assert para.text == english
+    assert [r.text for r in para.runs if r.bold] == ["12.856 million"]
+
+
 def test_a_formatted_run_that_starts_a_paragraph_loses_no_words_when_the_model_moves_it(tmp_path: Path) -> None:
     """A bold name that starts the source but not its translation: its image is the name, but the
     paragraph's start stays the translation's, so the words before the name stay (they were lost:

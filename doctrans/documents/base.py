@@ -14,6 +14,7 @@ stream (plain text) never holds the whole document in memory; docx and pdf build
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -204,7 +205,14 @@ def _written(text: str, tgt_lang: str | None) -> str:
     terms = automatic_terms(text, [], None, tgt_lang) if tgt_lang else []
     if len(terms) == 1 and (terms[0].start, terms[0].end) == (0, len(text)) and terms[0].target:
         return terms[0].target
+    # A figure and the counter or noun after it (a bold 1,285.6万人: its image is the figure, 12.856
+    # million, where the model put it; the noun is the model's word).
+    if len(terms) == 1 and terms[0].start == 0 and terms[0].target and _COUNTER_AFTER.fullmatch(text, terms[0].end):
+        return terms[0].target
     return text
+
+
+_COUNTER_AFTER = re.compile(r"[\u4e00-\u9fff]{1,2}")
 
 
 def _at_word_boundary(text: str, i: int) -> bool:
