@@ -196,6 +196,8 @@ def test_an_economys_news_into_chinese() -> None:
     ("It doubled. He doubled over in pain.", "zh", []),  # doubled over, doubled back: not read
     ("Unemployment fell to 3.4%.", "zh", [("Unemployment", "失业")]),
     ("他失业了。", "en", []),  # a verb: only written
+    ("地区生产总值的主要指标", "en", [("地区生产总值", "gross regional product"), ("指标", "indicator")]),
+    ("When the indicator light turns red", "zh", []),  # only written
 ])
 def test_multiples_and_unemployment(text: str, tgt: str, expected: list[tuple[str, str]]) -> None:
     src = "en" if tgt == "zh" else "zh"
