@@ -24,7 +24,8 @@ ZH_FRAGMENTS = [
     "张", "王磊", "付凌晖", "表示", "说", "先生", "师傅", "北京", "河北", "南海", "中东", "华北", "上海",
     "℃", "毫米", "公里", "点", "时", "分钟", "大写", "¥", "$", "1,200,000.00", "0", "3", "12", "2025", "1.5",
     "零下", "以上", "左右", "约", "近", "超过", "中新网", "新华社", "电", "记者", "GET", "/v2/x", "--help",
-    "Python", "Q3", "三分之二", "十分之一", "百分之三十", "第一章", "第二十一条", "图3", "一、", "（二）", " ", "\n",
+    "Python", "Q3", "三分之二", "十分之一", "百分之三十", "四成", "余家", "多万", "年底", "年初", "上年末",
+    "第一章", "第二十一条", "图3", "一、", "（二）", " ", "\n",
 ]
 EN_FRAGMENTS = [
     "42.8", "million", "billion", "thousand", "$", "¥", "€", "RMB", "USD", "1,200,000.00", "3", "12", "2025",
@@ -33,7 +34,9 @@ EN_FRAGMENTS = [
     "first half", "quarter", "°C", "mm", "km", "a.m.", "p.m.", "Mr.", "Dr.", "Sarah Chen", "Beijing",
     "the Middle East", "\"", "'", "(", ")", ",", ".", ":", ";", "-", "--", "--verbose", "GET /v2/orders",
     "429 Too Many Requests", "Authorization:", "Bearer", "http://x.example.com", "e.g.", "U.S.", "one",
-    "twenty-two", "two-thirds", "a third", "quarters of the", "hundred", "No.", "#", "Ten years ago", "Only", " ", "\n",
+    "twenty-two", "two-thirds", "a third", "quarters of the", "one in five", "half of the", "2nd", "21st century",
+    "minus", "degrees Celsius", "the end of", "early", "1990s", "three years ago", "Scope", "cents",
+    "hundred", "No.", "#", "Ten years ago", "Only", " ", "\n",
 ]
 
 
