@@ -224,9 +224,30 @@ def proper_ordinals(text: str) -> str:
     return _MALFORMED.sub(fix, text)
 
 
+# 第 and a figure before a counter, into English ("他获得了第2名": the figure masked, 第 and 名 left to
+# the model): an ordinal, and for a place or a time the noun too.
+_CHINESE_DIGIT_ORDINAL = re.compile(r"第\s?([0-9]{1,4})\s?(?:(名|位)|(次)|(季度)|(?=[届轮期场]))")
+
+
+def _english_ordinal(n: int) -> str:
+    return f"{n}{'th' if n % 100 in (11, 12, 13) else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """English ordinals in digits into Chinese: ``2nd`` -> ``第2``, ``the 21st century`` -> ``21世纪``,
-    ``10th anniversary`` -> ``10周年`` (the digits alone were masked, the ending left to the model)."""
+    ``10th anniversary`` -> ``10周年`` (the digits alone were masked, the ending left to the model);
+    into English ``第2名`` -> ``2nd place``, ``第5次`` -> ``5th time``, ``第3届`` -> ``3rd``, ``第3季度`` -> ``Q3``."""
+    if base_language(src_lang) == "zh" and base_language(tgt_lang) == "en":
+        spans = []
+        for m in _CHINESE_DIGIT_ORDINAL.finditer(text):
+            n = int(m.group(1))
+            if m.group(4):  # 第3季度: a quarter (the report's Q3), only 1 to 4
+                if 1 <= n <= 4:
+                    spans.append(Span(m.start(), m.end(), m.group(0), "number", f"Q{n}"))
+                continue
+            noun = " place" if m.group(2) else " time" if m.group(3) else ""
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", _english_ordinal(n) + noun))
+        return spans
     if base_language(src_lang) != "en" or base_language(tgt_lang) not in _INTO:
         return []
     spans = []

@@ -117,3 +117,15 @@ def test_a_persons_age_stated_without_years_old(text: str, ages: list[tuple[str,
 ])
 def test_an_ordinal_comes_back_without_the_counter_the_model_added(source: str, decoded: str, expected: str) -> None:
     assert prepare(source, 16, tgt_lang="zh", src_lang="en").restore(decoded).text == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("他获得了第2名。", [("第2名", "2nd place")]),
+    ("这是他第5次来中国。", [("第5次", "5th time")]),
+    ("第3届大会", [("第3", "3rd")]),
+    ("第3季度营收增长5%。", [("第3季度", "Q3")]),
+    ("第5季度", []),  # no such quarter
+    ("第11名", [("第11名", "11th place")]),
+])
+def test_a_chinese_ordinal_in_digits_into_english(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_digit_ordinals(text, "zh", "en")] == expected
