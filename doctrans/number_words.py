@@ -91,6 +91,9 @@ _ORDINAL_DIGITS = re.compile(r"(?<![\w.,/-])([1-9][0-9]{0,3})(?:st|nd|rd|th)"
                              r"(?:\s+(century|anniversary|floor|birthday))?(?![\w'’-])", re.IGNORECASE)
 _ON_THE = re.compile(r"(?i:\bon the|\bby the|\buntil the|\bfrom the)\s+$")
 _ORDINAL_NOUNS = {"century": "{}世纪", "anniversary": "{}周年", "floor": "{}楼", "birthday": "{}岁生日"}
+# "its highest level in four decades" came back 其最高级 (the decades gone); "ago" is _AGO's.
+_DECADES = re.compile(rf"(?<![\w'’-])(a|one|{'|'.join(w for w in _UNITS if w != 'one')})\s+decades?"
+                      r"(?!\s+ago)(?![\w'’-])", re.IGNORECASE)
 _AGO_UNITS = {"year": "年前", "month": "个月前", "week": "周前", "day": "天前", "decade": "年前"}  # a decade: ×10
 
 
@@ -169,9 +172,7 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         return sorted([*fractions, *chinese_numerals(text, [*taken, *fractions])], key=lambda s: s.start)
     if base_language(src_lang) != "en" or lang not in _INTO:
         return []
-    spans = english_shares(text, taken) if lang == "zh" else []  # first: "a quarter of a percentage point"
-    if lang == "zh":
-        spans += english_fractions(text, [*taken, *spans])
+    spans = english_fractions(text, taken) if lang == "zh" else []
     for m in _YEAR_WORDS.finditer(text):
         first, second = m.group(1).lower(), m.group(2).lower()
         rest = value_of(re.sub(r"^oh?[- ]", "", second))
@@ -231,6 +232,19 @@ _CHINESE_DIGIT_ORDINAL = re.compile(r"第\s?([0-9]{1,4})\s?(?:(名|位)|(次)|(�
 
 def _english_ordinal(n: int) -> str:
     return f"{n}{'th' if n % 100 in (11, 12, 13) else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def find_shares(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """doctrans.fraction_words.english_shares into Chinese (``one in five``, ``1 in 10``, ``half of
+    the``, ``a quarter of a percentage point``), and a span of decades (``four decades`` -> 四十年):
+    with the figures, as a share's digits are verbatim spans (``1 in 10 jobs`` came back 1号10)."""
+    if base_language(src_lang) != "en" or base_language(tgt_lang) not in _INTO:
+        return []
+    spans = english_shares(text)
+    for m in _DECADES.finditer(text):
+        n = 1 if m.group(1).lower() in ("a", "one") else _UNITS[m.group(1).lower()]
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{write_numeral(n * 10)}年"))
+    return [s for i, s in enumerate(spans) if not s.overlaps_any(spans[:i])]
 
 
 def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:

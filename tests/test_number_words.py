@@ -7,7 +7,7 @@ import pytest
 from doctrans import number_words
 from doctrans.chinese_numerals import write_numeral
 from doctrans.engine.protect import prepare
-from doctrans.number_words import find_digit_ordinals, find_number_words
+from doctrans.number_words import find_digit_ordinals, find_number_words, find_shares
 from doctrans.report import sentence_warnings
 
 
@@ -129,3 +129,17 @@ def test_an_ordinal_comes_back_without_the_counter_the_model_added(source: str, 
 ])
 def test_a_chinese_ordinal_in_digits_into_english(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_digit_ordinals(text, "zh", "en")] == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The company cut 1 in 10 jobs.", [("1 in 10", "十分之一")]),  # came back 1号10
+    ("its highest level in four decades", [("four decades", "四十年")]),  # the decades had gone
+    ("two decades ago", []),  # a time ago: find_number_words'
+])
+def test_shares_and_decades_go_with_the_figures(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_shares(text, "en", "zh")] == expected
+
+
+def test_the_counter_the_model_wrote_after_a_measure_goes() -> None:
+    prep = prepare("The store is 200 yards from the station.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore("店里是⦅1⦆号。").text == "店里是200码。"

@@ -130,9 +130,10 @@ class Prepared:
                           and not _YEARS_SOON_AFTER.match(self.masked.source, s.end)]
                 restored = replace(restored, text=no_counter_after(restored.text, counts, "年"))
                 # An age the model took for a number (``Maria Rossi, 67,`` came back 罗西67号), an
-                # ordinal (``finished 2nd``: 第2号) or an anniversary (10周年年).
-                ages = [s.output for s in self.masked.spans if s.kind == "number"
-                        and (s.output.endswith("岁") or s.output.startswith("第"))]
+                # ordinal (``finished 2nd``: 第2号), a measure (``200 yards from``: 200码号) or an
+                # anniversary (10周年年).
+                ages = [s.output for s in self.masked.spans if s.kind == "number" and s.target is not None
+                        and (s.output.startswith("第") or _HAN_END.search(s.output))]
                 restored = replace(restored, text=no_counter_after(restored.text, ages, "号"))
                 years = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("周年")]
                 restored = replace(restored, text=no_counter_after(restored.text, years, "年"))
@@ -196,6 +197,8 @@ _YEAR_AFTER = re.compile(r"[\s-]*(?:years?|yrs?)\b", re.IGNORECASE)
 _YEARS_SOON_AFTER = re.compile(r"[\s-]*(?:[A-Za-z]+[\s-]+){0,2}(?:years?|yrs?|annual(?:ly)?|yearly)\b", re.IGNORECASE)
 # A figure that may be a year of the calendar (``in 2023 and 2024``: the second one is a number span).
 _CALENDAR_YEAR = re.compile(r"(?:1[5-9]|2[01])[0-9]{2}")
+# A figure written with a Chinese unit or counter at its end (岁, 码, 公里, 名员工), not a date's.
+_HAN_END = re.compile(r"[\u4e00-\u9fff](?<![号年月日])$")
 _FIRST_PLACEHOLDER = re.compile(rf"\s*{PLACEHOLDER_OPEN}([0-9]{{1,3}}){PLACEHOLDER_CLOSE}")
 
 
