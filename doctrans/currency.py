@@ -25,6 +25,8 @@ magnitude word is converted as doctrans.magnitudes does, one without keeps its d
 | 500 yuan          | (as written)         | 500元          |
 | 12.5亿元人民币    | 1.25 billion yuan    | (as written)   |
 | 人民币300元       | 300 yuan             | (as written)   |
+| 五百块钱          | 500 yuan             | (as written)   |
+| 500块钱           | 500 yuan             | (as written)   |
 | 人民币壹佰贰拾万元整 | RMB One Million Two Hundred Thousand Only | (as written) |
 | 5 million pounds  | (as written)         | 500万英镑      |
 | USD 12,500        | (as written)         | 12,500美元     |
@@ -41,8 +43,9 @@ is not money (``3元组``, a 3-tuple).
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
-from doctrans.chinese_numerals import CAPITAL_DIGITS, english_words, read_capital_numeral
+from doctrans.chinese_numerals import CAPITAL_DIGITS, english_words, read_capital_numeral, read_large_numeral
 from doctrans.language_id import base_language
 from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
 from doctrans.verbatim import Span
@@ -51,7 +54,8 @@ _WAN = "|".join(sorted(POWERS, key=len, reverse=True))
 _SCALE = "|".join(SCALE_WORDS)
 # Chinese currency names: (English sign before the figure, English word after it).
 _CHINESE_NAMES = {"美元": ("$", ""), "欧元": ("€", ""), "英镑": ("£", ""), "港元": ("HK$", ""),
-                  "港币": ("HK$", ""), "日元": ("", " yen"), "人民币": ("", " yuan"), "元": ("", " yuan")}
+                  "港币": ("HK$", ""), "日元": ("", " yen"), "人民币": ("", " yuan"), "元": ("", " yuan"),
+                  "块钱": ("", " yuan")}  # speech's yuan (块 alone is also a piece: 三块蛋糕)
 _CHINESE_AMOUNT = re.compile(rf"(?:人民币\s?)?{FIGURE_START}({NUMBER})\s?({_WAN})?\s?"
                              rf"({'|'.join(sorted(_CHINESE_NAMES, key=len, reverse=True))})(?![组素件数年])"
                              r"(?:(?<=元)人民币)?")  # 人民币12.5亿元, 12.5亿元人民币: the same yuan
@@ -117,7 +121,19 @@ def _out_of_chinese(text: str) -> list[Span]:
         figure = english(value.scaleb(POWERS[m.group(2)])) if m.group(2) else ascii_digits(m.group(1))
         sign, word = _CHINESE_NAMES[m.group(3)]
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{figure}{word}"))
+    # In Chinese numerals, as speech and fiction write money (她花了五百块钱: the yuan were lost).
+    for m in _NUMERAL_AMOUNT.finditer(text):
+        yuan = read_large_numeral(m.group(1).removesuffix("钱").removesuffix("块").removesuffix("元"))
+        if yuan and not any(s.start < m.end() and m.start() < s.end for s in spans):
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{english(Decimal(yuan))} yuan"))
     return spans
+
+
+# 块钱 after any numeral; 元 only after one with a unit character (五十元): 一元, 二元, 三元 are also
+# unary, binary, ternary (一元二次方程, 二元运算) and 一元复始 an idiom.
+_NUMERAL_AMOUNT = re.compile(r"(?<![零〇一二两三四五六七八九十百千万亿第])"
+                             r"([零〇一二两三四五六七八九十百千万亿]+块钱|[零〇一二两三四五六七八九十百千万亿]*[十百千万亿]元钱?)"
+                             r"(?![组素件数年旦宵首帅月])")
 
 
 def _into_chinese(text: str) -> list[Span]:
