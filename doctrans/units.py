@@ -356,6 +356,19 @@ def _clock_number(text: str) -> int | None:
 _CLOCK_MINUTES = re.compile(r"[0-9][hH][ \u00a0]?$")
 
 
+_TEMPERATURES = ("摄氏度", "华氏度")
+
+
+def _signed(sign: str | None, figure: str, word: str) -> str:
+    """A negative figure as Chinese writes it before the unit ``word``: 零下 for a temperature, else
+    the sign as written, a minus sign for the word ("minus 5 m" had come back "minus 5米")."""
+    if not sign:
+        return figure
+    if word in _TEMPERATURES:
+        return f"零下{figure}"
+    return f"{'-' if sign.strip().lower() == 'minus' else sign}{figure}"
+
+
 def _into_chinese(text: str) -> list[Span]:
     spans = []
     measures = list(_ENGLISH_MEASURE.finditer(text))
@@ -364,20 +377,17 @@ def _into_chinese(text: str) -> list[Span]:
         if sep and a.group(3).lower() == b.group(3).lower() and (sep.group().strip() != "and"
                                                                or text[:a.start()].rstrip().endswith("between")):
             word = _INTO_CHINESE[b.group(3).lower()]
-            low, high = (f"{'零下' if m.group(1) and word in ('摄氏度', '华氏度') else m.group(1) or ''}{m.group(2)}"
-                         for m in (a, b))
+            low, high = (_signed(m.group(1), m.group(2), word) for m in (a, b))
             spans.append(Span(a.start(), b.end(), text[a.start():b.end()], "number", f"{low}{word}至{high}{word}"))
     for m in measures:  # minus 5 to 3 degrees Celsius: the unit once, for both figures
         first = _UNITLESS_LOW.search(text, 0, m.start())
         if first is None or any(r.start < m.end() and first.start() < r.end for r in spans):
             continue
         word = _INTO_CHINESE[m.group(3).lower()]
-        if word not in ("摄氏度", "华氏度") or not (first.group(1) or m.group(1)):
+        if word not in _TEMPERATURES or not (first.group(1) or m.group(1)):
             continue  # only a signed temperature: the sign is what the model drops
-        bounds = [f"{'零下' if sign else ''}{figure}" for sign, figure in ((first.group(1), first.group(2)),
-                                                                          (m.group(1), m.group(2)))]
-        spans.append(Span(first.start(), m.end(), text[first.start():m.end()], "number",
-                          f"{bounds[0]}{word}至{bounds[1]}{word}"))
+        low, high = _signed(first.group(1), first.group(2), word), _signed(m.group(1), m.group(2), word)
+        spans.append(Span(first.start(), m.end(), text[first.start():m.end()], "number", f"{low}{word}至{high}{word}"))
     ranges = list(spans)
     for m in measures:
         if any(r.start < m.end() and m.start() < r.end for r in ranges):
@@ -389,8 +399,7 @@ def _into_chinese(text: str) -> list[Span]:
             continue  # minutes after hours: libtasn1's "at 12h 00m 01.12s" came back "12h 00米"
         word = _INTO_CHINESE[unit.lower()]
         figure = re.sub(r"\s?[×xX]\s?", "×", m.group(2))  # 120 x 80 x 45 mm -> 120×80×45毫米
-        value = f"零下{figure}" if sign and word in ("摄氏度", "华氏度") else f"{sign or ''}{figure}"
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{value}{word}"))
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{_signed(sign, figure, word)}{word}"))
     for m in _ENGLISH_DURATION.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           f"{m.group(1)}{_ENGLISH_DURATIONS[m.group(2).lower()]}"))

@@ -205,3 +205,9 @@ def test_a_large_measure_reaches_the_output_with_its_unit() -> None:
 ])
 def test_an_age_alone_or_before_a_noun_into_english(text: str, ages: list[str]) -> None:
     assert [s.target for s in find_units(text, "en") if "year" in (s.target or "")] == ages
+
+
+def test_minus_before_another_measure_is_a_minus_sign() -> None:
+    # Only a temperature below zero is 零下; "minus 5 m" had come back "minus 5米".
+    assert [(s.text, s.target) for s in find_units("The lake is minus 5 m below the marker.", "zh")] == [
+        ("minus 5 m", "-5米")]
