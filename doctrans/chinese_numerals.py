@@ -91,9 +91,14 @@ def read_capital_numeral(text: str) -> int | None:
     return read_large_numeral(plain)
 
 
-_ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-         "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+ENGLISH_NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                   "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
 _TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def english_ordinal(n: int) -> str:
+    """``n`` as an English ordinal in digits: 1st, 2nd, 3rd, 11th, 21st."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def english_words(n: int) -> str:
@@ -103,9 +108,11 @@ def english_words(n: int) -> str:
         words: list[str] = []
         hundreds, rest = divmod(k, 100)
         if hundreds:
-            words += [_ONES[hundreds], "hundred"]
-        if rest:
-            words += [_ONES[rest]] if rest < 20 else [_TENS[rest // 10] + (f"-{_ONES[rest % 10]}" if rest % 10 else "")]
+            words += [ENGLISH_NUMBERS[hundreds], "hundred"]
+        if rest < 20:
+            words += [ENGLISH_NUMBERS[rest]] if rest else []
+        else:
+            words += [_TENS[rest // 10] + (f"-{ENGLISH_NUMBERS[rest % 10]}" if rest % 10 else "")]
         return words
     if n == 0:
         return "Zero"

@@ -66,6 +66,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from doctrans.chinese_numerals import english_ordinal as _ordinal
 from doctrans.chinese_numerals import read_numeral
 from doctrans.language_id import base_language
 from doctrans.verbatim import Span
@@ -166,10 +167,6 @@ _ZH_DATE_DAYS = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]
                            rf"(?:至|到|-|—|–|～|~)(?P<b>[{_D}]{{1,2}})[日号]")
 _ZH_DAYS = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?:至|到|[-—–～~])([{_D}]{{1,2}})日(?![本元报])")
 _ZH_DAY = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?=[\u4e00-\u9fff])(?![日内以起后前至元本报期常均间记程志])")
-
-
-def _ordinal(day: int) -> str:
-    return f"{day}{'th' if 10 <= day % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th')}"
 
 
 def figure_value(digits: str) -> int:

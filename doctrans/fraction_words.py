@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from doctrans.chinese_numerals import write_numeral
+from doctrans.chinese_numerals import ENGLISH_NUMBERS, read_numeral, write_numeral
 from doctrans.verbatim import Span
 
 _NUMERATORS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -59,7 +59,6 @@ _ENGLISH = re.compile(rf"(?<![\w'’-])({'|'.join(_NUMERATORS)})([- ])({'|'.join
                       re.IGNORECASE)
 _CN = "一二三四五六七八九十"
 _CHINESE = re.compile(rf"(?<![{_CN}百千万])([二三四五六七八九]|十)分之([{_CN}])(?![{_CN}])")
-_EN_NUMBER = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 _EN_SINGULAR = {2: "half", 3: "third", 4: "quarter", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
                 9: "ninth", 10: "tenth"}
 
@@ -86,7 +85,6 @@ def english_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
     return spans
 
 
-_TENTH_DIGITS = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _TENTHS = re.compile(r"(增长|增加|上涨|提高|提升|下降|下跌|降低|减少|回落|占|近|约|逾|超过|超|超出|达到?|不到|不足)?"
                      r"([一二三四五六七八九两])成(半)?(?=(以上|左右|多|的)?)")
 
@@ -100,7 +98,7 @@ def chinese_tenths(text: str, taken: Sequence[Span] = ()) -> list[Span]:
         if not before and not m.group(4):
             continue
         start = m.start(2)
-        percent = _TENTH_DIGITS[m.group(2)] * 10 + (5 if m.group(3) else 0)
+        percent = (read_numeral(m.group(2)) or 0) * 10 + (5 if m.group(3) else 0)
         span = Span(start, m.end(), text[start:m.end()], "number", f"{percent}%")
         if not span.overlaps_any(taken):
             spans.append(span)
@@ -114,8 +112,7 @@ _HALF_OF = re.compile(r"(?<![\w'’-])half\s+of(?=\s+(?:the|all|its|their|our|hi
 _POINT_PART = re.compile(r"(?<![\w'’-])(a quarter of a|half a|half of a|three quarters of a) percentage point"
                          r"(?![\w'’-])", re.IGNORECASE)
 _POINT_PARTS = {"a quarter of a": "0.25", "half a": "0.5", "half of a": "0.5", "three quarters of a": "0.75"}
-_WORD_NUMBERS = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
-                                             "nine", "ten"])}
+_WORD_NUMBERS = {w: i for i, w in enumerate(ENGLISH_NUMBERS[:11])}
 
 
 def english_shares(text: str, taken: Sequence[Span] = ()) -> list[Span]:
@@ -144,7 +141,7 @@ def chinese_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
         word = _EN_SINGULAR[denominator] + ("" if numerator == 1 else "s")
         if denominator == 2:
             word = "half"
-        span = Span(m.start(), m.end(), m.group(0), "number", f"{_EN_NUMBER[numerator]}-{word}")
+        span = Span(m.start(), m.end(), m.group(0), "number", f"{ENGLISH_NUMBERS[numerator]}-{word}")
         if not span.overlaps_any(taken):
             spans.append(span)
     return spans

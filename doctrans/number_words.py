@@ -51,7 +51,7 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from doctrans.chinese_numerals import read_large_numeral, write_numeral
+from doctrans.chinese_numerals import english_ordinal, read_large_numeral, write_numeral
 from doctrans.fraction_words import chinese_fractions, chinese_tenths, english_fractions, english_shares
 from doctrans.language_id import base_language
 from doctrans.magnitudes import english, in_wan
@@ -126,11 +126,6 @@ _COUNTED = ("年", "个", "天", "岁", "次", "名", "位", "家", "种", "倍"
             "条", "本", "页", "篇", "项", "件", "辆", "座", "层", "所")  # after 多/余 too: 十多个, 十余年
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def chinese_numerals(text: str, taken: Sequence[Span] = ()) -> list[Span]:
     """The Chinese numerals of ``text`` an English translation writes as figures (rules in the
     module docstring), outside ``taken``."""
@@ -149,7 +144,7 @@ def chinese_numerals(text: str, taken: Sequence[Span] = ()) -> list[Span]:
         start = m.start()
         if nth or century:  # 第十四 (届 stays the model's), 二十一世纪
             end = m.end(4) if century else m.end(2)
-            target = _ordinal(value) + (" century" if century else "")
+            target = english_ordinal(value) + (" century" if century else "")
         else:
             end = m.end(3) if more else m.end(2)
             figure = english(Decimal(value))
@@ -230,10 +225,6 @@ def proper_ordinals(text: str) -> str:
 _CHINESE_DIGIT_ORDINAL = re.compile(r"第\s?([0-9]{1,4})\s?(?:(名|位)|(次)|(季度)|(?=[届轮期场]))")
 
 
-def _english_ordinal(n: int) -> str:
-    return f"{n}{'th' if n % 100 in (11, 12, 13) else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
 def find_shares(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """doctrans.fraction_words.english_shares into Chinese (``one in five``, ``1 in 10``, ``half of
     the``, ``a quarter of a percentage point``), and a span of decades (``four decades`` -> 四十年):
@@ -260,15 +251,14 @@ def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -
                     spans.append(Span(m.start(), m.end(), m.group(0), "number", f"Q{n}"))
                 continue
             noun = " place" if m.group(2) else " time" if m.group(3) else ""
-            spans.append(Span(m.start(), m.end(), m.group(0), "number", _english_ordinal(n) + noun))
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", english_ordinal(n) + noun))
         return spans
     if base_language(src_lang) != "en" or base_language(tgt_lang) not in _INTO:
         return []
     spans = []
     for m in _ORDINAL_DIGITS.finditer(text):
         n, noun = int(m.group(1)), (m.group(2) or "").lower()
-        suffix = m.group(0)[len(m.group(1)):len(m.group(1)) + 2].lower()
-        if suffix != {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n % 100 not in (11, 12, 13) else 0, "th"):
+        if m.group(0)[:len(m.group(1)) + 2].lower() != english_ordinal(n):
             continue  # "1th", "3st": no ordinal
         written = _ORDINAL_NOUNS.get(noun, "第{}").format(n)
         if not noun and n <= 31 and _ON_THE.search(text, 0, m.start()):

@@ -203,11 +203,10 @@ def _written(text: str, tgt_lang: str | None) -> str:
     one figure, amount, date or numbered part the direction writes its own way
     (doctrans.direction_terms: ``$4.2 billion`` -> ``42亿美元``), else as it is."""
     terms = automatic_terms(text, [], None, tgt_lang) if tgt_lang else []
-    if len(terms) == 1 and (terms[0].start, terms[0].end) == (0, len(text)) and terms[0].target:
-        return terms[0].target
-    # A figure and the counter or noun after it (a bold 1,285.6万人: its image is the figure, 12.856
-    # million, where the model put it; the noun is the model's word).
-    if len(terms) == 1 and terms[0].start == 0 and terms[0].target and _COUNTER_AFTER.fullmatch(text, terms[0].end):
+    # The whole run, or a figure and the counter or noun after it (a bold 1,285.6万人: its image is
+    # the figure, 12.856 million, where the model put it; the noun is the model's word).
+    if len(terms) == 1 and terms[0].start == 0 and terms[0].target and (
+            terms[0].end == len(text) or _COUNTER_AFTER.fullmatch(text, terms[0].end)):
         return terms[0].target
     return text
 

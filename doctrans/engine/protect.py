@@ -132,9 +132,9 @@ class Prepared:
                 # An age the model took for a number (``Maria Rossi, 67,`` came back 罗西67号), an
                 # ordinal (``finished 2nd``: 第2号), a measure (``200 yards from``: 200码号) or an
                 # anniversary (10周年年).
-                ages = [s.output for s in self.masked.spans if s.kind == "number" and s.target is not None
-                        and (s.output.startswith("第") or _HAN_END.search(s.output))]
-                restored = replace(restored, text=no_counter_after(restored.text, ages, "号"))
+                counted = [s.output for s in self.masked.spans if s.kind == "number" and s.target is not None
+                           and (s.output.startswith("第") or _HAN_END.search(s.output))]
+                restored = replace(restored, text=no_counter_after(restored.text, counted, "号"))
                 years = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("周年")]
                 restored = replace(restored, text=no_counter_after(restored.text, years, "年"))
         if not self.chinese_output and self.masked.spans:
