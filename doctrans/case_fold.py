@@ -31,7 +31,19 @@ and Korean have no case, so nothing is lost by showing the model the small lette
 | zh     | Annual Report of the Department of Finance     | annual report of the Department of Finance    |
 | zh     | The Witness Protection Program ended.          | The Witness Protection Program ended.         |
 | zh     | ⦅1⦆ Administrator rights are required.         | ⦅1⦆ administrator rights are required.        |
+| zh     | Sales were up 8% in the third quarter.         | sales were up 8% in the third quarter.        |
+| zh     | "Heavy rain is expected," she said.            | "heavy rain is expected," she said.           |
+| zh     | London was cold and wet.                       | London was cold and wet.                      |
+| zh     | Tasks                                          | Tasks                                         |
 | en     | EXECUTIVE SUMMARY                              | EXECUTIVE SUMMARY                             |
+
+- a sentence's **first word**, when it is a common word, no name and no closed-class word (``the``,
+  ``if``, ``you``), in a sentence of three words or more: ``Sales were up 8%`` was ``萨尔斯`` (a
+  name) to the model, ``Heavy rain`` ``海文雨``, ``Staff`` ``斯科夫``; in small letters ``销售``, ``暴雨``,
+  ``员工``. A word alone or a heading keeps its capital: in small letters the model copies it as
+  code (``Tasks`` -> ``tasks``). Full dev, en->zh, beam 5, against the same engine without this
+  rule: TVsub 16.31 -> 16.38, pydocs 59.64 -> 59.72, django 65.10 -> 64.92 (paraphrases either
+  way: ``Suggest the database`` was ``聚合…``, now ``建议…``).
 
 Only the model's input changes: verbatim spans and names are placeholders by then, so their case is
 never touched, and the translation is written from the model's output as always.
@@ -44,10 +56,39 @@ import re
 from doctrans.kept_names import CJK_LANGUAGES, common_words, proper_words, shouted
 from doctrans.language_id import base_language
 
-_CAPS_WORD = re.compile(r"(?<![A-Za-z0-9_'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![A-Za-z0-9_])")
+# A capital word glued to code's marks (``rdnSequence.?LAST``, ``$PATH``, ``MODE=FAST``) is a token
+# of the code, not a shouted word.
+_CAPS_WORD = re.compile(r"(?<![A-Za-z0-9_'’?.$@#%&=/\\])[A-Z]{2,}(?:['’][A-Z]+)?(?![A-Za-z0-9_])")
 _TITLE_WORD = re.compile(r"(?<![A-Za-z0-9_'’.\-])[A-Z][a-z]+(?![A-Za-z0-9_'’.\-(])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _AFTER_LEADING_PLACEHOLDER = re.compile(r"^([\s*_]*\u2985\d+\u2986[\s*_]*)([A-Z][a-z]+)(?![A-Za-z0-9_'’.\-])")
+_FIRST_WORD = re.compile(r"^([\s*_\"“‘'(\[-]*)([A-Z][a-z]+)(?![A-Za-z0-9_'’.\-])")
+
+
+# Words of a closed class: the models read them at a sentence's start as they should, and a
+# sentence starting in small letters is rarer to them than the word's capital.
+_CLOSED_CLASS = frozenset([
+    "a", "an", "the", "this", "that", "these", "those", "it", "its", "we", "you", "they", "he", "she", "i",
+    "me", "my", "our", "your", "their", "his", "her", "them", "us", "in", "on", "at", "for", "of", "to",
+    "from", "by", "with", "without", "about", "after", "before", "since", "until", "during", "under", "over",
+    "into", "if", "when", "while", "where", "why", "how", "what", "which", "who", "whom", "whose", "whether",
+    "although", "though", "because", "unless", "and", "but", "or", "nor", "so", "yet", "also", "then",
+    "there", "here", "now", "once", "each", "every", "all", "some", "any", "no", "not", "both", "either",
+    "neither", "such", "many", "much", "more", "most", "few", "less", "least", "other", "another", "only",
+    "even", "just", "still", "please", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does",
+    "did", "have", "has", "had", "can", "could", "will", "would", "shall", "should", "may", "might", "must",
+    "let", "yes", "well", "okay", "ok", "hello", "hi", "oh",
+])
+
+
+def _first_content_word(model_text: str, sentence: str) -> re.Match[str] | None:
+    """The first word of a sentence (three words or more, ending as a sentence does) when it is no
+    closed-class word: ``Sales were up 8%`` was ``萨尔斯`` to the model, ``sales`` ``销售``. A word alone
+    or a heading in small letters reads as code to it (``Tasks`` -> ``tasks``), so those keep it."""
+    if len(_WORD.findall(sentence)) < 3 or not re.search(r"[.!?:;]['\"’”)]*\s*$", sentence):
+        return None
+    first = _FIRST_WORD.match(model_text)
+    return first if first and first.group(2).lower() not in _CLOSED_CLASS else None
 
 
 def title_cased(sentence: str) -> bool:
@@ -74,7 +115,7 @@ def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: st
                                  and m.group().lower() not in proper else m.group(), folded)
     # After a leading placeholder (a label, ``⦅1⦆ Administrator rights are required``) the first
     # word's capital is the sentence's, not a name's: the model copied it as a name.
-    lead = _AFTER_LEADING_PLACEHOLDER.match(folded)
+    lead = _AFTER_LEADING_PLACEHOLDER.match(folded) or _first_content_word(folded, sentence)
     if lead and lead.group(2).lower() in common and lead.group(2).lower() not in proper_words():
         folded = folded[:lead.start(2)] + lead.group(2).lower() + folded[lead.end(2):]
     first = re.search(r"[A-Za-z]", folded)

@@ -18,7 +18,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 11
+    assert len(docstring_table()) == 15
 
 
 @pytest.mark.parametrize(("tgt", "text", "expected"), docstring_table())
@@ -48,3 +48,12 @@ def test_the_model_reads_small_letters_and_spans_keep_their_case() -> None:
     assert prep.model_text == "You must not unplug the ⦅1⦆ session."
     # Into English nothing changes.
     assert prepare("You MUST NOT go.", 16, tgt_lang="en", src_lang="zh").model_text is None  # copied
+
+
+@pytest.mark.parametrize("text", ["The ?LAST name indicates the last element.",
+                                  'Write to "rdnSequence.?LAST" and set MODE=FAST.'])
+def test_a_capital_word_glued_to_code_marks_keeps_its_case(text: str) -> None:
+    # libtasn1's manual: ``?LAST`` (an ASN.1 path's last element) came back ``?last``.
+    folded = fold_case(text, text, "en", "zh")
+    assert "?LAST" in folded
+    assert "FAST" in folded or "MODE" not in text
