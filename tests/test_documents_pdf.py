@@ -148,3 +148,58 @@ def test_a_table_of_contents_is_read_one_entry_per_line(tmp_path: Path) -> None:
         c.drawString(72, 800 - 14 * i, line)
     c.save()
     assert [b.text for b in read_document(path).blocks()] == entries
+
+
+def test_underscores_drawn_as_strokes_are_read(tmp_path: Path) -> None:
+    """TeX and Texinfo draw ``_`` in roman text as a short rule on the baseline, no character:
+    libtasn1's manual read ``asn1 write value`` and the model translated the function's name.
+    An underlined word (a stroke under glyphs, not between them) gains no underscore."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "manual.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    size, x, y = 10.0, 72.0, 800.0
+    c.setFont("Times-Roman", size)
+    c.setLineWidth(0.4)
+    for i, word in enumerate(["Call", "asn1", "write", "value", "to", "set", "it."]):
+        c.drawString(x, y, word)
+        x += stringWidth(word, "Times-Roman", size)
+        if i in (1, 2):  # asn1_write_value: the two underscores are strokes in a narrow gap
+            c.line(x + 0.6, y, x + 3.6, y)
+            x += 4.2
+        else:
+            x += stringWidth(" ", "Times-Roman", size)
+    c.drawString(72, 770, "Read the manual first.")
+    c.line(72 + stringWidth("Read the ", "Times-Roman", size), 768.5,
+           72 + stringWidth("Read the manual", "Times-Roman", size), 768.5)
+    c.save()
+    assert [b.text for b in read_document(path).blocks()] == ["Call asn1_write_value to set it.",
+                                                              "Read the manual first."]
+
+
+def test_a_functions_parameters_and_a_call_after_a_colon_are_read_apart(tmp_path: Path) -> None:
+    """A reference manual's parameter list (``name: description``, one item each) and a call set
+    after ``Example:`` in the text's font. Where the next item's name would not have fitted on the
+    line above, the paragraph rule alone joined them (libtasn1's manual, once its underscores
+    were read: ``definitions: … function source_name: …``)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfgen import canvas
+
+    lines = ["definitions: pointer to the structure returned by the parser function",
+             "certificate_structure_name: the name of the type of the new structure",
+             "Creates a structure of that type, for example:",
+             "rc = asn1_create_element(cert_def, \"PKIX1.Certificate\", certptr);"]
+    widths = [stringWidth(t, "Times-Roman", 10) for t in lines]
+    # Each next line's first word would not have fitted in the room the line above left.
+    assert max(widths) - widths[0] < stringWidth("certificate_structure_name:", "Times-Roman", 10)
+    assert max(widths) - widths[2] < stringWidth("rc = asn1_create_element(cert_def,", "Times-Roman", 10)
+    path = tmp_path / "reference.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 10)
+    for i, line in enumerate(lines):
+        c.drawString(72, 800 - 12 * i - (6 if i >= 2 else 0), line)  # a paragraph's gap before the third
+    c.save()
+    assert [b.text for b in read_document(path).blocks()] == lines

@@ -227,7 +227,10 @@ def _color(glyph: Any) -> tuple[float, ...] | None:
     return None
 
 
-def _collect(item: Any, glyphs: list[Glyph], rules: list[tuple[float, float, float]]) -> None:
+def _collect(item: Any, glyphs: list[Glyph], rules: list[tuple[float, float, float]],
+             dashes: list[tuple[float, float, float]] | None = None) -> None:
+    """The page's glyphs, its ruling lines (tables, separators) and, in ``dashes``, the short
+    strokes that may be drawn underscores (``_underscores``)."""
     from pdfminer.layout import LTChar, LTCurve, LTLine, LTRect
 
     for obj in item:
@@ -241,10 +244,31 @@ def _collect(item: Any, glyphs: list[Glyph], rules: list[tuple[float, float, flo
             x0, y0, x1, y1 = obj.bbox
             if y1 - y0 <= 2.5 and x1 - x0 > 5:
                 rules.append((x0, x1, (y0 + y1) / 2))
+            elif dashes is not None and y1 - y0 <= 1.0 and 1.0 <= x1 - x0 <= 5:
+                dashes.append((x0, x1, (y0 + y1) / 2))
             elif isinstance(obj, LTRect) and x1 - x0 > 5:
                 rules.extend([(x0, x1, y0), (x0, x1, y1)])  # a cell's top and bottom edges
         elif hasattr(obj, "__iter__"):
-            _collect(obj, glyphs, rules)
+            _collect(obj, glyphs, rules, dashes)
+
+
+def _underscores(glyphs: list[Glyph], dashes: list[tuple[float, float, float]]) -> list[Glyph]:
+    """Underscores drawn as strokes, as glyphs. TeX and Texinfo set ``_`` in roman text as a short
+    rule on the baseline (no character at all): ``asn1_write_value`` read as ``asn1 write value``,
+    and the model translated the words of a function's name. A stroke of a third to two thirds
+    of an em, lying on the baseline in a gap no wider than an em between two glyphs of the same
+    line, is an underscore; an underline (under glyphs, not between them) is not."""
+    found: list[Glyph] = []
+    for x0, x1, y in dashes:
+        on_line = [g for g in glyphs if abs(g.base - y) <= 0.25 * g.size]
+        left = max((g for g in on_line if g.x1 <= x0 + 0.3), key=lambda g: g.x1, default=None)
+        right = min((g for g in on_line if g.x0 >= x1 - 0.3), key=lambda g: g.x0, default=None)
+        if left is None or right is None or not 0.15 * left.size <= x1 - x0 <= 0.7 * left.size:
+            continue
+        if right.x0 - left.x1 > 1.0 * left.size or any(g.x1 > x0 + 0.3 and g.x0 < x1 - 0.3 for g in on_line):
+            continue
+        found.append(Glyph(x0, x1, left.y0, left.y1, left.base, left.size, "_", left.font, left.color))
+    return found
 
 
 def _rows(glyphs: list[Glyph]) -> list[list[Glyph]]:
@@ -334,7 +358,9 @@ def _line(page: int, seg: list[Glyph]) -> Line:
 def page_lines(page_no: int, layout: Any) -> tuple[list[Line], list[tuple[float, float, float]]]:
     glyphs: list[Glyph] = []
     rules: list[tuple[float, float, float]] = []
-    _collect(layout, glyphs, rules)
+    dashes: list[tuple[float, float, float]] = []
+    _collect(layout, glyphs, rules, dashes)
+    glyphs += _underscores(glyphs, dashes)
     lines = [_line(page_no, seg) for row in _rows(glyphs) for seg in _segments(row)]
     return [ln for ln in lines if ln.text.strip()], rules
 
@@ -371,6 +397,13 @@ def _ruled_between(rules: list[tuple[float, float, float]], above: Line, below: 
 
 
 
+# A parameter's description in a reference manual: a lowercase identifier and a colon.
+_PARAMETER = re.compile(r"[a-z_][A-Za-z0-9_]*: \S")
+# A statement of code set in the text's own font: a call, or an assignment of one.
+_CODE_LINE = re.compile(r"\s*(?:[A-Za-z_][\w.]*\s*=\s*)?[A-Za-z_][\w.]*\(.*\)\s*;?\s*$"
+                        r"|\s*[A-Za-z_][\w.]*\s*=\s*[\w.]+\(")
+
+
 def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple[float, float, float]],
                marker: str) -> bool:
     """Whether ``ln`` continues ``block``, whose last line is the nearest line above it; ``below`` is
@@ -387,6 +420,10 @@ def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple
         return False
     if (FIELD_LINE.match(prev.text) and FIELD_LINE.match(ln.text)) or TOC_LINE.match(prev.text):
         return False  # a specification sheet's or a form's fields, a table of contents: one per line
+    if _PARAMETER.match(block.lines[0].text) and _PARAMETER.match(ln.text):
+        return False  # a function's parameters, one item each (``definitions: …`` / ``source_name: …``)
+    if prev.text.endswith(":") and _CODE_LINE.match(ln.text):
+        return False  # ``Using "pkix.asn":`` then the call it introduces
     # The leading is measured, not assumed (Chinese is often set at 1.6-2x, Latin at 1.2x): it must
     # match the block's own leading, or for a block's second line, not exceed the leading that
     # follows (a paragraph gap is a one-off larger distance).
