@@ -27,6 +27,10 @@ magnitude word is converted as doctrans.magnitudes does, one without keeps its d
 | 人民币300元       | 300 yuan             | (as written)   |
 | 五百块钱          | 500 yuan             | (as written)   |
 | 500块钱           | 500 yuan             | (as written)   |
+| 两毛钱            | 0.2 yuan             | (as written)   |
+| 一块五毛          | 1.5 yuan             | (as written)   |
+| 3元5角            | 3.5 yuan             | (as written)   |
+| 五分钱            | 0.05 yuan            | (as written)   |
 | 人民币壹佰贰拾万元整 | RMB One Million Two Hundred Thousand Only | (as written) |
 | 5 million pounds  | (as written)         | 500万英镑      |
 | USD 12,500        | (as written)         | 12,500美元     |
@@ -111,8 +115,38 @@ def _capital_amounts(text: str) -> list[Span]:
     return spans
 
 
+# Small change as speech and fiction say it: jiao (毛/角, a tenth of a yuan) and fen (分, a
+# hundredth): 两毛钱一份 came back "Two more money", 一块五毛 "a five-what", 三角钱 "The triangle".
+# Jiao or fen after yuan (一块五毛, 3元5角), or alone before 钱 (两毛钱, 五分钱); 一块毛巾 (a towel),
+# 三角形 (a triangle) and 五分钟 (minutes) are none.
+_DIGIT = "[一二两三四五六七八九1-9]"
+_NOT_MONEY_AFTER = "(?![形度巾线衣笔皮发病球尖架])"
+_SMALL_CHANGE = re.compile(
+    rf"(?<![零〇一二两三四五六七八九十百千万亿第0-9.])(?:([零〇一二两三四五六七八九十百千万亿]+|[0-9]+)[块元]"
+    rf"({_DIGIT})[毛角]{_NOT_MONEY_AFTER}(?:({_DIGIT})分)?钱?"
+    rf"|({_DIGIT})[毛角](?:({_DIGIT})分)?钱|({_DIGIT})分钱)")
+
+
+def _digit(c: str | None) -> int:
+    return 0 if c is None else int(c) if c.isdigit() else (read_large_numeral(c) or 0)
+
+
+def _small_change(text: str) -> list[Span]:
+    spans = []
+    for m in _SMALL_CHANGE.finditer(text):
+        yuan = m.group(1)
+        whole = (int(yuan) if yuan.isdigit() else read_large_numeral(yuan)) if yuan else 0
+        if whole is None:
+            continue
+        cents = 10 * _digit(m.group(2) or m.group(4)) + _digit(m.group(3) or m.group(5) or m.group(6))
+        value = Decimal(whole) + Decimal(cents).scaleb(-2)
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{english(value.normalize())} yuan"))
+    return spans
+
+
 def _out_of_chinese(text: str) -> list[Span]:
     spans = _capital_amounts(text)
+    spans += [s for s in _small_change(text) if not s.overlaps_any(spans)]
     for m in _CHINESE_AMOUNT.finditer(text):
         value = decimal_value(m.group(1))
         if value is None or any(s.start < m.end() and m.start() < s.end for s in spans):

@@ -19,7 +19,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 24
+    assert len(docstring_table()) == 28
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -38,6 +38,7 @@ def test_docstring_table_row(source: str, en: str, zh: str) -> None:
     ("返回一个3元组。", "en"),  # a 3-tuple
     ("元素个数为5元素", "en"),
     ("解一元二次方程，一元复始，吃了三块蛋糕。", "en"),  # unary, an idiom, pieces of cake
+    ("他拿了一块毛巾，画了两块三角形，等了五分钟，十分满意。", "en"),  # a towel, triangles, minutes, very
     ("It weighs 5 pounds and costs ¥300.", "zh"),  # pounds and ¥ are ambiguous
     ("It costs 5 Canadian dollars.", "zh"),
     ("It costs $5 million.", "de"),  # only English and Chinese targets
