@@ -303,13 +303,15 @@ def _beside(dates: list[Span], alone: list[Span]) -> list[Span]:
 def drop_repeated_units(text: str, dates: list[str]) -> str:
     """``text`` without the day characters a model wrote after a restored Chinese date that has
     its units already (``2023年12月日日。`` -> ``2023年12月。``: it learned that a figure before 月
-    or 日 wants one). Two or more always go; one only before punctuation, a space or the end:
-    ``12月日程`` (schedule) and ``2日日本`` (Japan) are words."""
+    or 日 wants one), and a 年 after a day (``12日年爱丁堡``). Two or more always go; one only
+    before punctuation, a space or the end: ``12月日程`` (schedule) and ``2日日本`` (Japan) are words."""
     for date in dates:
         if date.endswith(("月", "日")):
             text = re.sub(re.escape(date) + r"(?:[日号]{2,}|[日号](?![\u3400-\u9fff]))", date, text)
             if date.endswith("日"):  # 11日号上: no word starts with 号 after a day
                 text = text.replace(date + "号", date)
+                # "on the 12th" came back 在12日年爱丁堡: a year's 年 after a day, not a word's (年会).
+                text = re.sub(re.escape(date) + r"年(?![会度底初轻纪龄终货薪代报均间内中末])", date, text)
         elif date.endswith(("年", "年代")):  # "1952年年" -> "1952年"; "2024年年底" reads as 2024年底
             text = re.sub(re.escape(date) + r"(?:年代|年(?!代))", date, text)
         elif date.endswith(("底", "初", "中", "末", "中期")):  # "in the middle of 2024": 在2024年中中

@@ -101,6 +101,9 @@ def test_a_year_unit_the_model_repeats_is_dropped() -> None:
     assert dates.drop_repeated_units("1952年年出版。", ["1952年"]) == "1952年出版。"
     assert dates.drop_repeated_units("1990年代年代的音乐", ["1990年代"]) == "1990年代的音乐"
     assert dates.drop_repeated_units("2024年的计划", ["2024年"]) == "2024年的计划"
+    # "on the 12th" came back 12日年爱丁堡; 年会 (an annual meeting) is a word.
+    assert dates.drop_repeated_units("他会在12日年爱丁堡的火车上", ["12日"]) == "他会在12日爱丁堡的火车上"
+    assert dates.drop_repeated_units("在12日年会上", ["12日"]) == "在12日年会上"
 
 
 def test_may_is_a_month_only_where_english_makes_it_one() -> None:
