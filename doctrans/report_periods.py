@@ -24,6 +24,7 @@ output's usual form, masked, restored and checked like a glossary term:
 | first three quarters of 2025 | (as written) | 2025年前三季度 |
 | 2025年前10个月      | the first 10 months of 2025 | (as written) |
 | 前10个月            | the first 10 months | (as written) |
+| 2025年度            | 2025         | (as written)   |
 
 Into English the compact forms of English reports (``Q3 2024``, ``H1 2023``): they read in any
 place of a sentence, where ``the third quarter of 2024`` needs its article. A quarter or a half
@@ -49,6 +50,9 @@ _HALF_EN = re.compile(rf"(?<![0-9A-Za-z_])H([12])\s?({_YEAR})(?![0-9A-Za-z_])")
 _QUARTER_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年(?:第)?([一二三四1-4])季度")
 _FISCAL_ZH = re.compile(rf"(?<![0-9.])({_YEAR})(?:财年|财政年度)")
 _HALF_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年([上下])半年")
+# A report's year (2025年度经营情况报告): the model read 年度 as "degrees" ("In 2025 degrees business
+# performance"); the year is what it says, in English as in an annual report's title.
+_REPORT_YEAR_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年度(?!财)")
 # The first three quarters of a year (a listed company's 前三季度 results: "2025年前三季度" came back
 # "2025 years ago"), and the first two, which are its first half.
 _FIRST_QUARTERS_ZH = re.compile(rf"(?<![0-9.])({_YEAR})年前([两二三])个?季度")
@@ -86,6 +90,7 @@ def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
             number = m.group(2) if m.group(2).isdigit() else str(read_numeral(m.group(2)))
             found.append(Span(m.start(), m.end(), m.group(), "number", f"Q{number} {m.group(1)}"))
         found += [Span(m.start(), m.end(), m.group(), "number", f"FY{m.group(1)}") for m in _FISCAL_ZH.finditer(text)]
+        found += [Span(m.start(), m.end(), m.group(), "number", m.group(1)) for m in _REPORT_YEAR_ZH.finditer(text)]
         found += [Span(m.start(), m.end(), m.group(), "number", f"H{1 if m.group(2) == '上' else 2} {m.group(1)}")
                   for m in _HALF_ZH.finditer(text)]
         found += [Span(m.start(), m.end(), m.group(), "number",
