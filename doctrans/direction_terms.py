@@ -53,6 +53,7 @@ from doctrans.place_names import find_place_names
 from doctrans.qualifiers import with_qualifiers, with_ranges
 from doctrans.report_periods import find_report_periods
 from doctrans.report_terms import find_changes, find_report_terms
+from doctrans.scores import find_scores
 from doctrans.section_headings import find_section_heading
 from doctrans.ui_labels import find_ui_labels
 from doctrans.units import find_large_measures, find_units
@@ -64,6 +65,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     kind in turn, where nothing found before it (a user's term first) lies."""
     for found in (find_section_heading(text, src_lang, tgt_lang), find_dateline(text, src_lang, tgt_lang),
                   find_changes(text, src_lang, tgt_lang), find_shares(text, src_lang, tgt_lang),
+                  find_scores(text, src_lang, tgt_lang),
                   find_amounts(text, tgt_lang), find_large_measures(text, tgt_lang),
                   find_counted_nouns(text, src_lang, tgt_lang), find_magnitudes(text, tgt_lang),
                   find_report_periods(text, src_lang, tgt_lang),

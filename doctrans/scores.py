@@ -1,0 +1,51 @@
+"""Scores and ratios written ``N比M`` into English: the figures and which side has which.
+
+The zh->en model read 比 as a comparison: ``中国队以3比1战胜日本队`` came back "the Nationals are 3
+more than the 1", ``3比1逆转`` "3 is more than 1" -- a result changed as much as a wrong digit. A
+score or a ratio is one span (masked, restored and checked like a glossary term), written as
+English writes it: a score or a vote with a hyphen where the sentence is about a match or a vote
+(a team, a win or loss, a goal, votes), else a ratio with a colon:
+
+| source                          | written |
+|---------------------------------|---------|
+| 中国队以3比1战胜日本队            | 3-1     |
+| 双方最终战成2比2平                | 2-2     |
+| 议案以9比4获得通过                | 9-4     |
+| 按1比1的比例配对                  | 1:1     |
+| 男女比例为三比二                  | 3:2     |
+| 他比我高                          | (none)  |
+
+Both sides up to three digits, or a Chinese numeral up to 十; Chinese into English only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from doctrans.chinese_numerals import read_numeral
+from doctrans.language_id import base_language
+from doctrans.verbatim import Span
+
+_SIDE = r"[0-9]{1,3}|[零一二两三四五六七八九十]{1,3}"
+_NUMERAL = "0-9.零一二两三四五六七八九十百千万"
+_SCORE = re.compile(rf"(?<![{_NUMERAL}第])({_SIDE})比({_SIDE})(?![{_NUMERAL}])")
+# What says the figures are a match's or a vote's: a hyphen between them, as English reports results.
+_CONTEST = re.compile(r"战胜|击败|打败|获胜|取胜|逆转|负于|输给|战平|打平|战成|比分|领先|落后|赢|输|平局|进球|破门|"
+                      r"比赛|决赛|联赛|杯|队|主场|客场|票|通过|表决|否决")
+
+
+def _value(side: str) -> int | None:
+    return int(side) if side.isdigit() else read_numeral(side)
+
+
+def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """The scores and ratios ``N比M`` of a Chinese ``text`` into English (see the module docstring)."""
+    if base_language(src_lang) != "zh" or base_language(tgt_lang) != "en":
+        return []
+    mark = "-" if _CONTEST.search(text) else ":"
+    spans = []
+    for m in _SCORE.finditer(text):
+        a, b = _value(m.group(1)), _value(m.group(2))
+        if a is not None and b is not None:
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{a}{mark}{b}"))
+    return spans

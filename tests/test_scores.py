@@ -1,0 +1,37 @@
+"""Scores and ratios ``N比M`` into English (doctrans.scores): the docstring's table row by row,
+through the direction's terms the engine masks, and restored whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans import scores
+from doctrans.direction_terms import automatic_terms
+from doctrans.engine.protect import prepare
+from doctrans.scores import find_scores
+from tests.docstring_tables import two_column_rows
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(two_column_rows(scores)) == 6
+
+
+@pytest.mark.parametrize(("source", "written"), two_column_rows(scores))
+def test_docstring_table_row(source: str, written: str) -> None:
+    assert [s.output for s in find_scores(source, "zh", "en")] == ([] if written == "(none)" else [written])
+    if written != "(none)":
+        assert written in [s.output for s in automatic_terms(source, [], "zh", "en")]
+
+
+def test_only_chinese_into_english() -> None:
+    assert find_scores("中国队以3比1战胜日本队", "zh", "ja") == []
+    assert find_scores("They won 3比1.", "en", "zh") == []
+
+
+def test_the_score_reaches_the_translation_whole() -> None:
+    # The model read 比 as a comparison: "the Nationals are 3 more than the 1".
+    prep = prepare("中国队以3比1逆转战胜日本队。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text is not None and "3" not in prep.model_text and "比" not in prep.model_text
+    placeholder = prep.model_text[prep.model_text.index("⦅"):prep.model_text.index("⦆") + 1]
+    restored = prep.restore(f"China came from behind to beat Japan {placeholder}.")
+    assert "beat Japan 3-1" in restored.text
