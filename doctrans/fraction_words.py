@@ -28,6 +28,7 @@ fraction written the other language's way, masked, restored and checked like a f
 | 百分之三十                           | (none)              |
 | 一成不变                             | (none)              |
 | 八成是他干的                         | (none)              |
+| 四分之一决赛                         | (none)              |
 
 Into Chinese, a fraction is hyphenated (``two-thirds``) or followed by ``of``; ``quarters``
 without a hyphen only before ``of the``/``of all``… (``two straight quarters of gains`` are
@@ -58,7 +59,8 @@ _ENGLISH = re.compile(rf"(?<![\w'’-])({'|'.join(_NUMERATORS)})([- ])({'|'.join
                       r"(\s+of\b)?(\s+(?:the|all|its|their|our|his|her|them|those|these|us|you|a|an)\b)?",
                       re.IGNORECASE)
 _CN = "一二三四五六七八九十"
-_CHINESE = re.compile(rf"(?<![{_CN}百千万])([二三四五六七八九]|十)分之([{_CN}])(?![{_CN}])")
+# Not a round of a cup (四分之一决赛 is a quarterfinal: it came back "one-quarter verifications").
+_CHINESE = re.compile(rf"(?<![{_CN}百千万])([二三四五六七八九]|十)分之([{_CN}])(?![{_CN}]|决赛)")
 _EN_SINGULAR = {2: "half", 3: "third", 4: "quarter", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
                 9: "ninth", 10: "tenth"}
 
