@@ -6,6 +6,8 @@
 | 新华社北京11月25日电（记者张华、李明）  | BEIJING, November 25 (Xinhua, reporters Zhang Hua, Li Ming) -- |
 | 中新社上海3月5日电                      | SHANGHAI, March 5 (China News Service) -- |
 | 中新网11月26日电                        | November 26 (Chinanews.com) --            |
+| 本报多哈1月25日电（记者王磊）           | DOHA, January 25 (reporter Wang Lei) --   |
+| 本报北京3月2日电                        | BEIJING, March 2 --                       |
 | HOUSTON, March 3 (Reuters) -            | 路透社休斯敦3月3日电                      |
 | BEIJING, Nov. 20 (Xinhua) --            | 新华社北京11月20日电                      |
 | WASHINGTON, Jan 5 (AP) —                | 美联社华盛顿1月5日电                      |
@@ -31,7 +33,7 @@ from doctrans.verbatim import Span
 
 _INTO_ENGLISH = {"新华社": "Xinhua", "中新社": "China News Service", "中新网": "Chinanews.com",
                  "中国新闻网": "Chinanews.com", "人民网": "People's Daily Online", "新华网": "Xinhuanet",
-                 "央视网": "CCTV.com"}
+                 "央视网": "CCTV.com", "本报": ""}  # 本报: the paper's own dispatch, no agency to name
 _INTO_CHINESE = {"Reuters": "路透社", "Xinhua": "新华社", "AP": "美联社", "AFP": "法新社", "Bloomberg": "彭博社"}
 
 _D = "0-9０-９"
@@ -56,9 +58,11 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
         if (byline := _BYLINE.match(text, end)) is not None:
             names = [full_name_in_pinyin(n) for n in re.split(r"[、，,]\s?", byline.group(1))]
             if all(names):
-                agency += f", reporter{'s' if len(names) > 1 else ''} {', '.join(n for n in names if n)}"
+                by = f"reporter{'s' if len(names) > 1 else ''} {', '.join(n for n in names if n)}"
+                agency = f"{agency}, {by}" if agency else by
                 end = byline.end()
-        written = f"{place.upper() + ', ' if place else ''}{MONTHS[month - 1]} {day} ({agency}) --"
+        by_whom = f" ({agency})" if agency else ""
+        written = f"{place.upper() + ', ' if place else ''}{MONTHS[month - 1]} {day}{by_whom} --"
         return [Span(0, end, text[:end], "number", written)]
     if tgt == "zh" and src != "zh" and (m := _EN_DATELINE.match(text)):
         place = english_to_chinese(m["place"])
