@@ -222,7 +222,9 @@ def proper_ordinals(text: str) -> str:
 
 # 第 and a figure before a counter, into English ("他获得了第2名": the figure masked, 第 and 名 left to
 # the model): an ordinal, and for a place or a time the noun too.
-_CHINESE_DIGIT_ORDINAL = re.compile(r"第\s?([0-9]{1,4})\s?(?:(名|位)|(次)|(季度)|(?=[届轮期场]))")
+_CHINESE_DIGIT_ORDINAL = re.compile(r"第\s?([0-9]{1,4})\s?(?:(名|位)|(次)|(季度)|(分钟|天|周|个月|年)|(?=[届轮期场]))")
+# A time's ordinal with its noun (比赛第12分钟 came back "The 12 minutes of the game").
+_ORDINAL_TIMES = {"分钟": " minute", "天": " day", "周": " week", "个月": " month", "年": " year"}
 
 
 def find_shares(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
@@ -241,7 +243,8 @@ def find_shares(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
 def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """English ordinals in digits into Chinese: ``2nd`` -> ``第2``, ``the 21st century`` -> ``21世纪``,
     ``10th anniversary`` -> ``10周年`` (the digits alone were masked, the ending left to the model);
-    into English ``第2名`` -> ``2nd place``, ``第5次`` -> ``5th time``, ``第3届`` -> ``3rd``, ``第3季度`` -> ``Q3``."""
+    into English ``第2名`` -> ``2nd place``, ``第5次`` -> ``5th time``, ``第3届`` -> ``3rd``, ``第3季度`` -> ``Q3``,
+    ``第12分钟`` -> ``12th minute``, ``第3天`` -> ``3rd day``."""
     if base_language(src_lang) == "zh" and base_language(tgt_lang) == "en":
         spans = []
         for m in _CHINESE_DIGIT_ORDINAL.finditer(text):
@@ -250,7 +253,7 @@ def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -
                 if 1 <= n <= 4:
                     spans.append(Span(m.start(), m.end(), m.group(0), "number", f"Q{n}"))
                 continue
-            noun = " place" if m.group(2) else " time" if m.group(3) else ""
+            noun = " place" if m.group(2) else " time" if m.group(3) else _ORDINAL_TIMES.get(m.group(5) or "", "")
             spans.append(Span(m.start(), m.end(), m.group(0), "number", english_ordinal(n) + noun))
         return spans
     if base_language(src_lang) != "en" or base_language(tgt_lang) not in _INTO:

@@ -126,6 +126,8 @@ def test_an_ordinal_comes_back_without_the_counter_the_model_added(source: str, 
     ("第3季度营收增长5%。", [("第3季度", "Q3")]),
     ("第5季度", []),  # no such quarter
     ("第11名", [("第11名", "11th place")]),
+    ("比赛第12分钟，日本队首开纪录。", [("第12分钟", "12th minute")]),  # came back "The 12 minutes"
+    ("第3天，他们到了。", [("第3天", "3rd day")]),
 ])
 def test_a_chinese_ordinal_in_digits_into_english(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_digit_ordinals(text, "zh", "en")] == expected
