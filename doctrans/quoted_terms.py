@@ -27,6 +27,8 @@ opening documents"`` and ``“Database is locked”``), and the model garbled it
 | click "Save changes" then "OK, thanks."       | zh     | Save changes                  |
 | log("There was a timeout") or f("A", 2)       | zh     | (none)                        |
 | 如果看到“Welcome to nginx!”页面               | en     | Welcome to nginx!             |
+| This Agreement (the "Agreement") is binding.  | zh     | Agreement                     |
+| Acme Data Inc. ("Acme"), a company            | zh     | (none)                        |
 
 Into English: two to twelve Chinese characters (Latin letters and digits among them) in “”, 「」,
 『』, 【】 or 《》, with no sentence mark inside (a quoted utterance is dialogue, doctrans.dialogue).
@@ -35,7 +37,9 @@ sees on the screen, and is kept as written in ``"…"``, its marks too (``如果
 came back ``If the "Welcome to nginx" page``).
 Into Chinese: one to six words in ``"…"`` or ``“…”`` starting with a capital (a lower-case word in
 quotes is a programming manual's keyword, copied by the model), no sentence mark inside, not a
-string of code (a bracket, ``=`` or a letter right before the quote). Written
+string of code (a bracket, ``=`` or a letter right before the quote). An agreement's definition
+of a term in words of the language (``(the "Agreement")``, ``("Services")``) is translated alone:
+kept, it left English words in a Chinese contract; a name so defined (``("Acme")``) is no term. Written
 in the output's quotes: ``"…"`` into English (《》 too: English sets titles in quotes or italics),
 ``“…”`` into Chinese (《》 kept).
 """
@@ -45,7 +49,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from doctrans.kept_names import common_words
+from doctrans.kept_names import common_words, proper_words
 from doctrans.language_id import base_language
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
@@ -83,13 +87,30 @@ def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
             opening, closing = m.group(1), m.group(3)
             if (opening == '"') != (closing == '"') or text[:m.start()].count('"') % 2:
                 continue  # a closing quote read as an opening one, or mixed styles
-            if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "([{=,"):
+            defines = _defines(text, m)
+            if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "([{=,") and not defines:
                 continue  # a string in code: log("There was a timeout"), factorial("A", 2)
             if len(m.group(2)) < 2:
                 continue
-            out.append(QuotedTerm(m.start(), m.end(), m.group(2), "“{}”", alone=False))
+            out.append(QuotedTerm(m.start(), m.end(), m.group(2), "“{}”", alone=defines))
         return out
     return []
+
+
+# A contract's definition: (the "Agreement"), ("Provider"), (hereinafter the "Services").
+_DEFINITION_BEFORE = re.compile(r"(?<![\w.])\((?:hereinafter(?: referred to as)?,? |each,? an? |collectively,? )?"
+                                r"(?:the )?$", re.IGNORECASE)
+
+
+def _defines(text: str, m: re.Match[str]) -> bool:
+    """Whether the quoted ``m`` defines a term of a contract in words of the language (``(the
+    "Agreement")``): translated alone, where a name (``("Acme")``) and other quoted English is kept
+    as written. Kept, ``(the “Agreement”)`` left English words in a Chinese contract."""
+    if not _DEFINITION_BEFORE.search(text, 0, m.start()) or not re.match(r"\s*[),;]", text[m.end():]):
+        return False
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", m.group(2))]
+    common, proper = common_words(), proper_words()
+    return bool(words) and all(w in common and w not in proper for w in words)
 
 
 _TRAILING = " .。!！?？,，;；:：\"'“”"

@@ -12,7 +12,7 @@ from tests.docstring_tables import three_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(three_column_rows(quoted_terms)) == 9
+    assert len(three_column_rows(quoted_terms)) == 11
 
 
 @pytest.mark.parametrize(("text", "tgt", "terms"), three_column_rows(quoted_terms))
@@ -85,3 +85,11 @@ def test_a_list_of_quoted_key_words_is_kept_whole_and_parted_by_the_enumeration_
     # Figures in a list are no quoted terms: their comma stays the model's.
     figures = prepare("Set the sizes 320, 640 and 1280.", 16, tgt_lang="zh", src_lang="en")
     assert figures.restore("设置大小⦅1⦆, ⦅2⦆和⦅3⦆。").text == "设置大小320, 640和1280。"
+
+
+def test_an_agreements_defined_term_is_translated_alone() -> None:
+    text = 'Acme Data Inc. ("Acme") and the buyer sign this Agreement (the "Agreement").'
+    assert [(q.text, q.alone) for q in find_quoted_terms(text, "en", "zh")] == [("Agreement", True)]
+    prep = prepare(text, 16, tgt_lang="zh", src_lang="en", alone=lambda t: {"Agreement": "协议"}[t])
+    assert prep.model_text is not None and '"Agreement"' not in prep.model_text
+    assert "“协议”" in prep.restore(prep.model_text).text
