@@ -250,10 +250,20 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
         # An organisation's name the models never learned (Acme Software, Hua Tai Trading Co) is
         # kept as it is rather than garbled (Acftware, Hudtiate).
         for a, b in _gaps(text, [*taken, *names]):
-            names += [Span(m.start(), m.end(), m.group(), "name", m.group()) for m in _TITLE_RUN.finditer(text, a, b)
-                      if (_ORGANISATION.search(m.group()) and any(_rare_name(w) for w in m.group().split()[:-1]))
-                      or _after_a_kept_name(text, m, [*taken, *names])]
+            for m in _TITLE_RUN.finditer(text, a, b):
+                if (_ORGANISATION.search(m.group()) and any(_rare_name(w) for w in m.group().split()[:-1])) \
+                        or _after_a_kept_name(text, m, [*taken, *names]):
+                    dot = _ABBREVIATED.search(m.group()) and _ABBREVIATION_DOT.match(text, m.end())
+                    end = m.end() + (1 if dot else 0)
+                    names.append(Span(m.start(), end, text[m.start():end], "name", text[m.start():end]))
     return sorted(names, key=lambda s: s.start)
+
+
+# ``Inc.`` inside a sentence keeps its full stop (``Acme Data Services Inc., a Delaware corporation``
+# came back ``Acme Data Services Inc之间。，``: the stop was read as the sentence's); at a sentence's
+# end the stop is the sentence's too, and stays out.
+_ABBREVIATED = re.compile(r" (?:Inc|Ltd|Corp|Co)$")
+_ABBREVIATION_DOT = re.compile(r"\.(?=\s*[^\sA-Z\u3400-\u9fff])")
 
 
 def _after_a_kept_name(text: str, m: re.Match[str], kept: Sequence[Span]) -> bool:

@@ -195,3 +195,12 @@ def test_the_list_of_words_kept_in_chinese_is_built_from_the_training_pairs(tmp_
     words = [w for w in (tmp_path / "kept_in_chinese.txt").read_text(encoding="utf-8").splitlines()
              if not w.startswith("#")]
     assert words == ["gzip"]  # kept 6 of 6; economy 0 of 3; use/run/grew are never kept
+
+
+def test_a_companys_abbreviation_keeps_its_full_stop_inside_a_sentence() -> None:
+    # "Acme Data Services Inc., a Delaware corporation" came back "Acme Data Services Inc之间。，".
+    prep = prepare("It is signed by Acme Data Services Inc., a Delaware corporation, and Northwind Logistics Ltd. "
+                   "today. Thanks to Acme Data Inc.", 16, tgt_lang="zh", src_lang="en")
+    kept = [s.text for s in prep.masked.spans if s.kind == "name"]
+    assert "Acme Data Services Inc." in kept and "Northwind Logistics Ltd." in kept
+    assert "Acme Data Inc" in kept  # at the sentence's end the stop is the sentence's
