@@ -37,6 +37,7 @@ from doctrans.part_numbers import find_part_numbers
 from doctrans.verbatim import Span
 
 _COLON = re.compile(r"\s*[:：]\s*$")
+_RUN_IN_STOP = re.compile(r"(?<=[A-Za-z]{3})\.\s*$")
 # A label: a heading and its colon at the start of a segment, maybe in bold, text after it.
 # The colon right after the heading: "Example::" is reST's literal marker, "参见 :ref:`x`" a role.
 _LABEL = re.compile(r"\s*(?:\*\*|__)?([A-Za-z][A-Za-z &]{0,30}?|[\u4e00-\u9fff]{1,8})(：|:(?=(?:\*\*|__)?\s))"
@@ -58,7 +59,10 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
     it is a known section heading (English <-> Chinese only); else none."""
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     colon = _COLON.search(text)
-    body = text[:colon.start()] if colon else text
+    # An agreement's run-in heading ends with a full stop (``1. Services. Provider shall…``: the
+    # model wrote Services. as 服务生, a waiter, and Fees. as 朋友).
+    stop = None if colon else _RUN_IN_STOP.search(text)
+    body = text[:colon.start()] if colon else text[:stop.start()] if stop else text
     start = len(body) - len(body.lstrip())
     word = body.strip()
     if not word:
@@ -72,10 +76,12 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
     else:
         return []
     if target is None:
+        if stop:
+            return []
         numbered = _numbered(text, src_lang, tgt_lang)
         return [numbered[1]] if numbered else _templated(word, start, tgt) or _label(text, tgt)
     end = len(text.rstrip())
-    return [Span(start, end, text[start:end], "heading", target + (mark if colon else ""))]
+    return [Span(start, end, text[start:end], "heading", target + (mark if colon else "。" if stop else ""))]
 
 
 # A table's yes/no cells, into English only (是否必填: 是 came back "Yeah", 否 "Oh, no"); into Chinese
