@@ -240,6 +240,32 @@ def find_shares(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
     return [s for i, s in enumerate(spans) if not s.overlaps_any(spans[:i])]
 
 
+# An agreement's figure in words and digits (``thirty (30) days``: the model kept the digits and
+# dropped the days, or left ``days'`` in English), with what it counts, as Chinese agreements write it.
+_IN_WORDS_AND_DIGITS = re.compile(rf"(?<![\w'’-])({_NUMBER})\s+\(([0-9]{{1,5}})\)(?:\s+(?:(business|calendar|working)"
+                                  r"\s+)?(days?|months?|years?|weeks?|hours?)(?:['’](?![\w]))?)?(?![\w'’-])",
+                                  re.IGNORECASE)
+_COUNTED_TIMES = {"day": "天", "month": "个月", "year": "年", "week": "周", "hour": "小时"}
+_KINDS_OF_DAYS = {"business": "个工作日", "working": "个工作日", "calendar": "个日历日"}
+
+
+def find_words_and_digits(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """``thirty (30) days`` -> ``三十（30）天``, ``twenty-four (24) months`` -> ``二十四（24）个月``,
+    ``ten (10) business days`` -> ``十（10）个工作日``: a figure written twice, as agreements do, and
+    what it counts, English into Chinese; the words must say the digits' value."""
+    if base_language(src_lang) != "en" or base_language(tgt_lang) != "zh":
+        return []
+    spans = []
+    for m in _IN_WORDS_AND_DIGITS.finditer(text):
+        value = value_of(m.group(1))
+        if value != int(m.group(2)):
+            continue
+        unit = (m.group(4) or "").lower().rstrip("s")
+        counted = _KINDS_OF_DAYS[m.group(3).lower()] if m.group(3) and unit == "day" else _COUNTED_TIMES.get(unit, "")
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{write_numeral(value)}（{value}）{counted}"))
+    return spans
+
+
 def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """English ordinals in digits into Chinese: ``2nd`` -> ``第2``, ``the 21st century`` -> ``21世纪``,
     ``10th anniversary`` -> ``10周年`` (the digits alone were masked, the ending left to the model);
