@@ -81,6 +81,9 @@ _CLOSED_CLASS = frozenset([
 ])
 
 
+_PLAIN_WORD = re.compile(r"\s+[a-z]+(?=[\s,.;:!?])")
+
+
 def _first_content_word(model_text: str, sentence: str) -> re.Match[str] | None:
     """The first word of a sentence (three words or more, ending as a sentence does) when it is no
     closed-class word: ``Sales were up 8%`` was ``萨尔斯`` to the model, ``sales`` ``销售``. A word alone
@@ -88,7 +91,9 @@ def _first_content_word(model_text: str, sentence: str) -> re.Match[str] | None:
     if len(_WORD.findall(sentence)) < 3 or not re.search(r"[.!?:;]['\"’”)]*\s*$", sentence):
         return None
     first = _FIRST_WORD.match(model_text)
-    return first if first and first.group(2).lower() not in _CLOSED_CLASS else None
+    if first is None or first.group(2).lower() in _CLOSED_CLASS or not _PLAIN_WORD.match(model_text, first.end()):
+        return None  # before code or a span (``Call log("Error")``: in small letters it read as code)
+    return first
 
 
 def title_cased(sentence: str) -> bool:
