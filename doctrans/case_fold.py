@@ -35,6 +35,7 @@ and Korean have no case, so nothing is lost by showing the model the small lette
 | zh     | "Heavy rain is expected," she said.            | "heavy rain is expected," she said.           |
 | zh     | London was cold and wet.                       | London was cold and wet.                      |
 | zh     | Tasks                                          | Tasks                                         |
+| zh     | Call log("Error") first.                       | Call log("Error") first.                      |
 | en     | EXECUTIVE SUMMARY                              | EXECUTIVE SUMMARY                             |
 
 - a sentence's **first word**, when it is a common word, no name and no closed-class word (``the``,

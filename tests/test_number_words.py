@@ -7,7 +7,7 @@ import pytest
 from doctrans import number_words
 from doctrans.chinese_numerals import write_numeral
 from doctrans.engine.protect import prepare
-from doctrans.number_words import find_digit_ordinals, find_number_words, find_shares
+from doctrans.number_words import find_digit_ordinals, find_number_words, find_shares, find_words_and_digits
 from doctrans.report import sentence_warnings
 
 
@@ -145,3 +145,16 @@ def test_shares_and_decades_go_with_the_figures(text: str, expected: list[tuple[
 def test_the_counter_the_model_wrote_after_a_measure_goes() -> None:
     prep = prepare("The store is 200 yards from the station.", 16, tgt_lang="zh", src_lang="en")
     assert prep.restore("店里是⦅1⦆号。").text == "店里是200码。"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("payable within thirty (30) days of the invoice", [("thirty (30) days", "三十（30）天")]),  # lost its days
+    ("upon ninety (90) days' prior written notice", [("ninety (90) days'", "九十（90）天")]),  # stayed English
+    ("an initial term of twenty-four (24) months.", [("twenty-four (24) months", "二十四（24）个月")]),
+    ("within ten (10) business days", [("ten (10) business days", "十（10）个工作日")]),
+    ("in two (2) copies", [("two (2)", "二（2）")]),
+    ("thirty (40) days", []),  # the words must say the digits' value
+])
+def test_an_agreements_figure_in_words_and_digits(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_words_and_digits(text, "en", "zh")] == expected
+    assert find_words_and_digits(text, "en", "ja") == []

@@ -111,3 +111,14 @@ def test_a_contracts_numbered_heading(text: str, src: str, tgt: str, written: st
 def test_a_manuals_heading_about_a_named_thing(text: str, src: str, tgt: str, written: str | None) -> None:
     """``Getting Started with Acme CLI`` came back ``使用 Acmem CLI开始``."""
     assert prepare(text, 16, tgt_lang=tgt, src_lang=src).copy == written
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("Services.", "服务。"),  # an agreement's run-in heading: came back 服务生, a waiter
+    ("Governing Law.", "适用法律。"),
+    ("No.", None),  # a word of dialogue
+    ("Something else.", None),
+])
+def test_a_run_in_heading_with_its_full_stop(text: str, written: str | None) -> None:
+    found = section_headings.find_section_heading(text, "en", "zh")
+    assert [s.target for s in found] == ([written] if written else [])
