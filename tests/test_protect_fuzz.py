@@ -26,6 +26,7 @@ ZH_FRAGMENTS = [
     "零下", "以上", "左右", "约", "近", "超过", "中新网", "新华社", "电", "记者", "GET", "/v2/x", "--help",
     "Python", "Q3", "三分之二", "十分之一", "百分之三十", "四成", "余家", "多万", "年底", "年初", "上年末",
     "第一章", "第二十一条", "图3", "一、", "（二）", " ", "\n",
+    "比", "3比1", "毛", "块", "毛钱", "角钱", "分钱", "一块五毛", "年度", "决赛", "四分之一", "本报", "多哈", "分钟", "天",
 ]
 EN_FRAGMENTS = [
     "42.8", "million", "billion", "thousand", "$", "¥", "€", "RMB", "USD", "1,200,000.00", "3", "12", "2025",
@@ -37,6 +38,8 @@ EN_FRAGMENTS = [
     "twenty-two", "two-thirds", "a third", "quarters of the", "one in five", "half of the", "2nd", "21st century",
     "minus", "degrees Celsius", "the end of", "early", "1990s", "three years ago", "Scope", "cents",
     "hundred", "No.", "#", "Ten years ago", "Only", " ", "\n",
+    "Inc.", "Ltd.", "Acme Data", "(the \"Agreement\")", "(\"Provider\")", "thirty (30) days", "(24)", "twenty-four",
+    "business days", "Provider", "Services.", "?LAST", "Sales", "were", "Call",
 ]
 
 
