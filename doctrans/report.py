@@ -3,7 +3,8 @@
 A warning says that something of the source that must not change (a number, a code, a URL, a
 glossary term: :func:`doctrans.verbatim.check`) is not in a sentence's translation, or that the
 engine had to put a span back itself (:class:`doctrans.verbatim.SpanWarning` notes), or that a
-Chinese translation left a common English word of its source as it was (:func:`left_in_english`).
+Chinese translation left a common English word of its source as it was (:func:`left_in_english`),
+or that a source's "do not" has no negation in its translation (doctrans.negation).
 The CLI counts them in its summary line, ``--report`` lists them for review, the TUI marks the
 sentences.
 """
@@ -28,6 +29,7 @@ from doctrans.errors import UserError
 from doctrans.glossary import Glossary
 from doctrans.kept_names import common_words
 from doctrans.language_id import base_language
+from doctrans.negation import lost_negation
 from doctrans.verbatim import Span, SpanWarning, check, protected_spans
 
 REPORT_SUFFIXES = (".json", ".csv")
@@ -56,8 +58,11 @@ def sentence_warnings(source: str, translation: str, glossary: Glossary | None =
     the names the direction keeps (doctrans.kept_names) are looked for too."""
     terms = automatic_terms(source, glossary.find(source) if glossary is not None else [], src_lang, tgt_lang)
     protected = protected_spans(source, terms)  # once: both checks read them
+    negation = lost_negation(source, translation, src_lang, tgt_lang)
+    lost = [SpanWarning("missing", "negation", negation, f"the source's {negation!r} has no negation in the "
+                        "translation")] if negation else []
     return [*notes, *check(source, translation, terms, protected),
-            *left_in_english(source, translation, protected, src_lang, tgt_lang)]
+            *left_in_english(source, translation, protected, src_lang, tgt_lang), *lost]
 
 
 # An English word of the source in a Chinese translation: the en->zh model copies the words it does

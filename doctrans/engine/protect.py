@@ -33,6 +33,7 @@ from doctrans.kept_names import CJK_LANGUAGES, half_translated, miscopied_names,
 from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
+from doctrans.negation import lost_negation, spoken_negation
 from doctrans.number_words import proper_ordinals
 from doctrans.place_names import invented_places, look_alikes
 from doctrans.quoted_terms import QuotedTerm, find_quoted_terms, quoted
@@ -176,19 +177,24 @@ class Prepared:
 
     def pick(self, hyps: Sequence[H], decode: Callable[[H], str]) -> H | None:
         """The hypothesis to keep of the search's n-best (best first; ``decode``: its text as the
-        model wrote it): the best that copied every placeholder (:meth:`acceptable`) and names no
-        place the source does not (doctrans.place_names.invented_places), else the best that
+        model wrote it): the best that copied every placeholder (:meth:`acceptable`), names no
+        place the source does not (doctrans.place_names.invented_places) and keeps the source's
+        negation (doctrans.negation), else the best without the negation, else the best that
         copied every placeholder; None when none did (the engine then searches wider)."""
         first_ok: H | None = None
+        first_placed: H | None = None  # the best that names no invented place but lost a negation
         for h in hyps:  # best first: usually the first will do, and the rest are never decoded
             text = decode(h)
             if self.masked.spans and not self.acceptable(text):
                 continue
             if not invented_places(self.source, text, self.src_lang, self.tgt_lang):
-                return h
+                if not lost_negation(self.source, text, self.src_lang, self.tgt_lang):
+                    return h
+                if first_placed is None:
+                    first_placed = h
             if first_ok is None:
                 first_ok = h
-        return first_ok
+        return first_placed or first_ok
 
 
 # "election year", "fiscal-year": the source's own year after a term (选举年 is right).
@@ -389,8 +395,10 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     # here, where every span the case must not touch is a placeholder.
     # Typographic quotes read as the ASCII ones the model learned (doctrans.quotes; the same length,
     # so the shifted offsets hold).
+    # A written Chinese prohibition in the spoken form the model learned (doctrans.negation).
     model_text = fold_case(substitute(double_quoted(plain_quotes(masked.text)), _shifted(masked, terms)), sentence,
                            src_lang, tgt_lang)
+    model_text = spoken_negation(model_text, src_lang)
     return Prepared(sentence, masked, model_text, None, masking=True)
 
 

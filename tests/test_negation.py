@@ -1,0 +1,60 @@
+"""A prohibition the translation must keep (doctrans.negation): the written Chinese forms the model
+reads in their spoken forms (the docstring's table), the report's warning when a translation holds
+no negation, and the engine's choice of a hypothesis that keeps one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from doctrans import negation
+from doctrans.engine.protect import prepare
+from doctrans.negation import lost_negation, spoken_negation
+from doctrans.report import sentence_warnings
+
+
+def table() -> list[tuple[str, str]]:
+    rows = re.findall(r"^\| (\S+) +\| (\S+) +\|$", negation.__doc__ or "", re.M)
+    return [r for r in rows if not r[0].startswith("-") and r[0] != "written"]
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(table()) == 8
+
+
+@pytest.mark.parametrize(("written", "read"), table())
+def test_docstring_table_row(written: str, read: str) -> None:
+    assert spoken_negation(written, "zh") == read
+    # through the engine's input: the model reads the spoken form, the source is untouched
+    prep = prepare(written + "。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == read + "。" and prep.source == written + "。"
+
+
+def test_only_a_chinese_source_is_respoken() -> None:
+    assert spoken_negation("请勿吸烟", "en") == "请勿吸烟"
+    assert prepare("请勿吸烟。", 16, tgt_lang="ja", src_lang="zh").model_text == "请不要吸烟。"
+
+
+@pytest.mark.parametrize(("source", "translation", "src", "tgt", "lost"), [
+    # 请勿将本产品放置在…: the model wrote the prohibition as an instruction
+    ("请勿将本产品放置在距离墙壁30厘米以内的位置。", "Please put this product 30 cm from the wall.", "zh", "en", "请勿"),
+    ("请勿将本产品放置在距离墙壁30厘米以内的位置。", "Do not place the product within 30 cm of a wall.", "zh", "en", None),
+    ("严禁吸烟。", "No smoking.", "zh", "en", None),
+    ("Do not open the case.", "打开箱子。", "en", "zh", "not"),
+    ("You can't open the case.", "你不能打开箱子。", "en", "zh", None),
+    ("Never open the case.", "切勿打开箱子。", "en", "zh", None),
+    ("Open the case.", "打开箱子。", "en", "zh", None),
+    ("Do not open the case.", "Öffnen Sie das Gehäuse.", "en", "de", None),  # only English <-> Chinese
+])
+def test_a_lost_negation(source: str, translation: str, src: str, tgt: str, lost: str | None) -> None:
+    assert lost_negation(source, translation, src, tgt) == lost
+    warnings = [w for w in sentence_warnings(source, translation, tgt_lang=tgt, src_lang=src) if w.kind == "negation"]
+    assert [w.span for w in warnings] == ([lost] if lost else [])
+
+
+def test_the_engine_prefers_a_hypothesis_that_keeps_the_negation() -> None:
+    prep = prepare("Do not open the case.", 16, tgt_lang="zh", src_lang="en")
+    hyps = ["打开箱子。", "不要打开箱子。"]
+    assert prep.pick(hyps, lambda h: h) == "不要打开箱子。"
+    assert prep.pick(["打开箱子。"], lambda h: h) == "打开箱子。"  # none keeps it: the best
