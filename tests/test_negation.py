@@ -38,8 +38,8 @@ def test_only_a_chinese_source_is_respoken() -> None:
 
 @pytest.mark.parametrize(("source", "translation", "src", "tgt", "lost"), [
     # 请勿将本产品放置在…: the model wrote the prohibition as an instruction
-    ("请勿将本产品放置在距离墙壁30厘米以内的位置。", "Please put this product 30 cm from the wall.", "zh", "en", "请勿"),
-    ("请勿将本产品放置在距离墙壁30厘米以内的位置。", "Do not place the product within 30 cm of a wall.", "zh", "en", None),
+    ("请勿将本产品放在墙边30厘米以内。", "Please put this product 30 cm from the wall.", "zh", "en", "请勿"),
+    ("请勿将本产品放在墙边30厘米以内。", "Do not place the product within 30 cm of a wall.", "zh", "en", None),
     ("严禁吸烟。", "No smoking.", "zh", "en", None),
     ("Do not open the case.", "打开箱子。", "en", "zh", "not"),
     ("You can't open the case.", "你不能打开箱子。", "en", "zh", None),
