@@ -58,30 +58,36 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
     """``text`` as one ``heading`` span whose target is its name in ``tgt_lang`` when the whole of
     it is a known section heading (English <-> Chinese only); else none."""
     src, tgt = base_language(src_lang), base_language(tgt_lang)
-    colon = _COLON.search(text)
+    if not ((tgt == "zh" and src != "zh") or (tgt == "en" and src != "en")):
+        return []
+    mark = "：" if tgt == "zh" else ":"
     # An agreement's run-in heading ends with a full stop (``1. Services. Provider shall…``: the
-    # model wrote Services. as 服务生, a waiter, and Fees. as 朋友).
-    stop = None if colon else _RUN_IN_STOP.search(text)
-    body = text[:colon.start()] if colon else text[:stop.start()] if stop else text
+    # model wrote Services. as 服务生, a waiter, and Fees. as 朋友): written with the stop.
+    stop = None if _COLON.search(text) else _RUN_IN_STOP.search(text)
+    if stop and (target := _heading(text[:stop.start()].strip(), tgt)) is not None:
+        start = len(text) - len(text.lstrip())
+        return [Span(start, len(text.rstrip()), text[start:len(text.rstrip())], "heading", target + "。")]
+    colon = _COLON.search(text)
+    body = text[:colon.start()] if colon else text
     start = len(body) - len(body.lstrip())
     word = body.strip()
     if not word:
         return []
-    if tgt == "zh" and src != "zh":
-        target = _tables()[0].get(_key(word))
-        mark = "："
-    elif tgt == "en" and src != "en":
-        target = _tables()[1].get(word) or _CELLS_INTO_ENGLISH.get(word)
-        mark = ":"
-    else:
-        return []
+    target = _heading(word, tgt)
     if target is None:
-        if stop:
-            return []
         numbered = _numbered(text, src_lang, tgt_lang)
         return [numbered[1]] if numbered else _templated(word, start, tgt) or _label(text, tgt)
     end = len(text.rstrip())
-    return [Span(start, end, text[start:end], "heading", target + (mark if colon else "。" if stop else ""))]
+    return [Span(start, end, text[start:end], "heading", target + (mark if colon else ""))]
+
+
+def _heading(word: str, tgt: str | None) -> str | None:
+    """``word`` (stripped) written in ``tgt`` when it is a heading of the list, else None."""
+    if not word:
+        return None
+    if tgt == "zh":
+        return _tables()[0].get(_key(word))
+    return _tables()[1].get(word) or _CELLS_INTO_ENGLISH.get(word)
 
 
 # A table's yes/no cells, into English only (是否必填: 是 came back "Yeah", 否 "Oh, no"); into Chinese

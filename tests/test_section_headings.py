@@ -118,6 +118,7 @@ def test_a_manuals_heading_about_a_named_thing(text: str, src: str, tgt: str, wr
     ("Governing Law.", "适用法律。"),
     ("No.", None),  # a word of dialogue
     ("Something else.", None),
+    ("Note: Do not open the case.", "注意："),  # a label before a sentence with its stop stays a label
 ])
 def test_a_run_in_heading_with_its_full_stop(text: str, written: str | None) -> None:
     found = section_headings.find_section_heading(text, "en", "zh")
