@@ -42,6 +42,7 @@ All coordinates are PDF points with the origin at the bottom left of the (rotate
 
 from __future__ import annotations
 
+import bisect
 import io
 import itertools
 import logging
@@ -259,8 +260,16 @@ def _underscores(glyphs: list[Glyph], dashes: list[tuple[float, float, float]]) 
     of an em, lying on the baseline in a gap no wider than an em between two glyphs of the same
     line, is an underscore; an underline (under glyphs, not between them) is not."""
     found: list[Glyph] = []
+    if not dashes or not glyphs:
+        return found
+    # Glyphs by baseline: a page of dashes (a dotted rule drawn stroke by stroke) looks at the
+    # glyphs near each one, not at every glyph of the page.
+    by_base = sorted(glyphs, key=lambda g: g.base)
+    bases = [g.base for g in by_base]
+    reach = 0.25 * max(g.size for g in glyphs)
     for x0, x1, y in dashes:
-        on_line = [g for g in glyphs if abs(g.base - y) <= 0.25 * g.size]
+        near = by_base[bisect.bisect_left(bases, y - reach):bisect.bisect_right(bases, y + reach)]
+        on_line = [g for g in near if abs(g.base - y) <= 0.25 * g.size]
         left = max((g for g in on_line if g.x1 <= x0 + 0.3), key=lambda g: g.x1, default=None)
         right = min((g for g in on_line if g.x0 >= x1 - 0.3), key=lambda g: g.x0, default=None)
         if left is None or right is None or not 0.15 * left.size <= x1 - x0 <= 0.7 * left.size:
