@@ -46,7 +46,13 @@ from doctrans.dates import find_dates
 from doctrans.kept_names import find_kept_names
 from doctrans.language_id import base_language
 from doctrans.magnitudes import find_magnitudes
-from doctrans.number_words import find_digit_ordinals, find_number_words, find_shares, find_words_and_digits
+from doctrans.number_words import (
+    find_digit_ordinals,
+    find_number_words,
+    find_recent_periods,
+    find_shares,
+    find_words_and_digits,
+)
 from doctrans.part_numbers import find_part_numbers
 from doctrans.person_names import find_person_names, with_speech_verbs
 from doctrans.place_names import find_place_names
@@ -66,6 +72,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     for found in (find_section_heading(text, src_lang, tgt_lang), find_dateline(text, src_lang, tgt_lang),
                   find_changes(text, src_lang, tgt_lang), find_shares(text, src_lang, tgt_lang),
                   find_scores(text, src_lang, tgt_lang), find_words_and_digits(text, src_lang, tgt_lang),
+                  find_recent_periods(text, src_lang, tgt_lang),
                   find_amounts(text, tgt_lang), find_large_measures(text, tgt_lang),
                   find_counted_nouns(text, src_lang, tgt_lang), find_magnitudes(text, tgt_lang),
                   find_report_periods(text, src_lang, tgt_lang),

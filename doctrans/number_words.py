@@ -266,6 +266,43 @@ def find_words_and_digits(text: str, src_lang: str | None, tgt_lang: str | None)
     return spans
 
 
+# A span of time that ends now (``Over the last 12 months`` came back 超过了12个月, "more than 12
+# months"; ``in the last ten minutes`` 十分钟后, "ten minutes later"; ``over the past two years``
+# was lost): 过去 and the span, 在过去…里 with its preposition. Not ``the last two years of the war``
+# (its final years).
+_RECENT = re.compile(rf"(?<![\w'’-])(?:(in|over|during|within|for)\s+)?the\s+(?:last|past)\s+"
+                     rf"(?:([0-9]{{1,3}}|{_SMALL}|a few|few|several)\s+)?"
+                     r"(minutes?|hours?|days?|weeks?|months?|years?|decades?)(?![\w'’-])(?!\s+of\b)",
+                     re.IGNORECASE)
+_RECENT_UNITS = {"minute": "分钟", "hour": "小时", "day": "天", "week": "周", "month": "个月", "year": "年",
+                 "decade": "年"}
+
+
+def find_recent_periods(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """``in the past five years`` -> ``在过去五年里``, ``the last 12 months`` -> ``过去12个月``, ``the past
+    decade`` -> ``过去十年``, English into Chinese (see :data:`_RECENT`)."""
+    if base_language(src_lang) != "en" or base_language(tgt_lang) != "zh":
+        return []
+    spans = []
+    for m in _RECENT.finditer(text):
+        count, unit = (m.group(2) or "").lower(), m.group(3).lower().rstrip("s")
+        plural = m.group(3).lower().endswith("s")
+        if count in ("a few", "few", "several"):
+            figure = "几"
+        elif count.isdigit():
+            figure = count if unit != "decade" else str(int(count) * 10)
+        elif count:
+            n = value_of(count) * (10 if unit == "decade" else 1)
+            figure = "两" if n == 2 else write_numeral(n)
+        elif plural:
+            continue  # "the past years": how many is not said
+        else:
+            figure = "十" if unit == "decade" else "一"
+        period = f"过去{figure}{_RECENT_UNITS[unit]}"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"在{period}里" if m.group(1) else period))
+    return spans
+
+
 def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """English ordinals in digits into Chinese: ``2nd`` -> ``第2``, ``the 21st century`` -> ``21世纪``,
     ``10th anniversary`` -> ``10周年`` (the digits alone were masked, the ending left to the model);

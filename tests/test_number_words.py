@@ -7,7 +7,13 @@ import pytest
 from doctrans import number_words
 from doctrans.chinese_numerals import write_numeral
 from doctrans.engine.protect import prepare
-from doctrans.number_words import find_digit_ordinals, find_number_words, find_shares, find_words_and_digits
+from doctrans.number_words import (
+    find_digit_ordinals,
+    find_number_words,
+    find_recent_periods,
+    find_shares,
+    find_words_and_digits,
+)
 from doctrans.report import sentence_warnings
 
 
@@ -158,3 +164,18 @@ def test_the_counter_the_model_wrote_after_a_measure_goes() -> None:
 def test_an_agreements_figure_in_words_and_digits(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_words_and_digits(text, "en", "zh")] == expected
     assert find_words_and_digits(text, "en", "ja") == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Over the last 12 months, prices rose 3%.", [("Over the last 12 months", "在过去12个月里")]),  # 超过了12个月
+    ("checked your phone in the last ten minutes?", [("in the last ten minutes", "在过去十分钟里")]),  # 十分钟后
+    ("It has hired 200 people over the past two years.", [("over the past two years", "在过去两年里")]),  # lost
+    ("In the past decade, the city grew.", [("In the past decade", "在过去十年里")]),
+    ("the last 2 decades", [("the last 2 decades", "过去20年")]),
+    ("in the past few weeks", [("in the past few weeks", "在过去几周里")]),
+    ("the last two years of the war", []),  # its final years
+    ("the past years", []),  # how many is not said
+])
+def test_a_span_of_time_that_ends_now(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_recent_periods(text, "en", "zh")] == expected
+    assert find_recent_periods(text, "zh", "en") == []
