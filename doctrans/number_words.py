@@ -51,7 +51,7 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from doctrans.chinese_numerals import english_ordinal, read_large_numeral, write_numeral
+from doctrans.chinese_numerals import ENGLISH_NUMBERS, english_ordinal, read_large_numeral, read_numeral, write_numeral
 from doctrans.fraction_words import chinese_fractions, chinese_tenths, english_fractions, english_shares
 from doctrans.language_id import base_language
 from doctrans.magnitudes import english, in_wan
@@ -280,7 +280,10 @@ _RECENT_UNITS = {"minute": "分钟", "hour": "小时", "day": "天", "week": "�
 
 def find_recent_periods(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """``in the past five years`` -> ``在过去五年里``, ``the last 12 months`` -> ``过去12个月``, ``the past
-    decade`` -> ``过去十年``, English into Chinese (see :data:`_RECENT`)."""
+    decade`` -> ``过去十年``, English into Chinese (see :data:`_RECENT`); into English ``近三年来`` ->
+    ``over the past three years``, ``过去12个月`` -> ``the past 12 months`` (:data:`_RECENT_ZH`)."""
+    if base_language(src_lang) == "zh" and base_language(tgt_lang) == "en":
+        return _recent_periods_into_english(text)
     if base_language(src_lang) != "en" or base_language(tgt_lang) != "zh":
         return []
     spans = []
@@ -300,6 +303,28 @@ def find_recent_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
             figure = "十" if unit == "decade" else "一"
         period = f"过去{figure}{_RECENT_UNITS[unit]}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"在{period}里" if m.group(1) else period))
+    return spans
+
+
+# The mirror, into English: 过去五年 ("For the last five years" at best), and 近N年来 (近十年来 came
+# back "Almost 10", 近三年来 "Three years"); 近N年 without 来 is "nearly" after a verb (工作了近10年),
+# so only at a clause's start.
+_RECENT_ZH = re.compile(r"(?:过去的?|(?P<near>(?<![\u4e00-\u9fff])近))(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})"
+                        r"(?P<unit>年|个月|天|周|个星期|小时)(?P<since>以来|来|里|中|间)?")
+_RECENT_INTO_ENGLISH = {"年": "year", "个月": "month", "天": "day", "周": "week", "个星期": "week", "小时": "hour"}
+
+
+def _recent_periods_into_english(text: str) -> list[Span]:
+    spans = []
+    for m in _RECENT_ZH.finditer(text):
+        if m["near"] and not m["since"] and text[m.end():m.end() + 1] not in ("，", ","):
+            continue  # 工作了近10年: nearly ten years
+        n = int(m["n"]) if m["n"].isdigit() else read_numeral(m["n"])
+        if not n:
+            continue
+        words = f"{ENGLISH_NUMBERS[n] if n < 10 else n} {_RECENT_INTO_ENGLISH[m['unit']]}{'s' if n > 1 else ''}"
+        period = f"the past {words}" if n > 1 else f"the past {_RECENT_INTO_ENGLISH[m['unit']]}"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"over {period}" if m["since"] else period))
     return spans
 
 

@@ -178,4 +178,16 @@ def test_an_agreements_figure_in_words_and_digits(text: str, expected: list[tupl
 ])
 def test_a_span_of_time_that_ends_now(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_recent_periods(text, "en", "zh")] == expected
-    assert find_recent_periods(text, "zh", "en") == []
+    assert find_recent_periods(text, "en", "ja") == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("过去五年，公司收入翻了一番。", [("过去五年", "the past five years")]),
+    ("近三年来，该市人口增长了12%。", [("近三年来", "over the past three years")]),  # came back "Three years"
+    ("近十年来，城市发展很快。", [("近十年来", "over the past 10 years")]),  # came back "Almost 10"
+    ("过去的一年里，我们很忙。", [("过去的一年里", "over the past year")]),
+    ("他工作了近10年。", []),  # nearly ten years
+    ("近日，公司发布公告。", []),
+])
+def test_a_span_of_time_that_ends_now_into_english(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_recent_periods(text, "zh", "en")] == expected
