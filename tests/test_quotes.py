@@ -34,8 +34,8 @@ def test_ascii_pairs_become_chinese_quotes(text: str, expected: str) -> None:
 
 def test_the_engine_gives_the_model_plain_quotes_and_keeps_span_quotes() -> None:
     prep = prepare("“Use `print(\"hi\")` here,” he said.", 16, tgt_lang="zh", src_lang="en")
-    # A span after the first word: its capital kept (doctrans.case_fold).
-    assert prep.model_text == '"Use ⦅1⦆ here," he said.'
+    # The first word in small letters (doctrans.case_fold).
+    assert prep.model_text == '"use ⦅1⦆ here," he said.'
     assert prep.restore('"在这里使用⦅1⦆吧," 他说').text == '“在这里使用`print("hi")`吧，”他说。'
     english = prepare("“你要走了吗？”妈妈问。", 16, tgt_lang="en", src_lang="zh")
     assert english.model_text == '"你要走了吗？"妈妈问。'
