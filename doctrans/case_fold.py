@@ -44,11 +44,12 @@ and Korean have no case, so nothing is lost by showing the model the small lette
   name) to the model, ``Heavy rain`` ``海文雨``, ``Staff`` ``斯科夫``; in small letters ``销售``, ``暴雨``,
   ``员工``. A word alone or a heading keeps its capital: in small letters the model copies it as
   code (``Tasks`` -> ``tasks``), and so does a word before code (``Call log("Error")``); before a
-  span it is folded (``Prices ⦅1⦆`` came back ``⦅1⦆号公民``, ``prices ⦅1⦆`` ``⦅1⦆价``). Full dev, en->zh, beam 5, against the same engine without this
-  rule: TVsub 16.31 -> 16.34 (paired bootstrap p 0.20), pydocs 59.64 -> 59.70 (p 0.15), django
-  65.10 -> 64.92 (p 0.016): paraphrases either way (``Suggest the database`` was ``聚合…``, now ``建议…``;
-  ``Comments look like this:`` ``注释看起来像这样`` now ``注释如下所示``), where the sentences it is for
-  lost their subject to a name.
+  span it is folded (``Prices ⦅1⦆`` came back ``⦅1⦆号公民``, ``prices ⦅1⦆`` ``⦅1⦆价``).
+  Full dev, en->zh, beam 5, against the same engine without this rule: TVsub 16.31 -> 16.34
+  (paired bootstrap p 0.20), pydocs 59.64 -> 59.70 (p 0.15), django 65.10 -> 64.92 (p 0.016):
+  paraphrases either way (``Suggest the database`` was ``聚合…``, now ``建议…``; ``Comments look
+  like this:`` ``注释看起来像这样`` now ``注释如下所示``), where the sentences it is for lost their
+  subject to a name.
 
 Only the model's input changes: verbatim spans and names are placeholders by then, so their case is
 never touched, and the translation is written from the model's output as always.
