@@ -58,3 +58,19 @@ def test_the_engine_prefers_a_hypothesis_that_keeps_the_negation() -> None:
     hyps = ["打开箱子。", "不要打开箱子。"]
     assert prep.pick(hyps, lambda h: h) == "不要打开箱子。"
     assert prep.pick(["打开箱子。"], lambda h: h) == "打开箱子。"  # none keeps it: the best
+
+
+def test_a_wider_search_is_kept_when_it_keeps_the_negation() -> None:
+    prep = prepare("他整整一夜没睡。", 16, tgt_lang="en", src_lang="zh")
+    wider_asked: list[bool] = []
+
+    def wider() -> list[str]:
+        wider_asked.append(True)
+        return ["He did not sleep all night.", "He slept all night."]
+
+    assert prep.choose(["He slept all night."], lambda h: h, wider) == "He did not sleep all night."
+    assert prep.choose(["He slept all night."], lambda h: h, lambda: ["He slept the whole night."]) == \
+        "He slept all night."  # the wider search lost it too: the first search's best
+    assert prep.choose(["He slept all night."], lambda h: h, None) == "He slept all night."  # no wider search
+    wider_asked.clear()
+    assert prep.choose(["He didn't sleep."], lambda h: h, wider) == "He didn't sleep." and not wider_asked

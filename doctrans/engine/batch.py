@@ -196,14 +196,11 @@ def _run(sessions: list[OnnxDocumentSession], ids: list[list[int]], preps: Seque
         nbest = nbest or [Hypothesis([], 0.0)]
         hyp = nbest[0]
         prep = preps[i]
-        if prep is not None:  # the choice and the placeholder fallback, as OnnxDocumentSession.translate_ids
-            def pick(hs: list[Hypothesis], prep: Prepared = prep) -> Hypothesis | None:
-                return prep.pick(hs, lambda h: tr.tokenizer.decode(h.tokens))
+        if prep is not None:  # the choice and the wider search, as OnnxDocumentSession.translate_ids
+            def again(i: int = i) -> list[Hypothesis]:
+                return search(slice(i, i + 1), wider, lengths[i])[0] or [Hypothesis([], 0.0)]
 
-            picked = pick(nbest)
-            if picked is None and wider > opt.beam_size:
-                picked = pick(search(slice(i, i + 1), wider, lengths[i])[0] or [])
-            hyp = picked or hyp
+            hyp = prep.choose(nbest, lambda h: tr.tokenizer.decode(h.tokens), again if wider > opt.beam_size else None)
         hyps.append(hyp)
 
     extras: dict[str, list[np.ndarray | None]] = {}

@@ -446,8 +446,8 @@ class OnnxDocumentSession:
         assert prep.model_text is not None
         ids = tr.source_ids(prep.model_text)
 
-        def pick(hyps: list[Hypothesis]) -> Hypothesis | None:
-            return prep.pick(hyps, lambda h: tr.tokenizer.decode(h.tokens))
+        def pick(hyps: list[Hypothesis], wider: Callable[[], list[Hypothesis]] | None) -> Hypothesis:
+            return prep.choose(hyps, lambda h: tr.tokenizer.decode(h.tokens), wider)
 
         hyp, extras = self.translate_ids(np.asarray([ids], dtype=np.int64), self.options, choose=pick)
         return ids, hyp, extras
@@ -481,15 +481,16 @@ class OnnxDocumentSession:
                               attention=attention)
 
     def translate_ids(self, src: np.ndarray, opt: _Options | None = None, forced: list[int] | None = None,
-                      choose: Callable[[list[Hypothesis]], Hypothesis | None] | None = None,
+                      choose: Callable[[list[Hypothesis], Callable[[], list[Hypothesis]] | None], Hypothesis]
+                      | None = None,
                       ) -> tuple[Hypothesis, dict[str, np.ndarray]]:
         """One sentence as ids (1, T) with EOS -> best hypothesis; updates the memory.
 
         ``forced`` (target ids without BOS/EOS) replaces the beam search: the hypothesis is
-        those tokens, scored by decoder_full. ``choose`` picks from the n-best (best first) the
-        hypothesis to keep, or None when none will do: the search then runs again with a wider
-        beam, and if none of that will do either, the best of the first search is kept (the
-        placeholder fallback; the memory is written once, from the kept hypothesis). Returns
+        those tokens, scored by decoder_full. ``choose`` is given the n-best (best first) and a
+        wider search to run if none of them will do (None when the beam is as wide as it goes), and
+        returns the hypothesis to keep (doctrans.engine.protect.Prepared.choose: the placeholder
+        and negation fallbacks); the memory is written once, from the kept hypothesis. Returns
         also the attention maps of the top memory layer, (heads, rows, cols) each.
         """
         tr, info = self.tr, self.tr.info
@@ -526,10 +527,7 @@ class OnnxDocumentSession:
             hyp = hyps[0]
             if choose is not None:
                 wider = min(MAX_FALLBACK_BEAM, max(FALLBACK_BEAM, 2 * opt.beam_size))
-                picked = choose(hyps)
-                if picked is None and wider > opt.beam_size:
-                    picked = choose(search(wider))
-                hyp = picked or hyp
+                hyp = choose(hyps, (lambda: search(wider)) if wider > opt.beam_size else None)
 
         if not self._mem and forced is None:
             return hyp, extras

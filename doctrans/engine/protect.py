@@ -196,6 +196,22 @@ class Prepared:
                 first_ok = h
         return first_placed or first_ok
 
+    def choose(self, hyps: Sequence[H], decode: Callable[[H], str], wider: Callable[[], Sequence[H]] | None) -> H:
+        """The hypothesis the engine keeps of its n-best ``hyps`` (best first, at least one):
+        :meth:`pick`'s; when none copied every placeholder, or the one picked lost the source's
+        negation (its n-best held none that kept it), :meth:`pick` of a wider search (``wider``;
+        None: the beam is as wide as it goes) is kept if it does better; else the best of ``hyps``.
+        (相当于整整一夜没睡, "equivalent to the whole night" at beam 5, is "equivalent to not sleep at
+        all night" at beam 10.)"""
+        picked = self.pick(hyps, decode)
+        lost = picked is not None and lost_negation(self.source, decode(picked), self.src_lang, self.tgt_lang)
+        if (picked is None or lost) and wider is not None:
+            again = self.pick(wider(), decode)
+            if again is not None and (picked is None or not lost_negation(self.source, decode(again), self.src_lang,
+                                                                          self.tgt_lang)):
+                picked = again
+        return picked or hyps[0]
+
 
 # "election year", "fiscal-year": the source's own year after a term (选举年 is right).
 _YEAR_AFTER = re.compile(r"[\s-]*(?:years?|yrs?)\b", re.IGNORECASE)

@@ -246,8 +246,8 @@ class SMDTDocumentSession:
         pairs = [(tr.tokenizer.encode(x), tr.tokenizer.encode(y)) for x, y in self.last_pairs]
         ids = tr.source_ids(prep.model_text)
 
-        def pick(hyps: list[Hypothesis]) -> Hypothesis | None:
-            return prep.pick(hyps, lambda h: tr.tokenizer.decode(h.tokens))
+        def pick(hyps: list[Hypothesis], wider: Callable[[], list[Hypothesis]] | None) -> Hypothesis:
+            return prep.choose(hyps, lambda h: tr.tokenizer.decode(h.tokens), wider)
 
         hyp = self.translate_ids(ids[:-1], pairs, choose=pick)
         restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
@@ -276,7 +276,8 @@ class SMDTDocumentSession:
         return inst, out
 
     def translate_ids(self, sentence: Sequence[int], pairs: IdPairs, opt: _Options | None = None,
-                      choose: Callable[[list[Hypothesis]], Hypothesis | None] | None = None) -> Hypothesis:
+                      choose: Callable[[list[Hypothesis], Callable[[], list[Hypothesis]] | None], Hypothesis]
+                      | None = None) -> Hypothesis:
         """One sentence as ids (no EOS) with its retrieved pairs as ids -> the best hypothesis;
         ``choose`` as in ``OnnxDocumentSession.translate_ids`` (the placeholder fallback)."""
         tr, info = self.tr, self.tr.info
@@ -299,8 +300,5 @@ class SMDTDocumentSession:
         hyps = search(opt.beam_size)
         if choose is None:
             return hyps[0]
-        picked = choose(hyps)
         wider = min(MAX_FALLBACK_BEAM, max(FALLBACK_BEAM, 2 * opt.beam_size))
-        if picked is None and wider > opt.beam_size:
-            picked = choose(search(wider))
-        return picked or hyps[0]
+        return choose(hyps, (lambda: search(wider)) if wider > opt.beam_size else None)
