@@ -46,9 +46,12 @@ _SPOKEN = [
 
 # A prohibition or a negation a Chinese source states outright.
 # 没 and 未 alone too, not in words that hold no negation in English (淹没 drowned, 没收 confiscated,
-# 未来 the future, 未知 unknown, 未婚 unmarried): 相当于整整一夜没睡 came back "equivalent to the whole night".
-_CHINESE_NEGATION = re.compile(r"请勿|切勿|勿|不要|不得|不准|不许|严禁|禁止|千万别|不能|不应|不宜"
-                               r"|不可以|没有|不是|从不|从未|绝不|(?<![淹埋出沉湮])没(?![收落])|未(?![来知婚成])")
+# 未来 the future, 未知 unknown, 未婚 unmarried) nor in set phrases that say yes (没错 "right", 没关系
+# and 没事 "it's OK", 不得了 "terribly", 不得不 "have to": with a negation forced on them, 没错 came back
+# "No" and 没关系 "It's not okay"): 相当于整整一夜没睡 came back "equivalent to the whole night".
+_CHINESE_NEGATION = re.compile(r"请勿|切勿|勿|不要|不得(?![了不])|不准|不许|严禁|禁止|千万别|不能|不应|不宜"
+                               r"|不可以|没有|不是|从不|从未|绝不|(?<![淹埋出沉湮])没(?![收落错关事准什问])"
+                               r"|未(?![来知婚成])")
 # Any negation in Chinese (a translation's: 不, 没, 别, 无, 未, 非, 否, 莫, 禁, 勿, 免).
 _ANY_CHINESE_NEGATION = re.compile(r"[不没别无未非否莫禁勿免]")
 # A negation an English source states outright (not "not only": 不仅 holds 不 anyway).

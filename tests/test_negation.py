@@ -45,6 +45,10 @@ def test_only_a_chinese_source_is_respoken() -> None:
     ("You can't open the case.", "你不能打开箱子。", "en", "zh", None),
     ("Never open the case.", "切勿打开箱子。", "en", "zh", None),
     ("Open the case.", "打开箱子。", "en", "zh", None),
+    ("没错，八个。", "Yes, eight.", "zh", "en", None),  # set phrases that say yes: forced, 没错 came back "No"
+    ("没关系，我待会就上去。", "It's okay. I'll be right there.", "zh", "en", None),
+    ("旧得不得了。", "It's terribly old.", "zh", "en", None),
+    ("这扇门五年没锁了。", "This door's been locked for five years.", "zh", "en", "没"),
     ("Do not open the case.", "Öffnen Sie das Gehäuse.", "en", "de", None),  # only English <-> Chinese
 ])
 def test_a_lost_negation(source: str, translation: str, src: str, tgt: str, lost: str | None) -> None:
