@@ -35,6 +35,9 @@ figure likewise:
 | growth of 8% to 10%      | zh     | 8%至10%                |
 | aged 18–25               | zh     | 18至25                 |
 
+A qualifier before a count below ten in Chinese numerals goes with it and what it counts
+(:func:`find_qualified_counts`: ``睡了不到六个小时`` came back "sleeping last six hours" -> ``less
+than six hours``; ``将近两年`` ``nearly two years``).
 A port's number goes with the word too (``端口8080`` <-> ``port 8080``: the model wrote ``trunks``;
 ``3000 端口`` came back ``in 3000``).
 Two figures joined by ``～``/``至``/``到`` in a Chinese source are one range into English
@@ -52,6 +55,7 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 
+from doctrans.chinese_numerals import ENGLISH_NUMBERS
 from doctrans.language_id import base_language
 from doctrans.magnitudes import decimal_value, english
 from doctrans.verbatim import Span
@@ -72,6 +76,34 @@ _CHINESE_AFTER_WORD = re.compile(r" ?(" + "|".join(sorted(_CHINESE_AFTER, key=le
 # 余/多 after a plain figure, before what it counts (300余家企业, 50多名代表, 10多年) or a magnitude
 # (300多万: more than 3 million; it came back "300 more"): more than it.
 _MORE_THAN_AFTER = re.compile(r"[余多](万|亿)?(?=[\u4e00-\u9fff])(?![千百])")
+# A qualifier before a count below ten in Chinese numerals and what it counts: such a numeral is
+# the model's word, not a span, and the qualifier went with nothing (睡了不到六个小时 came back
+# "sleeping last six hours"): the three are one span, into English.
+_SMALL_COUNTED = {"个小时": "hour", "小时": "hour", "天": "day", "年": "year", "个月": "month", "分钟": "minute",
+                  "周": "week", "个星期": "week", "星期": "week", "次": "time"}
+# 近 and 约 alone only where no word holds them (最近一次 is "the last time", 预约一次 "book once").
+_WORD_BEFORE = {"近": "最附靠临就远亲贴逼将接", "约": "预节合条公制邀相契签违履赴特婚大"}
+_QUALIFIED_SMALL = re.compile("(" + "|".join(f"(?<![{_WORD_BEFORE[q]}]){q}" if q in _WORD_BEFORE else q
+                                             for q in sorted(_CHINESE_BEFORE, key=len, reverse=True) if q != "端口")
+                              + ")([一二两三四五六七八九])(" + "|".join(sorted(_SMALL_COUNTED, key=len, reverse=True))
+                              + ")")
+
+
+def find_qualified_counts(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """``不到六个小时`` -> ``less than six hours``, ``将近两年`` -> ``nearly two years``: a qualifier,
+    a Chinese numeral below ten and what it counts, Chinese into English."""
+    if base_language(src_lang) != "zh" or base_language(tgt_lang) != "en":
+        return []
+    spans = []
+    for m in _QUALIFIED_SMALL.finditer(text):
+        n = "一二两三四五六七八九".index(m.group(2))
+        n = n + 1 if n < 2 else n  # 两 is 2, as 二
+        counted = _SMALL_COUNTED[m.group(3)] + ("s" if n > 1 else "")
+        spans.append(Span(m.start(), m.end(), m.group(), "number",
+                          f"{_CHINESE_BEFORE[m.group(1)]} {ENGLISH_NUMBERS[n]} {counted}"))
+    return spans
+
+
 _LATER = {"以上": " or later", "及以上": " or later", "以下": " or earlier", "及以下": " or earlier"}
 _ENGLISH_BEFORE = {"about": "约", "around": "约", "roughly": "约", "some": "约", "nearly": "近", "almost": "近",
                    "more than": "超过", "over": "超过", "at least": "至少", "no more than": "不超过",

@@ -57,3 +57,18 @@ def test_a_range_of_figures_is_one_span_into_english(text: str, written: str) ->
                                   "between 5 to 10", "fell 2% to 1,200", "8% to 10 people"])
 def test_a_start_a_change_or_two_kinds_of_figure_is_no_range_into_chinese(text: str) -> None:
     assert not [t for t in automatic_terms(text, [], "en", "zh") if "至" in (t.target or "")]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("你们当中有多少人昨晚睡了不到六个小时？", [("不到六个小时", "less than six hours")]),  # "last six hours"
+    ("他工作了将近两年。", [("将近两年", "nearly two years")]),
+    ("超过三次", [("超过三次", "more than three times")]),
+    ("约三天后，总额达到一万亿", [("约三天", "about three days")]),
+    ("不到两倍", []),
+    ("他睡了六个小时。", []),  # no qualifier: the model's words
+    ("撤销当前窗口的最近一次操作。", []),  # 最近: the last time
+    ("我想预约一次。", []),  # 预约: to book
+])
+def test_a_qualified_count_below_ten_in_chinese_numerals(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in qualifiers.find_qualified_counts(text, "zh", "en")] == expected
+    assert qualifiers.find_qualified_counts(text, "zh", "ja") == []
