@@ -15,7 +15,18 @@ English writes it: a score or a vote with a hyphen where the sentence is about a
 | 男女比例为三比二                  | 3:2     |
 | 他比我高                          | (none)  |
 
-Both sides up to three digits, or a Chinese numeral up to 十; Chinese into English only.
+Both sides up to three digits, or a Chinese numeral up to 十. Into Chinese, a result in a sentence
+about a match or a vote (``The vote was 9 to 4`` came back ``9至4``, a range; ``won 102-98``) is
+``9比4``, ``102比98``; a range (``from 9 to 14``, ``between 3 and 5``) and a figure with a unit or a
+percent are not:
+
+| source                          | written |
+|---------------------------------|---------|
+| The vote was 9 to 4.            | 9比4    |
+| China beat Japan 3-1.           | 3比1    |
+| The Lakers won 102-98.          | 102比98 |
+| Prices range from 9 to 14.      | (none)  |
+| It won 3 to 5 times.            | (none)  |
 """
 
 from __future__ import annotations
@@ -38,8 +49,20 @@ def _value(side: str) -> int | None:
     return int(side) if side.isdigit() else read_numeral(side)
 
 
+_ENGLISH_SCORE = re.compile(r"(?<![\w.,:/-])(?<!from )(?<!between )([0-9]{1,3})\s*(?:-|–|—|\s+to\s+)\s*([0-9]{1,3})"
+                            r"(?![\w,:/%°-]|\.\d|\s*(?:times|percent|per cent|points|[a-z]+s|am|pm|a\.m|p\.m)\b)")
+_ENGLISH_CONTEST = re.compile(r"\b(?:won|wins?|beat|beats|defeated|defeats?|lost|loses?|drew|draws?|tied|votes?|"
+                              r"voted|score|scored|victory|match|game|final|league|cup)\b", re.IGNORECASE)
+
+
 def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
-    """The scores and ratios ``N比M`` of a Chinese ``text`` into English (see the module docstring)."""
+    """The scores and ratios ``N比M`` of a Chinese ``text`` into English, and a match's or a vote's
+    result of an English one into Chinese (see the module docstring)."""
+    if base_language(src_lang) == "en" and base_language(tgt_lang) == "zh":
+        if not _ENGLISH_CONTEST.search(text):
+            return []
+        return [Span(m.start(), m.end(), m.group(), "number", f"{m.group(1)}比{m.group(2)}")
+                for m in _ENGLISH_SCORE.finditer(text)]
     if base_language(src_lang) != "zh" or base_language(tgt_lang) != "en":
         return []
     mark = "-" if _CONTEST.search(text) else ":"

@@ -13,19 +13,22 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(scores)) == 6
+    assert len(two_column_rows(scores)) == 11
 
 
 @pytest.mark.parametrize(("source", "written"), two_column_rows(scores))
 def test_docstring_table_row(source: str, written: str) -> None:
-    assert [s.output for s in find_scores(source, "zh", "en")] == ([] if written == "(none)" else [written])
+    src, tgt = ("en", "zh") if source.isascii() else ("zh", "en")
+    assert [s.output for s in find_scores(source, src, tgt)] == ([] if written == "(none)" else [written])
     if written != "(none)":
-        assert written in [s.output for s in automatic_terms(source, [], "zh", "en")]
+        assert written in [s.output for s in automatic_terms(source, [], src, tgt)]
 
 
 def test_only_chinese_into_english() -> None:
     assert find_scores("中国队以3比1战胜日本队", "zh", "ja") == []
     assert find_scores("They won 3比1.", "en", "zh") == []
+    assert find_scores("The vote was 9 to 4.", "en", "ja") == []
+    assert find_scores("The game starts at 7-8 pm, the 2024-25 season.", "en", "zh") == []  # times, seasons
 
 
 def test_the_score_reaches_the_translation_whole() -> None:
