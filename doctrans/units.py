@@ -70,6 +70,9 @@ and ``N日`` without ``内`` after it (the 30th, or 30 days) are left to the mod
 measure (:func:`find_large_measures`, before doctrans.magnitudes takes the figure alone):
 ``13.55万吨`` -> ``135,500 t``, ``5 million tonnes`` -> ``500万吨``. Ages into Chinese: ``a 54-year-old``,
 and a person's age after their name as news writes it (``Maria Rossi, 67, who``) -> ``67岁``.
+Degrees below zero without a scale, in a sentence about the weather or a temperature, keep their
+sign into Chinese (``Temperatures will drop to minus 10 degrees overnight`` came back ``温度会降到10度``:
+-> ``零下10度``); a ``-3 degree angle`` is left alone.
 """
 
 from __future__ import annotations
@@ -126,6 +129,13 @@ _CHINESE_MEASURE = re.compile(rf"(零下|-|−)?{FIGURE_START}({_DIMENSIONS})\s?
 # ("气温将在零下5度到3度之间" came back "between zero 5 and 3 degrees"). 度 alone is left to the
 # model (an angle, a degree of something); after 零下 it is a temperature.
 _BELOW_ZERO_DEGREES = re.compile(rf"零下{FIGURE_START}({NUMBER})\s?度(?![假数量过日])")
+# Into Chinese, a signed figure of degrees without a scale ("Temperatures will drop to minus 10
+# degrees overnight" came back 温度会降到10度: the minus, a sign of the figure, had gone).
+_SIGNED_DEGREES = re.compile(rf"(?<![0-9A-Za-z_.,-])(?:minus |-|−)({NUMBER})[ \u00a0]?degrees?\b"
+                             r"(?!\s*(?:Celsius|Fahrenheit|C|F)\b)", re.IGNORECASE)
+# ... where the sentence speaks of the weather or a temperature (a -3 degree angle is an angle).
+_WEATHER = re.compile(r"\b(?:temperatures?|cold(?:er|est)?|warm(?:er|est)?|lows?|highs?|freez\w*|frost\w*|weather|"
+                      r"overnight|chill\w*|thermometer|winter|snow\w*)\b", re.IGNORECASE)
 # The first figure of an English range whose unit comes once, after the second ("from minus 5 to
 # 3 degrees Celsius" came back 从5到3摄氏度, the minus gone).
 _UNITLESS_LOW = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥-])(-|−|minus )?({NUMBER})\s+(?:to|and)\s+$", re.IGNORECASE)
@@ -400,6 +410,9 @@ def _into_chinese(text: str) -> list[Span]:
         word = _INTO_CHINESE[unit.lower()]
         figure = re.sub(r"\s?[×xX]\s?", "×", m.group(2))  # 120 x 80 x 45 mm -> 120×80×45毫米
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{_signed(sign, figure, word)}{word}"))
+    for m in _SIGNED_DEGREES.finditer(text):  # the mirror of 零下5度: "minus 10 degrees" lost its minus
+        if _WEATHER.search(text) and not any(s.start < m.end() and m.start() < s.end for s in spans):
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"零下{m.group(1)}度"))
     for m in _ENGLISH_DURATION.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           f"{m.group(1)}{_ENGLISH_DURATIONS[m.group(2).lower()]}"))

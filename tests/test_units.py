@@ -211,3 +211,12 @@ def test_minus_before_another_measure_is_a_minus_sign() -> None:
     # Only a temperature below zero is 零下; "minus 5 m" had come back "minus 5米".
     assert [(s.text, s.target) for s in find_units("The lake is minus 5 m below the marker.", "zh")] == [
         ("minus 5 m", "-5米")]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("Temperatures will drop to minus 10 degrees overnight.", [("minus 10 degrees", "零下10度")]),  # 降到10度
+    ("The low tonight will be -10 degrees.", [("-10 degrees", "零下10度")]),
+    ("Tilt the panel to a -3 degree angle.", []),  # an angle
+])
+def test_a_signed_figure_of_degrees_keeps_its_sign_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "zh") if "度" in (s.target or "")] == found
