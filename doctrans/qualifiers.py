@@ -124,7 +124,10 @@ _ENGLISH_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_ENGLISH_BEFORE, 
 
 # What a figure starts with: not a numbered part (under Section 4 is no "less than 第4节").
 _STARTS_A_FIGURE = re.compile(r"[-−+$€£¥￥0-9０-９≤≥±]|US\$|HK\$|零下|人民币|增长|下降|同比|环比"
-                              r"|[二三四五六七八九十]分之|[一二三四五六七八九两]成")  # fractions: 近三分之一, 约四成
+                              r"|[二三四五六七八九十]分之|[一二三四五六七八九两]成"  # fractions: 近三分之一, 约四成
+                              # ... and English ones ("About one in three adults" had lost its "about")
+                              r"|(?i:(?:one|two|three|four|five|six|seven|eight|nine)[- ](?:in|half|halves|thirds?|"
+                              r"quarters?|fifths?|tenths?)\b|half of\b|a (?:third|quarter|fifth|tenth)\b)")
 _QUESTION = re.compile(r"(?i)\b(?:what|how)\s+$")
 
 

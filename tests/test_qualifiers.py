@@ -72,3 +72,12 @@ def test_a_start_a_change_or_two_kinds_of_figure_is_no_range_into_chinese(text: 
 def test_a_qualified_count_below_ten_in_chinese_numerals(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in qualifiers.find_qualified_counts(text, "zh", "en")] == expected
     assert qualifiers.find_qualified_counts(text, "zh", "ja") == []
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("About one in three adults do not get enough sleep.", "约三分之一"),  # the "about" was lost
+    ("Nearly two-thirds of voters agreed.", "近三分之二"),
+    ("More than half of the staff left.", "超过一半"),
+])
+def test_a_share_in_words_takes_its_qualifier_into_chinese(text: str, written: str) -> None:
+    assert written in [s.target for s in automatic_terms(text, [], "en", "zh")]
