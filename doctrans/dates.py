@@ -31,6 +31,8 @@ term and checked like one after translation:
 | 26日至28日         | from the 26th to the 28th | (as written)  |
 | 1987年冬天         | the winter of 1987  | (as written)        |
 | 2024年底           | the end of 2024     | (as written)        |
+| 9月末              | the end of September | (as written)       |
+| 2025年3月下旬      | late March 2025     | (as written)        |
 | 2023年初           | early 2023          | (as written)        |
 | 2024年3月5日至11日 | March 5–11, 2024    | (as written)        |
 | winter of 1987     | (as written)        | 1987年冬天          |
@@ -162,6 +164,11 @@ _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
 # (2024年中国, 年中期报告 an interim report).
 _ZH_YEAR_PART = re.compile(rf"(?<![{_D}.])(?P<y>(?:1[5-9]|2[01])[0-9]{{2}})年(?P<p>底|末|初|中)(?![国心期华央文])")
 _YEAR_PARTS = {"底": "the end of {}", "末": "the end of {}", "初": "early {}", "中": "mid-{}"}
+# A part of a month (截至9月末 came back "As of September", the end lost); 中 not before 国心期华央文.
+_ZH_MONTH_PART = re.compile(rf"(?<![{_D}.])(?:(?P<y>(?:1[5-9]|2[01])[0-9]{{2}})年)?(?P<m>[{_D}]{{1,2}})月"
+                            r"(?P<p>底|末|初|上旬|中旬|下旬|中)(?![国心期华央文])")
+_MONTH_PARTS = {"底": "the end of {}", "末": "the end of {}", "初": "early {}", "上旬": "early {}",
+                "中旬": "mid-{}", "中": "mid-{}", "下旬": "late {}"}
 # A full date and a later day of its month (2024年3月5日至11日 came back "March 5, 2024 to on the 11th").
 _ZH_DATE_DAYS = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?P<a>[{_D}]{{1,2}})[日号]?"
                            rf"(?:至|到|-|—|–|～|~)(?P<b>[{_D}]{{1,2}})[日号]")
@@ -228,6 +235,11 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             spans.append(Span(m.start(), m.end(), m.group(), "date", f"{MONTHS[month - 1]} {first}–{last}{in_year}"))
         for m in _ZH_YEAR_PART.finditer(text):
             spans.append(Span(m.start(), m.end(), m.group(), "date", _YEAR_PARTS[m["p"]].format(figure_value(m["y"]))))
+        for m in _ZH_MONTH_PART.finditer(text):
+            month = figure_value(m["m"])
+            if 1 <= month <= 12 and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
+                when = MONTHS[month - 1] + (f" {figure_value(m['y'])}" if m["y"] else "")
+                spans.append(Span(m.start(), m.end(), m.group(), "date", _MONTH_PARTS[m["p"]].format(when)))
         ranges = list(spans)
         for m in _ZH_DATE.finditer(text):
             if any(r.start <= m.start() < r.end for r in ranges):
