@@ -270,7 +270,7 @@ def find_words_and_digits(text: str, src_lang: str | None, tgt_lang: str | None)
 # months"; ``in the last ten minutes`` 十分钟后, "ten minutes later"; ``over the past two years``
 # was lost): 过去 and the span, 在过去…里 with its preposition. Not ``the last two years of the war``
 # (its final years).
-_RECENT = re.compile(rf"(?<![\w'’-])(?:(in|over|during|within|for)\s+)?the\s+(?:last|past)\s+"
+_RECENT = re.compile(rf"(?<![\w'’-])(?:(in|over|during|within|for)\s+)?the\s+(last|past|next|coming)\s+"
                      rf"(?:([0-9]{{1,3}}|{_SMALL}|a few|few|several)\s+)?"
                      r"(minutes?|hours?|days?|weeks?|months?|years?|decades?)(?![\w'’-])(?!\s+of\b)",
                      re.IGNORECASE)
@@ -280,16 +280,17 @@ _RECENT_UNITS = {"minute": "分钟", "hour": "小时", "day": "天", "week": "�
 
 def find_recent_periods(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """``in the past five years`` -> ``在过去五年里``, ``the last 12 months`` -> ``过去12个月``, ``the past
-    decade`` -> ``过去十年``, English into Chinese (see :data:`_RECENT`); into English ``近三年来`` ->
-    ``over the past three years``, ``过去12个月`` -> ``the past 12 months`` (:data:`_RECENT_ZH`)."""
+    decade`` -> ``过去十年``, ``over the next three years`` -> ``未来三年内``, English into Chinese (see
+    :data:`_RECENT`); into English ``近三年来`` -> ``over the past three years``, ``过去12个月`` -> ``the
+    past 12 months``, ``未来三年内`` -> ``within the next three years`` (:data:`_RECENT_ZH`)."""
     if base_language(src_lang) == "zh" and base_language(tgt_lang) == "en":
         return _recent_periods_into_english(text)
     if base_language(src_lang) != "en" or base_language(tgt_lang) != "zh":
         return []
     spans = []
     for m in _RECENT.finditer(text):
-        count, unit = (m.group(2) or "").lower(), m.group(3).lower().rstrip("s")
-        plural = m.group(3).lower().endswith("s")
+        count, unit = (m.group(3) or "").lower(), m.group(4).lower().rstrip("s")
+        plural = m.group(4).lower().endswith("s")
         if count in ("a few", "few", "several"):
             figure = "几"
         elif count.isdigit():
@@ -301,6 +302,12 @@ def find_recent_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
             continue  # "the past years": how many is not said
         else:
             figure = "十" if unit == "decade" else "一"
+        if m.group(2).lower() in ("next", "coming"):  # in the next five years: 未来五年内
+            if not count:
+                continue  # the next day is 第二天, the next year 明年: not a span from now
+            period = f"未来{figure}{_RECENT_UNITS[unit]}"
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{period}内" if m.group(1) else period))
+            continue
         period = f"过去{figure}{_RECENT_UNITS[unit]}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"在{period}里" if m.group(1) else period))
     return spans
@@ -308,9 +315,11 @@ def find_recent_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
 
 # The mirror, into English: 过去五年 ("For the last five years" at best), and 近N年来 (近十年来 came
 # back "Almost 10", 近三年来 "Three years"); 近N年 without 来 is "nearly" after a verb (工作了近10年),
-# so only at a clause's start.
-_RECENT_ZH = re.compile(r"(?:过去的?|(?P<near>(?<![\u4e00-\u9fff])近))(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})"
-                        r"(?P<unit>年|个月|天|周|个星期|小时)(?P<since>以来|来|里|中|间)?")
+# so only at a clause's start. A 在 before it goes with it (在未来三年内 came back "in within the next
+# three years").
+_RECENT_ZH = re.compile(r"(?:在)?(?:过去的?|(?P<near>(?<![\u4e00-\u9fff])近)|(?P<next>未来的?))"
+                        r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})"
+                        r"(?P<unit>年|个月|天|周|个星期|小时)(?P<since>以来|来|里|中|间|内)?")
 _RECENT_INTO_ENGLISH = {"年": "year", "个月": "month", "天": "day", "周": "week", "个星期": "week", "小时": "hour"}
 
 
@@ -323,8 +332,11 @@ def _recent_periods_into_english(text: str) -> list[Span]:
         if not n:
             continue
         words = f"{ENGLISH_NUMBERS[n] if n < 10 else n} {_RECENT_INTO_ENGLISH[m['unit']]}{'s' if n > 1 else ''}"
-        period = f"the past {words}" if n > 1 else f"the past {_RECENT_INTO_ENGLISH[m['unit']]}"
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"over {period}" if m["since"] else period))
+        when = "next" if m["next"] else "past"
+        period = f"the {when} {words}" if n > 1 else f"the {when} {_RECENT_INTO_ENGLISH[m['unit']]}"
+        if m["since"]:  # 未来三年内: within the next three years; 近三年来: over the past three years
+            period = f"{'within' if m['since'] == '内' else 'over'} {period}"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", period))
     return spans
 
 

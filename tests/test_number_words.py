@@ -191,3 +191,14 @@ def test_a_span_of_time_that_ends_now(text: str, expected: list[tuple[str, str]]
 ])
 def test_a_span_of_time_that_ends_now_into_english(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_recent_periods(text, "zh", "en")] == expected
+
+
+@pytest.mark.parametrize(("text", "src", "tgt", "expected"), [
+    ("该公司计划在未来三年内投资50亿元。", "zh", "en", [("在未来三年内", "within the next three years")]),  # "in the
+    # future 5 billion yuan years"
+    ("未来12个月，价格将上涨。", "zh", "en", [("未来12个月", "the next 12 months")]),
+    ("We will invest $5 billion over the next three years.", "en", "zh", [("over the next three years", "未来三年内")]),
+    ("The next day he left.", "en", "zh", []),  # 第二天, not a span from now
+])
+def test_a_span_of_time_from_now(text: str, src: str, tgt: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_recent_periods(text, src, tgt)] == expected
