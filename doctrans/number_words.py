@@ -340,6 +340,31 @@ def _recent_periods_into_english(text: str) -> list[Span]:
     return spans
 
 
+# A time and a half into English (会议持续了两个半小时 came back "two hours", 项目用了三年半 "three
+# years", 她走了半年 "half years"): the figure with its half. Not 上半年/下半年/前半年/大半年 (parts of a
+# year) nor 半年度/半年报 (semi-annual).
+_AND_A_HALF = re.compile(r"(?<![0-9.一二两三四五六七八九十百千万])([0-9]{1,3}|[一二两三四五六七八九十]{1,3})"
+                         r"(个半小时|个半钟头|个半月|个半星期|年半|天半|周半)")
+_HALF_UNITS = {"个半小时": "hours", "个半钟头": "hours", "个半月": "months", "个半星期": "weeks", "年半": "years",
+               "天半": "days", "周半": "weeks"}
+_HALF_A_YEAR = re.compile(r"(?<![上下前后大多])半年(?![度报])")
+
+
+def find_halves(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """``两个半小时`` -> ``2.5 hours``, ``三年半`` -> ``3.5 years``, ``半年`` -> ``half a year``,
+    Chinese into English (see :data:`_AND_A_HALF`)."""
+    if base_language(src_lang) != "zh" or base_language(tgt_lang) != "en":
+        return []
+    spans = []
+    for m in _AND_A_HALF.finditer(text):
+        n = int(m.group(1)) if m.group(1).isdigit() else read_numeral(m.group(1))
+        if n:
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{n}.5 {_HALF_UNITS[m.group(2)]}"))
+    spans += [Span(m.start(), m.end(), m.group(0), "number", "half a year") for m in _HALF_A_YEAR.finditer(text)
+              if not any(s.start < m.end() and m.start() < s.end for s in spans)]
+    return sorted(spans, key=lambda s: s.start)
+
+
 def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """English ordinals in digits into Chinese: ``2nd`` -> ``第2``, ``the 21st century`` -> ``21世纪``,
     ``10th anniversary`` -> ``10周年`` (the digits alone were masked, the ending left to the model);

@@ -9,6 +9,7 @@ from doctrans.chinese_numerals import write_numeral
 from doctrans.engine.protect import prepare
 from doctrans.number_words import (
     find_digit_ordinals,
+    find_halves,
     find_number_words,
     find_recent_periods,
     find_shares,
@@ -202,3 +203,15 @@ def test_a_span_of_time_that_ends_now_into_english(text: str, expected: list[tup
 ])
 def test_a_span_of_time_from_now(text: str, src: str, tgt: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_recent_periods(text, src, tgt)] == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("会议持续了两个半小时。", [("两个半小时", "2.5 hours")]),  # came back "two hours"
+    ("项目用了三年半。", [("三年半", "3.5 years")]),  # "three years"
+    ("她走了半年。", [("半年", "half a year")]),  # "half years", "six years"
+    ("2个半月", [("2个半月", "2.5 months")]),
+    ("上半年营收增长，半年报显示。", []),  # the first half of a year, a semi-annual report
+])
+def test_a_time_and_a_half_into_english(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_halves(text, "zh", "en")] == expected
+    assert find_halves(text, "zh", "ja") == []
