@@ -348,11 +348,15 @@ _AND_A_HALF = re.compile(r"(?<![0-9.一二两三四五六七八九十百千万])
 _HALF_UNITS = {"个半小时": "hours", "个半钟头": "hours", "个半月": "months", "个半星期": "weeks", "年半": "years",
                "天半": "days", "周半": "weeks"}
 _HALF_A_YEAR = re.compile(r"(?<![上下前后大多])半年(?![度报])")
+# More than a count below ten of a time (火车晚点了一个多小时 came back "A lot of hours").
+_MORE_THAN_COUNT = re.compile(r"(?<![0-9.一二两三四五六七八九十百千万第])([一二两三四五六七八九])"
+                              r"个多(小时|钟头|月|星期)")
+_MORE_THAN_UNITS = {"小时": ("an", "hour"), "钟头": ("an", "hour"), "月": ("a", "month"), "星期": ("a", "week")}
 
 
 def find_halves(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """``两个半小时`` -> ``2.5 hours``, ``三年半`` -> ``3.5 years``, ``半年`` -> ``half a year``,
-    Chinese into English (see :data:`_AND_A_HALF`)."""
+    ``一个多小时`` -> ``more than an hour``, Chinese into English (see :data:`_AND_A_HALF`)."""
     if base_language(src_lang) != "zh" or base_language(tgt_lang) != "en":
         return []
     spans = []
@@ -362,6 +366,11 @@ def find_halves(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{n}.5 {_HALF_UNITS[m.group(2)]}"))
     spans += [Span(m.start(), m.end(), m.group(0), "number", "half a year") for m in _HALF_A_YEAR.finditer(text)
               if not any(s.start < m.end() and m.start() < s.end for s in spans)]
+    for m in _MORE_THAN_COUNT.finditer(text):
+        n = read_numeral(m.group(1)) or 0
+        article, unit = _MORE_THAN_UNITS[m.group(2)]
+        count = f"{article} {unit}" if n == 1 else f"{ENGLISH_NUMBERS[n]} {unit}s"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"more than {count}"))
     return sorted(spans, key=lambda s: s.start)
 
 

@@ -66,7 +66,7 @@ _CHINESE_BEFORE = {"约": "about", "约为": "about", "大约": "about", "大约
                    "高于": "more than", "不少于": "at least", "不低于": "at least", "至少": "at least",
                    "最少": "at least", "不超过": "no more than", "不高于": "no more than", "最多": "at most",
                    "至多": "at most", "少于": "less than", "低于": "less than", "不足": "less than",
-                   "不到": "less than", "长达": "up to", "端口": "port"}
+                   "不到": "less than", "不下": "at least", "长达": "up to", "端口": "port"}
 _CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下": ("", " or less"), "端口": ("port ", ""),
                   "及以上": ("", " or more"), "及以下": ("", " or less")}
 # A word after a figure, a space between allowed (3000 端口, 500MB 以上); before 版本 a version's
@@ -80,12 +80,12 @@ _MORE_THAN_AFTER = re.compile(r"[余多](万|亿)?(?=[\u4e00-\u9fff])(?![千百]
 # the model's word, not a span, and the qualifier went with nothing (睡了不到六个小时 came back
 # "sleeping last six hours"): the three are one span, into English.
 _SMALL_COUNTED = {"个小时": "hour", "小时": "hour", "天": "day", "年": "year", "个月": "month", "分钟": "minute",
-                  "周": "week", "个星期": "week", "星期": "week", "次": "time"}
+                  "周": "week", "个星期": "week", "星期": "week", "次": "time", "遍": "time"}
 # 近 and 约 alone only where no word holds them (最近一次 is "the last time", 预约一次 "book once").
 _WORD_BEFORE = {"近": "最附靠临就远亲贴逼将接", "约": "预节合条公制邀相契签违履赴特婚大"}
 _QUALIFIED_SMALL = re.compile("(" + "|".join(f"(?<![{_WORD_BEFORE[q]}]){q}" if q in _WORD_BEFORE else q
                                              for q in sorted(_CHINESE_BEFORE, key=len, reverse=True) if q != "端口")
-                              + ")([一二两三四五六七八九])(" + "|".join(sorted(_SMALL_COUNTED, key=len, reverse=True))
+                              + ")([一二两三四五六七八九十])(" + "|".join(sorted(_SMALL_COUNTED, key=len, reverse=True))
                               + ")")
 
 
@@ -96,8 +96,8 @@ def find_qualified_counts(text: str, src_lang: str | None, tgt_lang: str | None)
         return []
     spans = []
     for m in _QUALIFIED_SMALL.finditer(text):
-        n = "一二两三四五六七八九".index(m.group(2))
-        n = n + 1 if n < 2 else n  # 两 is 2, as 二
+        n = "一二两三四五六七八九十".index(m.group(2))
+        n = n + 1 if n < 2 else n  # 两 is 2, as 二; 十 is 10
         counted = _SMALL_COUNTED[m.group(3)] + ("s" if n > 1 else "")
         spans.append(Span(m.start(), m.end(), m.group(), "number",
                           f"{_CHINESE_BEFORE[m.group(1)]} {ENGLISH_NUMBERS[n]} {counted}"))

@@ -215,3 +215,11 @@ def test_a_span_of_time_from_now(text: str, src: str, tgt: str, expected: list[t
 def test_a_time_and_a_half_into_english(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_halves(text, "zh", "en")] == expected
     assert find_halves(text, "zh", "ja") == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("火车晚点了一个多小时。", [("一个多小时", "more than an hour")]),  # came back "A lot of hours"
+    ("他等了两个多月。", [("两个多月", "more than two months")]),
+])
+def test_more_than_a_count_of_time_into_english(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_halves(text, "zh", "en")] == expected

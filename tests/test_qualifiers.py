@@ -68,6 +68,8 @@ def test_a_start_a_change_or_two_kinds_of_figure_is_no_range_into_chinese(text: 
     ("他睡了六个小时。", []),  # no qualifier: the model's words
     ("撤销当前窗口的最近一次操作。", []),  # 最近: the last time
     ("我想预约一次。", []),  # 预约: to book
+    ("这本书我看了不下十遍。", [("不下十遍", "at least ten times")]),  # "I don't see this book for ten times"
+    ("他不下楼。", []),
 ])
 def test_a_qualified_count_below_ten_in_chinese_numerals(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in qualifiers.find_qualified_counts(text, "zh", "en")] == expected
