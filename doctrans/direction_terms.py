@@ -47,6 +47,7 @@ from doctrans.kept_names import find_kept_names
 from doctrans.language_id import base_language
 from doctrans.magnitudes import find_magnitudes
 from doctrans.number_words import (
+    find_clock_words,
     find_digit_ordinals,
     find_halves,
     find_number_words,
@@ -74,7 +75,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
                   find_changes(text, src_lang, tgt_lang), find_shares(text, src_lang, tgt_lang),
                   find_scores(text, src_lang, tgt_lang), find_words_and_digits(text, src_lang, tgt_lang),
                   find_recent_periods(text, src_lang, tgt_lang), find_qualified_counts(text, src_lang, tgt_lang),
-                  find_halves(text, src_lang, tgt_lang),
+                  find_halves(text, src_lang, tgt_lang), find_clock_words(text, src_lang, tgt_lang),
                   find_amounts(text, tgt_lang), find_large_measures(text, tgt_lang),
                   find_counted_nouns(text, src_lang, tgt_lang), find_magnitudes(text, tgt_lang),
                   find_report_periods(text, src_lang, tgt_lang),

@@ -374,6 +374,43 @@ def find_halves(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
     return sorted(spans, key=lambda s: s.start)
 
 
+# A time of day in words into Chinese ("It was a quarter past nine" came back 九十四分之一, a 94th).
+_HOURS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+_PAST_TO = {"a quarter": 15, "quarter": 15, "half": 30, "five": 5, "ten": 10, "twenty": 20, "twenty-five": 25,
+            "twenty five": 25}
+_CLOCK_WORDS = re.compile(rf"(?<![\w'’-])(?:(?P<m>a quarter|quarter|half|twenty[- ]five|twenty|ten|five)\s+"
+                          rf"(?P<dir>past|after|to)\s+(?P<h>{'|'.join(_HOURS)})(?:\s+o['’]clock)?|"
+                          rf"(?P<h2>{'|'.join(_HOURS)})\s+o['’]clock)(?![\w'’-])", re.IGNORECASE)
+
+
+# "ten to two" is a time only where the sentence speaks of one (not "odds of five to one").
+_TIME_CUE = re.compile(r"(?i)\b(?:at|it was|it's|until|till|by|around|about|before|after|o['’]clock|morning|"
+                       r"evening|night|afternoon|clock|time|woke|arrived|left)\b")
+
+
+def find_clock_words(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """``a quarter past nine`` -> ``九点一刻``, ``half past six`` -> ``六点半``, ``twenty to five`` ->
+    ``四点四十分``, ``nine o'clock`` -> ``九点``: English into Chinese."""
+    if base_language(src_lang) != "en" or base_language(tgt_lang) != "zh":
+        return []
+    spans = []
+    for m in _CLOCK_WORDS.finditer(text):
+        if m["h2"]:
+            hour = _HOURS.index(m["h2"].lower()) + 1
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{write_numeral(hour)}点"))
+            continue
+        hour, minutes = _HOURS.index(m["h"].lower()) + 1, _PAST_TO[m["m"].lower().replace("-", " ")]
+        if m["dir"].lower() == "to":
+            if not _TIME_CUE.search(text):
+                continue  # "odds of five to one": no time of day
+
+            hour, minutes = (hour - 2) % 12 + 1, 60 - minutes
+        written = {15: "一刻", 30: "半"}.get(minutes, f"{write_numeral(minutes)}分") if m["dir"].lower() != "to" \
+            else f"{write_numeral(minutes)}分"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{write_numeral(hour)}点{written}"))
+    return spans
+
+
 def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """English ordinals in digits into Chinese: ``2nd`` -> ``第2``, ``the 21st century`` -> ``21世纪``,
     ``10th anniversary`` -> ``10周年`` (the digits alone were masked, the ending left to the model);

@@ -8,6 +8,7 @@ from doctrans import number_words
 from doctrans.chinese_numerals import write_numeral
 from doctrans.engine.protect import prepare
 from doctrans.number_words import (
+    find_clock_words,
     find_digit_ordinals,
     find_halves,
     find_number_words,
@@ -223,3 +224,15 @@ def test_a_time_and_a_half_into_english(text: str, expected: list[tuple[str, str
 ])
 def test_more_than_a_count_of_time_into_english(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_halves(text, "zh", "en")] == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("It was a quarter past nine when the phone rang.", [("a quarter past nine", "九点一刻")]),  # 九十四分之一
+    ("half past six", [("half past six", "六点半")]),
+    ("We arrived at twenty to five.", [("twenty to five", "四点四十分")]),
+    ("at nine o'clock", [("nine o'clock", "九点")]),
+    ("The odds were five to one.", []),  # no time of day
+])
+def test_a_time_of_day_in_words_into_chinese(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_clock_words(text, "en", "zh")] == expected
+    assert find_clock_words(text, "zh", "en") == []
