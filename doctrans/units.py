@@ -478,8 +478,9 @@ def drop_repeated_measures(text: str, written: list[str]) -> str:
             text = re.sub(re.escape(measure) + r"\s+" + re.escape(word.group()) + r"(?![A-Za-z])", measure, text)
             continue
         unit = re.search(r"[\u4e00-\u9fff]+$", measure)
-        if unit is not None and unit.group()[-1] == "年":  # "5 years ago" came back 5年年前
-            text = re.sub(re.escape(measure) + r"年(?=[前后内来间])", measure, text)
+        if unit is not None and unit.group()[-1] == "年":  # "5 years ago" came back 5年年前, "For the first
+            # time in 20 years" 20年年第一次; not before what makes 年 a word's (年龄, 年轻, 年底…)
+            text = re.sub(re.escape(measure) + r"年(?![龄轻度底初代会纪终报均中末货薪华级])", measure, text)
         if unit is None or unit.group()[-1] in "年月日号":
             continue
         # The unit again, whole or its end (15公里公里, 8岁岁, 300万美元美元), longest first; a part

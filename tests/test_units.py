@@ -67,6 +67,8 @@ def test_a_unit_the_model_wrote_again_after_a_restored_measure_goes() -> None:
     years = prepare("It happened 5 years ago.", 16, tgt_lang="zh", src_lang="en")
     assert years.restore("⦅1⦆年前的事了。").text == "5年前的事了。"  # 5年年前
     assert years.restore("⦅1⦆年底的事了。").text == "5年年底的事了。"  # 年底 is a word: left
+    first = prepare("For the first time in 20 years, the river froze.", 16, tgt_lang="zh", src_lang="en")
+    assert first.restore("⦅1⦆年第一次，河结冰了。").text == "20年第一次，河结冰了。"  # 20年年第一次
     money = prepare("Sales were 3 million dollars.", 16, tgt_lang="zh", src_lang="en")
     assert money.restore("销售额为⦅1⦆美元。").text == "销售额为300万美元。"
     # Into English the unit's word.
