@@ -19,6 +19,7 @@ figure likewise:
 | 1000元以下                | en     | 1000 yuan or less      |
 | 约300余家企业             | en     | more than 300          |
 | 50多名代表                | en     | more than 50           |
+| 未满18岁者禁止入内        | en     | under 18               |
 | 人口300多万人             | en     | more than 3 million    |
 | more than 200,000 homes  | zh     | 超过200,000所房屋      |
 | at least 2 GB of space   | zh     | 至少2 GB               |
@@ -66,7 +67,8 @@ _CHINESE_BEFORE = {"约": "about", "约为": "about", "大约": "about", "大约
                    "高于": "more than", "不少于": "at least", "不低于": "at least", "至少": "at least",
                    "最少": "at least", "不超过": "no more than", "不高于": "no more than", "最多": "at most",
                    "至多": "at most", "少于": "less than", "低于": "less than", "不足": "less than",
-                   "不到": "less than", "不下": "at least", "长达": "up to", "端口": "port"}
+                   "不到": "less than", "不下": "at least", "未满": "under", "不满": "under", "长达": "up to",
+                   "端口": "port"}
 _CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下": ("", " or less"), "端口": ("port ", ""),
                   "及以上": ("", " or more"), "及以下": ("", " or less")}
 # A word after a figure, a space between allowed (3000 端口, 500MB 以上); before 版本 a version's

@@ -11,7 +11,7 @@ from tests.docstring_tables import three_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(three_column_rows(qualifiers)) == 24
+    assert len(three_column_rows(qualifiers)) == 25
 
 
 @pytest.mark.parametrize(("text", "tgt", "written"), three_column_rows(qualifiers))
