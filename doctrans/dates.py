@@ -300,7 +300,28 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                                 for pattern in (_EN_YEAR, _EN_YEAR_RANGE) for m in pattern.finditer(text)])
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m["y"] + "年代")
                                 for m in _EN_DECADE.finditer(text)])
+        spans = [_with_deadline(text, sp) for sp in spans]
     return spans
+
+
+# A deadline's word before a date of a month, into Chinese ("no later than March 31" came back
+# 3月31日后, after it: a deadline turned round); the word and the date are one span.
+_DEADLINE = re.compile(r"(?i)\b(no later than|not later than|no earlier than|not earlier than|prior to|before|"
+                       r"after|until|till|as of|by)\s+(?:the\s+)?$")
+_DEADLINE_INTO = {"no later than": "不迟于{}", "not later than": "不迟于{}", "no earlier than": "不早于{}",
+                  "not earlier than": "不早于{}", "prior to": "{}之前", "before": "{}之前", "after": "{}之后",
+                  "until": "{}之前", "till": "{}之前", "as of": "截至{}", "by": "{}前"}
+
+
+def _with_deadline(text: str, date: Span) -> Span:
+    """``date`` (a month's date into Chinese, 3月31日 or 3月) with the deadline word before it."""
+    if not date.target or "月" not in date.target:
+        return date
+    word = _DEADLINE.search(text, 0, date.start)
+    if word is None:
+        return date
+    start, written = word.start(), _DEADLINE_INTO[word.group(1).lower()].format(date.target)
+    return Span(start, date.end, text[start:date.end], "date", written)
 
 
 def _beside(dates: list[Span], alone: list[Span]) -> list[Span]:

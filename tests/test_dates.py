@@ -138,3 +138,16 @@ def test_a_span_of_days_into_chinese() -> None:
 def test_a_year_is_not_made_its_middle(source: str, decoded: str, expected: str) -> None:
     prep = prepare(source, 16, tgt_lang="zh", src_lang="en")
     assert prep.restore(decoded).text == expected
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("Applications must be submitted no later than March 31.", [("no later than March 31", "不迟于3月31日")]),
+    ("The offer is valid until March 31, 2026.", [("until March 31, 2026", "2026年3月31日之前")]),
+    ("Pay by 15 April.", [("by 15 April", "4月15日前")]),
+    ("It opened after May 5.", [("after May 5", "5月5日之后")]),
+    ("Sales in March rose.", [("March", "3月")]),
+    ("It was built before 2020.", [("2020", "2020年")]),  # a year alone is dates' own
+])
+def test_a_deadline_goes_with_its_date_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
+    # "no later than March 31" came back 3月31日后, after it
+    assert [(s.text, s.target) for s in find_dates(text, "zh")] == found
