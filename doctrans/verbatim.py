@@ -313,6 +313,25 @@ def _regex(pattern: str, trim: bool = False, accept: Callable[[str, int, int], b
     return find
 
 
+# A C function's prototype on a line of its own (a reference manual's ``int asn1_parser2tree (const
+# char * file, asn1_node * definitions, char * error_desc)``: the model translated its parameters,
+# definitions -> 定义, FILE -> 文件). Types and names as C writes them, one parameter or more.
+_C_TYPE = r"(?:(?:const|unsigned|signed|struct|enum|static|extern|inline|volatile)\s+)*[A-Za-z_][0-9A-Za-z_]*"
+_C_PARAM = rf"(?:{_C_TYPE}(?:\s*\*+\s*|\s+)(?:const\s+)?[A-Za-z_][0-9A-Za-z_]*(?:\[[0-9]*\])?|void|\.\.\.)"
+_C_PROTOTYPE = (rf"(?m)^[ \t]*(?P<s>{_C_TYPE}(?:\s*\*+\s*|\s+)[A-Za-z_][0-9A-Za-z_]*\s*"
+                rf"\(\s*{_C_PARAM}(?:\s*,\s*{_C_PARAM})*\s*\)\s*;?)[ \t]*$")
+_C_TYPE_WORDS = re.compile(r"\b(?:void|int|char|long|short|double|float|unsigned|signed|const|size_t|ssize_t|bool|"
+                           r"struct|enum|[A-Za-z0-9]+_t|[A-Z][A-Z0-9_]+)\b|\*|_")
+
+
+def _c_prototype_ok(text: str, start: int, end: int) -> bool:
+    """A prototype, not a sentence that looks like one ("Install packages (numpy pandas, scipy
+    tools)"): its return type and a parameter in C's words (a C type, a pointer, an underscore)."""
+    head, _, params = text[start:end].partition("(")
+    return _C_TYPE_WORDS.search(head.split()[0] if head.split() else "") is not None \
+        and _C_TYPE_WORDS.search(params) is not None
+
+
 def _not_month(text: str, start: int, end: int) -> bool:
     """A number 1-12 right before 月 is a month name in the other language (3月 → March): visible."""
     s = text[start:end]
@@ -496,6 +515,7 @@ _RULES: list[tuple[str, Finder]] = [
     # with the next role's opening one and masked the prose between (a whole Chinese clause).
     ("literal", _regex(r"``(?:[^`\n]|`(?!`))+?``|`[^`\n]+`(?:__?)?")),
     ("literal", _regex(r"(?m)^[ \t]*(?P<s>>>>(?:[ \t].*?)?|\$[ \t]+[a-z].*?)[ \t]*$")),  # doctest, shell
+    ("literal", _regex(_C_PROTOTYPE, accept=_c_prototype_ok)),
     # A Markdown image, alt text included: ``![logo](img/logo.png)`` came back ``!log[o](img/logo.png)``.
     ("literal", _regex(r"!\[[^\[\]\n]*\]\([^()\s]*(?:\s+\"[^\"\n]*\")?\)")),
     ("tag", _regex(r"<!--(?s:.*?)-->"

@@ -340,3 +340,15 @@ def test_a_command_line_option_is_kept_as_written(text: str, options: list[str])
 ])
 def test_http_requests_statuses_and_headers_are_kept(text: str, spans: list[str]) -> None:
     assert [s.text for s in find_spans(text) if s.kind in ("code", "tag")] == spans
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    # A reference manual's prototype: the model translated its parameters (definitions -> 定义, FILE -> 文件).
+    ("int asn1_parser2tree (const char * file, asn1_node * definitions, char * error_desc)", True),
+    ("void asn1_print_structure (FILE * out, asn1_node_const structure, const char * name, int mode)", True),
+    ("int main(void);", True),
+    ("Install packages (numpy pandas, scipy tools)", False),  # words that look like one
+    ("Call the function (see below).", False),
+])
+def test_a_c_prototype_on_its_own_line_is_kept(text: str, kept: bool) -> None:
+    assert is_untranslatable(text) is kept
