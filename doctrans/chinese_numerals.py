@@ -12,6 +12,12 @@ _DIGITS = "零一二三四五六七八九"
 _NONZERO = "一二三四五六七八九两"
 
 
+def read_figure(text: str) -> int | None:
+    """A count written in digits (``12``, ``１２``) or in a Chinese numeral (``十二``, ``两``); None
+    when the numeral is malformed (:func:`read_numeral`)."""
+    return int(text) if text.isdigit() else read_numeral(text)
+
+
 def read_numeral(text: str) -> int | None:
     """``二十一`` -> 21, ``一百零五`` -> 105, ``十`` -> 10, ``三〇五`` -> 305; None when malformed."""
     digits = {c: i for i, c in enumerate(_DIGITS)} | {"〇": 0, "两": 2}

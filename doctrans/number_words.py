@@ -51,7 +51,14 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from doctrans.chinese_numerals import ENGLISH_NUMBERS, english_ordinal, read_large_numeral, read_numeral, write_numeral
+from doctrans.chinese_numerals import (
+    ENGLISH_NUMBERS,
+    english_ordinal,
+    read_figure,
+    read_large_numeral,
+    read_numeral,
+    write_numeral,
+)
 from doctrans.fraction_words import chinese_fractions, chinese_tenths, english_fractions, english_shares
 from doctrans.language_id import base_language
 from doctrans.magnitudes import english, in_wan
@@ -328,7 +335,7 @@ def _recent_periods_into_english(text: str) -> list[Span]:
     for m in _RECENT_ZH.finditer(text):
         if m["near"] and not m["since"] and text[m.end():m.end() + 1] not in ("，", ","):
             continue  # 工作了近10年: nearly ten years
-        n = int(m["n"]) if m["n"].isdigit() else read_numeral(m["n"])
+        n = read_figure(m["n"])
         if not n:
             continue
         words = f"{ENGLISH_NUMBERS[n] if n < 10 else n} {_RECENT_INTO_ENGLISH[m['unit']]}{'s' if n > 1 else ''}"
@@ -361,7 +368,7 @@ def find_halves(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
         return []
     spans = []
     for m in _AND_A_HALF.finditer(text):
-        n = int(m.group(1)) if m.group(1).isdigit() else read_numeral(m.group(1))
+        n = read_figure(m.group(1))
         if n:
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{n}.5 {_HALF_UNITS[m.group(2)]}"))
     spans += [Span(m.start(), m.end(), m.group(0), "number", "half a year") for m in _HALF_A_YEAR.finditer(text)

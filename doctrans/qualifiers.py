@@ -56,7 +56,7 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 
-from doctrans.chinese_numerals import ENGLISH_NUMBERS
+from doctrans.chinese_numerals import ENGLISH_NUMBERS, read_numeral
 from doctrans.language_id import base_language
 from doctrans.magnitudes import decimal_value, english
 from doctrans.verbatim import Span
@@ -98,8 +98,7 @@ def find_qualified_counts(text: str, src_lang: str | None, tgt_lang: str | None)
         return []
     spans = []
     for m in _QUALIFIED_SMALL.finditer(text):
-        n = "一二两三四五六七八九十".index(m.group(2))
-        n = n + 1 if n < 2 else n  # 两 is 2, as 二; 十 is 10
+        n = read_numeral(m.group(2)) or 0
         counted = _SMALL_COUNTED[m.group(3)] + ("s" if n > 1 else "")
         spans.append(Span(m.start(), m.end(), m.group(), "number",
                           f"{_CHINESE_BEFORE[m.group(1)]} {ENGLISH_NUMBERS[n]} {counted}"))

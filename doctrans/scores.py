@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from doctrans.chinese_numerals import read_numeral
+from doctrans.chinese_numerals import read_figure
 from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
@@ -43,10 +43,6 @@ _SCORE = re.compile(rf"(?<![{_NUMERAL}第])({_SIDE})比({_SIDE})(?![{_NUMERAL}])
 # What says the figures are a match's or a vote's: a hyphen between them, as English reports results.
 _CONTEST = re.compile(r"战胜|击败|打败|获胜|取胜|逆转|负于|输给|战平|打平|战成|比分|领先|落后|赢|输|平局|进球|破门|"
                       r"比赛|决赛|联赛|杯|队|主场|客场|票|通过|表决|否决")
-
-
-def _value(side: str) -> int | None:
-    return int(side) if side.isdigit() else read_numeral(side)
 
 
 _ENGLISH_SCORE = re.compile(r"(?<![\w.,:/-])(?<!from )(?<!between )([0-9]{1,3})\s*(?:-|–|—|\s+to\s+)\s*([0-9]{1,3})"
@@ -68,7 +64,7 @@ def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
     mark = "-" if _CONTEST.search(text) else ":"
     spans = []
     for m in _SCORE.finditer(text):
-        a, b = _value(m.group(1)), _value(m.group(2))
+        a, b = read_figure(m.group(1)), read_figure(m.group(2))
         if a is not None and b is not None:
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{a}{mark}{b}"))
     return spans
