@@ -163,11 +163,11 @@ _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
 # A part of a year (截至2024年底 came back "In as of 2024", the end lost); 年中 not before 国心期华央文
 # (2024年中国, 年中期报告 an interim report).
 _ZH_YEAR_PART = re.compile(rf"(?<![{_D}.])(?P<y>(?:1[5-9]|2[01])[0-9]{{2}})年(?P<p>底|末|初|中)(?![国心期华央文])")
-_YEAR_PARTS = {"底": "the end of {}", "末": "the end of {}", "初": "early {}", "中": "mid-{}"}
 # A part of a month (截至9月末 came back "As of September", the end lost); 中 not before 国心期华央文.
 _ZH_MONTH_PART = re.compile(rf"(?<![{_D}.])(?:(?P<y>(?:1[5-9]|2[01])[0-9]{{2}})年)?(?P<m>[{_D}]{{1,2}})月"
                             r"(?P<p>底|末|初|上旬|中旬|下旬|中)(?![国心期华央文])")
-_MONTH_PARTS = {"底": "the end of {}", "末": "the end of {}", "初": "early {}", "上旬": "early {}",
+# A year's or a month's part, in English (a year has no 旬).
+_PARTS = {"底": "the end of {}", "末": "the end of {}", "初": "early {}", "上旬": "early {}",
                 "中旬": "mid-{}", "中": "mid-{}", "下旬": "late {}"}
 # A full date and a later day of its month (2024年3月5日至11日 came back "March 5, 2024 to on the 11th").
 _ZH_DATE_DAYS = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?P<a>[{_D}]{{1,2}})[日号]?"
@@ -234,12 +234,13 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             in_year = f", {figure_value(m['y'])}" if m["y"] else ""
             spans.append(Span(m.start(), m.end(), m.group(), "date", f"{MONTHS[month - 1]} {first}–{last}{in_year}"))
         for m in _ZH_YEAR_PART.finditer(text):
-            spans.append(Span(m.start(), m.end(), m.group(), "date", _YEAR_PARTS[m["p"]].format(figure_value(m["y"]))))
+            spans.append(Span(m.start(), m.end(), m.group(), "date", _PARTS[m["p"]].format(figure_value(m["y"]))))
         for m in _ZH_MONTH_PART.finditer(text):
             month = figure_value(m["m"])
-            if 1 <= month <= 12 and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
+            if 1 <= month <= 12:
                 when = MONTHS[month - 1] + (f" {figure_value(m['y'])}" if m["y"] else "")
-                spans.append(Span(m.start(), m.end(), m.group(), "date", _MONTH_PARTS[m["p"]].format(when)))
+                month_part = Span(m.start(), m.end(), m.group(), "date", _PARTS[m["p"]].format(when))
+                spans += [] if month_part.overlaps_any(spans) else [month_part]
         ranges = list(spans)
         for m in _ZH_DATE.finditer(text):
             if any(r.start <= m.start() < r.end for r in ranges):
@@ -306,6 +307,11 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
 
 # A deadline's word before a date of a month, into Chinese ("no later than March 31" came back
 # 3月31日后, after it: a deadline turned round); the word and the date are one span.
+# What makes 年 the first character of a word (年龄, 年轻, 年度, 年底, 年会…): a 年 the model wrote again
+# after a restored date or measure goes only before none of these (doctrans.units too).
+YEAR_WORD_NEXT = "龄轻度底初代会纪终报均中末货薪"
+
+
 _DEADLINE = re.compile(r"(?i)\b(no later than|not later than|no earlier than|not earlier than|prior to|before|"
                        r"after|until|till|as of|by)\s+(?:the\s+)?$")
 _DEADLINE_INTO = {"no later than": "不迟于{}", "not later than": "不迟于{}", "no earlier than": "不早于{}",
@@ -344,7 +350,7 @@ def drop_repeated_units(text: str, dates: list[str]) -> str:
             if date.endswith("日"):  # 11日号上: no word starts with 号 after a day
                 text = text.replace(date + "号", date)
                 # "on the 12th" came back 在12日年爱丁堡: a year's 年 after a day, not a word's (年会).
-                text = re.sub(re.escape(date) + r"年(?![会度底初轻纪龄终货薪代报均间内中末])", date, text)
+                text = re.sub(re.escape(date) + rf"年(?![{YEAR_WORD_NEXT}间内])", date, text)
         elif date.endswith(("年", "年代")):  # "1952年年" -> "1952年"; "2024年年底" reads as 2024年底
             text = re.sub(re.escape(date) + r"(?:年代|年(?!代))", date, text)
         elif date.endswith(("底", "初", "中", "末", "中期")):  # "in the middle of 2024": 在2024年中中

@@ -371,8 +371,8 @@ def find_halves(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
         n = read_figure(m.group(1))
         if n:
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{n}.5 {_HALF_UNITS[m.group(2)]}"))
-    spans += [Span(m.start(), m.end(), m.group(0), "number", "half a year") for m in _HALF_A_YEAR.finditer(text)
-              if not any(s.start < m.end() and m.start() < s.end for s in spans)]
+    halves = [Span(m.start(), m.end(), m.group(0), "number", "half a year") for m in _HALF_A_YEAR.finditer(text)]
+    spans += [h for h in halves if not h.overlaps_any(spans)]
     for m in _MORE_THAN_COUNT.finditer(text):
         n = read_numeral(m.group(1)) or 0
         article, unit = _MORE_THAN_UNITS[m.group(2)]

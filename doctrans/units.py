@@ -81,6 +81,7 @@ import itertools
 import re
 
 from doctrans.chinese_numerals import read_numeral
+from doctrans.dates import YEAR_WORD_NEXT
 from doctrans.language_id import base_language
 from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
 from doctrans.verbatim import Span
@@ -410,9 +411,9 @@ def _into_chinese(text: str) -> list[Span]:
         word = _INTO_CHINESE[unit.lower()]
         figure = re.sub(r"\s?[×xX]\s?", "×", m.group(2))  # 120 x 80 x 45 mm -> 120×80×45毫米
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{_signed(sign, figure, word)}{word}"))
-    for m in _SIGNED_DEGREES.finditer(text):  # the mirror of 零下5度: "minus 10 degrees" lost its minus
-        if _WEATHER.search(text) and not any(s.start < m.end() and m.start() < s.end for s in spans):
-            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"零下{m.group(1)}度"))
+    for m in _SIGNED_DEGREES.finditer(text) if _WEATHER.search(text) else ():  # the mirror of 零下5度:
+        below = Span(m.start(), m.end(), m.group(0), "number", f"零下{m.group(1)}度")  # the minus had gone
+        spans += [] if below.overlaps_any(spans) else [below]
     for m in _ENGLISH_DURATION.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           f"{m.group(1)}{_ENGLISH_DURATIONS[m.group(2).lower()]}"))
@@ -480,7 +481,7 @@ def drop_repeated_measures(text: str, written: list[str]) -> str:
         unit = re.search(r"[\u4e00-\u9fff]+$", measure)
         if unit is not None and unit.group()[-1] == "年":  # "5 years ago" came back 5年年前, "For the first
             # time in 20 years" 20年年第一次; not before what makes 年 a word's (年龄, 年轻, 年底…)
-            text = re.sub(re.escape(measure) + r"年(?![龄轻度底初代会纪终报均中末货薪华级])", measure, text)
+            text = re.sub(re.escape(measure) + rf"年(?![{YEAR_WORD_NEXT}华级])", measure, text)
         if unit is None or unit.group()[-1] in "年月日号":
             continue
         # The unit again, whole or its end (15公里公里, 8岁岁, 300万美元美元), longest first; a part
