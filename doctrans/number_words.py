@@ -407,13 +407,12 @@ def find_clock_words(text: str, src_lang: str | None, tgt_lang: str | None) -> l
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{write_numeral(hour)}点"))
             continue
         hour, minutes = _HOURS.index(m["h"].lower()) + 1, _PAST_TO[m["m"].lower().replace("-", " ")]
+        written = {15: "一刻", 30: "半"}.get(minutes, f"{write_numeral(minutes)}分")
         if m["dir"].lower() == "to":
             if not _TIME_CUE.search(text):
                 continue  # "odds of five to one": no time of day
-
             hour, minutes = (hour - 2) % 12 + 1, 60 - minutes
-        written = {15: "一刻", 30: "半"}.get(minutes, f"{write_numeral(minutes)}分") if m["dir"].lower() != "to" \
-            else f"{write_numeral(minutes)}分"
+            written = f"{write_numeral(minutes)}分"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{write_numeral(hour)}点{written}"))
     return spans
 

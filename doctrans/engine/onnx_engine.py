@@ -441,15 +441,15 @@ class OnnxDocumentSession:
 
     def _search(self, prep: Prepared) -> tuple[list[int], Hypothesis, dict[str, np.ndarray]]:
         """The source ids of ``prep``'s model text and the hypothesis the search keeps for it
-        (``Prepared.pick``); updates the memory."""
+        (``Prepared.choose``); updates the memory."""
         tr = self.tr
         assert prep.model_text is not None
         ids = tr.source_ids(prep.model_text)
 
-        def pick(hyps: list[Hypothesis], wider: Callable[[], list[Hypothesis]] | None) -> Hypothesis:
+        def choose(hyps: list[Hypothesis], wider: Callable[[], list[Hypothesis]] | None) -> Hypothesis:
             return prep.choose(hyps, lambda h: tr.tokenizer.decode(h.tokens), wider)
 
-        hyp, extras = self.translate_ids(np.asarray([ids], dtype=np.int64), self.options, choose=pick)
+        hyp, extras = self.translate_ids(np.asarray([ids], dtype=np.int64), self.options, choose=choose)
         return ids, hyp, extras
 
     def force(self, sentence: str, translation: str) -> SentenceResult:

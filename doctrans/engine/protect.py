@@ -181,6 +181,10 @@ class Prepared:
         place the source does not (doctrans.place_names.invented_places) and keeps the source's
         negation (doctrans.negation), else the best without the negation, else the best that
         copied every placeholder; None when none did (the engine then searches wider)."""
+        return self._pick(hyps, decode)[0]
+
+    def _pick(self, hyps: Sequence[H], decode: Callable[[H], str]) -> tuple[H | None, bool]:
+        """:meth:`pick`'s hypothesis, and whether it lost the source's negation."""
         first_ok: H | None = None
         first_placed: H | None = None  # the best that names no invented place but lost a negation
         for h in hyps:  # best first: usually the first will do, and the rest are never decoded
@@ -189,12 +193,15 @@ class Prepared:
                 continue
             if not invented_places(self.source, text, self.src_lang, self.tgt_lang):
                 if not lost_negation(self.source, text, self.src_lang, self.tgt_lang):
-                    return h
+                    return h, False
                 if first_placed is None:
                     first_placed = h
             if first_ok is None:
                 first_ok = h
-        return first_placed or first_ok
+        if first_placed is not None:
+            return first_placed, True
+        return first_ok, first_ok is not None and lost_negation(self.source, decode(first_ok), self.src_lang,
+                                                                self.tgt_lang) is not None
 
     def choose(self, hyps: Sequence[H], decode: Callable[[H], str], wider: Callable[[], Sequence[H]] | None) -> H:
         """The hypothesis the engine keeps of its n-best ``hyps`` (best first, at least one):
@@ -203,13 +210,13 @@ class Prepared:
         None: the beam is as wide as it goes) is kept if it does better; else the best of ``hyps``.
         (相当于整整一夜没睡, "equivalent to the whole night" at beam 5, is "equivalent to not sleep at
         all night" at beam 10.)"""
-        picked = self.pick(hyps, decode)
-        lost = picked is not None and lost_negation(self.source, decode(picked), self.src_lang, self.tgt_lang)
-        if (picked is None or lost) and wider is not None:
-            again = self.pick(wider(), decode)
-            if again is not None and (picked is None or not lost_negation(self.source, decode(again), self.src_lang,
-                                                                          self.tgt_lang)):
-                picked = again
+        # (hypothesis, lost its negation) of the n-best, then of the wider search
+        first = self._pick(hyps, decode)
+        picked = first[0]
+        if (picked is None or first[1]) and wider is not None:
+            again = self._pick(wider(), decode)
+            if again[0] is not None and (picked is None or not again[1]):
+                picked = again[0]
         return picked or hyps[0]
 
 

@@ -246,10 +246,10 @@ class SMDTDocumentSession:
         pairs = [(tr.tokenizer.encode(x), tr.tokenizer.encode(y)) for x, y in self.last_pairs]
         ids = tr.source_ids(prep.model_text)
 
-        def pick(hyps: list[Hypothesis], wider: Callable[[], list[Hypothesis]] | None) -> Hypothesis:
+        def choose(hyps: list[Hypothesis], wider: Callable[[], list[Hypothesis]] | None) -> Hypothesis:
             return prep.choose(hyps, lambda h: tr.tokenizer.decode(h.tokens), wider)
 
-        hyp = self.translate_ids(ids[:-1], pairs, choose=pick)
+        hyp = self.translate_ids(ids[:-1], pairs, choose=choose)
         restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
         return SentenceResult(source=sentence, translation=restored.text, src_tokens=tr.tokenizer.pieces(ids),
                               tgt_tokens=tr.tokenizer.pieces([tr.info.bos_id, *hyp.tokens]), score=hyp.score,
