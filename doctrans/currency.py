@@ -49,7 +49,13 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from doctrans.chinese_numerals import CAPITAL_DIGITS, english_words, read_capital_numeral, read_large_numeral
+from doctrans.chinese_numerals import (
+    CAPITAL_DIGITS,
+    english_words,
+    read_capital_numeral,
+    read_figure,
+    read_large_numeral,
+)
 from doctrans.language_id import base_language
 from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
 from doctrans.verbatim import Span
@@ -128,7 +134,8 @@ _SMALL_CHANGE = re.compile(
 
 
 def _digit(c: str | None) -> int:
-    return 0 if c is None else int(c) if c.isdigit() else (read_large_numeral(c) or 0)
+    """One jiao's or fen's digit (一, 两, 5); 0 for none."""
+    return (read_figure(c) or 0) if c else 0
 
 
 def _small_change(text: str) -> list[Span]:
