@@ -328,8 +328,8 @@ def _c_prototype_ok(text: str, start: int, end: int) -> bool:
     """A prototype, not a sentence that looks like one ("Install packages (numpy pandas, scipy
     tools)"): its return type and a parameter in C's words (a C type, a pointer, an underscore)."""
     head, _, params = text[start:end].partition("(")
-    return _C_TYPE_WORDS.search(head.split()[0] if head.split() else "") is not None \
-        and _C_TYPE_WORDS.search(params) is not None
+    returns = (head.split() or [""])[0]
+    return _C_TYPE_WORDS.search(returns) is not None and _C_TYPE_WORDS.search(params) is not None
 
 
 def _not_month(text: str, start: int, end: int) -> bool:
