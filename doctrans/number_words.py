@@ -72,6 +72,7 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sev
 _SMALL = rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)}|{'|'.join(_UNITS)})"
 _GROUP = rf"(?:(?:{_SMALL}|a) hundred(?:(?: and)? {_SMALL})?|{_SMALL})"
 _NUMBER = rf"(?:(?:{_GROUP}|a) thousand(?:(?:,? and|,)? {_GROUP})?|{_GROUP})"
+NUMBER_WORDS = _NUMBER  # an English number in words, one to 999,999 (doctrans.units' measures in words)
 _SCALES = {"million": 6, "billion": 9, "trillion": 12}
 _PHRASE = re.compile(rf"(?<![\w'’-])({_NUMBER})(?:\s+(million|billion|trillion|percent|per cent))?(?![\w'’-])",
                      re.IGNORECASE)

@@ -10,6 +10,8 @@ unit the target's way (masked, restored and checked like a glossary term):
 | source            | into English    | into Chinese  |
 |-------------------|-----------------|---------------|
 | 15公里            | 15 km           | (as written)  |
+| 十二公里          | 12 km           | (as written)  |
+| 两千米            | 2,000 m         | (as written)  |
 | 2.5千克           | 2.5 kg          | (as written)  |
 | 零下5摄氏度       | -5 °C           | (as written)  |
 | 30平方米          | 30 m²           | (as written)  |
@@ -27,6 +29,8 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 风力达12级        | winds of force 12 | (as written) |
 | magnitude of 6.1  | (as written)    | 6.1级         |
 | 15 km             | (as written)    | 15公里        |
+| three kilometres  | (as written)    | 三公里        |
+| minus five degrees | (as written)   | 零下五度      |
 | 6 inches          | (as written)    | 6英寸         |
 | 80 mph            | (as written)    | 80英里/小时   |
 | 3英亩             | 3 acres         | (as written)  |
@@ -42,6 +46,7 @@ unit the target's way (masked, restored and checked like a glossary term):
 | minus 5 to 3 degrees Celsius | (as written) | 零下5摄氏度至3摄氏度 |
 | minus 5 °C        | (as written)    | 零下5摄氏度   |
 | 零下5度           | minus 5 degrees | (as written)  |
+| 零下五度          | minus 5 degrees | (as written)  |
 | 120 x 80 x 45 mm  | (as written)    | 120×80×45毫米 |
 | 120×80×45毫米     | 120×80×45 mm    | (as written)  |
 | 30日内            | within 30 days  | (as written)  |
@@ -79,11 +84,13 @@ from __future__ import annotations
 
 import itertools
 import re
+from decimal import Decimal
 
-from doctrans.chinese_numerals import read_numeral
+from doctrans.chinese_numerals import read_numeral, write_numeral
 from doctrans.dates import YEAR_WORD_NEXT
 from doctrans.language_id import base_language
 from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
+from doctrans.number_words import NUMBER_WORDS, value_of
 from doctrans.verbatim import Span
 
 # English unit (as matched, lower-cased) -> Chinese; Chinese -> English symbol.
@@ -126,10 +133,20 @@ _CHINESE_UNIT = "|".join(sorted(_OUT_OF_CHINESE, key=len, reverse=True))
 # A product's dimensions are one figure before their unit (120×80×45毫米 -> 120×80×45 mm).
 _DIMENSIONS = rf"{NUMBER}(?:\s?×\s?{NUMBER})*"
 _CHINESE_MEASURE = re.compile(rf"(零下|-|−)?{FIGURE_START}({_DIMENSIONS})\s?({_CHINESE_UNIT})(?![饭粒服隆拉格斤里])")
+# The same measure with its figure in Chinese numerals (a story's ``工厂离家有十二公里`` came back
+# "12 miles", ``他跑了三公里`` "three miles": the numeral was a figure, the unit the model's). Not a
+# numeral read digit by digit (``三四公里`` is three or four), an ordinal (``第三公里``), a height
+# (``一米八``: 1.8 m), half more (``一公里半``) or 一 inside a word (``统一米价``); 升 after a
+# numeral is as often "rise" (一升一降).
+_NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=True) if u != "升")
+_NUMERAL_MEASURE = re.compile(r"(零下)?(?<![零〇一二两三四五六七八九十百千万亿几第每])(?<![统唯同单均专之])"
+                              r"([零〇一二两三四五六七八九十百千]+)(多|余)?"
+                              rf"({_NUMERAL_UNIT})(?![饭粒服隆拉格斤里半零〇一二两三四五六七八九十])")
 # Below zero in degrees without a scale (a weather report's 零下5度): the sign is the figure's
 # ("气温将在零下5度到3度之间" came back "between zero 5 and 3 degrees"). 度 alone is left to the
 # model (an angle, a degree of something); after 零下 it is a temperature.
-_BELOW_ZERO_DEGREES = re.compile(rf"零下{FIGURE_START}({NUMBER})\s?度(?![假数量过日])")
+_BELOW_ZERO_DEGREES = re.compile(rf"零下(?:{FIGURE_START}({NUMBER})|([零〇一二两三四五六七八九十]+))\s?度"
+                                 r"(?![假数量过日])")
 # Into Chinese, a signed figure of degrees without a scale ("Temperatures will drop to minus 10
 # degrees overnight" came back 温度会降到10度: the minus, a sign of the figure, had gone).
 _SIGNED_DEGREES = re.compile(rf"(?<![0-9A-Za-z_.,-])(?:minus |-|−)({NUMBER})[ \u00a0]?degrees?\b"
@@ -139,6 +156,15 @@ _WEATHER = re.compile(r"\b(?:temperatures?|cold(?:er|est)?|warm(?:er|est)?|lows?
                       r"overnight|chill\w*|thermometer|winter|snow\w*)\b", re.IGNORECASE)
 # The first figure of an English range whose unit comes once, after the second ("from minus 5 to
 # 3 degrees Celsius" came back 从5到3摄氏度, the minus gone).
+# A measure with its figure in words ("He ran three kilometres" came back 跑了三个基因, three genes;
+# "It was minus five degrees outside" 五个学位, five academic degrees): the figure as a Chinese
+# numeral with its unit. Units spelt out only (``one m`` is no measure), never feet (``on two
+# feet``); degrees without a scale only after "minus" (a temperature: "turned ninety degrees" is
+# the model's).
+_WORD_UNITS = sorted((u for u in _INTO_CHINESE if re.fullmatch(r"[a-z ]{4,}", u) and "f" not in u[:2]),
+                     key=len, reverse=True)
+_WORDS_MEASURE = re.compile(rf"(?<![\w'’-])(minus )?({NUMBER_WORDS})[ \u00a0-]({'|'.join(_WORD_UNITS)}|degrees?)"
+                            r"(?![\w'’²/-])", re.IGNORECASE)
 _UNITLESS_LOW = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥-])(-|−|minus )?({NUMBER})\s+(?:to|and)\s+$", re.IGNORECASE)
 
 # Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
@@ -282,10 +308,22 @@ def _out_of_chinese(text: str) -> list[Span]:
         if figure == "1":
             unit = _SINGULAR.get(unit, unit)
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{figure} {unit}"))
-    for m in _BELOW_ZERO_DEGREES.finditer(text):
-        if not any(s.start < m.end() and m.start() < s.end for s in spans):
+    for m in _NUMERAL_MEASURE.finditer(text):
+        numeral, unit = m.group(2), _OUT_OF_CHINESE[m.group(4)]
+        value = _numeral_figure(numeral)
+        if value is None and numeral.endswith("千") and m.group(4) == "米" and not m.group(3):
+            value, unit = _numeral_figure(numeral[:-1]), "km"  # 十千米: ten kilometres
+        if value is None or (m.group(3) and value < 10) or (m.group(1) and m.group(4) not in _TEMPERATURES):
+            continue
+        unit = _SINGULAR.get(unit, unit) if value == 1 else unit
+        figure = f"{'-' if m.group(1) else ''}{english(Decimal(value))} {unit}"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                          {"多": f"more than {figure}", "余": f"over {figure}"}.get(m.group(3) or "", figure)))
+    for m in _BELOW_ZERO_DEGREES.finditer(text):  # in numerals too: 零下五度 came back "five degrees"
+        figure = ascii_digits(m.group(1)) if m.group(1) else str(_numeral_figure(m.group(2)) or "")
+        if figure and not any(s.start < m.end() and m.start() < s.end for s in spans):
             spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                              f"minus {ascii_digits(m.group(1))} degree{'' if m.group(1) == '1' else 's'}"))
+                              f"minus {figure} degree{'' if figure == '1' else 's'}"))
     for m in _CHINESE_DURATION.finditer(text):
         figure = ascii_digits(m.group(1))
         unit = _CHINESE_DURATIONS[m.group(2)] + ("" if figure == "1" else "s")
@@ -331,6 +369,17 @@ def _out_of_chinese(text: str) -> list[Span]:
             written = f"a magnitude-{figure} earthquake" if m.group(2) else f"magnitude {figure}"
             spans.append(Span(m.start(), m.end(), m.group(0), "number", written))
     return spans + _bare_clocks(text, [(sp.start, sp.end) for sp in spans])
+
+
+def _numeral_figure(numeral: str) -> int | None:
+    """The value of a measure's Chinese numeral, None where it is none: read digit by digit
+    (``三四``: three or four) or not as Chinese writes one (``十千`` is no 1,010)."""
+    if not numeral or (len(numeral) > 1 and not any(c in "十百千" for c in numeral)):
+        return None
+    value = read_numeral(numeral)
+    if value is None or value == 0 or write_numeral(value) not in (numeral, numeral.replace("两", "二")):
+        return None
+    return value
 
 
 def _bare_clocks(text: str, taken: list[tuple[int, int]]) -> list[Span]:
@@ -411,6 +460,16 @@ def _into_chinese(text: str) -> list[Span]:
         word = _INTO_CHINESE[unit.lower()]
         figure = re.sub(r"\s?[×xX]\s?", "×", m.group(2))  # 120 x 80 x 45 mm -> 120×80×45毫米
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{_signed(sign, figure, word)}{word}"))
+    for m in _WORDS_MEASURE.finditer(text):
+        sign, value, unit = m.group(1), value_of(m.group(2)), m.group(3).lower()
+        numeral = "两" if value == 2 else write_numeral(value)
+        if unit in ("degree", "degrees"):  # "minus" spelt out before them is a temperature's
+            if sign:
+                spans.append(Span(m.start(), m.end(), m.group(0), "number", f"零下{numeral}度"))
+            continue
+        word = _INTO_CHINESE[unit]
+        written = f"零下{numeral}" if sign and word in _TEMPERATURES else f"{'负' if sign else ''}{numeral}"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{written}{word}"))
     for m in _SIGNED_DEGREES.finditer(text) if _WEATHER.search(text) else ():  # the mirror of 零下5度:
         below = Span(m.start(), m.end(), m.group(0), "number", f"零下{m.group(1)}度")  # the minus had gone
         spans += [] if below.overlaps_any(spans) else [below]

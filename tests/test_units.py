@@ -18,7 +18,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 50
+    assert len(docstring_table()) == 55
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -42,6 +42,8 @@ def test_docstring_table_row(source: str, en: str, zh: str) -> None:
     ("Press Ctrl+MS to open MB2 or 5MBs.", "zh"),  # no figure before, or more letters after
     ("In the 1990s, in her 30s, the mid-70s.", "zh"),  # decades, not seconds
     ("他提出了十点建议，收到三点意见，第三点。", "en"),  # points of a list, not times of day
+    ("跑了三四公里，第三公里，他身高一米八，统一米价，一升一降。", "en"),  # a range, an ordinal, a height, words
+    ("He stood on two feet and turned ninety degrees; one m.", "zh"),  # feet, an angle, a symbol after words
 ])
 def test_what_is_not_a_measure(text: str, tgt: str) -> None:
     assert find_units(text, tgt) == []
@@ -222,3 +224,26 @@ def test_minus_before_another_measure_is_a_minus_sign() -> None:
 ])
 def test_a_signed_figure_of_degrees_keeps_its_sign_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_units(text, "zh") if "度" in (s.target or "")] == found
+
+
+@pytest.mark.parametrize(("text", "tgt", "found"), [
+    ("工厂离家有十二公里。", "en", [("十二公里", "12 km")]),
+    ("他跑了三公里，又走了一千五百米。", "en", [("三公里", "3 km"), ("一千五百米", "1,500 m")]),
+    ("十千米赛跑，十多公里，一英里。", "en",
+     [("十千米", "10 km"), ("十多公里", "more than 10 km"), ("一英里", "1 mile")]),
+    ("明天最低气温零下十二度。", "en", [("零下十二度", "minus 12 degrees")]),
+    ("He ran three kilometres, then a two-mile walk.", "zh", [("three kilometres", "三公里"), ("two-mile", "两英里")]),
+    ("It was minus ten degrees Celsius.", "zh", [("minus ten degrees Celsius", "零下十摄氏度")]),
+])
+def test_a_measure_whose_figure_is_written_in_words(text: str, tgt: str, found: list[tuple[str, str]]) -> None:
+    """A story's 工厂离家有十二公里 came back "12 miles" and "He ran three kilometres" 三个基因 (three
+    genes): the numeral was a figure or a word, the unit the model's."""
+    assert [(s.text, s.target) for s in find_units(text, tgt)] == found
+
+
+def test_a_measure_in_numerals_reaches_the_output_with_its_unit() -> None:
+    prep = prepare("工厂离家有十二公里。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == "工厂离家有⦅1⦆。"
+    assert prep.restore("The factory is ⦅1⦆ from home.").text == "The factory is 12 km from home."
+    chinese = prepare("The town is twelve miles away.", 16, tgt_lang="zh", src_lang="en")
+    assert chinese.restore("小镇在⦅1⦆以外").text == "小镇在十二英里以外。"
