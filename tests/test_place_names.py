@@ -15,7 +15,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 14
+    assert len(docstring_table()) == 15
 
 
 @pytest.mark.parametrize(("text", "tgt", "expected"), docstring_table())
@@ -113,7 +113,8 @@ def test_the_south_china_sea_but_not_a_south_shore_nor_haikou_in_hunan() -> None
 
 @pytest.mark.parametrize(("text", "places"), [
     ("北京、天津、河北等地最低气温将降至零下10℃。", ["Beijing", "Tianjin", "Hebei"]),  # 河北 came back "rivers"
-    ("内蒙古、华北、东北地区将出现大风。", ["Inner Mongolia", "North China"]),  # 华北 came back "Wallace"
+    # 华北 came back "Wallace"; 东北地区 is a part by the compass
+    ("内蒙古、华北、东北地区将出现大风。", ["Inner Mongolia", "North China", "the northeastern region"]),
     ("黄河北岸", ["Yellow River"]), ("上海南站", ["Shanghai"]), ("洞庭湖南岸", []), ("泰山东麓", []),
     ("山东省和海南岛", ["Shandong", "Hainan"]),
 ])
@@ -135,3 +136,17 @@ def test_no_article_before_a_place_english_names_without_one(text: str, places: 
     from doctrans.engine.protect import no_article_before_place
 
     assert no_article_before_place(text, places) == written
+
+
+def test_a_part_by_the_compass_is_the_regions_name_with_one_article_and_a_capital_first() -> None:
+    """A statistics release's 东部地区增长5.4%……东北地区增长3.9% came back "The central area, up
+    5.4% … eastern up 3.9%": the east turned central, the northeast east."""
+    from doctrans.engine.protect import prepare
+
+    assert [s.target for s in find_place_names("东部地区增长5.4%，东北地区增长3.9%。", "zh", "en")] == \
+        ["the eastern region", "the northeastern region"]
+    prep = prepare("东部地区的工厂比去年多。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == "⦅1⦆的工厂比去年多。"
+    for decoded in ("⦅1⦆ has more factories than last year.", "The ⦅1⦆ has more factories than last year."):
+        assert prep.restore(decoded).text == "The eastern region has more factories than last year."
+    assert prep.restore("More factories in the ⦅1⦆.").text == "More factories in the eastern region."

@@ -257,9 +257,9 @@ _SENTENCE_ENDS = ("。", "！", "？", ".", "!", "?")
 
 def _translated_term(span: Span) -> bool:
     """A term the engine translated, written in small letters (its capital is the sentence's): a
-    phrase, or a figure or date written with words first ("more than two-thirds", "the end of 2024",
-    "about 30 °C")."""
-    return span.kind in ("phrase", "number", "date") and span.target not in (None, span.text) \
+    phrase, or a figure, date or place written with words first ("more than two-thirds", "the end of
+    2024", "about 30 °C", "the eastern region")."""
+    return span.kind in ("phrase", "number", "date", "place") and span.target not in (None, span.text) \
         and span.output[:1].islower()
 
 
