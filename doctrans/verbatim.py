@@ -59,6 +59,8 @@ for the example, all of that row's kind.
 | code       | A4 paper, H100, Q3                        | A4 · H100 · Q3                          |
 | code       | COVID-19 and 4K, 3D打印                    | COVID-19 · 4K · 3D                      |
 | code       | pass --verbose or --out=a.txt            | --verbose · --out=a.txt                 |
+| code       | Run pip install doctrans to get it        | pip install doctrans                    |
+| code       | 运行 sudo ./install.sh --force 安装        | sudo ./install.sh --force               |
 | code       | call GET /v2/orders?limit=50 now         | GET /v2/orders?limit=50                 |
 | code       | a 429 Too Many Requests response          | 429 Too Many Requests                   |
 | code       | mp3 on x86 at commit 876e5bc              | mp3 · x86 · 876e5bc                     |
@@ -473,6 +475,44 @@ def _options(text: str) -> Iterator[tuple[int, int]]:
             yield _trim(text, *m.span())  # a value's full stop is the sentence's
 
 
+# A command in running text after the verb that runs it ("Run sudo ./install.sh --server
+# backup.example.com --token YOUR_TOKEN." came back "run sudo ⦅1⦆ --server ⦅2⦆ --token ⦅3⦆" and
+# "Run pip install doctrans to get the package" 运行 pip 安装 doctrans: the command translated). A
+# known program or a ./script and at least one argument, up to a word that goes on in prose (to,
+# and, then...), a Chinese character, or a clause's mark at a token's end (the sentence's full stop).
+_RUN_VERB = re.compile(r"(?:\b(?:[Rr]un|[Rr]unning|[Tt]ype|[Tt]yping|[Ee]xecute|[Ee]xecuting|[Ee]nter|[Ii]ssue)"
+                       r"(?:\s+the\s+command)?\s+|(?:运行|执行|输入)(?:命令)?\s*)$")
+_PROGRAM = re.compile(r"(?<![\w./-])(?:sudo|pip3?|pipx|python3?|py|git|npm|npx|pnpm|yarn|node|deno|docker|podman"
+                      r"|kubectl|helm|cargo|rustup|go|make|cmake|gcc|clang|grep|curl|wget|ssh|scp|rsync|brew|apt"
+                      r"|apt-get|dnf|yum|pacman|snap|winget|choco|scoop|pytest|conda|uv|poetry|systemctl|journalctl"
+                      r"|service|chmod|chown|mkdir|tar|unzip|bash|sh|zsh|terraform|ansible|dotnet|java|mvn|gradle"
+                      r"|php|composer|ruby|gem|bundle|rails|flask|django-admin|uvicorn|gunicorn|ffmpeg|openssl"
+                      r"|\.{1,2}/[\w./-]+)(?=\s)")
+_PROSE_AFTER_COMMAND = frozenset({"to", "and", "then", "so", "in", "on", "for", "from", "with", "which", "that", "if",
+                                  "when", "as", "or", "before", "after", "until", "again", "first", "instead", "but",
+                                  "while", "where", "once", "now", "inside", "at", "by", "into", "the", "a", "an",
+                                  "this", "it", "you", "is", "will"})
+_ARGUMENT = re.compile(r"\s+([^\s]+)")
+
+
+def _commands(text: str) -> Iterator[tuple[int, int]]:
+    for m in _PROGRAM.finditer(text):
+        if not _RUN_VERB.search(text, max(0, m.start() - 24), m.start()):
+            continue
+        end, arguments = m.end(), 0
+        while (a := _ARGUMENT.match(text, end)) is not None:
+            token = a.group(1)
+            if token.lower() in _PROSE_AFTER_COMMAND or any(is_cjk(c) for c in token):
+                break
+            bare = token if token.endswith("/...") else token.rstrip(".,;:!?)。，；：！？）")  # go build ./...
+            if bare:
+                end, arguments = a.start(1) + len(bare), arguments + 1
+            if len(bare) < len(token):
+                break  # the clause's mark after the command's last word
+        if arguments:
+            yield m.start(), end
+
+
 _KEYS = (r"Enter|Return|Esc|Escape|Tab|Space|Spacebar|Backspace|Delete|Del|Home|End|PgUp|PgDn|Page Up|Page Down"
          r"|Insert|F[0-9]{1,2}|Ctrl|Alt|Shift")
 _URL_CHARS = r"[0-9A-Za-z\-._~:/?#\[\]@!$&'()*+,;=%]"
@@ -581,6 +621,7 @@ _RULES: list[tuple[str, Finder]] = [
     # A standard's name: capitals, a dot, a number (ASN.1, X.509, H.264): the dot is not a sentence's.
     ("code", _regex(r"(?<![0-9A-Za-z_.])[A-Z]{1,5}\.[0-9]+(?:\.[0-9]+)*(?![0-9A-Za-z_]|\.[0-9A-Za-z])")),
     ("code", _options),
+    ("code", _commands),
     # A request line in prose (GET /v2/orders?cursor=x&limit=50: GET came back 获取 and the query
     # string fell apart), an HTTP status with its reason phrase (429 Too Many Requests came back
     # "429，许多请求"), a header's name before its value (Authorization: Bearer came back 授权：).

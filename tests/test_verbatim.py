@@ -324,7 +324,8 @@ def test_a_glob_pattern_is_kept_as_written(text: str, globs: list[str]) -> None:
     ("the -- option", []),
 ])
 def test_a_command_line_option_is_kept_as_written(text: str, options: list[str]) -> None:
-    assert [s.text for s in find_spans(text) if s.text.startswith("--")] == options
+    # Alone or inside the command it belongs to (python3 --version).
+    assert [w for s in find_spans(text) for w in s.text.split() if w.startswith("--")] == options
 
 
 @pytest.mark.parametrize(("text", "spans"), [
@@ -352,3 +353,23 @@ def test_http_requests_statuses_and_headers_are_kept(text: str, spans: list[str]
 ])
 def test_a_c_prototype_on_its_own_line_is_kept(text: str, kept: bool) -> None:
     assert is_untranslatable(text) is kept
+
+
+@pytest.mark.parametrize(("text", "command"), [
+    # "run sudo ⦅1⦆ --server ⦅2⦆ --token ⦅3⦆": the options left to the model, "Run" with them.
+    ("2. Run sudo ./install.sh --server backup.example.com --token YOUR_TOKEN.",
+     "sudo ./install.sh --server backup.example.com --token YOUR_TOKEN"),
+    # 运行 pip 安装 doctrans: the command's own word translated.
+    ("Run pip install doctrans to get the package.", "pip install doctrans"),
+    ("Then run git clone https://github.com/x/y.git, and open the folder.", "git clone https://github.com/x/y.git"),
+    ("Run the command docker compose up -d.", "docker compose up -d"),
+    ("运行 sudo apt update 更新软件包列表。", "sudo apt update"),
+    ("Run go build ./... in the root.", "go build ./..."),
+    # A program without arguments, or not after a verb that runs it, is the model's.
+    ("Run make to build it.", None),
+    ("Use git to track changes; pip install is slow.", None),
+    ("Enter the room and go home.", None),
+])
+def test_a_command_after_the_verb_that_runs_it_is_kept_whole(text: str, command: str | None) -> None:
+    found = [s.text for s in find_spans(text) if s.kind == "code" and " " in s.text]
+    assert found == ([command] if command else [])
