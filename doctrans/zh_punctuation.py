@@ -39,6 +39,9 @@ _AFTER = re.compile(rf"(?<=[{HAN}{_HAN_CLOSE}])[ \t]*([,;])[ \t]*")
 _BEFORE = re.compile(rf"[ \t]*([,;])[ \t]*(?=[{HAN}{_HAN_OPEN}])")
 # ?/! after a Han character; : too, unless a second : or a / follows (``::``, ``http://``).
 _END_MARK = re.compile(rf"(?<=[{HAN}{_HAN_CLOSE}])[ \t]*([?!]|:(?![:/]))[ \t]*")
+# : before a Han character too, after a figure or a name (``年度报告⦅1⦆:摘要`` for "Annual Report
+# 2025: Summary" kept the ASCII colon of its heading).
+_COLON_BEFORE = re.compile(rf"[ \t]*:(?![:/])[ \t]*(?=[{HAN}{_HAN_OPEN}])")
 # Between two Han characters of the model's own, not a placeholder's: the model spaces its
 # placeholders as it learned from code spans (``在 ⦅1⦆ 中``), which the spans' restoring sets.
 _SPACE = re.compile(rf"(?<=[{HAN}])[ \t]+(?=[{HAN}])")
@@ -54,7 +57,7 @@ _SPACES = re.compile(r"[ \t]{2,}")
 
 def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
     """``text`` with each ``,``/``;`` that touches a Han character as ``，``/``；``, each
-    ``?``/``!``/``:`` after one as ``？``/``！``/``：`` and a space between two as ``，``;
+    ``?``/``!``/``:`` after one (and ``:`` before one) as ``？``/``！``/``：`` and a space between two as ``，``;
     ``spans``: the outputs of the placeholders ``⦅1⦆``, ``⦅2⦆``… in ``text``, whose ends count as
     what they are. A space between Han characters where the model dropped a placeholder is the
     span's place (``使用 的实现`` for ``使用 ⦅1⦆ 的实现``), not a clause break: with one missing, spaces
@@ -69,6 +72,7 @@ def restore_chinese_punctuation(text: str, spans: Sequence[str] = ()) -> str:
     text = _AFTER.sub(lambda m: _MARKS[m.group(1)], text)
     text = _BEFORE.sub(lambda m: _MARKS[m.group(1)], text)
     text = _END_MARK.sub(lambda m: _MARKS[m.group(1)], text)
+    text = _COLON_BEFORE.sub("：", text)
     if complete:
         text = _SPACE.sub("，", text)
     text = _MARK_SPACE.sub("", text)

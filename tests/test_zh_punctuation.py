@@ -61,3 +61,11 @@ def test_a_span_inside_chinese_output_keeps_its_own_spaces() -> None:
         " wrench and", "  wrench和 ")).text
     assert "毫米 wrench" in text and "  wrench" not in text
     assert "`a  b`" in text
+
+
+def test_a_colon_before_chinese_after_a_figure_is_full_width() -> None:
+    """"Annual Report 2025: Summary" came back 年度报告2025:摘要, the heading's ASCII colon kept after
+    the year; a ratio between two figures and a scheme's colon stay."""
+    assert restore_chinese_punctuation("年度报告⦅1⦆: 摘要", ["2025"]) == "年度报告⦅1⦆：摘要"
+    assert restore_chinese_punctuation("比例为⦅1⦆:⦅2⦆", ["1", "2"]) == "比例为⦅1⦆:⦅2⦆"
+    assert restore_chinese_punctuation("见⦅1⦆://中文", ["http"]) == "见⦅1⦆://中文"
