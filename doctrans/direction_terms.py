@@ -70,7 +70,11 @@ from doctrans.verbatim import Span, find_spans
 
 def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """Glossary ``terms`` plus the figures, dates and names the direction fixes, in text order: each
-    kind in turn, where nothing found before it (a user's term first) lies."""
+    kind in turn, where nothing found before it (a user's term first) lies. A news dateline takes
+    the people's names inside it (its reporter's: 新华社北京11月25日电（记者王磊）), which it writes
+    itself: the translation starts with it (protect's lead), and the check read 新华社 and 北京 alone."""
+    for dateline in find_dateline(text, src_lang, tgt_lang):
+        terms = [t for t in terms if not (t.kind == "name" and dateline.start <= t.start and t.end <= dateline.end)]
     for found in (find_section_heading(text, src_lang, tgt_lang), find_dateline(text, src_lang, tgt_lang),
                   find_changes(text, src_lang, tgt_lang), find_shares(text, src_lang, tgt_lang),
                   find_scores(text, src_lang, tgt_lang), find_words_and_digits(text, src_lang, tgt_lang),

@@ -50,3 +50,20 @@ def test_the_dateline_is_written_before_the_rest_which_the_model_reads_alone() -
     assert english.restore("风暴袭击了⦅1⦆").text == "路透社休斯敦3月3日电 风暴袭击了得克萨斯州。"
     alone = prepare("新华社北京11月20日电", 16, tgt_lang="en", src_lang="zh")
     assert alone.model_text is None and alone.copy == "BEIJING, November 20 (Xinhua) --"
+
+
+def test_the_report_finds_nothing_missing_when_the_reporter_is_a_name_of_the_document() -> None:
+    """A news item whose reporter the document names elsewhere (doctrans.document_names) was
+    reported missing 'Xinhua News Agency' and 'Beijing': the name inside the dateline kept the
+    dateline from being one span, and the check read 新华社 and 北京 alone."""
+    from doctrans.glossary import Glossary
+    from doctrans.report import sentence_warnings
+
+    source = "新华社北京11月25日电（记者王磊）国家统计局25日发布数据显示，工业增加值增长5.3%。"
+    translation = ("BEIJING, November 25 (Xinhua, reporter Wang Lei) -- The National Bureau of Statistics on "
+                   "the 25th released data showing industrial value added up 5.3%.")
+    names = Glossary(terms=[], names={"王磊": "Wang Lei"})
+    assert sentence_warnings(source, translation, names, tgt_lang="en", src_lang="zh") == []
+    dropped = translation.replace("BEIJING, November 25 (Xinhua, reporter Wang Lei) -- ", "")
+    assert [w.span for w in sentence_warnings(source, dropped, names, tgt_lang="en", src_lang="zh")] == \
+        ["BEIJING, November 25 (Xinhua, reporter Wang Lei) --"]
