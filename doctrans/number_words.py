@@ -181,7 +181,9 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         rest = value_of(re.sub(r"^oh?[- ]", "", second))
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{value_of(first) * 100 + rest}年"))
     for m in _AGE_WORDS.finditer(text):
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", write_numeral(value_of(m.group(1)), lang) + "岁"))
+        age = value_of(m.group(1))  # 两岁, as 两年前: a two-year-old had come back 二岁
+        spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                          ("两" if age == 2 and lang == "zh" else write_numeral(age, lang)) + "岁"))
     for m in _AGO.finditer(text):
         count, unit = m.group(1).lower(), m.group(2).lower()
         n = (1 if count in ("a", "an") else _UNITS[count]) * (10 if unit == "decade" else 1)

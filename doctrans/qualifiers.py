@@ -128,8 +128,21 @@ _STARTS_A_FIGURE = re.compile(r"[-−+$€£¥￥0-9０-９≤≥±]|US\$|HK\$|�
                               r"|[二三四五六七八九十]分之|[一二三四五六七八九两]成"  # fractions: 近三分之一, 约四成
                               # ... and English ones ("About one in three adults" had lost its "about")
                               r"|(?i:(?:one|two|three|four|five|six|seven|eight|nine)[- ](?:in|half|halves|thirds?|"
-                              r"quarters?|fifths?|tenths?)\b|half of\b|a (?:third|quarter|fifth|tenth)\b)")
+                              r"quarters?|fifths?|tenths?)\b|half of\b|a (?:third|quarter|fifth|tenth)\b)"
+                              # A figure in words: a Chinese numeral's measure (不到十平方米 had come
+                              # back "a 10 m² basement"), an English duration ("no more than four hours").
+                              r"|[一二两三四五六七八九十百千]"
+                              r"|(?i:(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
+                              r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
+                              r"|eighty|ninety|a hundred)\b)")
 _QUESTION = re.compile(r"(?i)\b(?:what|how)\s+$")
+
+
+def qualified_in_english(text: str, start: int) -> bool:
+    """Whether an English qualifier of quantity ends right before ``start`` ("no more than", "at
+    least", "about"; not "port")."""
+    before = _ENGLISH_WORD.search(text, 0, start)
+    return before is not None and before.group(1).lower() != "port"
 
 
 def _figures(terms: Sequence[Span], figures: Sequence[Span]) -> tuple[list[Span], list[Span]]:

@@ -91,6 +91,7 @@ from doctrans.dates import YEAR_WORD_NEXT
 from doctrans.language_id import base_language
 from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
 from doctrans.number_words import NUMBER_WORDS, value_of
+from doctrans.qualifiers import qualified_in_english
 from doctrans.verbatim import Span
 
 # English unit (as matched, lower-cased) -> Chinese; Chinese -> English symbol.
@@ -165,6 +166,14 @@ _WORD_UNITS = sorted((u for u in _INTO_CHINESE if re.fullmatch(r"[a-z ]{4,}", u)
                      key=len, reverse=True)
 _WORDS_MEASURE = re.compile(rf"(?<![\w'’-])(minus )?({NUMBER_WORDS})[ \u00a0-]({'|'.join(_WORD_UNITS)}|degrees?)"
                             r"(?![\w'’²/-])", re.IGNORECASE)
+# A duration in words ("no more than four hours per month" came back without its four hours,
+# "forty-eight hours' notice" 四十八客户小时): the figure as a Chinese numeral with the unit, from
+# ten (a numeral already: doctrans.number_words) or after a qualifier (doctrans.qualifiers joins
+# them). Below ten alone the model's (TVsub dev: "hasn't been locked in five years" came back
+# 五年没被锁了, with the span 没有被锁在五年); not one ("one day" is a day in a story), a time ago
+# or an age (doctrans.number_words has those).
+_WORDS_DURATION = re.compile(rf"(?<![\w'’-])({NUMBER_WORDS})[ \u00a0-](working day|business day|hour|minute|second"
+                             r"|day|week|month|year)(s?)(['’](?=\s))?(?![\w'’-]|\s+(?:ago|old)\b)", re.IGNORECASE)
 _UNITLESS_LOW = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥-])(-|−|minus )?({NUMBER})\s+(?:to|and)\s+$", re.IGNORECASE)
 
 # Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
@@ -470,6 +479,13 @@ def _into_chinese(text: str) -> list[Span]:
         word = _INTO_CHINESE[unit]
         written = f"零下{numeral}" if sign and word in _TEMPERATURES else f"{'负' if sign else ''}{numeral}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{written}{word}"))
+    for m in _WORDS_DURATION.finditer(text):
+        value = value_of(m.group(1))
+        if (value >= 10 or (value > 1 and qualified_in_english(text, m.start()))) and not m.group(2)[0].isupper() \
+                and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):  # the Seven Years' War
+            numeral = "两" if value == 2 else write_numeral(value)
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              f"{numeral}{_ENGLISH_DURATIONS[m.group(2).lower()]}"))
     for m in _SIGNED_DEGREES.finditer(text) if _WEATHER.search(text) else ():  # the mirror of 零下5度:
         below = Span(m.start(), m.end(), m.group(0), "number", f"零下{m.group(1)}度")  # the minus had gone
         spans += [] if below.overlaps_any(spans) else [below]

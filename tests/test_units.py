@@ -247,3 +247,30 @@ def test_a_measure_in_numerals_reaches_the_output_with_its_unit() -> None:
     assert prep.restore("The factory is ⦅1⦆ from home.").text == "The factory is 12 km from home."
     chinese = prepare("The town is twelve miles away.", 16, tgt_lang="zh", src_lang="en")
     assert chinese.restore("小镇在⦅1⦆以外").text == "小镇在十二英里以外。"
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # "no more than four hours per month" came back without its four hours; "forty-eight hours'
+    # notice" 四十八客户小时.
+    ("for no more than four hours per month, with at least forty-eight hours' notice.",
+     [("no more than four hours", "不超过四小时"), ("at least forty-eight hours'", "至少四十八小时")]),
+    ("It took about twenty minutes, then fifteen minutes more.",
+     [("about twenty minutes", "约二十分钟"), ("fifteen minutes", "十五分钟")]),
+    # Below ten alone, a time ago, an age, one day and a war's name stay the model's (or the
+    # number words').
+    ("It hasn't been locked in five years. One day, two years ago, a two-year-old.",
+     [("two years ago", "两年前"), ("two-year-old", "两岁")]),
+    ("The Seven Years' War.", []),
+])
+def test_a_duration_in_english_words_keeps_its_figure(text: str, found: list[tuple[str, str]]) -> None:
+    from doctrans.direction_terms import automatic_terms
+
+    assert [(t.text, t.target) for t in automatic_terms(text, [], "en", "zh")] == found
+
+
+def test_a_qualifier_before_a_measure_in_chinese_numerals_is_kept() -> None:
+    """A talk's 我住在一间不到十平方米的地下室里 came back "a 10 m² basement": 不到 (less than) lost."""
+    from doctrans.direction_terms import automatic_terms
+
+    assert [(t.text, t.target) for t in automatic_terms("我住在一间不到十平方米的地下室里。", [], "zh", "en")] == \
+        [("不到十平方米", "less than 10 m²")]
