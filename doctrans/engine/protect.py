@@ -48,6 +48,7 @@ from doctrans.units import (
     one_period,
 )
 from doctrans.verbatim import (
+    MAX_PLACEHOLDERS,
     PLACEHOLDER_CLOSE,
     PLACEHOLDER_OPEN,
     Masked,
@@ -341,6 +342,19 @@ def latin_copy(text: str, spans: Sequence[Span]) -> str:
     return one_period(joined)  # "3:30 p.m.." -> "3:30 p.m."
 
 
+def chinese_copy(text: str, terms: Sequence[Span]) -> str:
+    """An English sentence made only of terms with Chinese targets, written without the model
+    and set as Chinese output is: a line of dialogue's ``"Twenty past eight,"`` (its clock words a
+    term, cut from ``said the old man`` by doctrans.dialogue) came back ``"八点二十分,"`` with the
+    ASCII quotes and comma; now ``“八点二十分，”``. Spans stay placeholders meanwhile, so code and
+    figures keep their marks."""
+    masked = mask(text, MAX_PLACEHOLDERS, terms)
+    if masked.unmasked:
+        return substitute(text, terms)
+    punctuated = restore_chinese_punctuation(masked.text, [s.output for s in masked.spans])
+    return unmask(chinese_quotes(punctuated), masked).text
+
+
 def substitute(text: str, spans: Sequence[Span]) -> str:
     """``text`` with each span that has a target (a glossary term) replaced by it, verbatim."""
     out: list[str] = []
@@ -409,6 +423,8 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
         if base_language(tgt_lang) not in CJK_LANGUAGES and any(is_cjk(c) for c in sentence) \
                 and any(t.target is not None for t in terms):
             copy = latin_copy(sentence, terms)  # terms out of Chinese: spaced, English marks
+        elif is_chinese(tgt_lang) and any(t.target is not None for t in terms):
+            copy = chinese_copy(sentence, terms)
         return Prepared(sentence, mask(sentence, 0), None, copy)
     if placeholders == 0:
         return Prepared(sentence, mask(sentence, 0), substitute(sentence, terms), None)
