@@ -74,15 +74,3 @@ def test_a_british_utterance_reaches_the_model_in_double_quotes_and_keeps_its_qu
     assert prep.model_text == '"Not yet,"'
     assert prep.restore("还没有，").text == "“还没有，”"  # the model dropped the quotes
     assert prepare("'Not yet,' she said.", 16, tgt_lang="zh", src_lang="en").model_text == "'Not yet,' she said."
-
-
-def test_an_utterance_made_only_of_terms_is_set_as_chinese_output_is() -> None:
-    """'"Twenty past eight," said the old man' is cut into its utterance and its narration; the
-    utterance, only clock words, is written without the model and came back "八点二十分," with
-    ASCII quotes and comma in a Chinese story."""
-    from doctrans.engine.protect import prepare
-
-    prep = prepare('"Twenty past eight,"', 16, tgt_lang="zh", src_lang="en")
-    assert (prep.model_text, prep.copy) == (None, "“八点二十分，”")
-    code = prepare('"v2.1.0", 2024', 16, tgt_lang="zh", src_lang="en")  # no term with a target: as written
-    assert code.copy == '"v2.1.0", 2024'

@@ -346,12 +346,14 @@ def chinese_copy(text: str, terms: Sequence[Span]) -> str:
     """An English sentence made only of terms with Chinese targets, written without the model
     and set as Chinese output is: a line of dialogue's ``"Twenty past eight,"`` (its clock words a
     term, cut from ``said the old man`` by doctrans.dialogue) came back ``"八点二十分,"`` with the
-    ASCII quotes and comma; now ``“八点二十分，”``. Spans stay placeholders meanwhile, so code and
-    figures keep their marks."""
+    ASCII quotes and comma; now ``“八点二十分，”``; an agreement's run-in heading ``Service Credits.``
+    came back ``服务抵扣额.``. Spans stay placeholders meanwhile, so code and figures keep their marks."""
     masked = mask(text, MAX_PLACEHOLDERS, terms)
     if masked.unmasked:
         return substitute(text, terms)
     punctuated = restore_chinese_punctuation(masked.text, [s.output for s in masked.spans])
+    if re.search(r"(?<!\.)\.\s*$", punctuated):  # an agreement's run-in heading, Service Credits.
+        punctuated = end_like_source(text, punctuated.rstrip()[:-1], chinese_output=True)
     return unmask(chinese_quotes(punctuated), masked).text
 
 
