@@ -203,3 +203,22 @@ def test_a_functions_parameters_and_a_call_after_a_colon_are_read_apart(tmp_path
         c.drawString(72, 800 - 12 * i - (6 if i >= 2 else 0), line)  # a paragraph's gap before the third
     c.save()
     assert [b.text for b in read_document(path).blocks()] == lines
+
+
+def test_a_table_under_a_paragraph_is_read_cell_by_cell(tmp_path: Path) -> None:
+    """A report's table under its last paragraph: the header cell was read into the paragraph
+    ("…at City Hall. Item") and each column's cells into one paragraph ("Revenue ($m) Headcount",
+    translated as one sentence and drawn across both rows)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table
+
+    path = tmp_path / "table.pdf"
+    body = getSampleStyleSheet()["BodyText"]
+    SimpleDocTemplate(str(path), pagesize=A4).build([
+        Paragraph("The council will hold a public meeting on the project at 7 p.m. on April 3 at City Hall.", body),
+        Table([["Item", "2024", "2025"], ["Revenue ($m)", "3,840", "4,300"], ["Headcount", "8,200", "9,050"]]),
+    ])
+    texts = [b.text for b in read_document(path).blocks()]
+    assert texts[0].endswith("at City Hall.")
+    assert {"Item", "Revenue ($m)", "Headcount", "2024", "3,840", "9,050"} <= set(texts)

@@ -413,12 +413,47 @@ _CODE_LINE = re.compile(r"\s*(?:[A-Za-z_][\w.]*\s*=\s*)?[A-Za-z_][\w.]*\(.*\)\s*
                         r"|\s*[A-Za-z_][\w.]*\s*=\s*[\w.]+\(")
 
 
+def _table_cells(lines: list[Line]) -> dict[int, int]:
+    """Per line (by id) that is a table's cell, how many cells its row has: three or more lines on
+    one baseline, each narrower than a quarter of the page's text (two are as often two columns of
+    text, whose short lines a page sets side by side; a three-column newspaper's are about a
+    third of the page wide)."""
+    if not lines:
+        return {}
+    width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
+    out: dict[int, int] = {}
+    row: list[Line] = []
+    for ln in [*sorted(lines, key=lambda ln: -ln.base), None]:
+        if ln is not None and row and abs(row[0].base - ln.base) <= 0.3 * min(row[0].size, ln.size):
+            row.append(ln)
+            continue
+        if len(row) > 2 and all(r.x1 - r.x0 <= 0.25 * width for r in row):
+            out.update((id(r), len(row)) for r in row)
+        row = [ln] if ln is not None else []
+    return out
+
+
+def _cell_break(prev: Line, ln: Line, cells: dict[int, int]) -> bool:
+    """Whether a table's row stands between ``prev`` and ``ln`` (the line under it): a report's table
+    under a paragraph was read into it (``…at City Hall. Item``) and the cells of one column into one
+    paragraph (``Revenue ($m) Headcount``, translated as one). A cell starts no paragraph's line
+    and continues none; a line of its own under a cell continues it only within the cell's column
+    (a cell's text wrapped), a cell under a cell only where its row has fewer cells (both wrapped)."""
+    above, here = cells.get(id(prev), 1), cells.get(id(ln), 1)
+    if here > 1:
+        return above == 1 or here >= above
+    return above > 1 and not (ln.x0 >= prev.x0 - 0.5 * ln.size and ln.x1 <= prev.x1 + 0.5 * ln.size)
+
+
 def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple[float, float, float]],
-               marker: str) -> bool:
+               marker: str, cells: dict[int, int] | None = None) -> bool:
     """Whether ``ln`` continues ``block``, whose last line is the nearest line above it; ``below`` is
-    the distance from ``ln`` to the next line under it (None: none)."""
+    the distance from ``ln`` to the next line under it (None: none); ``cells``: the page's table
+    cells (:func:`_table_cells`)."""
     prev = block.lines[-1]
     if marker or ln.mono != prev.mono or abs(ln.size - prev.size) > 0.1 * max(ln.size, prev.size):
+        return False
+    if cells and _cell_break(prev, ln, cells):
         return False
     pitch = prev.base - ln.base
     if pitch <= 0 or _ruled_between(rules, prev, ln):
@@ -506,6 +541,7 @@ def _distance_below(lines: list[Line]) -> dict[int, float]:
 def paragraphs(lines: list[Line], rules: list[tuple[float, float, float]]) -> list[RawBlock]:
     """The blocks of one page, in no particular order yet."""
     below = _distance_below(lines)
+    cells = _table_cells(lines)
     blocks: list[RawBlock] = []
     owner: dict[int, RawBlock] = {}  # id(line) -> its block
     done: list[Line] = []
@@ -514,7 +550,8 @@ def paragraphs(lines: list[Line], rules: list[tuple[float, float, float]]) -> li
         above = [p for p in done if p.base > ln.base and _overlap(p.x0, p.x1, ln.x0, ln.x1) > 0]
         nearest = min(above, key=lambda p: p.base) if above else None
         block = owner.get(id(nearest)) if nearest is not None else None
-        if block is not None and block.lines[-1] is nearest and _continues(block, ln, below.get(id(ln)), rules, marker):
+        if block is not None and block.lines[-1] is nearest \
+                and _continues(block, ln, below.get(id(ln)), rules, marker, cells):
             block.lines.append(ln)
         else:
             block = RawBlock([ln])
