@@ -91,7 +91,8 @@ _DAY = r"(?:[0-9]{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"[0-9]{4}"
 _EN_DATE = re.compile(
     rf"(?<![0-9A-Za-z])(?:"
-    rf"(?P<d1>{_DAY})\s+(?P<m1>{ENGLISH_MONTH})(?:,?\s+(?P<y1>{_YEAR}))?"  # 2 October 2018, 15 March
+    # 2 October 2018, 15 March; the 3rd of May (it came back 中午月3日, the month gone)
+    rf"(?P<d1>{_DAY})(?:(?<=[a-z])\s+of)?\s+(?P<m1>{ENGLISH_MONTH})(?:,?\s+(?P<y1>{_YEAR}))?"
     rf"|(?P<m2>{ENGLISH_MONTH})\s+(?P<d2>{_DAY})(?:\s?[-–]\s?(?P<e2>{_DAY}))?(?:,?\s+(?P<y2>{_YEAR}))?"
     # March 15, 2024; May 20; a span of days, Dec. 17-18 (it came back 12月17日-18会议)
     rf"|(?P<m3>{ENGLISH_MONTH}),?\s+(?P<y3>{_YEAR})"  # December 2023

@@ -19,6 +19,7 @@ same part and number the target's way (masked, restored and checked like a gloss
 | Part II           | (as written)    | 第2部分      |
 | page 12           | (as written)    | 第12页       |
 | Act IV            | (as written)    | 第4幕        |
+| Phase II          | (as written)    | 第2阶段      |
 | 图3               | Figure 3        | (as written) |
 | 表2.1             | Table 2.1       | (as written) |
 | 附录B             | Appendix B      | (as written) |
@@ -64,8 +65,10 @@ _UNITS = {"章": "Chapter", "节": "Section", "節": "Section", "条": "Article"
           "部分": "Part", "篇": "Part", "卷": "Volume", "页": "page", "頁": "page", "课": "Lesson",
           "課": "Lesson", "集": "Episode", "季": "Season", "幕": "Act", "场": "Scene", "場": "Scene"}
 _WORDS = {"chapter": "章", "section": "节", "article": "条", "part": "部分", "volume": "卷", "page": "页",
-          "lesson": "课", "episode": "集", "season": "季", "act": "幕", "scene": "场"}
-_CAPITALISED_ONLY = {"act", "scene", "part"}
+          "lesson": "课", "episode": "集", "season": "季", "act": "幕", "scene": "场",
+          # A project's phases and stages ("Phase II of the project" came back 项目的阶段, its II gone).
+          "phase": "阶段", "stage": "阶段"}
+_CAPITALISED_ONLY = {"act", "scene", "part", "stage"}  # on stage 5 minutes late
 _DIGITS = "零〇一二两三四五六七八九"
 _CHINESE_NUMBER = rf"[{_DIGITS}十百千]+"
 _ARABIC = r"[0-9０-９]{1,4}(?:[.．][0-9０-９]{1,3}){0,3}"

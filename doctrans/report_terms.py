@@ -116,8 +116,14 @@ _PERCENT = r"([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?[%％]"
 _CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年)(?:同期)?(?:相比)?，?)?"
                              rf"(增长|上升|提高|增加|下降|减少|回落|下跌|下滑)了?\s?{_PERCENT}(?!的)")
 _RISES = ("增长", "上升", "提高", "增加")
+# Into Chinese, the percentage in words too ("Sales fell 3.2 percent" came back 3.2%第三季度的销售员,
+# the fall gone), and the verbs news writes for a rise or a fall.
+_ENGLISH_RISES = ("up", "rose", "rises", "rise", "increased", "grew", "gained", "jumped", "climbed", "soared",
+                  "surged", "edged up")
 _ENGLISH_CHANGE = re.compile(
-    rf"(?<![A-Za-z])(up|rose|increased|grew|gained|down|fell|decreased|declined|dropped)(?: by)?\s{_PERCENT}"
+    r"(?<![A-Za-z])(up|rose|rises|rise|increased|grew|gained|jumped|climbed|soared|surged|edged up"
+    r"|down|fell|falls|fall|decreased|declined|dropped|slipped|slid|plunged|tumbled|slumped|edged down)"
+    r"(?: by)?\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z]))"
     r"(?:\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month))?(?![A-Za-z])",
     re.IGNORECASE)
 
@@ -136,7 +142,7 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{direction} {figure}%{period}"))
     elif tgt == "zh" and src != "zh":
         for m in _ENGLISH_CHANGE.finditer(text):
-            rise = m.group(1).lower() in ("up", "rose", "increased", "grew", "gained")
+            rise = m.group(1).lower() in _ENGLISH_RISES
             period = "" if not m.group(3) else "环比" if m.group(3).lower().startswith("month") else "同比"
             spans.append(Span(m.start(), m.end(), m.group(), "number",
                               f"{period}{'增长' if rise else '下降'}{ascii_digits(m.group(2))}%"))

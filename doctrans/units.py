@@ -126,7 +126,9 @@ _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre",
              "gallons": "gallon"}
 _ENGLISH_RANGE_SEP = re.compile(r"\s+(?:to|and)\s+|\s?[–—~]\s?")
 _ENGLISH_UNIT = "|".join(sorted((re.escape(u) for u in _INTO_CHINESE), key=len, reverse=True))
-_ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−|minus )?({NUMBER}(?:[ \u00a0]?[×xX][ \u00a0]?{NUMBER})*)"
+# Dimensions with × or "by" ("measures 9.7 by 6.8 inches" came back 以6.8英寸测量9.7, the first gone).
+_ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−|minus )?"
+                              rf"({NUMBER}(?:(?:[ \u00a0]?[×xX][ \u00a0]?|[ \u00a0]by[ \u00a0]){NUMBER})*)"
                               rf"[ \u00a0]?({_ENGLISH_UNIT})"
                               r"(?![0-9A-Za-z_²/])", re.IGNORECASE)
 # Chinese units: not followed by a Han character that makes another word (米饭 is rice, 克服 overcome).
@@ -467,7 +469,7 @@ def _into_chinese(text: str) -> list[Span]:
         if unit == "m" and _CLOCK_MINUTES.search(text, 0, m.start()):
             continue  # minutes after hours: libtasn1's "at 12h 00m 01.12s" came back "12h 00米"
         word = _INTO_CHINESE[unit.lower()]
-        figure = re.sub(r"\s?[×xX]\s?", "×", m.group(2))  # 120 x 80 x 45 mm -> 120×80×45毫米
+        figure = re.sub(r"\s?[×xX]\s?|\sby\s", "×", m.group(2))  # 120 x 80 x 45 mm -> 120×80×45毫米
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{_signed(sign, figure, word)}{word}"))
     for m in _WORDS_MEASURE.finditer(text):
         sign, value, unit = m.group(1), value_of(m.group(2)), m.group(3).lower()

@@ -151,3 +151,9 @@ def test_a_year_is_not_made_its_middle(source: str, decoded: str, expected: str)
 def test_a_deadline_goes_with_its_date_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
     # "no later than March 31" came back 3月31日后, after it
     assert [(s.text, s.target) for s in find_dates(text, "zh")] == found
+
+
+def test_a_day_of_a_month_with_of_is_a_date() -> None:
+    """"The meeting is on the 3rd of May at noon" came back 会议是在中午月3日: May gone."""
+    assert [(s.text, s.target) for s in find_dates("on the 3rd of May at noon", "zh")] == [("3rd of May", "5月3日")]
+    assert [s.text for s in find_dates("3 of May, one of 12 of March", "zh")] == ["March"]  # no ordinal: no day

@@ -204,3 +204,15 @@ def test_multiples_and_unemployment(text: str, tgt: str, expected: list[tuple[st
     src = "en" if tgt == "zh" else "zh"
     assert [(s.text, s.output) for s in find_report_terms(text, src, tgt)] == expected
 
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # "Sales fell 3.2 percent" came back 3.2%第三季度的销售员: the fall gone.
+    ("Sales fell 3.2 percent in the third quarter.", [("fell 3.2 percent", "下降3.2%")]),
+    ("Shares slipped 0.8 per cent, then jumped 2%.", [("slipped 0.8 per cent", "下降0.8%"), ("jumped 2%", "增长2%")]),
+    ("It fell 3 percentage points.", []),  # points, not a percentage: the model's
+])
+def test_a_change_with_its_percentage_in_words_keeps_its_direction(text: str, found: list[tuple[str, str]]) -> None:
+    from doctrans.report_terms import find_changes
+
+    assert [(s.text, s.target) for s in find_changes(text, "en", "zh")] == found

@@ -274,3 +274,9 @@ def test_a_qualifier_before_a_measure_in_chinese_numerals_is_kept() -> None:
 
     assert [(t.text, t.target) for t in automatic_terms("我住在一间不到十平方米的地下室里。", [], "zh", "en")] == \
         [("不到十平方米", "less than 10 m²")]
+
+
+def test_dimensions_with_by_are_one_measure() -> None:
+    """"measures 9.7 by 6.8 inches" came back 以6.8英寸测量9.7: the first figure apart from its unit."""
+    assert [(s.text, s.target) for s in find_units("It measures 9.7 by 6.8 inches.", "zh")] == \
+        [("9.7 by 6.8 inches", "9.7×6.8英寸")]
