@@ -167,6 +167,12 @@ _ZH_YEAR_PART = re.compile(rf"(?<![{_D}.])(?P<y>(?:1[5-9]|2[01])[0-9]{{2}})年(?
 # A part of a month (截至9月末 came back "As of September", the end lost); 中 not before 国心期华央文.
 _ZH_MONTH_PART = re.compile(rf"(?<![{_D}.])(?:(?P<y>(?:1[5-9]|2[01])[0-9]{{2}})年)?(?P<m>[{_D}]{{1,2}})月"
                             r"(?P<p>底|末|初|上旬|中旬|下旬|中)(?![国心期华央文])")
+# A decade (上世纪九十年代初 came back "in the 90 generation"): the 1990s, early or late. Without a
+# century only the fifties to the nineties, the last century's (二十年代 is the 1920s or the 2020s).
+_ZH_DECADE = re.compile(r"(?P<c>上个?世纪|20世纪|二十世纪|本世纪|21世纪|二十一世纪)?"
+                        r"(?P<d>[二三四五六七八九]十|[1-9]0)年代(?P<p>初期|初|末期|末|中期|后期|前期)?")
+_DECADE_PARTS = {"初期": "the early {}", "初": "the early {}", "前期": "the early {}", "末期": "the late {}",
+                 "末": "the late {}", "后期": "the late {}", "中期": "the mid-{}"}
 # A year's or a month's part, in English (a year has no 旬).
 _PARTS = {"底": "the end of {}", "末": "the end of {}", "初": "early {}", "上旬": "early {}",
                 "中旬": "mid-{}", "中": "mid-{}", "下旬": "late {}"}
@@ -234,6 +240,17 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                 continue
             in_year = f", {figure_value(m['y'])}" if m["y"] else ""
             spans.append(Span(m.start(), m.end(), m.group(), "date", f"{MONTHS[month - 1]} {first}–{last}{in_year}"))
+        for m in _ZH_DECADE.finditer(text):
+            tens = int(m["d"]) if m["d"].isdigit() else (read_numeral(m["d"]) or 0)
+            century = m["c"] or ""
+            if century in ("本世纪", "21世纪", "二十一世纪"):
+                decade = 2000 + tens
+            elif century or tens >= 50:
+                decade = 1900 + tens
+            else:
+                continue
+            spans.append(Span(m.start(), m.end(), m.group(), "date",
+                              _DECADE_PARTS.get(m["p"] or "", "the {}").format(f"{decade}s")))
         for m in _ZH_YEAR_PART.finditer(text):
             spans.append(Span(m.start(), m.end(), m.group(), "date", _PARTS[m["p"]].format(figure_value(m["y"]))))
         for m in _ZH_MONTH_PART.finditer(text):

@@ -62,6 +62,7 @@ from doctrans.magnitudes import decimal_value, english
 from doctrans.verbatim import Span
 
 _CHINESE_BEFORE = {"约": "about", "约为": "about", "大约": "about", "大约为": "about", "大概": "about",
+                   "约有": "about", "大约有": "about",  # 约有四分之一的员工 had come back "one-quarter employees"
                    "近": "nearly", "将近": "nearly",
                    "接近": "nearly", "超过": "more than", "逾": "more than", "多于": "more than",
                    "高于": "more than", "不少于": "at least", "不低于": "at least", "至少": "at least",

@@ -103,8 +103,12 @@ def find_report_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
                 for m in english_terms.finditer(text) if m.lastgroup]
     if tgt == "en" and src != "en":
         return [Span(m.start(), m.end(), m.group(), "phrase", into_english[m.group()])
-                for m in chinese_terms.finditer(text)]
+                for m in chinese_terms.finditer(text) if not _CLOSES.match(text, m.start())]
     return []
+
+
+# 截止 that ends its clause is a closing, not "as of" (优惠活动将于…晚上11点59分截止 came back "…as of.").
+_CLOSES = re.compile(r"截止(?=\s*(?:[。，；！？,;!?]|$))")
 
 
 # A change on the same period a year (or a month) before, with its percentage: 同比增长8.3% <->
@@ -114,8 +118,8 @@ _PERCENT = r"([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?[%％]"
 # model wrote ``Net profit for 120 million yuan, 2.1%.``), and ``较上年同期`` (on the same period
 # of the year before) is year on year.
 _CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年)(?:同期)?(?:相比)?，?)?"
-                             rf"(增长|上升|提高|增加|下降|减少|回落|下跌|下滑)了?\s?{_PERCENT}(?!的)")
-_RISES = ("增长", "上升", "提高", "增加")
+                             rf"(增长|上升|提高|增加|上涨|下降|减少|降低|回落|下跌|下滑)了?\s?{_PERCENT}(?!的)")
+_RISES = ("增长", "上升", "提高", "增加", "上涨")  # 价格上涨了5% had come back "is fulfilled 5%"
 # Into Chinese, the percentage in words too ("Sales fell 3.2 percent" came back 3.2%第三季度的销售员,
 # the fall gone), and the verbs news writes for a rise or a fall.
 _ENGLISH_RISES = ("up", "rose", "rises", "rise", "increased", "grew", "gained", "jumped", "climbed", "soared",

@@ -286,6 +286,14 @@ def find_large_measures(text: str, tgt_lang: str | None) -> list[Span]:
 
 
 _ZH_AGE = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(的(?=[\u4e00-\u9fff]))?")
+# An age as a bound (60岁以上老人占21.3% came back "where 60 is older than 21.3%").
+_ZH_AGE_BOUND = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(及以上|以上|及以下|以下|以内)的?"
+                           r"(老年人|老人|人口|人群|居民|儿童|人)?")
+# ... with the people it counts (60岁以上老人 came back "aged 60 and over s": the model's plural).
+_AGE_GROUPS = {"老年人": "people {}", "老人": "people {}", "人口": "the population {}", "人群": "people {}",
+               "居民": "residents {}", "儿童": "children {}", "人": "people {}"}
+_AGE_BOUNDS = {"及以上": "aged {} and over", "以上": "aged {} and over", "及以下": "aged {} and under",
+               "以下": "under {}", "以内": "under {}"}
 
 
 def find_units(text: str, tgt_lang: str | None) -> list[Span]:
@@ -364,7 +372,13 @@ def _out_of_chinese(text: str) -> list[Span]:
         else:
             gusts = "gusts" if m.group(3) == "阵风" else "winds"
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"force-{ascii_digits(m.group(2))} {gusts}"))
+    for m in _ZH_AGE_BOUND.finditer(text):
+        bound = _AGE_BOUNDS[m.group(2)].format(ascii_digits(m.group(1)))
+        bound = _AGE_GROUPS[m.group(3)].format(bound) if m.group(3) else bound
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", bound))
     for m in _ZH_AGE.finditer(text):
+        if any(sp.start <= m.start() < sp.end for sp in spans):
+            continue
         # A person's age where the model has nothing to hang it on: a table's or a form's cell
         # (年龄 | 28岁 came back "28."), or before 的 and a noun (一名28岁的男子, a 28-year-old man).
         figure = ascii_digits(m.group(1))

@@ -1035,7 +1035,8 @@ def _between(a: Span, b: Span, gap: str, masked: Masked) -> str:
     if a.end <= b.start and not source_gap.strip(_HSPACE):
         out_left, out_right = a.output[-1:], b.output[:1]
         src_cjk = any(is_cjk(c) for c in a.text[-1:] + b.text[:1])
-        if not source_gap and src_cjk and _latin(out_left) and _latin(out_right):
+        # ... and after an abbreviation's or a figure's end ("晚上11点59分截止" came back "11:59 p.m.as of").
+        if not source_gap and src_cjk and (_latin(out_left) or out_left in ".%)°²³") and _latin(out_right):
             return " "
         if not source_gap and a.text[-1:] in _FULL_WIDTH_STOPS and out_left in _CLOSING and _latin(out_right):
             return " "  # "注意：Windows" is "Note: Windows"

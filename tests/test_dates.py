@@ -157,3 +157,15 @@ def test_a_day_of_a_month_with_of_is_a_date() -> None:
     """"The meeting is on the 3rd of May at noon" came back 会议是在中午月3日: May gone."""
     assert [(s.text, s.target) for s in find_dates("on the 3rd of May at noon", "zh")] == [("3rd of May", "5月3日")]
     assert [s.text for s in find_dates("3 of May, one of 12 of March", "zh")] == ["March"]  # no ordinal: no day
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # 上世纪九十年代初 came back "in the 90 generation".
+    ("该公司成立于上世纪九十年代初。", [("上世纪九十年代初", "the early 1990s")]),
+    ("80年代末", [("80年代末", "the late 1980s")]),
+    ("本世纪二十年代", [("本世纪二十年代", "the 2020s")]),
+    ("七十年代中期的音乐", [("七十年代中期", "the mid-1970s")]),
+    ("二十年代", []),  # the 1920s or the 2020s: without its century, the model's
+])
+def test_a_chinese_decade_is_the_decade_in_english(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_dates(text, "en")] == found

@@ -97,8 +97,8 @@ def test_report_terms_give_way_past_the_phrase_budget() -> None:
     figures = ["2024", "125.06 billion yuan", "up 8.3% year on year", "9.64 billion yuan", "up 12.1% year on year"]
     seven = prepare("2024年，公司实现营业收入1,250.6亿元，同比增长8.3%；净利润96.4亿元，同比增长12.1%。", 16,
                     tgt_lang="en", src_lang="zh")
-    assert [s.output for s in seven.masked.spans] == [figures[0], "operating revenue", *figures[1:3], "net profit",
-                                                      *figures[3:]]
+    assert [s.output for s in seven.masked.spans] == [figures[0], "posted operating revenue", *figures[1:3],
+                                                      "net profit", *figures[3:]]
     more = prepare("2024年，公司实现营业收入1,250.6亿元，同比增长8.3%；净利润96.4亿元，同比增长12.1%；毛利率32.5%，"
                    "同比下降1.2个百分点；研发投入15.3亿元，同比增长20.4%。", 16, tgt_lang="en", src_lang="zh")
     assert more.model_text is not None
@@ -216,3 +216,20 @@ def test_a_change_with_its_percentage_in_words_keeps_its_direction(text: str, fo
     from doctrans.report_terms import find_changes
 
     assert [(s.text, s.target) for s in find_changes(text, "en", "zh")] == found
+
+
+def test_a_closing_is_no_as_of_and_a_rise_in_prices_keeps_its_direction() -> None:
+    """优惠活动将于…晚上11点59分截止 came back "…11:59 p.m.as of" (a closing read as 截至, glued to the
+    time); 价格上涨了5% "is fulfilled 5%"."""
+    from doctrans.report_terms import find_changes, find_report_terms
+
+    assert [s.target for s in find_report_terms("活动将于晚上截止。截止9月30日，", "zh", "en")] == ["as of"]
+    assert [(s.text, s.target) for s in find_changes("价格上涨了5%，成本降低3%。", "zh", "en")] == \
+        [("上涨了5%", "up 5%"), ("降低3%", "down 3%")]
+    prep = prepare("优惠活动将于12月5日晚上11点59分截止。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("The offer ends ⦅1⦆ ⦅2⦆.").text == "The offer ends December 5 11:59 p.m."
+
+
+def test_a_term_after_a_time_glued_to_it_in_chinese_is_spaced_in_english() -> None:
+    prep = prepare("下午3点30分截至9月30日的数据", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("Data ⦅1⦆⦅2⦆ ⦅3⦆").text == "Data 3:30 p.m. as of September 30"

@@ -280,3 +280,15 @@ def test_dimensions_with_by_are_one_measure() -> None:
     """"measures 9.7 by 6.8 inches" came back 以6.8英寸测量9.7: the first figure apart from its unit."""
     assert [(s.text, s.target) for s in find_units("It measures 9.7 by 6.8 inches.", "zh")] == \
         [("9.7 by 6.8 inches", "9.7×6.8英寸")]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # 60岁以上老人占21.3% came back "where 60 is older than 21.3%", and with the bound alone
+    # "aged 60 and over s".
+    ("其中60岁以上老人占21.3%。", [("60岁以上老人", "people aged 60 and over")]),
+    ("18岁以下的儿童免费。", [("18岁以下的儿童", "children under 18")]),
+    ("65岁及以上人口比重上升。", [("65岁及以上人口", "the population aged 65 and over")]),
+    ("18岁以下不得入内。", [("18岁以下", "under 18")]),
+])
+def test_an_age_as_a_bound_with_the_people_it_counts(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "en")] == found
