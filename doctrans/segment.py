@@ -311,8 +311,11 @@ TOC_LINE = re.compile(r".*\S" + _LEADER_PATTERN)
 
 # A field of a specification sheet or a form, ``Label: value`` (``Weight: 1.2 kg``, ``重量：1.2千克``):
 # two in a row are lines of their own in a text file and a PDF, however long (a spec sheet's widest
-# field looked wrapped, and its fields ran together in pairs).
-FIELD_LINE = re.compile(r"\s*(?:[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}:[ \t]+\S|[\u4e00-\u9fff]{1,8}[：:]\s*\S)")
+# field looked wrapped, and its fields ran together in pairs). An API's parameters in a Chinese
+# reference too, their names before a full-width colon (``id：用户编号，必填`` / ``fields：可选…`` ran
+# together and came back re-wrapped across both lines).
+FIELD_LINE = re.compile(r"\s*(?:[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}:[ \t]+\S|[\u4e00-\u9fff]{1,8}[：:]\s*\S"
+                        r"|[A-Za-z_][A-Za-z0-9_.\-]{0,30}：\s*\S)")
 
 # Full-width marks after which CJK text sets no space, whatever follows.
 _CJK_STOPS = "。！？；：，、」』）”"

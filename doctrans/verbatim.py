@@ -80,6 +80,7 @@ for the example, all of that row's kind.
 | identifier | edit setup.py on gnu.org                  | setup.py · gnu.org                      |
 | identifier | XDG_DATA_HOME:XDG_DATA_DIRS, std::map     | XDG_DATA_HOME:XDG_DATA_DIRS · std::map  |
 | identifier | call foo::bar() or a::b                   | foo::bar() · a::b                       |
+| identifier | 例如 name,email 或 id,name,age             | name,email · id,name,age                |
 | identifier | of der[0]..der[len-1], argv[i] and arr[0] | der[0]..der[len-1] · argv[i] · arr[0]   |
 | citation   | the MIME system[MIME] of [RFC-2119]       | [MIME] · [RFC-2119]                     |
 | citation   | as shown [3], [4, 7] and [12-15]          | [3] · [4, 7] · [12-15]                  |
@@ -638,6 +639,9 @@ _RULES: list[tuple[str, Finder]] = [
                     r"|X-[A-Z][0-9A-Za-z\-]*)(?=:\s?\S|\s+(?:header|标头|头)(?![A-Za-z]))")),
     ("code", _codes),
     ("identifier", _identifiers),
+    # Names joined by commas without a space, a parameter's value (``例如 name,email`` came back
+    # "e.g. name, email"): prose sets a space after its commas.
+    ("identifier", _regex(r"(?<![\w,.\-])[A-Za-z_][0-9A-Za-z_]*(?:,[A-Za-z_][0-9A-Za-z_]*)+(?![\w,\-])")),
     ("identifier", _regex(rf"(?<![{_W}.:])[A-Za-z_][{_W}]*(?:::[A-Za-z_~][{_W}]*)+(?:\(\))?(?![{_W}:(])"
                           rf"|(?<![{_W}.:$])(?=[A-Z0-9_:]*_)[A-Z_][A-Z0-9_]*(?::[A-Z_][A-Z0-9_]*)+(?![{_W}:])")),
     ("identifier", _indexed),

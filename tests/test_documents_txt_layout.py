@@ -294,3 +294,10 @@ def test_a_table_of_contents_keeps_one_entry_per_line_and_its_leaders(tmp_path: 
     assert out.read_text(encoding="utf-8").splitlines() == [
         "<1 Introduction> ........................ 3", "<2 Market Overview> ..................... 5",
         "<3 Financial Results> ................... 12"]
+
+
+def test_an_api_references_parameters_are_lines_of_their_own() -> None:
+    """A Chinese API reference's parameter lines (name, full-width colon, description) ran together
+    and came back re-wrapped across both lines."""
+    lines = ["id：用户编号，必填，整数。", "fields：可选，需要返回的字段，多个字段用英文逗号分隔，例如 name,email。"]
+    assert wrapped_runs(lines) == [(0, 1), (1, 2)]
