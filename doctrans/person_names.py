@@ -8,6 +8,8 @@ English writes a Chinese name in pinyin, surname first, the given name in one wo
 
 - after a title (``发言人``, ``总理``, ``教授``, ``记者``...) and before what people do in news
   (``表示``, ``说``, ``指出``, ``在``, ``会见``...) or a mark: ``国务院总理李强在会上说``;
+- 老 or 小 before a surname where a phrase starts and before what a person does or a mark, as
+  fiction calls its people: ``老王没说话`` -> ``Lao Wang``, ``小林把伞放在门口`` -> ``Xiao Lin``;
 - a surname alone with a form of address after it where a phrase starts: ``王先生`` -> ``Mr.
   Wang``, ``请张女士发言`` -> ``Ms. Zhang``, ``王老师笑着说`` -> ``Teacher Wang`` (the model wrote
   "The primary teacher", then "Ms. King"), ``李医生`` -> ``Dr. Li``, ``张教授`` -> ``Professor Zhang``.
@@ -28,6 +30,9 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | 王先生来了                       | Mr. Wang        |
 | 请张女士发言                     | Ms. Zhang       |
 | 王老师笑着说                     | Teacher Wang    |
+| 老王没说话                       | Lao Wang        |
+| “外面下雨了，”小林把伞放在门口    | Xiao Lin        |
+| 小王子和小白兔                   | (none)          |
 | 我去找李医生                     | Dr. Li          |
 | 一位姓王的老师                   | Wang            |
 | 老百姓的生活                     | (none)          |
@@ -110,6 +115,12 @@ def full_name_in_pinyin(name: str) -> str | None:
 # A surname named as one (``一位姓王的老师``, a teacher surnamed Wang: the model wrote "A princess
 # teacher"); not 百姓 (the common people).
 _SURNAMED = re.compile(f"(?<!百)姓({_SURNAME})(?=[的，,。、]|名|叫)")
+# A familiar name, 老 or 小 before a surname, as fiction calls its people (老王没说话 came back "The
+# princes didn't talk", 小林 "Lyn" and "Jenning"): Lao Wang, Xiao Lin. Only where a phrase starts and
+# before what a person does or a mark (小王子 is the little prince, 小白兔 a bunny, 小马过河 a pony).
+_FAMILIAR = re.compile(f"(?:(?<![\u4e00-\u9fff])|(?<=[{_BEFORE_NAME}]))(老|小)([{_SURNAMES}])"
+                       "(?=[的说没把从给笑才就也又在问看叹点摇站走坐拿抬低回喊叫和是已正将却便还不"
+                       "，。、：；！？“”\"])")
 
 
 def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
@@ -126,6 +137,10 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         if start > 0 and _HAN.match(text[start - 1]) and text[start - 1] not in _BEFORE_NAME:
             continue  # inside a longer name: 卡斯特罗先生 is Mr. Castro, not "卡斯特Mr. Luo"
         spans.append(Span(start, m.end(), m.group(), "name", f"{_MR[m.group(2)]} {pinyin(m.group(1), '')}"))
+    for m in _FAMILIAR.finditer(text):
+        if not any(s.start < m.end() and m.start() < s.end for s in spans):
+            address = "Lao" if m.group(1) == "老" else "Xiao"
+            spans.append(Span(m.start(), m.end(), m.group(), "name", f"{address} {pinyin(m.group(2), '')}"))
     for m in _SURNAMED.finditer(text):
         if not any(s.start < m.end(1) and m.start(1) < s.end for s in spans):
             spans.append(Span(m.start(1), m.end(1), m.group(1), "name", pinyin(m.group(1), "")))
