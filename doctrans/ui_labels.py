@@ -18,6 +18,8 @@ glossary term):
 | 他说“好的”                             | en     | (none)                |
 | Click "CANCEL" or "Cancel".           | zh     | “取消” · “取消”       |
 | The word "new" is a keyword.          | zh     | (none)                |
+| under Settings > Security to keep     | zh     | 设置 > 安全           |
+| 在 设置 > 安全 中开启                    | en     | Settings > Security   |
 
 Only quoted: a bare 开始 or Start is a word of the sentence, for the model. English matches as
 the list writes it or in capitals, never in small letters (``the "print" function``, ``a "file"
@@ -66,4 +68,24 @@ def find_ui_labels(text: str, src_lang: str | None, tgt_lang: str | None) -> lis
         target = table.get(label)
         if target is not None:
             spans.append(Span(m.start(), m.end(), m.group(), "phrase", quote.format(target)))
-    return spans
+    for m in (_ENGLISH_PATH if tgt == "zh" else _CHINESE_PATH).finditer(text):
+        labels = [part.strip() for part in re.split(r"[>＞]", m.group())]
+        start = m.start()
+        if tgt == "zh":  # the first label without the sentence's words before it (Choose File > Save As)
+            words = labels[0].split()
+            first = next((" ".join(words[i:]) for i in range(len(words)) if " ".join(words[i:]) in table), labels[0])
+            start, labels[0] = m.start() + len(labels[0]) - len(first), first
+        path = Span(start, m.end(), text[start:m.end()], "phrase", " > ".join(table.get(x, x) for x in labels))
+        if any(x in table for x in labels) and not path.overlaps_any(spans):
+            spans.append(path)
+    return sorted(spans, key=lambda s: s.start)
+
+
+# A menu path, labels joined by > (a how-to's "Turn on two-factor authentication under Settings >
+# Security" came back Settings >安全, half translated): each label the list knows in the output's
+# words, the others as written. English labels in Title Case, Chinese ones up to eight characters.
+_WORD = r"[A-Z][0-9A-Za-z'’\-]*"
+_LABEL = rf"{_WORD}(?: (?:&|and|of|to|as) {_WORD}| {_WORD})*"
+_ENGLISH_PATH = re.compile(rf"(?<![\w>])(?:{_LABEL})(?:\s?>\s?(?:{_LABEL}))+(?![\w>])")
+_CHINESE_PATH = re.compile(r"(?<![\u4e00-\u9fff>＞])[\u4e00-\u9fff]{1,8}(?:\s?[>＞]\s?[\u4e00-\u9fff]{1,8})+"
+                           r"(?![\u4e00-\u9fff>＞])")

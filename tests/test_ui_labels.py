@@ -18,7 +18,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 8
+    assert len(docstring_table()) == 10
 
 
 @pytest.mark.parametrize(("text", "tgt", "spans"), docstring_table())
