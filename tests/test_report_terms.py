@@ -233,3 +233,10 @@ def test_a_closing_is_no_as_of_and_a_rise_in_prices_keeps_its_direction() -> Non
 def test_a_term_after_a_time_glued_to_it_in_chinese_is_spaced_in_english() -> None:
     prep = prepare("下午3点30分截至9月30日的数据", 16, tgt_lang="en", src_lang="zh")
     assert prep.restore("Data ⦅1⦆⦅2⦆ ⦅3⦆").text == "Data 3:30 p.m. as of September 30"
+
+
+def test_no_counter_after_a_change_into_chinese() -> None:
+    """"Sales fell 3.2 percent in the third quarter." came back 下降3.2%号第三季度: a date's 号 after
+    a percentage."""
+    prep = prepare("Sales fell 3.2 percent in the third quarter.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore("⦅1⦆号⦅2⦆号").text.startswith("下降3.2%第三季度")

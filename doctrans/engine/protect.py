@@ -123,8 +123,10 @@ class Prepared:
             if self.chinese_output:
                 restored = replace(restored, text=no_age_after_a_name(restored.text,
                                                                       [s.output for s in self.masked.spans]))
+                # ... and a percentage (下降3.2%号第三季度: the model's 号 after a change).
                 terms = [s.output for s in self.masked.spans
-                         if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号"))
+                         if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号")
+                             or (s.kind == "number" and s.output.endswith("%")))
                          and not _YEAR_AFTER.match(self.masked.source, s.end)]
                 restored = replace(restored, text=no_counter_after(restored.text, terms, "号年"))
                 counts = [s.output for s in self.masked.spans if s.kind == "number" and s.output[-1:] not in "年岁"
