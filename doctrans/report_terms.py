@@ -132,6 +132,17 @@ _ENGLISH_CHANGE = re.compile(
     re.IGNORECASE)
 
 
+# A change to a level, its percentage the level ("Unemployment fell to 3.9%" came back 失业…为3.9%,
+# the fall gone): 降至3.9% <-> fell to 3.9%.
+_ENGLISH_CHANGE_TO = re.compile(
+    r"(?<![A-Za-z])(rose|risen|rises|increased|grew|climbed|jumped|fell|fallen|falls|decreased|declined|dropped"
+    r"|slipped|slid)\s+to\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z]))(?![0-9A-Za-z])",
+    re.IGNORECASE)
+_CHINESE_CHANGE_TO = re.compile(rf"(升至|上升至|增至|增长至|提高至|上涨至|降至|下降至|减至|回落至|下滑至|降低至)"
+                                rf"\s?{_PERCENT}")
+_CHINESE_RISES_TO = ("升至", "上升至", "增至", "增长至", "提高至", "上涨至")
+
+
 def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """Year-on-year and month-on-month changes with their percentage, as ``number`` spans (they
     hold a figure: checked like one, never dropped for the placeholder budget) whose
@@ -144,10 +155,16 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
             period = "" if not m.group(1) else " month on month" if m.group(1) == "环比" else " year on year"
             direction = "up" if m.group(2) in _RISES else "down"
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{direction} {figure}%{period}"))
+        for m in _CHINESE_CHANGE_TO.finditer(text):
+            verb = "rose" if m.group(1) in _CHINESE_RISES_TO else "fell"
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{verb} to {ascii_digits(m.group(2))}%"))
     elif tgt == "zh" and src != "zh":
         for m in _ENGLISH_CHANGE.finditer(text):
             rise = m.group(1).lower() in _ENGLISH_RISES
             period = "" if not m.group(3) else "环比" if m.group(3).lower().startswith("month") else "同比"
             spans.append(Span(m.start(), m.end(), m.group(), "number",
                               f"{period}{'增长' if rise else '下降'}{ascii_digits(m.group(2))}%"))
-    return spans
+        for m in _ENGLISH_CHANGE_TO.finditer(text):
+            rise = m.group(1).lower() in ("rose", "risen", "rises", "increased", "grew", "climbed", "jumped")
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{'升至' if rise else '降至'}{m.group(2)}%"))
+    return sorted(spans, key=lambda s: s.start)

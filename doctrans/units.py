@@ -287,6 +287,15 @@ def find_large_measures(text: str, tgt_lang: str | None) -> list[Span]:
 
 _ZH_AGE = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(的(?=[\u4e00-\u9fff]))?")
 # An age as a bound (60岁以上老人占21.3% came back "where 60 is older than 21.3%").
+# ... and into Chinese, the people and the bound ("£20 for children under 12" came back 20英镑用于子节点
+# 不到12: child nodes, and no age).
+_NOT_AN_AGE_AFTER = (r"(?:\s+years?\s+(?:old|of\s+age))?(?![0-9%]|[.,][0-9]|\s*(?:%|percent|per cent"
+                     r"|[A-Za-z]*(?:metre|meter|pound|dollar|kilo|mile|feet|foot|inch|hour|minute|day|week|month"
+                     r"|km|kg|lb|cm|mm|m)\b))")
+_EN_AGE_BOUND = re.compile(r"(?<![\w-])(children|kids|people|adults|residents|patients)\s+(?:aged\s+)?"
+                           r"(under|over|above)\s+([1-9][0-9]?|1[01][0-9])" + _NOT_AN_AGE_AFTER, re.IGNORECASE)
+_EN_PEOPLE = {"children": "儿童", "kids": "儿童", "people": "人", "adults": "成年人", "residents": "居民",
+              "patients": "患者"}
 _ZH_AGE_BOUND = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(及以上|以上|及以下|以下|以内)的?"
                            r"(老年人|老人|人口|人群|居民|儿童|人)?")
 # ... with the people it counts (60岁以上老人 came back "aged 60 and over s": the model's plural).
@@ -495,6 +504,11 @@ def _into_chinese(text: str) -> list[Span]:
         word = _INTO_CHINESE[unit]
         written = f"零下{numeral}" if sign and word in _TEMPERATURES else f"{'负' if sign else ''}{numeral}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{written}{word}"))
+    for m in _EN_AGE_BOUND.finditer(text):
+        people, bound = _EN_PEOPLE[m.group(1).lower()], "以下" if m.group(2).lower() == "under" else "以上"
+        written = f"{m.group(3)}岁{bound}{people}" if people == "儿童" else f"{m.group(3)}岁{bound}的{people}"
+        age = Span(m.start(), m.end(), m.group(0), "number", written)
+        spans += [] if age.overlaps_any(spans) else [age]
     for m in _WORDS_DURATION.finditer(text):
         value = value_of(m.group(1))
         if (value >= 10 or (value > 1 and qualified_in_english(text, m.start()))) and not m.group(2)[0].isupper() \
@@ -509,7 +523,8 @@ def _into_chinese(text: str) -> list[Span]:
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           f"{m.group(1)}{_ENGLISH_DURATIONS[m.group(2).lower()]}"))
     for m in _ENGLISH_AGE.finditer(text):
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}岁"))
+        age = Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}岁")
+        spans += [] if age.overlaps_any(spans) else [age]  # children under 5 years old: one bound
     for m in _APPOSITIVE_AGE.finditer(text):
         if m.group(1) not in _NOT_A_NAME:
             spans.append(Span(m.start(2), m.end(2), m.group(2), "number", f"{m.group(2)}岁"))
@@ -553,9 +568,9 @@ def no_counter_after(text: str, written: list[str], counters: str) -> str:
     it wrote 号 or 年 ("The stock market fell sharply" came back ``股市号头骨折了``, "Floods killed 12
     people" ``洪水年杀了12个人``), after a count 年 ("18,450 employees in 27 countries" came back
     ``在27年内有18,450员工``, in 27 years; "grow by 5%" ``5%年``, "9 days" ``9天年``). 年份, 年度,
-    年代… are words of their own."""
+    年代, 年轻… are words of their own."""
     for word in written:
-        text = re.sub(rf"(?<![0-9.,，]){re.escape(word)}[{counters}](?![份度代初底末中级])", word, text)
+        text = re.sub(rf"(?<![0-9.,，]){re.escape(word)}[{counters}](?![份度代初底末中级轻纪龄])", word, text)
     return text
 
 

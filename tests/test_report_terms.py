@@ -240,3 +240,13 @@ def test_no_counter_after_a_change_into_chinese() -> None:
     a percentage."""
     prep = prepare("Sales fell 3.2 percent in the third quarter.", 16, tgt_lang="zh", src_lang="en")
     assert prep.restore("⦅1⦆号⦅2⦆号").text.startswith("下降3.2%第三季度")
+
+
+def test_a_change_to_a_level_keeps_its_direction_both_ways() -> None:
+    """"Unemployment fell to 3.9%" came back 失业…为3.9%, the fall gone."""
+    from doctrans.report_terms import find_changes
+
+    found = find_changes("Unemployment fell to 3.9%; rates rose to 5 percent.", "en", "zh")
+    assert [(s.text, s.target) for s in found] == [("fell to 3.9%", "降至3.9%"), ("rose to 5 percent", "升至5%")]
+    assert [(s.text, s.target) for s in find_changes("失业率降至3.9%，同比增长3%。", "zh", "en")] == \
+        [("降至3.9%", "fell to 3.9%"), ("同比增长3%", "up 3% year on year")]

@@ -292,3 +292,24 @@ def test_dimensions_with_by_are_one_measure() -> None:
 ])
 def test_an_age_as_a_bound_with_the_people_it_counts(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_units(text, "en")] == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # "£20 for children under 12" came back 20英镑用于子节点不到12: child nodes, and no age.
+    ("Tickets cost £20 for children under 12.", [("children under 12", "12岁以下儿童")]),
+    ("People over 65 get a discount.", [("People over 65", "65岁以上的人")]),
+    ("For children under 5 years old.", [("children under 5 years old", "5岁以下儿童")]),
+    ("Adults over 50 kg, people over 100 percent.", [("50 kg", "50公斤")]),  # a weight, a share: no age
+])
+def test_people_under_or_over_an_age_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "zh")] == found
+
+
+def test_no_classifier_after_a_measure_nor_year_after_an_age() -> None:
+    """"up to 8 inches of rain" came back 最多8英寸个雨; "Mr. Tanaka, 58, joined…" 58岁年2019年."""
+    rain = prepare("The storm will bring up to 8 inches of rain by Sunday night.", 16, tgt_lang="zh", src_lang="en")
+    assert rain.restore("暴风雨将在⦅2⦆带来⦅1⦆个雨").text == "暴风雨将在星期日带来最多8英寸雨。"
+    age = prepare("Mr. Tanaka, 58, joined the board in 2019.", 16, tgt_lang="zh", src_lang="en")
+    assert age.restore("坦纳卡先生⦅1⦆年⦅2⦆加入董事会").text == "坦纳卡先生58岁2019年加入董事会。"
+    young = prepare("A 20-year-old man.", 16, tgt_lang="zh", src_lang="en")
+    assert young.restore("⦅1⦆年轻人").text == "20岁年轻人。"

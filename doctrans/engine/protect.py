@@ -123,12 +123,13 @@ class Prepared:
             if self.chinese_output:
                 restored = replace(restored, text=no_age_after_a_name(restored.text,
                                                                       [s.output for s in self.masked.spans]))
-                # ... and a percentage (下降3.2%号第三季度: the model's 号 after a change).
                 terms = [s.output for s in self.masked.spans
-                         if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号")
-                             or (s.kind == "number" and s.output.endswith("%")))
+                         if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号"))
                          and not _YEAR_AFTER.match(self.masked.source, s.end)]
                 restored = replace(restored, text=no_counter_after(restored.text, terms, "号年"))
+                # A percentage takes no 号 (下降3.2%号第三季度: the model's after a change).
+                percentages = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("%")]
+                restored = replace(restored, text=no_counter_after(restored.text, percentages, "号"))
                 counts = [s.output for s in self.masked.spans if s.kind == "number" and s.output[-1:] not in "年岁"
                           and not _CALENDAR_YEAR.fullmatch(s.output)
                           and not _YEARS_SOON_AFTER.match(self.masked.source, s.end)]
@@ -139,6 +140,12 @@ class Prepared:
                 counted = [s.output for s in self.masked.spans if s.kind == "number" and s.target is not None
                            and (s.output.startswith("第") or _HAN_END.search(s.output))]
                 restored = replace(restored, text=no_counter_after(restored.text, counted, "号"))
+                # A classifier after a measure ("up to 8 inches of rain": 最多8英寸个雨) and a year
+                # after an age ("Mr. Tanaka, 58, joined the board in 2019": 58岁年2019年).
+                measures = [c for c in counted if not c.startswith("第")]
+                restored = replace(restored, text=no_counter_after(restored.text, measures, "个"))
+                ages = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("岁")]
+                restored = replace(restored, text=no_counter_after(restored.text, ages, "年"))
                 years = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("周年")]
                 restored = replace(restored, text=no_counter_after(restored.text, years, "年"))
         if not self.chinese_output and self.masked.spans:
