@@ -157,8 +157,6 @@ _SIGNED_DEGREES = re.compile(rf"(?<![0-9A-Za-z_.,-])(?:minus |-|−)({NUMBER})[ 
 # ... where the sentence speaks of the weather or a temperature (a -3 degree angle is an angle).
 _WEATHER = re.compile(r"\b(?:temperatures?|cold(?:er|est)?|warm(?:er|est)?|lows?|highs?|freez\w*|frost\w*|weather|"
                       r"overnight|chill\w*|thermometer|winter|snow\w*)\b", re.IGNORECASE)
-# The first figure of an English range whose unit comes once, after the second ("from minus 5 to
-# 3 degrees Celsius" came back 从5到3摄氏度, the minus gone).
 # A measure with its figure in words ("He ran three kilometres" came back 跑了三个基因, three genes;
 # "It was minus five degrees outside" 五个学位, five academic degrees): the figure as a Chinese
 # numeral with its unit. Units spelt out only (``one m`` is no measure), never feet (``on two
@@ -176,6 +174,8 @@ _WORDS_MEASURE = re.compile(rf"(?<![\w'’-])(minus )?({NUMBER_WORDS})[ \u00a0-]
 # or an age (doctrans.number_words has those).
 _WORDS_DURATION = re.compile(rf"(?<![\w'’-])({NUMBER_WORDS})[ \u00a0-](working day|business day|hour|minute|second"
                              r"|day|week|month|year)(s?)(['’](?=\s))?(?![\w'’-]|\s+(?:ago|old)\b)", re.IGNORECASE)
+# The first figure of an English range whose unit comes once, after the second ("from minus 5 to
+# 3 degrees Celsius" came back 从5到3摄氏度, the minus gone).
 _UNITLESS_LOW = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥-])(-|−|minus )?({NUMBER})\s+(?:to|and)\s+$", re.IGNORECASE)
 
 # Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
@@ -286,9 +286,16 @@ def find_large_measures(text: str, tgt_lang: str | None) -> list[Span]:
 
 
 _ZH_AGE = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(的(?=[\u4e00-\u9fff]))?")
-# An age as a bound (60岁以上老人占21.3% came back "where 60 is older than 21.3%").
+# An age as a bound, with the people it counts (60岁以上老人占21.3% came back "where 60 is older than
+# 21.3%", and the bound alone "aged 60 and over s": the model's plural).
+_ZH_AGE_BOUND = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(及以上|以上|及以下|以下|以内)的?"
+                           r"(老年人|老人|人口|人群|居民|儿童|人)?")
+_AGE_BOUNDS = {"及以上": "aged {} and over", "以上": "aged {} and over", "及以下": "aged {} and under",
+               "以下": "under {}", "以内": "under {}"}
+_AGE_GROUPS = {"老年人": "people {}", "老人": "people {}", "人口": "the population {}", "人群": "people {}",
+               "居民": "residents {}", "儿童": "children {}", "人": "people {}"}
 # ... and into Chinese, the people and the bound ("£20 for children under 12" came back 20英镑用于子节点
-# 不到12: child nodes, and no age).
+# 不到12: child nodes, and no age); not a weight, a length or a share.
 _NOT_AN_AGE_AFTER = (r"(?:\s+years?\s+(?:old|of\s+age))?(?![0-9%]|[.,][0-9]|\s*(?:%|percent|per cent"
                      r"|[A-Za-z]*(?:metre|meter|pound|dollar|kilo|mile|feet|foot|inch|hour|minute|day|week|month"
                      r"|km|kg|lb|cm|mm|m)\b))")
@@ -296,13 +303,6 @@ _EN_AGE_BOUND = re.compile(r"(?<![\w-])(children|kids|people|adults|residents|pa
                            r"(under|over|above)\s+([1-9][0-9]?|1[01][0-9])" + _NOT_AN_AGE_AFTER, re.IGNORECASE)
 _EN_PEOPLE = {"children": "儿童", "kids": "儿童", "people": "人", "adults": "成年人", "residents": "居民",
               "patients": "患者"}
-_ZH_AGE_BOUND = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(及以上|以上|及以下|以下|以内)的?"
-                           r"(老年人|老人|人口|人群|居民|儿童|人)?")
-# ... with the people it counts (60岁以上老人 came back "aged 60 and over s": the model's plural).
-_AGE_GROUPS = {"老年人": "people {}", "老人": "people {}", "人口": "the population {}", "人群": "people {}",
-               "居民": "residents {}", "儿童": "children {}", "人": "people {}"}
-_AGE_BOUNDS = {"及以上": "aged {} and over", "以上": "aged {} and over", "及以下": "aged {} and under",
-               "以下": "under {}", "以内": "under {}"}
 
 
 def find_units(text: str, tgt_lang: str | None) -> list[Span]:
