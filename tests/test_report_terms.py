@@ -197,7 +197,7 @@ def test_an_economys_news_into_chinese() -> None:
     ("Unemployment fell to 3.4%.", "zh", [("Unemployment", "失业")]),
     ("他失业了。", "en", []),  # a verb: only written
     ("地区生产总值的主要指标", "en", [("地区生产总值", "gross regional product"), ("指标", "indicator")]),
-    ("When the indicator light turns red", "zh", []),  # only written
+    ("When the indicator light turns red", "zh", [("indicator light", "指示灯")]),  # not 指标, an economy's
     ("It starts at noon and ends at midnight.", "zh", [("noon", "中午"), ("midnight", "午夜")]),  # noon had been 午夜
 ])
 def test_multiples_and_unemployment(text: str, tgt: str, expected: list[tuple[str, str]]) -> None:
