@@ -13,6 +13,7 @@ same part and number the target's way (masked, restored and checked like a gloss
 | 第二部分          | Part 2          | (as written) |
 | 第3页             | page 3          | (as written) |
 | 第十集            | Episode 10      | (as written) |
+| 第25轮           | Round 25        | (as written) |
 | Chapter 3         | (as written)    | 第3章        |
 | Section 4.2       | (as written)    | 第4.2节      |
 | Article 21        | (as written)    | 第21条       |
@@ -63,12 +64,13 @@ from doctrans.verbatim import Span
 # Chinese unit -> the English word; the English words (small letters) -> the Chinese unit.
 _UNITS = {"章": "Chapter", "节": "Section", "節": "Section", "条": "Article", "條": "Article",
           "部分": "Part", "篇": "Part", "卷": "Volume", "页": "page", "頁": "page", "课": "Lesson",
-          "課": "Lesson", "集": "Episode", "季": "Season", "幕": "Act", "场": "Scene", "場": "Scene"}
+          "課": "Lesson", "集": "Episode", "季": "Season", "幕": "Act", "场": "Scene", "場": "Scene",
+          "轮": "Round"}  # a league's round (中超联赛第25轮 came back "the 25th wheels")
 _WORDS = {"chapter": "章", "section": "节", "article": "条", "part": "部分", "volume": "卷", "page": "页",
           "lesson": "课", "episode": "集", "season": "季", "act": "幕", "scene": "场",
           # A project's phases and stages ("Phase II of the project" came back 项目的阶段, its II gone).
-          "phase": "阶段", "stage": "阶段"}
-_CAPITALISED_ONLY = {"act", "scene", "part", "stage"}  # on stage 5 minutes late
+          "phase": "阶段", "stage": "阶段", "round": "轮"}
+_CAPITALISED_ONLY = {"act", "scene", "part", "stage", "round"}  # on stage 5 minutes late, round 2 numbers
 _DIGITS = "零〇一二两三四五六七八九"
 _CHINESE_NUMBER = rf"[{_DIGITS}十百千]+"
 _ARABIC = r"[0-9０-９]{1,4}(?:[.．][0-9０-９]{1,3}){0,3}"
@@ -76,7 +78,7 @@ _ARABIC = r"[0-9０-９]{1,4}(?:[.．][0-9０-９]{1,3}){0,3}"
 # 条, 节 and 集 are also classifiers (第一条消息 is "the first message").
 _CHINESE_PART = re.compile(rf"第\s?({_ARABIC}|{_CHINESE_NUMBER})\s?"
                            rf"({'|'.join(sorted(_UNITS, key=len, reverse=True))})"
-                           r"(?:(?![\u4e00-\u9fff])|(?=[的中之和及或至到所规]))")
+                           r"(?:(?![\u4e00-\u9fff])|(?=[的中之和及或至到所规])|(?<=轮))")  # 第25轮比赛: Round 25
 _ROMAN = r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 _ENGLISH_PART = re.compile(rf"(?<![A-Za-z0-9_])({'|'.join(_WORDS)})\s(?:([0-9]{{1,4}}(?:\.[0-9]{{1,3}}){{0,3}})"
                            rf"|({_ROMAN}))(?![A-Za-z0-9_]|\.[0-9])", re.IGNORECASE)

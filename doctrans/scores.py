@@ -14,6 +14,7 @@ English writes it: a score or a vote with a hyphen where the sentence is about a
 | 按1比1的比例配对                  | 1:1     |
 | 男女比例为三比二                  | 3:2     |
 | 他比我高                          | (none)  |
+| 本轮过后，海港队积58分            | 58 points |
 
 Both sides up to three digits, or a Chinese numeral up to 十. Into Chinese, a result in a sentence
 about a match or a vote (``The vote was 9 to 4`` came back ``9至4``, a range; ``won 102-98``) is
@@ -51,6 +52,13 @@ _ENGLISH_CONTEST = re.compile(r"\b(?:won|wins?|beat|beats|defeated|defeats?|lost
                               r"voted|score|scored|victory|match|game|final|league|cup)\b", re.IGNORECASE)
 
 
+# A team's points in a league's table (本轮过后，海港队积58分，领先第二名4分 came back "the harbor 58,
+# lead to the second name 4": the points gone): N分 after 积, 领先, 落后, 相差 or 仅差 (and up to five
+# characters between, 领先第二名4分), where the sentence is about a contest. 分 alone is a minute, a
+# cent or a mark, left to the model.
+_POINTS = re.compile(r"(?:积|领先|落后|相差|仅差|净胜)[^\d，。；,;]{0,5}?(?<![0-9.])([0-9]{1,3})分(?![钟之])")
+
+
 def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The scores and ratios ``N比M`` of a Chinese ``text`` into English, and a match's or a vote's
     result of an English one into Chinese (see the module docstring)."""
@@ -67,4 +75,8 @@ def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
         a, b = read_figure(m.group(1)), read_figure(m.group(2))
         if a is not None and b is not None:
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{a}{mark}{b}"))
-    return spans
+    for m in _POINTS.finditer(text) if mark == "-" else ():
+        n = m.group(1)
+        spans.append(Span(m.start(1), m.end(), m.group()[m.start(1) - m.start():], "number",
+                          f"{n} point{'' if n == '1' else 's'}"))
+    return sorted(spans, key=lambda sp: sp.start)

@@ -13,7 +13,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(scores)) == 11
+    assert len(two_column_rows(scores)) == 12
 
 
 @pytest.mark.parametrize(("source", "written"), two_column_rows(scores))
@@ -38,3 +38,10 @@ def test_the_score_reaches_the_translation_whole() -> None:
     placeholder = prep.model_text[prep.model_text.index("⦅"):prep.model_text.index("⦆") + 1]
     restored = prep.restore(f"China came from behind to beat Japan {placeholder}.")
     assert "beat Japan 3-1" in restored.text
+
+
+def test_a_teams_points_in_the_table_keep_their_unit() -> None:
+    """本轮过后，海港队积58分，领先第二名4分 came back "the harbor 58, lead to the second name 4"."""
+    found = find_scores("本轮过后，海港队积58分，领先第二名4分。", "zh", "en")
+    assert [(s.text, s.target) for s in found] == [("58分", "58 points"), ("4分", "4 points")]
+    assert find_scores("他考了58分，积累了经验。", "zh", "en") == []  # no contest: a mark, left to the model
