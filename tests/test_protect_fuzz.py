@@ -28,6 +28,9 @@ ZH_FRAGMENTS = [
     "第一章", "第二十一条", "图3", "一、", "（二）", " ", "\n",
     "比", "3比1", "毛", "块", "毛钱", "角钱", "分钱", "一块五毛", "年度", "决赛", "四分之一", "本报", "多哈", "分钟",
     "天", "请勿", "勿", "禁止", "不要",
+    "十二公里", "三公里", "两千米", "十千米", "零下五度", "不到", "平方米", "东部地区", "东北", "地区", "老王", "小林",
+    "九十年代", "上世纪", "初", "60岁以上", "老人", "18岁以下的儿童", "约有", "上涨了", "降至", "截止", "积", "领先",
+    "第25轮", "中超联赛", "id：", "name,email", "设置 > 安全", "运行", "sudo apt update", "全国", "实现营业收入",
 ]
 EN_FRAGMENTS = [
     "42.8", "million", "billion", "thousand", "$", "¥", "€", "RMB", "USD", "1,200,000.00", "3", "12", "2025",
@@ -41,6 +44,10 @@ EN_FRAGMENTS = [
     "hundred", "No.", "#", "Ten years ago", "Only", " ", "\n",
     "Inc.", "Ltd.", "Acme Data", "(the \"Agreement\")", "(\"Provider\")", "thirty (30) days", "(24)", "twenty-four",
     "business days", "Provider", "Services.", "?LAST", "Sales", "were", "Call",
+    "three kilometres", "minus five degrees", "four hours", "forty-eight hours'", "no more than", "at least",
+    "fell", "rose to", "3.2 percent", "3rd of May", "9.7 by 6.8 inches", "Phase II", "Round 3", "children under 12",
+    "People over 65", "Run", "pip install x", "./install.sh --force", "Settings > Security", "File > Save As",
+    "Either party", "Service Credits.", "Arsenal", "Twenty past eight,", "Headcount",
 ]
 
 
