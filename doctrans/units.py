@@ -166,12 +166,13 @@ _WORD_UNITS = sorted((u for u in _INTO_CHINESE if re.fullmatch(r"[a-z ]{4,}", u)
                      key=len, reverse=True)
 _WORDS_MEASURE = re.compile(rf"(?<![\w'’-])(minus )?({NUMBER_WORDS})[ \u00a0-]({'|'.join(_WORD_UNITS)}|degrees?)"
                             r"(?![\w'’²/-])", re.IGNORECASE)
-# A duration in words ("no more than four hours per month" came back without its four hours,
-# "forty-eight hours' notice" 四十八客户小时): the figure as a Chinese numeral with the unit, from
-# ten (a numeral already: doctrans.number_words) or after a qualifier (doctrans.qualifiers joins
-# them). Below ten alone the model's (TVsub dev: "hasn't been locked in five years" came back
-# 五年没被锁了, with the span 没有被锁在五年); not one ("one day" is a day in a story), a time ago
-# or an age (doctrans.number_words has those).
+# A duration in words after a qualifier ("no more than four hours per month" came back without its
+# four hours, "at least forty-eight hours' notice" 四十八客户小时): the figure as a Chinese numeral
+# with the unit (doctrans.qualifiers joins them). Alone it is the model's, its numeral from ten a
+# figure of doctrans.number_words: as one span it went where the model puts figures (TVsub dev:
+# "hasn't been locked in five years" came back 没有被锁在五年, where it had written 五年没被锁了; a
+# story's "had known Peter for twenty-two years" 二十二年他认识彼得). Not one ("one day" is a day in
+# a story), a time ago or an age (doctrans.number_words has those).
 _WORDS_DURATION = re.compile(rf"(?<![\w'’-])({NUMBER_WORDS})[ \u00a0-](working day|business day|hour|minute|second"
                              r"|day|week|month|year)(s?)(['’](?=\s))?(?![\w'’-]|\s+(?:ago|old)\b)", re.IGNORECASE)
 # The first figure of an English range whose unit comes once, after the second ("from minus 5 to
@@ -511,7 +512,7 @@ def _into_chinese(text: str) -> list[Span]:
         spans += [] if age.overlaps_any(spans) else [age]
     for m in _WORDS_DURATION.finditer(text):
         value = value_of(m.group(1))
-        if (value >= 10 or (value > 1 and qualified_in_english(text, m.start()))) and not m.group(2)[0].isupper() \
+        if value > 1 and qualified_in_english(text, m.start()) and not m.group(2)[0].isupper() \
                 and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):  # the Seven Years' War
             numeral = "两" if value == 2 else write_numeral(value)
             spans.append(Span(m.start(), m.end(), m.group(0), "number",

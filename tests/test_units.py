@@ -254,8 +254,10 @@ def test_a_measure_in_numerals_reaches_the_output_with_its_unit() -> None:
     # notice" 四十八客户小时.
     ("for no more than four hours per month, with at least forty-eight hours' notice.",
      [("no more than four hours", "不超过四小时"), ("at least forty-eight hours'", "至少四十八小时")]),
+    # Alone the numeral is number_words' figure and the unit the model's ("had known Peter for twenty-two
+    # years" came back 二十二年他认识彼得 as one span).
     ("It took about twenty minutes, then fifteen minutes more.",
-     [("about twenty minutes", "约二十分钟"), ("fifteen minutes", "十五分钟")]),
+     [("about twenty minutes", "约二十分钟"), ("fifteen", "十五")]),
     # Below ten alone, a time ago, an age, one day and a war's name stay the model's (or the
     # number words').
     ("It hasn't been locked in five years. One day, two years ago, a two-year-old.",
