@@ -27,8 +27,8 @@ def test_spaced_after_marks(text: str, expected: str) -> None:
 def test_only_english_out_of_a_chinese_source_and_never_inside_a_span() -> None:
     prep = prepare("十年前，我搬到了北京。", 16, tgt_lang="en", src_lang="zh")
     assert prep.restore("⦅1⦆ years ago,I moved to ⦅2⦆.").text == "10 years ago, I moved to Beijing."
-    english = prepare("Use a,b here.", 16, tgt_lang="de", src_lang="en")
-    assert english.restore("Nimm a,b hier.").text == "Nimm a,b hier."
+    english = prepare("Use a,b here.", 16, tgt_lang="de", src_lang="en")  # a,b: an identifier, kept
+    assert english.restore("Nimm ⦅1⦆ hier.").text == "Nimm a,b hier."
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -116,6 +116,8 @@ def test_percentages_are_written_the_targets_way(text: str, tgt: str, expected: 
 
 
 def test_a_percentage_reaches_the_chinese_output_as_a_sign() -> None:
-    prep = prepare("Interest rates rose to 4.75 percent.", 16, tgt_lang="zh", src_lang="en")
+    prep = prepare("Interest rates have risen sharply to 4.75 percent.", 16, tgt_lang="zh", src_lang="en")
     assert "percent" not in (prep.model_text or "")
-    assert prep.restore("⦅1⦆上升到⦅2⦆").text == "利率上升到4.75%。"  # interest rates: a news term
+    assert prep.restore("⦅1⦆大幅上升到⦅2⦆").text == "利率大幅上升到4.75%。"  # interest rates: a news term
+    # All terms (rose to: a change to a level, doctrans.report_terms): written without the model.
+    assert prepare("Interest rates rose to 4.75 percent.", 16, tgt_lang="zh", src_lang="en").copy == "利率升至4.75%。"
