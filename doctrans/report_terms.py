@@ -30,7 +30,8 @@ double quote); a translation into English that starts with such a term gets its 
 A change on the year (or month) before is one phrase with its figure (:func:`find_changes`):
 ``同比增长8.3%`` <-> ``up 8.3% year on year``, ``环比下降2%`` <-> ``down 2% month on month``,
 ``rose 5% from a year earlier`` -> ``同比增长5%`` (the model wrote ``同比增长8.3%`` as ``8.3%``, the
-comparison lost).
+comparison lost), ``fell 3.2 percent`` -> ``下降3.2%``; so is a change to a level: ``降至3.9%`` <->
+``fell to 3.9%``. 截止 that ends its clause (a closing) is no ``as of``.
 
 Terms written in small letters are read with a capital first letter too, in Title Case (a
 contract's defined terms: the Effective Date) and with hyphens for spaces; names only as written
