@@ -12,6 +12,7 @@ like the names of doctrans.kept_names):
 |----------------------------------|-----------------------|
 | fastkv bench --ops 1000000       | fastkv                |
 | sudo nginx -t                    | sudo · nginx          |
+| redis-cli -p 7000 SET k v        | redis-cli · redis     |
 | pip install --upgrade fastkv     | fastkv                |
 | ss -tlnp && grep 3000            | grep                  |
 | store.close()                    | (none)                |
@@ -44,9 +45,13 @@ _MAX_CODE_CHARS = 200_000
 
 
 def names_in_code(code: str) -> set[str]:
-    """The words of ``code`` that name a program or a package (see the module docstring)."""
+    """The words of ``code`` that name a program or a package (see the module docstring), and the
+    product a hyphenated program is named after (``redis-cli``: "connect with any Redis client"
+    came back 红魔客户, a red devil's)."""
     common = common_words()
-    return {chunk for chunk in _CHUNK.findall(code) if _NAME.fullmatch(chunk) and chunk not in common}
+    names = {chunk for chunk in _CHUNK.findall(code) if _NAME.fullmatch(chunk) and chunk not in common}
+    return names | {head for name in names if "-" in name
+                    and _NAME.fullmatch(head := name.split("-")[0]) and head not in common}
 
 
 _PROSE_WORD = re.compile(r"[A-Za-z][0-9A-Za-z_+\-]*")

@@ -17,7 +17,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(code_names)) == 5
+    assert len(two_column_rows(code_names)) == 6
 
 
 @pytest.mark.parametrize(("code", "names"), two_column_rows(code_names))
