@@ -59,14 +59,21 @@ _ENGLISH_CONTEST = re.compile(r"\b(?:won|wins?|beat|beats|defeated|defeats?|lost
 _POINTS = re.compile(r"(?:积|领先|落后|相差|仅差|净胜)[^\d，。；,;]{0,5}?(?<![0-9.])([0-9]{1,3})分(?![钟之])")
 
 
+_BEAT = re.compile(r"(?<![\w-])(beat|defeated|edged|thrashed|overcame)\s+(?=[A-Z])")
+
+
 def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The scores and ratios ``N比M`` of a Chinese ``text`` into English, and a match's or a vote's
     result of an English one into Chinese (see the module docstring)."""
     if base_language(src_lang) == "en" and base_language(tgt_lang) == "zh":
         if not _ENGLISH_CONTEST.search(text):
             return []
-        return [Span(m.start(), m.end(), m.group(), "number", f"{m.group(1)}比{m.group(2)}")
-                for m in _ENGLISH_SCORE.finditer(text)]
+        scores = [Span(m.start(), m.end(), m.group(), "number", f"{m.group(1)}比{m.group(2)}")
+                  for m in _ENGLISH_SCORE.finditer(text)]
+        # The winner's verb before the loser's name, with a score in the sentence ("Manchester City
+        # beat Arsenal 3-1" came back 曼城 beat 阿森纳3比1: the model kept "beat" in English).
+        beaten = [Span(m.start(1), m.end(1), m.group(1), "phrase", "击败") for m in _BEAT.finditer(text)]
+        return sorted(scores + (beaten if scores else []), key=lambda sp: sp.start)
     if base_language(src_lang) != "zh" or base_language(tgt_lang) != "en":
         return []
     mark = "-" if _CONTEST.search(text) else ":"
