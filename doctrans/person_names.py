@@ -27,6 +27,7 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | 记者曾国藩报道                   | Zeng Guofan     |
 | （记者王磊）                     | Wang Lei        |
 | 中国队武磊接队友传中头球破门     | Wu Lei          |
+| 比赛第33分钟，武磊接队友传中头球破门 | Wu Lei      |
 | 王先生来了                       | Mr. Wang        |
 | 请张女士发言                     | Ms. Zhang       |
 | 王老师笑着说                     | Teacher Wang    |
@@ -115,6 +116,10 @@ def full_name_in_pinyin(name: str) -> str | None:
 # A surname named as one (``一位姓王的老师``, a teacher surnamed Wang: the model wrote "A princess
 # teacher"); not 百姓 (the common people).
 _SURNAMED = re.compile(f"(?<!百)姓({_SURNAME})(?=[的，,。、]|名|叫)")
+# A player where a clause starts, before what only a player does in a match report (比赛第33分钟，武磊
+# 接队友传中头球破门 came back "armed balloons"); not 破门而入, bursting through a door.
+_PLAYER = re.compile(f"(?:(?<![\\u4e00-\\u9fff])|(?<=[，。、；：]))({_SURNAME})({_NAME_CHAR}{{1,2}}?)"
+                     "(?=接队友|头球|破门(?!而)|射门|打进|攻入|扳平|梅开二度|助攻|远射|推射|抽射|禁区)")
 # A familiar name, 老 or 小 before a surname, as fiction calls its people (老王没说话 came back "The
 # princes didn't talk", 小林 "Lyn" and "Jenning"): Lao Wang, Xiao Lin. Only where a phrase starts and
 # before what a person does or a mark (小王子 is the little prince, 小白兔 a bunny, 小马过河 a pony).
@@ -137,6 +142,9 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         if start > 0 and _HAN.match(text[start - 1]) and text[start - 1] not in _BEFORE_NAME:
             continue  # inside a longer name: 卡斯特罗先生 is Mr. Castro, not "卡斯特Mr. Luo"
         spans.append(Span(start, m.end(), m.group(), "name", f"{_MR[m.group(2)]} {pinyin(m.group(1), '')}"))
+    for m in _PLAYER.finditer(text):
+        if not any(s.start < m.end() and m.start() < s.end for s in spans):
+            spans.append(Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2))))
     for m in _FAMILIAR.finditer(text):
         if not any(s.start < m.end() and m.start() < s.end for s in spans):
             address = "Lao" if m.group(1) == "老" else "Xiao"

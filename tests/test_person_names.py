@@ -12,7 +12,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(person_names)) == 19
+    assert len(two_column_rows(person_names)) == 20
 
 
 @pytest.mark.parametrize(("text", "written"), two_column_rows(person_names))
@@ -65,3 +65,8 @@ def test_a_form_of_address_after_a_pronoun() -> None:
     found = find_person_names("老板姓王，大家都叫他王师傅。", "zh", "en")
     assert [(s.text, s.target) for s in found] == [("王", "Wang"), ("王师傅", "Master Wang")]
     assert find_person_names("卡斯特罗先生来了。", "zh", "en") == []  # still a foreign name's end
+
+
+def test_a_player_where_a_clause_starts_but_not_a_door_burst_open() -> None:
+    assert [s.target for s in find_person_names("比赛第33分钟，武磊接队友传中头球破门。", "zh", "en")] == ["Wu Lei"]
+    assert find_person_names("张力破门而入。", "zh", "en") == []
