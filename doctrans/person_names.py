@@ -43,8 +43,10 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | 他高兴地说                       | (none)          |
 | 文章指出                         | (none)          |
 
-A name is a span whose target is the pinyin (masked and restored like a glossary term), Chinese
-into English only.
+A name is a span whose target is the pinyin (masked and restored like a glossary term). Into
+Chinese, only a Chinese surname in an English name, after a given name or a title, as its
+character (``Dr. Sarah Chen`` -> 莎拉·陈医生: it came back 莎拉·切恩医生); the given name is the
+model's to transliterate.
 """
 
 from __future__ import annotations
@@ -128,9 +130,38 @@ _FAMILIAR = re.compile(f"(?:(?<![\u4e00-\u9fff])|(?<=[{_BEFORE_NAME}]))(老|小)
                        "，。、：；！？“”\"])")
 
 
+# Into Chinese, a Chinese surname in an English name ("Dr. Sarah Chen" came back 莎拉·切恩医生, "James
+# Wu" 詹姆斯·沃格): the surname's character, as Chinese writes such names (莎拉·陈), the model
+# transliterating the given name. After a capitalised given name or a title only, and only the
+# romanisations one character dominates (not Xu: 徐 or 许; not Jiang, Yu, Lu, Yan, Fu) that are no
+# English word (not Sun: "Yesterday Sun rose").
+_ROMANISED = {"Chen": "陈", "Wang": "王", "Zhang": "张", "Liu": "刘", "Yang": "杨", "Huang": "黄", "Zhao": "赵",
+              "Wu": "吴", "Zhou": "周", "Zhu": "朱", "Guo": "郭", "Lin": "林", "Luo": "罗",
+              "Zheng": "郑", "Liang": "梁", "Xie": "谢", "Tang": "唐", "Feng": "冯", "Deng": "邓", "Cao": "曹",
+              "Peng": "彭", "Zeng": "曾", "Xiao": "肖", "Tian": "田", "Dong": "董", "Pan": "潘", "Yuan": "袁",
+              "Cai": "蔡", "Cheng": "程", "Wei": "魏", "Shen": "沈", "Yao": "姚", "Cui": "崔", "Zhong": "钟",
+              "Liao": "廖", "Jia": "贾", "Xia": "夏", "Zou": "邹", "Xiong": "熊", "Qin": "秦", "Qiu": "邱",
+              "Xue": "薛", "Hou": "侯", "Hao": "郝", "Shao": "邵", "Qian": "钱", "Li": "李", "Lee": "李",
+              "Chan": "陈", "Wong": "黄", "Cheung": "张", "Leung": "梁"}
+_EN_SURNAME = re.compile(r"\b(?:(?:Mr|Ms|Mrs|Dr)\.|Professor|([A-Z][a-z]{2,})) "
+                         rf"({'|'.join(sorted(_ROMANISED, key=len, reverse=True))})(?![\w'’-])")
+_NOT_GIVEN_NAMES = frozenset({"The", "This", "That", "When", "Then", "And", "But", "With", "From", "For", "About",
+                              "After", "Before", "Under", "Over", "Where", "While", "Says", "Said"})
+
+
+def _surnames_into_chinese(text: str) -> list[Span]:
+    spans = []
+    for m in _EN_SURNAME.finditer(text):
+        if m.group(1) not in _NOT_GIVEN_NAMES:
+            spans.append(Span(m.start(2), m.end(2), m.group(2), "name", _ROMANISED[m.group(2)]))
+    return spans
+
+
 def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The people's names of ``text`` as ``name`` spans whose target is their pinyin (Chinese into
-    English only)."""
+    English), and a Chinese surname's character in an English name (English into Chinese)."""
+    if base_language(tgt_lang) == "zh" and base_language(src_lang) != "zh":
+        return _surnames_into_chinese(text)
     if base_language(tgt_lang) != "en" or base_language(src_lang) == "en":
         return []
     spans = [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))

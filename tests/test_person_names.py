@@ -70,3 +70,14 @@ def test_a_form_of_address_after_a_pronoun() -> None:
 def test_a_player_where_a_clause_starts_but_not_a_door_burst_open() -> None:
     assert [s.target for s in find_person_names("比赛第33分钟，武磊接队友传中头球破门。", "zh", "en")] == ["Wu Lei"]
     assert find_person_names("张力破门而入。", "zh", "en") == []
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # "Dr. Sarah Chen" came back 莎拉·切恩医生, "James Wu" 詹姆斯·沃格.
+    ("Dr. Sarah Chen led the study.", [("Chen", "陈")]),
+    ("Councillor James Wu voted against it; Mr. Wang did not.", [("Wu", "吴"), ("Wang", "王")]),
+    ("Bruce Lee was born in 1940.", [("Lee", "李")]),
+    ("Then Li said no. The Lin family. Yesterday Sun rose.", []),  # no given name; an English word
+])
+def test_a_chinese_surname_in_an_english_name_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_person_names(text, "en", "zh")] == found
