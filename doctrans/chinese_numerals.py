@@ -83,6 +83,12 @@ def write_numeral(n: int, lang: str = "zh") -> str:
     return out
 
 
+def count_numeral(n: int, lang: str = "zh") -> str:
+    """``n`` as Chinese counts it before a measure word or a unit: 两 for two (两年前, 两公里, 两岁),
+    else :func:`write_numeral`."""
+    return "两" if n == 2 and lang == "zh" else write_numeral(n, lang)
+
+
 # The capital numerals of money (大写: cheques, invoices, contracts), as the ordinary ones.
 _CAPITALS = str.maketrans("壹贰叁肆伍陆柒捌玖拾佰仟萬億", "一二三四五六七八九十百千万亿")
 CAPITAL_DIGITS = "零壹贰叁肆伍陆柒捌玖拾佰仟万萬亿億"

@@ -175,7 +175,7 @@ _DECADE_PARTS = {"初期": "the early {}", "初": "the early {}", "前期": "the
                  "末": "the late {}", "后期": "the late {}", "中期": "the mid-{}"}
 # A year's or a month's part, in English (a year has no 旬).
 _PARTS = {"底": "the end of {}", "末": "the end of {}", "初": "early {}", "上旬": "early {}",
-                "中旬": "mid-{}", "中": "mid-{}", "下旬": "late {}"}
+          "中旬": "mid-{}", "中": "mid-{}", "下旬": "late {}"}
 # A full date and a later day of its month (2024年3月5日至11日 came back "March 5, 2024 to on the 11th").
 _ZH_DATE_DAYS = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?P<a>[{_D}]{{1,2}})[日号]?"
                            rf"(?:至|到|-|—|–|～|~)(?P<b>[{_D}]{{1,2}})[日号]")
@@ -323,13 +323,13 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
     return spans
 
 
-# A deadline's word before a date of a month, into Chinese ("no later than March 31" came back
-# 3月31日后, after it: a deadline turned round); the word and the date are one span.
 # What makes 年 the first character of a word (年龄, 年轻, 年度, 年底, 年会…): a 年 the model wrote again
 # after a restored date or measure goes only before none of these (doctrans.units too).
 YEAR_WORD_NEXT = "龄轻度底初代会纪终报均中末货薪"
 
 
+# A deadline's word before a date of a month, into Chinese ("no later than March 31" came back
+# 3月31日后, after it: a deadline turned round); the word and the date are one span.
 _DEADLINE = re.compile(r"(?i)\b(no later than|not later than|no earlier than|not earlier than|prior to|before|"
                        r"after|until|till|as of|by)\s+(?:the\s+)?$")
 _DEADLINE_INTO = {"no later than": "不迟于{}", "not later than": "不迟于{}", "no earlier than": "不早于{}",

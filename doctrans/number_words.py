@@ -53,6 +53,7 @@ from decimal import Decimal
 
 from doctrans.chinese_numerals import (
     ENGLISH_NUMBERS,
+    count_numeral,
     english_ordinal,
     read_figure,
     read_large_numeral,
@@ -181,13 +182,12 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         rest = value_of(re.sub(r"^oh?[- ]", "", second))
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{value_of(first) * 100 + rest}年"))
     for m in _AGE_WORDS.finditer(text):
-        age = value_of(m.group(1))  # 两岁, as 两年前: a two-year-old had come back 二岁
-        spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                          ("两" if age == 2 and lang == "zh" else write_numeral(age, lang)) + "岁"))
+        # 两岁, as 两年前: a two-year-old had come back 二岁
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", count_numeral(value_of(m.group(1)), lang) + "岁"))
     for m in _AGO.finditer(text):
         count, unit = m.group(1).lower(), m.group(2).lower()
         n = (1 if count in ("a", "an") else _UNITS[count]) * (10 if unit == "decade" else 1)
-        numeral = "两" if n == 2 and lang == "zh" else write_numeral(n, lang)  # 两年前, 两天前
+        numeral = count_numeral(n, lang)  # 两年前, 两天前
         spans.append(Span(m.start(), m.end(), m.group(0), "number", numeral + _AGO_UNITS[unit]))
     for m in _STATED_AGE.finditer(text):
         age = value_of(m.group(1))
@@ -307,7 +307,7 @@ def find_recent_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
             figure = count if unit != "decade" else str(int(count) * 10)
         elif count:
             n = value_of(count) * (10 if unit == "decade" else 1)
-            figure = "两" if n == 2 else write_numeral(n)
+            figure = count_numeral(n)
         elif plural:
             continue  # "the past years": how many is not said
         else:

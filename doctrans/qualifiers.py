@@ -127,9 +127,9 @@ _ENGLISH_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_ENGLISH_BEFORE, 
 # What a figure starts with: not a numbered part (under Section 4 is no "less than 第4节").
 _STARTS_A_FIGURE = re.compile(r"[-−+$€£¥￥0-9０-９≤≥±]|US\$|HK\$|零下|人民币|增长|下降|同比|环比"
                               r"|[二三四五六七八九十]分之|[一二三四五六七八九两]成"  # fractions: 近三分之一, 约四成
-                              # ... and English ones ("About one in three adults" had lost its "about")
-                              r"|(?i:(?:one|two|three|four|five|six|seven|eight|nine)[- ](?:in|half|halves|thirds?|"
-                              r"quarters?|fifths?|tenths?)\b|half of\b|a (?:third|quarter|fifth|tenth)\b)"
+                              # ... and English ones ("About one in three adults" had lost its "about";
+                              # one in three, two-thirds: a number word, below)
+                              r"|(?i:half of\b|a (?:third|quarter|fifth|tenth)\b)"
                               # A figure in words: a Chinese numeral's measure (不到十平方米 had come
                               # back "a 10 m² basement"), an English duration ("no more than four hours").
                               r"|[一二两三四五六七八九十百千]"

@@ -63,11 +63,11 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
     mark = "：" if tgt == "zh" else ":"
     # An agreement's run-in heading ends with a full stop (``1. Services. Provider shall…``: the
     # model wrote Services. as 服务生, a waiter, and Fees. as 朋友): written with the stop.
-    stop = None if _COLON.search(text) else _RUN_IN_STOP.search(text)
+    colon = _COLON.search(text)
+    stop = None if colon else _RUN_IN_STOP.search(text)
     if stop and (target := _heading(text[:stop.start()].strip(), tgt)) is not None:
         start = len(text) - len(text.lstrip())
         return [Span(start, len(text.rstrip()), text[start:len(text.rstrip())], "heading", target + "。")]
-    colon = _COLON.search(text)
     body = text[:colon.start()] if colon else text
     start = len(body) - len(body.lstrip())
     word = body.strip()

@@ -86,7 +86,7 @@ import itertools
 import re
 from decimal import Decimal
 
-from doctrans.chinese_numerals import read_numeral, write_numeral
+from doctrans.chinese_numerals import count_numeral, read_numeral, write_numeral
 from doctrans.dates import YEAR_WORD_NEXT
 from doctrans.language_id import base_language
 from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
@@ -497,7 +497,7 @@ def _into_chinese(text: str) -> list[Span]:
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{_signed(sign, figure, word)}{word}"))
     for m in _WORDS_MEASURE.finditer(text):
         sign, value, unit = m.group(1), value_of(m.group(2)), m.group(3).lower()
-        numeral = "两" if value == 2 else write_numeral(value)
+        numeral = count_numeral(value)
         if unit in ("degree", "degrees"):  # "minus" spelt out before them is a temperature's
             if sign:
                 spans.append(Span(m.start(), m.end(), m.group(0), "number", f"零下{numeral}度"))
@@ -514,9 +514,8 @@ def _into_chinese(text: str) -> list[Span]:
         value = value_of(m.group(1))
         if value > 1 and qualified_in_english(text, m.start()) and not m.group(2)[0].isupper() \
                 and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):  # the Seven Years' War
-            numeral = "两" if value == 2 else write_numeral(value)
             spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                              f"{numeral}{_ENGLISH_DURATIONS[m.group(2).lower()]}"))
+                              f"{count_numeral(value)}{_ENGLISH_DURATIONS[m.group(2).lower()]}"))
     for m in _SIGNED_DEGREES.finditer(text) if _WEATHER.search(text) else ():  # the mirror of 零下5度:
         below = Span(m.start(), m.end(), m.group(0), "number", f"零下{m.group(1)}度")  # the minus had gone
         spans += [] if below.overlaps_any(spans) else [below]

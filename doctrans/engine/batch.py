@@ -35,13 +35,12 @@ import numpy as np
 from doctrans.engine.beam import Hypothesis, beam_search_n_best, max_new_tokens
 from doctrans.engine.interface import MemoryState, SentenceAttention, SentenceResult
 from doctrans.engine.onnx_engine import (
-    FALLBACK_BEAM,
-    MAX_FALLBACK_BEAM,
     OnnxDocumentSession,
     OnnxTranslator,
     _Decoder,
     decode_full,
     encode,
+    fallback_beam,
     make_decoder,
     update_memory,
     walk_states,
@@ -191,16 +190,16 @@ def _run(sessions: list[OnnxDocumentSession], ids: list[list[int]], preps: Seque
                                   [never for never, _ in bans], [once for _, once in bans])
 
     hyps = []
-    wider = min(MAX_FALLBACK_BEAM, max(FALLBACK_BEAM, 2 * opt.beam_size))
+    wider = fallback_beam(opt.beam_size)
     for i, nbest in enumerate(search(slice(None), opt.beam_size)):
         nbest = nbest or [Hypothesis([], 0.0)]
         hyp = nbest[0]
         prep = preps[i]
         if prep is not None:  # the choice and the wider search, as OnnxDocumentSession.translate_ids
-            def again(i: int = i) -> list[Hypothesis]:
+            def again(i: int = i, wider: int = wider or 0) -> list[Hypothesis]:
                 return search(slice(i, i + 1), wider, lengths[i])[0] or [Hypothesis([], 0.0)]
 
-            hyp = prep.choose(nbest, lambda h: tr.tokenizer.decode(h.tokens), again if wider > opt.beam_size else None)
+            hyp = prep.choose(nbest, lambda h: tr.tokenizer.decode(h.tokens), again if wider else None)
         hyps.append(hyp)
 
     extras: dict[str, list[np.ndarray | None]] = {}

@@ -63,6 +63,13 @@ FALLBACK_BEAM = 8
 MAX_FALLBACK_BEAM = 16
 
 
+def fallback_beam(beam_size: int) -> int | None:
+    """How wide the fallback search runs after a search of ``beam_size``; None when it would be no
+    wider (the beam is as wide as it goes)."""
+    wider = min(MAX_FALLBACK_BEAM, max(FALLBACK_BEAM, 2 * beam_size))
+    return wider if wider > beam_size else None
+
+
 # ONNX Runtime's default logger prints a coloured line on stderr for every failing node, before
 # the exception that doctrans turns into one error line: errors-only would still show them.
 ort.set_default_logger_severity(4)  # fatal only
@@ -526,8 +533,8 @@ class OnnxDocumentSession:
             hyps = search(opt.beam_size)
             hyp = hyps[0]
             if choose is not None:
-                wider = min(MAX_FALLBACK_BEAM, max(FALLBACK_BEAM, 2 * opt.beam_size))
-                hyp = choose(hyps, (lambda: search(wider)) if wider > opt.beam_size else None)
+                wider = fallback_beam(opt.beam_size)
+                hyp = choose(hyps, (lambda: search(wider)) if wider else None)
 
         if not self._mem and forced is None:
             return hyp, extras

@@ -196,6 +196,7 @@ class Prepared:
     def _pick(self, hyps: Sequence[H], decode: Callable[[H], str]) -> tuple[H | None, bool]:
         """:meth:`pick`'s hypothesis, and whether it lost the source's negation."""
         first_ok: H | None = None
+        first_ok_text = ""
         first_placed: H | None = None  # the best that names no invented place but lost a negation
         for h in hyps:  # best first: usually the first will do, and the rest are never decoded
             text = decode(h)
@@ -207,10 +208,10 @@ class Prepared:
                 if first_placed is None:
                     first_placed = h
             if first_ok is None:
-                first_ok = h
+                first_ok, first_ok_text = h, text
         if first_placed is not None:
             return first_placed, True
-        return first_ok, first_ok is not None and lost_negation(self.source, decode(first_ok), self.src_lang,
+        return first_ok, first_ok is not None and lost_negation(self.source, first_ok_text, self.src_lang,
                                                                 self.tgt_lang) is not None
 
     def choose(self, hyps: Sequence[H], decode: Callable[[H], str], wider: Callable[[], Sequence[H]] | None) -> H:

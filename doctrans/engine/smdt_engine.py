@@ -40,12 +40,11 @@ from doctrans.engine.errors import BundleError
 from doctrans.engine.integrity import verify_bundle_files
 from doctrans.engine.interface import MemoryState, SentenceResult
 from doctrans.engine.onnx_engine import (
-    FALLBACK_BEAM,
-    MAX_FALLBACK_BEAM,
     _Options,
     default_providers,
     default_threads,
     env_threads,
+    fallback_beam,
     run_graph,
     session_options,
 )
@@ -300,5 +299,5 @@ class SMDTDocumentSession:
         hyps = search(opt.beam_size)
         if choose is None:
             return hyps[0]
-        wider = min(MAX_FALLBACK_BEAM, max(FALLBACK_BEAM, 2 * opt.beam_size))
-        return choose(hyps, (lambda: search(wider)) if wider > opt.beam_size else None)
+        wider = fallback_beam(opt.beam_size)
+        return choose(hyps, (lambda: search(wider)) if wider else None)
