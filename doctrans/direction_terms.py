@@ -99,6 +99,12 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
 
 
 def _joined(terms: list[Span], found: list[Span], taken: list[Span]) -> list[Span]:
-    """``terms`` and those of ``found`` that overlap none of ``taken``, in text order."""
-    new = [f for f in found if not f.overlaps_any(taken)]
+    """``terms`` and those of ``found`` that overlap none of ``taken`` nor one of ``found`` kept
+    before them, in text order. One finder's rules may match the same words twice ("children under
+    10 years of age" is an age bound, its "10 years" a duration: both were masked, ``⦅1⦆⦅2⦆``, and
+    came back 10岁以下儿童 10年); the first it lists wins."""
+    new: list[Span] = []
+    for f in found:
+        if not f.overlaps_any(taken) and not f.overlaps_any(new):
+            new.append(f)
     return sorted([*terms, *new], key=lambda s: s.start) if new else terms

@@ -34,7 +34,7 @@ figure likewise:
 | 温度零下20℃～60℃          | en     | -20 °C to 60 °C        |
 | 全长10至20公里            | en     | 10 to 20 km            |
 | growth of 8% to 10%      | zh     | 8%至10%                |
-| aged 18–25               | zh     | 18至25                 |
+| aged 18–25               | zh     | 18至25岁               |
 
 A qualifier before a count below ten in Chinese numerals goes with it and what it counts
 (:func:`find_qualified_counts`: ``睡了不到六个小时`` came back "sleeping last six hours" -> ``less

@@ -176,8 +176,17 @@ _WORDS_MEASURE = re.compile(rf"(?<![\w'’-])(minus )?({NUMBER_WORDS})[ \u00a0-]
 _WORDS_DURATION = re.compile(rf"(?<![\w'’-])({NUMBER_WORDS})[ \u00a0-](working day|business day|hour|minute|second"
                              r"|day|week|month|year)(s?)(['’](?=\s))?(?![\w'’-]|\s+(?:ago|old)\b)", re.IGNORECASE)
 # The first figure of an English range whose unit comes once, after the second ("from minus 5 to
-# 3 degrees Celsius" came back 从5到3摄氏度, the minus gone).
-_UNITLESS_LOW = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥-])(-|−|minus )?({NUMBER})\s+(?:to|and)\s+$", re.IGNORECASE)
+# 3 degrees Celsius" came back 从5到3摄氏度, the minus gone; a forecast's "highs of 8 to 10°C"
+# 8的高于10摄氏度, the range broken).
+_UNITLESS_LOW = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥-])(-|−|minus )?({NUMBER})(\s+(?:to|and)\s+|\s?[–—~]\s?|-)$",
+                           re.IGNORECASE)
+# ... not where a change goes from the first figure to the second ("rose from 8 to 10°C" is 从8摄氏度
+# 升至10摄氏度, no range).
+_CHANGE_FROM = re.compile(r"\b(?:rose|rise[sn]?|rising|fell|fall(?:s|ing|en)?|increas\w*|decreas\w*|drop\w*"
+                          r"|climb\w*|jump\w*|grew|grow\w*|rais\w*|lower\w*|cut|cuts|cutting|reduc\w*|chang\w*"
+                          r"|mov\w*|went|go(?:es|ing)?|extend\w*|shrank|shrunk|expand\w*)\b(?:\s+\S+){0,3}\s+from\s+$",
+                          re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 
 # Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
 _SAME_SYMBOLS = ("KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "Kb", "Mb", "Gb", "bps", "kbps",
@@ -208,7 +217,7 @@ _ENGLISH_DURATIONS = {"hour": "小时", "minute": "分钟", "second": "秒", "da
                       "year": "年", "working day": "个工作日", "business day": "个工作日"}
 _ENGLISH_DURATION = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0-]"
                                r"(working day|business day|hour|minute|second|day|week|month|year)s?"
-                               r"(?![A-Za-z0-9_-]|[ \u00a0]old)", re.IGNORECASE)
+                               r"(?![A-Za-z0-9_-]|[ \u00a0](?:old|of[ \u00a0]age)\b)", re.IGNORECASE)
 _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m.", "中午": "p.m.", "下午": "p.m.",
             "晚上": "p.m.", "傍晚": "p.m.", "夜里": "p.m."}
 # Hours and minutes in digits or Chinese numerals (下午三点半 came back "It's a halfway").
@@ -236,8 +245,18 @@ _ZH_MAGNITUDE = re.compile(rf"(?:震级(?:为|达)?)?{FIGURE_START}({NUMBER})级
 _ZH_WIND = re.compile(rf"(?:风力(?:达到|达|为)?{FIGURE_START}({NUMBER})级|{FIGURE_START}({NUMBER})级(大风|阵风|狂风))")
 _EN_MAGNITUDE = re.compile(rf"(?i:magnitude)(?:[ -]|\s+of\s+)({NUMBER})(?![0-9])")
 # An age: the en->zh model wrote ``a 54-year-old shop owner`` as ``54岁的佛山-year-old-old``.
-_ENGLISH_AGE = re.compile(rf"(?<![0-9A-Za-z_.,-])({NUMBER})(?:-years?-old|[ \u00a0]years?[ \u00a0]old)"
-                          r"(?![A-Za-z0-9_-])")
+_ENGLISH_AGE = re.compile(rf"(?<![0-9A-Za-z_.,-])({NUMBER})"
+                          r"(?:-years?-old|[ \u00a0]years?[ \u00a0](?:old|of[ \u00a0]age))(?![A-Za-z0-9_-])")
+# An age after "aged", maybe a range or with its bound, and "the age of" (a leaflet's "children aged
+# 16 years and over" came back 孩子年龄的16年及以上, a trial's "participants aged 65 to 80 years"
+# 年龄的65到80年, "over the age of 60" lost its bound): years of age, not months.
+_AGE = r"(?:[1-9][0-9]?|1[01][0-9])"
+_EN_AGED = re.compile(r"(?<![\w-])(?:(children|kids|people|adults|residents|patients)[ \u00a0])?"
+                      rf"aged[ \u00a0]({_AGE})(?:[ \u00a0]?(?:to|-|–)[ \u00a0]?({_AGE}))?"
+                      r"(?![0-9%]|[.,][0-9]|[ \u00a0-](?:months?|weeks?|days?)\b)(?:[ \u00a0]years?(?:[ \u00a0]old)?)?"
+                      r"(?:[ \u00a0](and|or)[ \u00a0](over|above|older|under|below|younger))?(?![\w-])", re.IGNORECASE)
+_AGE_OF = re.compile(r"\b(?:(over|above|under|below)[ \u00a0])?the[ \u00a0]age[ \u00a0]of[ \u00a0]"
+                     rf"({_AGE})(?![\w%-]|[.,][0-9])", re.IGNORECASE)
 # A person's age after their name, as news writes it (``said Maria Rossi, 67, who has run a café``):
 # the en->zh model wrote 罗西67号, number 67. A capitalised word, a comma, 1-119, then a comma and a
 # small word (``, who``, ``, and``), a semicolon or the sentence's end; not after a month, a weekday
@@ -474,13 +493,14 @@ def _into_chinese(text: str) -> list[Span]:
             word = _INTO_CHINESE[b.group(3).lower()]
             low, high = (_signed(m.group(1), m.group(2), word) for m in (a, b))
             spans.append(Span(a.start(), b.end(), text[a.start():b.end()], "number", f"{low}{word}至{high}{word}"))
-    for m in measures:  # minus 5 to 3 degrees Celsius: the unit once, for both figures
+    for m in measures:  # minus 5 to 3 degrees Celsius, 8 to 10°C, 5-10 kg: the unit once, for both figures
         first = _UNITLESS_LOW.search(text, 0, m.start())
-        if first is None or any(r.start < m.end() and first.start() < r.end for r in spans):
+        if first is None or any(r.start < m.end() and first.start() < r.end for r in spans) \
+                or m.group(3) in ("G", "M") or _CHANGE_FROM.search(text, 0, first.start()):
             continue
+        if first.group(3).strip().lower() == "and" and not _BETWEEN.search(text, 0, first.start()):
+            continue  # 5 and 10 kg: two figures, not a range
         word = _INTO_CHINESE[m.group(3).lower()]
-        if word not in _TEMPERATURES or not (first.group(1) or m.group(1)):
-            continue  # only a signed temperature: the sign is what the model drops
         low, high = _signed(first.group(1), first.group(2), word), _signed(m.group(1), m.group(2), word)
         spans.append(Span(first.start(), m.end(), text[first.start():m.end()], "number", f"{low}{word}至{high}{word}"))
     ranges = list(spans)
@@ -505,6 +525,17 @@ def _into_chinese(text: str) -> list[Span]:
         word = _INTO_CHINESE[unit]
         written = f"零下{numeral}" if sign and word in _TEMPERATURES else f"{'负' if sign else ''}{numeral}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{written}{word}"))
+    for m in _EN_AGED.finditer(text):  # with the people it counts, as the bounds below
+        low, high, bound = m.group(2), m.group(3), (m.group(5) or "").lower()
+        written = f"{low}至{high}岁" if high else f"{low}岁" + (
+            "及以上" if bound in ("over", "above", "older") else "及以下" if bound else "")
+        people = _EN_PEOPLE[m.group(1).lower()] if m.group(1) else ""
+        written += people if people in ("", "儿童") else f"的{people}"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", written))
+    for m in _AGE_OF.finditer(text):
+        bound = (m.group(1) or "").lower()
+        written = m.group(2) + "岁" + ("以上" if bound in ("over", "above") else "以下" if bound else "")
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", written))
     for m in _EN_AGE_BOUND.finditer(text):
         people, bound = _EN_PEOPLE[m.group(1).lower()], "以下" if m.group(2).lower() == "under" else "以上"
         written = f"{m.group(3)}岁{bound}{people}" if people == "儿童" else f"{m.group(3)}岁{bound}的{people}"
@@ -519,9 +550,14 @@ def _into_chinese(text: str) -> list[Span]:
     for m in _SIGNED_DEGREES.finditer(text) if _WEATHER.search(text) else ():  # the mirror of 零下5度:
         below = Span(m.start(), m.end(), m.group(0), "number", f"零下{m.group(1)}度")  # the minus had gone
         spans += [] if below.overlaps_any(spans) else [below]
-    for m in _ENGLISH_DURATION.finditer(text):
-        spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                          f"{m.group(1)}{_ENGLISH_DURATIONS[m.group(2).lower()]}"))
+    for m in _ENGLISH_DURATION.finditer(text):  # and a range of them ("every 4 to 6 hours" came back
+        unit = _ENGLISH_DURATIONS[m.group(2).lower()]  # 每1 4至6小时表, 4转换为6小时): 4至6小时
+        first = _UNITLESS_LOW.search(text, 0, m.start())
+        if first and not first.group(1) and not _CHANGE_FROM.search(text, 0, first.start()) and (
+                first.group(3).strip().lower() != "and" or _BETWEEN.search(text, 0, first.start())):
+            spans.append(Span(first.start(), m.end(), text[first.start():m.end()], "number",
+                              f"{first.group(2)}至{m.group(1)}{unit}"))
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}{unit}"))
     for m in _ENGLISH_AGE.finditer(text):
         age = Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}岁")
         spans += [] if age.overlaps_any(spans) else [age]  # children under 5 years old: one bound
@@ -537,7 +573,11 @@ def _into_chinese(text: str) -> list[Span]:
         period = "上午" if m.group(3).lower() == "a" else "下午"
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           f"{period}{hour}点" + (f"{int(minute)}分" if minute and int(minute) else "")))
-    return spans
+    kept: list[Span] = []  # the rules above in order of precedence: "children under 10 years of age"
+    for span in spans:     # is an age bound, not also a duration of 10 years inside it
+        if not span.overlaps_any(kept):
+            kept.append(span)
+    return kept
 
 
 def one_period(text: str) -> str:

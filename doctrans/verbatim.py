@@ -97,6 +97,7 @@ for the example, all of that row's kind.
 | number     | costs $1,250.00 or ¥99 or €5              | $1,250.00 · ¥99 · €5                    |
 | number     | ISO 9001                                  | 9001                                    |
 | number     | 3 apples, 1/2 of 10kg, 0x1F               | 3 · 1/2 · 10 · 0x1F                     |
+| number     | juice of 1½ lemons, ¾ cup, 2 ⅓ tbsp       | 1½ · ¾ · 2 ⅓                            |
 | number     | the 1st and 2nd                           | 1 · 2                                   |
 | number     | pages 10-20                               | 10 · 20                                 |
 | number     | 电话 010-12345678，ISBN 978-3-16-148410-0  | 010-12345678 · 978-3-16-148410-0        |
@@ -666,6 +667,9 @@ _RULES: list[tuple[str, Finder]] = [
     ("number", _regex(rf"(?<![0-9A-Za-z_{_D[3:]}.])(?:[≤≥±≈＜＞]\s?)?[{_D}]+(?:[.．][{_D}]+)?"
                       rf"(?:\s?[×＊]\s?[{_D}]+(?:[.．][{_D}]+)?)+(?![{_D}])"
                       rf"|[≤≥±≈＜＞]\s?[{_D}]+(?:[.．][{_D}]+)?(?:[%％]|\s?[A-Za-z]{{1,3}}(?![A-Za-z]))?(?![{_D}])")),
+    # A vulgar fraction, maybe after a whole number (a recipe's "Juice of 1½ lemons": NFKC reads 1½ as
+    # 11⁄2, and the model wrote a date, 7月11日): the figure as it stands.
+    ("number", _regex(rf"(?<![0-9A-Za-z_{_D[3:]}.])(?:[{_D}]+\s?)?[¼½¾⅐-⅞](?![{_D}⁄/])")),
     # Wi-Fi and its generation: the en->zh model wrote "Wi-Fi 6" as "Wi-Fim 6".
     ("code", _regex(r"(?<![0-9A-Za-z_-])Wi-?Fi(?: [0-9](?:E|e)?)?(?![0-9A-Za-z_-])")),
 ]
@@ -1144,9 +1148,10 @@ def check(source: str, translation: str, terms: Sequence[Span] = (),
     found = Counter(span.text for span in find_spans(translation)) if need else Counter()
     for (kind, text), n in need.items():
         have = max(_occurrences(translation, text), found[text])
-        if have < n and kind == "phrase" and text[:1].islower():
+        if have < n and kind in ("phrase", "number", "name") and text[:1].islower():
             # A translated term that starts the sentence has its capital (protect.capitalised_start:
-            # "second quarter" -> "Second quarter, up 12% ..."): it is there.
+            # "second quarter" -> "Second quarter, up 12% ..."; 12岁以下儿童 "Children under 12"): it
+            # is there. Not a code's or a path's: those are verbatim, their case is theirs.
             have += _occurrences(translation, text[0].upper() + text[1:])
         if have < n:
             what = "glossary term" if kind == "term" else kind

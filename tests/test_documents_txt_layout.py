@@ -301,3 +301,15 @@ def test_an_api_references_parameters_are_lines_of_their_own() -> None:
     and came back re-wrapped across both lines."""
     lines = ["id：用户编号，必填，整数。", "fields：可选，需要返回的字段，多个字段用英文逗号分隔，例如 name,email。"]
     assert wrapped_runs(lines) == [(0, 1), (1, 2)]
+
+
+def test_a_list_without_markers_keeps_one_item_per_line(tmp_path: Path) -> None:
+    """A recipe's ingredients: ``225g unsalted butter, softened`` is the widest line and looked
+    wrapped, so the next item ran into it and its 225g came back on the wrong line."""
+    lines = ["Ingredients", "225g unsalted butter, softened", "225g caster sugar", "4 large eggs",
+             "Finely grated zest of 2 lemons", "Juice of 1½ lemons", "85g icing sugar"]
+    _each_line_its_own(tmp_path, lines)
+    # Wrapped prose still reads as one paragraph where a line goes on in small letters.
+    prose = ["The butter and the sugar are beaten together", "until pale, then the eggs go in one at",
+             "a time, with a spoon of flour for each."]
+    assert wrapped_runs(prose) == [(0, 3)]

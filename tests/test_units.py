@@ -315,3 +315,54 @@ def test_no_classifier_after_a_measure_nor_year_after_an_age() -> None:
     assert age.restore("坦纳卡先生⦅1⦆年⦅2⦆加入董事会").text == "坦纳卡先生58岁2019年加入董事会。"
     young = prepare("A 20-year-old man.", 16, tgt_lang="zh", src_lang="en")
     assert young.restore("⦅1⦆年轻人").text == "20岁年轻人。"
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A leaflet's "children aged 16 years and over" came back 孩子年龄的16年及以上, a trial's
+    # "participants aged 65 to 80 years" 年龄的65到80年, "over the age of 60" lost its bound.
+    ("Adults and children aged 16 years and over: take 1 or 2 tablets.",
+     [("children aged 16 years and over", "16岁及以上儿童")]),
+    ("Adults aged 65 or older.", [("Adults aged 65 or older", "65岁及以上的成年人")]),
+    ("We enrolled participants aged 65 to 80 years.", [("aged 65 to 80 years", "65至80岁")]),
+    ("Voters aged 18-24 stayed at home.", [("aged 18-24", "18至24岁")]),
+    ("a man aged 45, who lives alone", [("aged 45", "45岁")]),
+    ("Adults over the age of 60.", [("over the age of 60", "60岁以上")]),
+    ("She retired at the age of 62.", [("the age of 62", "62岁")]),
+    ("He is 12 years of age.", [("12 years of age", "12岁")]),
+    ("babies aged 6 months", [("6 months", "6个月")]),  # months are no years of age
+])
+def test_an_age_after_aged_or_the_age_of_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "zh")] == found
+
+
+def test_an_age_bound_and_its_years_are_one_span() -> None:
+    """"Do not give to children under 10 years of age" was masked as ``⦅1⦆⦅2⦆`` (the bound, and its
+    "10 years" a duration inside it) and came back 不要给10岁以下儿童 10年."""
+    p = prepare("Do not give to children under 10 years of age.", 16, tgt_lang="zh", src_lang="en")
+    assert p.model_text == "Do not give to ⦅1⦆."
+    assert [(s.text, s.target) for s in p.masked.spans] == [("children under 10 years of age", "10岁以下儿童")]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A forecast's "highs of 8 to 10°C" came back 8的高于10摄氏度: the range broken.
+    ("Highs of 8 to 10°C.", [("8 to 10°C", "8摄氏度至10摄氏度")]),
+    ("Highs of 8–10 °C.", [("8–10 °C", "8摄氏度至10摄氏度")]),
+    ("Bags of 5-10 kg.", [("5-10 kg", "5公斤至10公斤")]),
+    ("It weighs between 5 and 10 kg.", [("5 and 10 kg", "5公斤至10公斤")]),
+    ("Take 5 and 10 kg bags.", [("10 kg", "10公斤")]),  # two figures, no range
+    ("The water rose from 8 to 10°C.", [("10°C", "10摄氏度")]),  # a change, no range
+])
+def test_a_range_whose_unit_comes_once_is_one_span(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "zh")] == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A leaflet's "take 1 tablet every 4 to 6 hours" came back 每1 4至6小时表, then 4转换为6小时.
+    ("Take 1 tablet every 4 to 6 hours.", [("4 to 6 hours", "4至6小时")]),
+    ("Bake for 45–50 minutes.", [("45–50 minutes", "45至50分钟")]),
+    ("It takes between 2 and 3 days.", [("2 and 3 days", "2至3天")]),
+    ("It takes 2 and 3 days.", [("3 days", "3天")]),  # two figures, no range
+    ("Shifts grew from 4 to 6 hours.", [("6 hours", "6小时")]),  # a change, no range
+])
+def test_a_range_of_durations_is_one_span(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "zh")] == found

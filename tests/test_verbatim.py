@@ -237,6 +237,8 @@ def test_a_translated_term_capitalised_at_the_start_is_not_reported_missing() ->
     terms = [Span(0, 4, "第二季度", "phrase", "second quarter")]
     assert check(text, "Second quarter, up 12% year on year.", terms) == []
     assert [w.span for w in check(text, "Up 12% year on year.", terms)] == ["second quarter"]
+    ages = [Span(0, 6, "12岁以下儿童", "number", "children under 12")]  # a leaflet's, reported missing
+    assert check("12岁以下儿童用量请咨询医师。", "Children under 12 should consult a doctor.", ages) == []
     glossary = [term("the Transformer model", "Transformer", "transformer")]
     assert [w.span for w in check("the Transformer model", "Transformer model", glossary)] == ["transformer"]
 

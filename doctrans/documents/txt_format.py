@@ -142,6 +142,20 @@ def _first_word(text: str) -> str:
 _SENTENCE_END = re.compile(r"[.!?。！？…][\"'”’)）」』\]]*\s*$")
 
 
+def _a_list(lines: list[str]) -> bool:
+    """Three lines or more of which none goes on in small letters (or in CJK) are a list, one item a
+    line: a recipe's ingredients (``225g unsalted butter, softened`` / ``225g caster sugar``) were
+    joined where the widest line looked full, and its quantities moved between the lines. Wrapped
+    prose breaks before a capital or a figure now and then, not at every line."""
+    if len(lines) < 3:
+        return False
+    for line in lines[1:]:
+        word = _first_word(line)
+        if not word or is_cjk(word[0]) or _GOES_ON.match(word):
+            return False
+    return True
+
+
 def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
     """Split a paragraph's lines (indentation included) into runs ``[start, end)``: a run of
     several lines is hard-wrapped prose, a run of one line is a line of its own.
@@ -155,10 +169,10 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
     line (the widest line always looks wrapped) must not be smeared across lines, and in wrapped
     prose a break at a sentence end costs only a shorter line. Two fields in a row (``Weight: 1.2
     kg``, ``重量：1.2千克``) are lines of their own, and so is a table of contents' entry (``2 Market
-    Overview ..... 5``)."""
+    Overview ..... 5``), and every line of a list (:func:`_a_list`)."""
     widths = [_cols(x.rstrip()) for x in lines]
     width = max(widths)
-    if len(lines) < 2 or width > _MAX_WRAP or width < 30:
+    if len(lines) < 2 or width > _MAX_WRAP or width < 30 or _a_list(lines):
         return [(i, i + 1) for i in range(len(lines))]
     runs, start = [], 0
     for i in range(len(lines) - 1):
