@@ -40,7 +40,8 @@ quotes is a programming manual's keyword, copied by the model), no sentence mark
 string of code (a bracket, ``=`` or a letter right before the quote). An agreement's definition
 of a term in words of the language (``(the "Agreement")``, ``("Services")``) is translated alone:
 kept, it left English words in a Chinese contract; a name so defined (``("Acme")``) is no term. Written
-in the output's quotes: ``"…"`` into English (《》 too: English sets titles in quotes or italics),
+in the output's quotes: ``"…"`` into English (《》 too: English sets titles in quotes or italics; a
+label in 【】 that starts the segment, a heading, in ``[…]``),
 ``“…”`` into Chinese (《》 kept).
 """
 
@@ -73,7 +74,12 @@ def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
     """The short quoted terms of ``text`` to translate alone (English <-> Chinese only)."""
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     if tgt == "en" and src != "en":
-        found = [QuotedTerm(m.start(), m.end(), m.group(2).strip(), '"{}"') for m in _INTO_ENGLISH.finditer(text)
+        # A label in 【】 that starts the segment is a heading in square brackets (a leaflet's
+        # 【用法用量】口服。 came back 'The "Using measurement" graces.'); inside a sentence 【】 names
+        # a button or a term, in quotes.
+        found = [QuotedTerm(m.start(), m.end(), m.group(2).strip(),
+                            "[{}]" if m.group(1) == "【" and not text[:m.start()].strip() else '"{}"')
+                 for m in _INTO_ENGLISH.finditer(text)
                  if _PAIRS[m.group(1)] == m.group(3) and m.group(2) == m.group(2).strip()]
         if re.search(f"[{_HAN}]", text):
             found += [QuotedTerm(m.start(), m.end(), m.group(2), '"{}"', alone=False)

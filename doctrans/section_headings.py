@@ -21,7 +21,8 @@ model:
 
 A heading followed by a colon and more text is a label (``Note:``, ``**Warning:**``, ``注意：``):
 the label alone is written from the list (the model wrote ``**Note:**`` as ``**不能：**``, "cannot");
-at the start of a sentence it is not given to the model at all (:func:`leading_label`).
+at the start of a sentence it is not given to the model at all (:func:`leading_label`), nor is a
+heading of the list in 【】 before its text into English (``【贮藏】遮光`` -> ``[Storage] ...``).
 English matches in any case; Chinese exactly. Between other languages nothing changes.
 """
 
@@ -42,6 +43,11 @@ _RUN_IN_STOP = re.compile(r"(?<=[A-Za-z]{3})\.\s*$")
 # The colon right after the heading: "Example::" is reST's literal marker, "参见 :ref:`x`" a role.
 _LABEL = re.compile(r"\s*(?:\*\*|__)?([A-Za-z][A-Za-z &]{0,30}?|[\u4e00-\u9fff]{1,8})(：|:(?=(?:\*\*|__)?\s))"
                     r"(?=(?:\*\*|__)?\s*[^\s:：])")
+
+
+# A Chinese leaflet's or label's heading in 【】 before its text (【用法用量】口服。 came back 'The "Using
+# measurement" graces.', and with the heading translated alone "costume [Dosage and Administration]").
+_BRACKETED_LABEL = re.compile(r"\s*【([\u4e00-\u9fff]{1,8})】[ \t\u3000]*(?=\S)")
 
 
 @cache
@@ -210,6 +216,9 @@ def leading_label(text: str, src_lang: str | None, tgt_lang: str | None) -> tupl
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     if not ((tgt == "zh" and src != "zh") or (tgt == "en" and src != "en")):
         return None
+    bracketed = _BRACKETED_LABEL.match(text) if tgt == "en" else None
+    if bracketed and (heading := _heading(bracketed.group(1), tgt)) is not None:
+        return bracketed.end(), f"[{heading}] "  # 【用法用量】口服。 -> [Dosage and Administration] Oral.
     spans = _label(text, tgt)
     if not spans:
         return None

@@ -86,7 +86,7 @@ import itertools
 import re
 from decimal import Decimal
 
-from doctrans.chinese_numerals import count_numeral, read_numeral, write_numeral
+from doctrans.chinese_numerals import count_numeral, english_words, read_numeral, write_numeral
 from doctrans.dates import YEAR_WORD_NEXT
 from doctrans.language_id import base_language
 from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
@@ -347,8 +347,57 @@ def _symbols(text: str) -> list[Span]:
     return sorted(spans, key=lambda s: s.start)
 
 
-def _out_of_chinese(text: str) -> list[Span]:
+# How often, per period (a leaflet's 一日2次 came back "one day 2", a fitness report's 每周锻炼3次 the
+# same way): "twice a day", "3 times a week". 一次 alone is "once" or "at a time": the model's.
+_ZH_FREQUENCY = re.compile(r"(?<![0-9一二两三四五六七八九十百第])(?:一|每)(日|天|周|星期|月|年)"
+                           r"([0-9]{1,3}|[一二两三四五六七八九十]{1,3})次(?![数方元])")
+_PER = {"日": "day", "天": "day", "周": "week", "星期": "week", "月": "month", "年": "year"}
+
+
+# A wind's force on the Beaufort scale, where the clause names the wind (a forecast's 南风二级左右 came
+# back "southern two-degrees", 4到5级偏北风 "4 to 5-level preferences", 阵风可达7级 "7-degrees"):
+# 二三级 is two or three, read digit by digit. Not an earthquake's 级 (doctrans.magnitudes).
+_FORCE = r"([0-9]{1,2}|[一二三四五六七八九十]{1,2})"
+_WIND_FORCE = rf"{_FORCE}(?:(?:到|至|～|~|-|—){_FORCE})?级(左右)?"
+_WIND_BEFORE = re.compile(rf"(?:风力|[东南西北]风|(阵风)|大风)(可达|达到|达|为|约|有)?{_WIND_FORCE}")
+_WIND_AFTER = re.compile(rf"{_WIND_FORCE}(?:的)?(?=(?:偏)?[东南西北]{{0,2}}风|大风)")
+
+
+def _wind_forces(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for rx in (_WIND_BEFORE, _WIND_AFTER):
+        for m in rx.finditer(text):
+            gusts, up_to = (m.group(1), m.group(2)) if rx is _WIND_BEFORE else (None, None)
+            k = 3 if rx is _WIND_BEFORE else 1
+            low, high = m.group(k), m.group(k + 1)
+            if high is None and len(low) == 2 and not low.isdigit() and "十" not in low:
+                low, high = low[0], low[1]  # 二三级: force 2 to 3
+            figures = [str(int(x) if x.isdigit() else read_numeral(x) or "") for x in (low, high) if x]
+            if not all(figures):
+                continue
+            written = ("about " if m.group(k + 2) else "") + "force " + " to ".join(figures)
+            start = m.start() if gusts else m.start(k)  # 阵风可达7级: gusts of up to force 7
+            if gusts:
+                written = "gusts of " + ("up to " if up_to in ("可达", "达到", "达") else "") + written
+            span = Span(start, m.end(), text[start:m.end()], "number", written)
+            spans += [] if span.overlaps_any(spans) else [span]
+    return spans
+
+
+def _frequencies(text: str) -> list[Span]:
     spans = []
+    for m in _ZH_FREQUENCY.finditer(text):
+        n = int(m.group(2)) if m.group(2).isdigit() else read_numeral(m.group(2))
+        if not n:
+            continue
+        figure = m.group(2) if m.group(2).isdigit() else english_words(n).lower()
+        times = {1: "once", 2: "twice"}.get(n) or f"{figure} times"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{times} a {_PER[m.group(1)]}"))
+    return spans
+
+
+def _out_of_chinese(text: str) -> list[Span]:
+    spans = _frequencies(text)
     for m in _CHINESE_MEASURE.finditer(text):
         sign = "-" if m.group(1) else ""
         unit = _OUT_OF_CHINESE[m.group(3)]
@@ -422,6 +471,7 @@ def _out_of_chinese(text: str) -> list[Span]:
             figure = ascii_digits(m.group(1))
             written = f"a magnitude-{figure} earthquake" if m.group(2) else f"magnitude {figure}"
             spans.append(Span(m.start(), m.end(), m.group(0), "number", written))
+    spans += [w for w in _wind_forces(text) if not w.overlaps_any(spans)]  # 风力达12级 is _ZH_WIND's
     return spans + _bare_clocks(text, [(sp.start, sp.end) for sp in spans])
 
 

@@ -1044,7 +1044,9 @@ def _between(a: Span, b: Span, gap: str, masked: Masked) -> str:
         out_left, out_right = a.output[-1:], b.output[:1]
         src_cjk = any(is_cjk(c) for c in a.text[-1:] + b.text[:1])
         # ... and after an abbreviation's or a figure's end ("晚上11点59分截止" came back "11:59 p.m.as of").
-        if not source_gap and src_cjk and (_latin(out_left) or out_left in ".%)°²³") and _latin(out_right):
+        # ... and before a signed figure or an amount (最低气温零下3℃ came back "minimum temperature-3 °C").
+        if not source_gap and src_cjk and (_latin(out_left) or out_left in ".%)°²³") \
+                and (_latin(out_right) or (out_right in "-−+$€£¥" and _latin(b.output[1:2]))):
             return " "
         if not source_gap and a.text[-1:] in _FULL_WIDTH_STOPS and out_left in _CLOSING and _latin(out_right):
             return " "  # "注意：Windows" is "Note: Windows"

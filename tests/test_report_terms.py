@@ -250,3 +250,12 @@ def test_a_change_to_a_level_keeps_its_direction_both_ways() -> None:
     assert [(s.text, s.target) for s in found] == [("fell to 3.9%", "降至3.9%"), ("rose to 5 percent", "升至5%")]
     assert [(s.text, s.target) for s in find_changes("失业率降至3.9%，同比增长3%。", "zh", "en")] == \
         [("降至3.9%", "fell to 3.9%"), ("同比增长3%", "up 3% year on year")]
+
+
+def test_a_chinese_forecasts_terms_and_no_shower_in_a_subtitle() -> None:
+    """北京市气象台 came back "The Beijing tum gas station", 偏北风 "preferences"; "hit those showers"
+    (TVsub dev) is a bathroom's, so 阵雨's English is only written."""
+    found = report_terms.find_report_terms("北京市气象台发布天气预报：有4到5级偏北风和阵雨。", "zh", "en")
+    assert [s.target for s in found] == ["meteorological observatory", "weather forecast", "northerly winds",
+                                         "showers"]
+    assert report_terms.find_report_terms("so let us hit those showers", "en", "zh") == []

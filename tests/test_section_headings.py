@@ -59,6 +59,9 @@ def test_a_report_through_the_shipped_model(tmp_path: Path) -> None:
     ("问：为什么无法连接服务器？", "en", "Q: ", "为什么无法连接服务器？"),  # a FAQ
     ("答：请检查网络设置。", "en", "A: ", "请检查网络设置。"),
     ("Q: Why can I not connect?", "zh", "问：", "Why can I not connect?"),
+    # A leaflet's heading in 【】: 【用法用量】口服。 came back 'The "Using measurement" graces.'
+    ("【用法用量】口服，一日2次。", "en", "[Dosage and Administration] ", "口服，一日2次。"),
+    ("【贮藏】 遮光，密封保存。", "en", "[Storage] ", "遮光，密封保存。"),
 ])
 def test_a_heading_as_the_label_of_a_sentence(text: str, tgt: str, prefix: str, rest: str) -> None:
     """The label is written from the list before the translation of the rest, which the model
@@ -74,6 +77,16 @@ def test_a_heading_as_the_label_of_a_sentence(text: str, tgt: str, prefix: str, 
     assert section_headings.find_section_heading("Example:: code", "en", "zh") == []  # reST literal marker
     assert section_headings.find_section_heading("参见 :ref:`x`", "zh", "en") == []  # a role
     assert section_headings.leading_label("Note: same language", "en", "en") is None
+    assert section_headings.leading_label("【新华社】记者获悉", "zh", "en") is None  # no heading of the list
+
+
+def test_a_label_in_brackets_that_is_no_heading_is_translated_alone_in_brackets() -> None:
+    """【】 that starts a segment is a heading ('[…]'); inside a sentence a button's name ('"…"')."""
+    from doctrans.quoted_terms import find_quoted_terms, quoted
+    label, = find_quoted_terms("【温馨提醒】请勿关机。", "zh", "en")
+    assert quoted(label, "Friendly reminder", "【温馨提醒】请勿关机。") == "[Friendly reminder]"
+    button, = find_quoted_terms("点击【高级选项】按钮。", "zh", "en")
+    assert quoted(button, "Advanced Options", "点击【高级选项】按钮。") == '"Advanced Options"'
 
 
 def test_a_label_comes_first_with_the_space_its_language_sets() -> None:

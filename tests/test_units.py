@@ -366,3 +366,35 @@ def test_a_range_whose_unit_comes_once_is_one_span(text: str, found: list[tuple[
 ])
 def test_a_range_of_durations_is_one_span(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_units(text, "zh")] == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A leaflet's 一日2次 came back "one day 2".
+    ("成人一次1粒，一日2次。", [("一日2次", "twice a day")]),
+    ("每天三次，每次一片。", [("每天三次", "three times a day")]),
+    ("每年一次体检。", [("每年一次", "once a year")]),
+    ("第一日2次", []),  # the first day's, no frequency
+])
+def test_how_often_per_period_into_english(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "en")] == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A forecast's 南风二级左右 came back "southern two-degrees", 4到5级偏北风 "4 to 5-level preferences".
+    ("北转南风二三级。", [("二三级", "force 2 to 3")]),
+    ("南风二级左右。", [("二级左右", "about force 2")]),
+    ("将有4到5级偏北风，阵风可达7级。", [("4到5级", "force 4 to 5"), ("阵风可达7级", "gusts of up to force 7")]),
+    ("启动一级响应。", []),  # a level of response, no wind
+])
+def test_a_winds_force_into_english(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "en")] == found
+
+
+def test_a_chinese_forecast_keeps_its_terms_forces_and_signs() -> None:
+    """北转南风二三级，最低气温零下3℃ came back "northern three-degrees, lowest temperatures, -3 °C"
+    and, with the terms masked, "minimum temperature-3 °C" (no space before the sign)."""
+    p = prepare("今天夜间：晴转多云，北转南风二三级，最低气温零下3℃。", 16, tgt_lang="en", src_lang="zh")
+    assert [s.target for s in p.masked.spans] == ["sunny becoming cloudy", "force 2 to 3", "minimum temperature",
+                                                  "-3 °C"]
+    assert p.restore("Tonight: ⦅1⦆, northerly turning southerly ⦅2⦆, ⦅3⦆⦅4⦆.").text == \
+        "Tonight: sunny becoming cloudy, northerly turning southerly force 2 to 3, minimum temperature -3 °C."
