@@ -52,7 +52,11 @@ and Korean have no case, so nothing is lost by showing the model the small lette
   subject to a name.
 
 Only the model's input changes: verbatim spans and names are placeholders by then, so their case is
-never touched, and the translation is written from the model's output as always.
+never touched. What the model copied instead of translating comes back in the source's case
+(:func:`source_case`: a footer's "Annual Review 2025" came back ``annual review 2025``). Dev, en->zh,
+the final hypotheses of 2026-11-27 so mended: pydocs 27 lines (``reader 对象`` -> ``Reader 对象``, as the
+reference), s-BLEU 60.07 -> 60.11; django 9 (``:setting:`name <TEMPLATES-NAME>``` -> ``NAME``), 65.57 ->
+65.63; TVsub none.
 """
 
 from __future__ import annotations
@@ -135,3 +139,29 @@ def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: st
     if shouted(sentence) and first and folded[first.start()].islower():
         folded = folded[:first.start()] + folded[first.start()].upper() + folded[first.start() + 1:]
     return folded
+
+
+_LATIN_WORD = re.compile(r"(?<![A-Za-z0-9_'’-])[A-Za-z][A-Za-z'’-]*(?![A-Za-z0-9_'’-])")
+
+
+def source_case(output: str, sentence: str, model_text: str) -> str:
+    """A Chinese ``output`` with the English words the model copied instead of translating written
+    in the case of ``sentence``, where the model read them folded (a page's footer "Annual Review
+    2025 | Page 1" came back ``annual review 2025 | 第1页``, its header ``ACME WATER TRUST`` ``ACME
+    Water trust``). Only words folding changed, and only one spelling each: a word the source also
+    has as the output writes it is the source's."""
+    source_words = set(_LATIN_WORD.findall(sentence))
+    read = set(_LATIN_WORD.findall(model_text))
+    folded: dict[str, str | None] = {}
+    for word in source_words - read:
+        key = word.lower()
+        folded[key] = None if key in folded and folded[key] != word else word
+    if not folded:
+        return output
+
+    def original(m: re.Match[str]) -> str:
+        word = m.group()
+        written = folded.get(word.lower())
+        return written if written and word not in source_words else word
+
+    return _LATIN_WORD.sub(original, output)

@@ -57,3 +57,16 @@ def test_a_capital_word_glued_to_code_marks_keeps_its_case(text: str) -> None:
     folded = fold_case(text, text, "en", "zh")
     assert "?LAST" in folded
     assert "FAST" in folded or "MODE" not in text
+
+
+@pytest.mark.parametrize(("text", "output", "written"), [
+    # A page's footer came back "annual review 2025 | 第1页", its header "ACME Water trust".
+    ("Annual Review 2025 | Page 1", "annual review ⦅1⦆ | ⦅2⦆", "Annual Review 2025 | 第1页"),
+    ("ACME WATER TRUST", "⦅1⦆ Water trust", "ACME WATER TRUST"),
+    ("Reader Objects", "reader 对象", "Reader 对象"),  # pydocs dev; the reference writes Reader
+    # A code span holds the word in small letters: it is the source's, never changed.
+    ("CALL THE ``call()`` FUNCTION", "call ⦅1⦆ function", "CALL ``call()`` FUNCTION"),
+])
+def test_english_the_model_copied_comes_back_in_the_sources_case(text: str, output: str, written: str) -> None:
+    prep = prepare(text, 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore(output).text == written

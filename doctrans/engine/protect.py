@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from doctrans.case_fold import fold_case
+from doctrans.case_fold import fold_case, source_case
 from doctrans.datelines import find_dateline
 from doctrans.dates import drop_repeated_units, no_mid_year
 from doctrans.direction_terms import automatic_terms
@@ -109,6 +109,8 @@ class Prepared:
             decoded = end_like_source(self.source, decoded, self.end_marks == "cjk")
         if self.chinese_output:
             decoded = quote_list_commas(chinese_quotes(drop_stray_quote(self.model_text, decoded)), self.masked)
+        if self.chinese_output and self.model_text is not None:
+            decoded = source_case(decoded, self.masked.text, self.model_text)  # spans untouched
         restored = unmask(decoded, self.masked) if self.masking else Restored(decoded, [])
         if self.masked.spans and base_language(self.tgt_lang) == "en":
             restored = replace(restored, text=capitalised_start(decoded, restored.text, self.masked))
