@@ -177,8 +177,13 @@ _NUMERAL_AMOUNT = re.compile(r"(?<![零〇一二两三四五六七八九十百�
                              r"(?![组素件数年旦宵首帅月])")
 
 
+# Pence after a figure, as British English writes a price below a pound (a charity's "86p of every
+# pound" came back 86个磅, "50p" 50p): not a time (5p.m.), a page (p. 12) or a unit before a word.
+_PENCE = re.compile(r"(?<![0-9A-Za-z_.,£$€])([1-9][0-9]?(?:\.[0-9])?)p(?![A-Za-z0-9_]|\.[A-Za-z])")
+
+
 def _into_chinese(text: str) -> list[Span]:
-    spans = []
+    spans = [Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}便士") for m in _PENCE.finditer(text)]
     for m in _SIGN_AMOUNT.finditer(text):
         value = decimal_value(m.group(2))
         if value is not None:

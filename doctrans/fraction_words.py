@@ -11,6 +11,7 @@ fraction written the other language's way, masked, restored and checked like a f
 | more than two-thirds of             | 三分之二             |
 | one-quarter of firms                | 四分之一             |
 | Three quarters of the staff         | 四分之三             |
+| Two thirds came from supporters     | 三分之二             |
 | a third of the budget               | 三分之一             |
 | one-half                            | 二分之一             |
 | one in five adults                  | 五分之一             |
@@ -74,8 +75,8 @@ def english_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
         word = m.group(3).lower()
         if numerator >= denominator or (word in ("half", "halves") and not hyphen):
             continue
-        if not hyphen and not m.group(4):
-            continue  # "a third time", "two fifths" alone: not clearly a fraction
+        if not hyphen and not m.group(4) and not (numerator > 1 and word.endswith("s") and word != "quarters"):
+            continue  # "a third time", "one fifth" alone: not clearly a fraction; "Two thirds came from" is
         if not hyphen and word.startswith("quarter") and not m.group(5):
             continue  # "two straight quarters of gains": periods
         if m.group(1).lower() == "a" and hyphen:

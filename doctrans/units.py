@@ -98,10 +98,13 @@ from doctrans.verbatim import Span
 _INTO_CHINESE = {
     "km": "公里", "kilometres": "公里", "kilometers": "公里", "kilometre": "公里", "kilometer": "公里",
     "m": "米", "metres": "米", "meters": "米", "metre": "米", "meter": "米",
-    "cm": "厘米", "centimetres": "厘米", "centimeters": "厘米", "mm": "毫米", "millimetres": "毫米",
-    "millimeters": "毫米", "kg": "公斤", "kilograms": "公斤", "kilogram": "公斤", "g": "克", "grams": "克",
-    "mg": "毫克", "tonnes": "吨", "l": "升", "litres": "升", "liters": "升", "ml": "毫升",
-    "m²": "平方米", "m2": "平方米", "square metres": "平方米", "square meters": "平方米",
+    "cm": "厘米", "centimetres": "厘米", "centimeters": "厘米", "centimetre": "厘米", "centimeter": "厘米",
+    "mm": "毫米", "millimetres": "毫米", "millimeters": "毫米", "millimetre": "毫米", "millimeter": "毫米",
+    "kg": "公斤", "kilograms": "公斤", "kilogram": "公斤", "g": "克", "grams": "克", "gram": "克",
+    "mg": "毫克", "tonnes": "吨", "tonne": "吨", "l": "升", "litres": "升", "liters": "升", "litre": "升",
+    "liter": "升", "ml": "毫升",
+    "m²": "平方米", "m2": "平方米", "square metres": "平方米", "square meters": "平方米", "square metre": "平方米",
+    "square meter": "平方米",
     "km²": "平方公里", "km2": "平方公里", "square kilometres": "平方公里", "square kilometers": "平方公里",
     "°c": "摄氏度", "degrees celsius": "摄氏度", "°f": "华氏度", "degrees fahrenheit": "华氏度",
     "km/h": "公里/小时", "kwh": "千瓦时", "kw": "千瓦", "mw": "兆瓦",
@@ -175,6 +178,11 @@ _WORDS_MEASURE = re.compile(rf"(?<![\w'’-])(minus )?({NUMBER_WORDS})[ \u00a0-]
 # a story), a time ago or an age (doctrans.number_words has those).
 _WORDS_DURATION = re.compile(rf"(?<![\w'’-])({NUMBER_WORDS})[ \u00a0-](working day|business day|hour|minute|second"
                              r"|day|week|month|year)(s?)(['’](?=\s))?(?![\w'’-]|\s+(?:ago|old)\b)", re.IGNORECASE)
+# A measure as a compound adjective, its unit spelt out after a hyphen (a charity's "a 10,000-litre
+# tank" came back 10,000铲酮, "a 5-kilometre walk" kept its unit in English).
+_HYPHEN_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥-])({NUMBER})-("
+                             + "|".join(sorted((u for u in _INTO_CHINESE if re.fullmatch(r"[a-z]{4,}", u)),
+                                               key=len, reverse=True)) + r")(?![\w-])", re.IGNORECASE)
 # The first figure of an English range whose unit comes once, after the second ("from minus 5 to
 # 3 degrees Celsius" came back 从5到3摄氏度, the minus gone; a forecast's "highs of 8 to 10°C"
 # 8的高于10摄氏度, the range broken).
@@ -565,6 +573,8 @@ def _into_chinese(text: str) -> list[Span]:
         word = _INTO_CHINESE[unit.lower()]
         figure = re.sub(r"\s?[×xX]\s?|\sby\s", "×", m.group(2))  # 120 x 80 x 45 mm -> 120×80×45毫米
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{_signed(sign, figure, word)}{word}"))
+    spans += [Span(m.start(), m.end(), m.group(0), "number", m.group(1) + _INTO_CHINESE[m.group(2).lower()])
+              for m in _HYPHEN_MEASURE.finditer(text)]
     for m in _WORDS_MEASURE.finditer(text):
         sign, value, unit = m.group(1), value_of(m.group(2)), m.group(3).lower()
         numeral = count_numeral(value)

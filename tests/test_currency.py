@@ -80,3 +80,13 @@ def test_english_words_for_an_amount() -> None:
         "Twenty-One", "One Hundred Fifteen", "Three Thousand and Five", "One Million Two Hundred Thousand",
         "One Billion"]
     assert read_capital_numeral("壹佰贰拾万") == 1200000 and read_capital_numeral("叁肆") is None
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A charity's "We spent 86p of every pound" came back 86个磅.
+    ("We spent 86p of every pound on our projects.", [("86p", "86便士")]),
+    ("A stamp costs 1.5p more.", [("1.5p", "1.5便士")]),
+    ("Meet at 5p.m. on a 1080p screen, see p. 12.", []),  # a time, a resolution, a page
+])
+def test_pence_after_a_figure_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_amounts(text, "zh")] == found

@@ -398,3 +398,13 @@ def test_a_chinese_forecast_keeps_its_terms_forces_and_signs() -> None:
                                                   "-3 °C"]
     assert p.restore("Tonight: ⦅1⦆, northerly turning southerly ⦅2⦆, ⦅3⦆⦅4⦆.").text == \
         "Tonight: sunny becoming cloudy, northerly turning southerly force 2 to 3, minimum temperature -3 °C."
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A charity's "a 10,000-litre tank" came back 10,000铲酮.
+    ("a solar pump and a 10,000-litre tank", [("10,000-litre", "10,000升")]),
+    ("a 5-kilometre walk", [("5-kilometre", "5公里")]),
+    ("a 3-metre-long snake", []),  # the hyphen goes on: the model's
+])
+def test_a_measure_as_a_compound_adjective_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "zh")] == found
