@@ -20,6 +20,7 @@ words the year (``nineteen eighty-four`` -> ``1984年``; it came back ``十九 �
 | twenty thousand                   | 两万              |
 | Three million people              | 300万             |
 | fifteen percent                   | 15%               |
+| one and a half percent            | 1.5%              |
 | one of the two                    | (none)            |
 | hundreds of times                 | (none)            |
 | the twentieth century             | (none)            |
@@ -75,7 +76,10 @@ _GROUP = rf"(?:(?:{_SMALL}|a) hundred(?:(?: and)? {_SMALL})?|{_SMALL})"
 _NUMBER = rf"(?:(?:{_GROUP}|a) thousand(?:(?:,? and|,)? {_GROUP})?|{_GROUP})"
 NUMBER_WORDS = _NUMBER  # an English number in words, one to 999,999 (doctrans.units' measures in words)
 _SCALES = {"million": 6, "billion": 9, "trillion": 12}
-_PHRASE = re.compile(rf"(?<![\w'’-])({_NUMBER})(?:\s+(million|billion|trillion|percent|per cent))?(?![\w'’-])",
+# ... "and a half" before a scale or percent too (a contract's "one and a half percent (1.5%)" came
+# back 一个半百分之, the percent a word of its own).
+_PHRASE = re.compile(rf"(?<![\w'’-])({_NUMBER})(?:\s+(million|billion|trillion|percent|per cent)"
+                     r"|(\s+and\s+a\s+half\s+(?:million|billion|trillion|percent|per cent)))?(?![\w'’-])",
                      re.IGNORECASE)
 # "nineteen eighty-four", "twenty twenty", "nineteen oh five": a year ("fifteen hundred" is 1,500).
 _FIRST_HALF = f"{'|'.join(w for w in _TEENS if w != 'ten')}|twenty"
@@ -199,10 +203,14 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
             continue
         words, after = m.group(1), (m.group(2) or "").lower()
         value = value_of(words)
+        exact = Decimal(value)
+        if m.group(3):  # and a half
+            after = m.group(3).lower().split(maxsplit=3)[-1]
+            exact += Decimal("0.5")
         if after in _SCALES:
-            target = in_wan(Decimal(value).scaleb(_SCALES[after]), lang)
+            target = in_wan(exact.scaleb(_SCALES[after]), lang)
         elif after:
-            target = f"{value}%"
+            target = f"{exact}%"
         elif value >= 10 or re.search("hundred|thousand", words, re.IGNORECASE):
             target = write_numeral(value, lang)
         else:

@@ -259,3 +259,12 @@ def test_a_chinese_forecasts_terms_and_no_shower_in_a_subtitle() -> None:
     assert [s.target for s in found] == ["meteorological observatory", "weather forecast", "northerly winds",
                                          "showers"]
     assert report_terms.find_report_terms("so let us hit those showers", "en", "zh") == []
+
+
+def test_an_agreements_payment_clause_into_chinese() -> None:
+    """"each invoice" came back 每个投票 (a vote), "remains unpaid" 未分页 (unpaged), "the other party"
+    其他第三方 (a third party), "an initial term" 初始术语 (a terminology's)."""
+    text = ("Late payments shall bear interest; an invoice that remains unpaid after the invoice date lets "
+            "either party notify the other party before the initial term ends.")
+    assert [s.target for s in report_terms.find_report_terms(text, "en", "zh")] == [
+        "逾期付款", "计息", "发票", "未付", "发票日期", "任何一方", "另一方", "初始期限"]
