@@ -268,3 +268,13 @@ def test_an_agreements_payment_clause_into_chinese() -> None:
             "either party notify the other party before the initial term ends.")
     assert [s.target for s in report_terms.find_report_terms(text, "en", "zh")] == [
         "逾期付款", "计息", "发票", "未付", "发票日期", "任何一方", "另一方", "初始期限"]
+
+
+def test_a_statistics_releases_sectors_into_english() -> None:
+    """分三大门类看 came back "The trivial classes are seen", 采矿业 "clothings", 制造业 "making
+    business"; "data mining" and "a manufacturing process" stay the model's into Chinese."""
+    text = "分三大门类看，采矿业增长4.6%，制造业增长6.1%，电力、热力、燃气及水生产和供应业增长3.2%，国内需求不足。"
+    assert [s.target for s in report_terms.find_report_terms(text, "zh", "en")] == [
+        "by sector", "mining", "manufacturing", "the production and supply of electricity, heat, gas and water",
+        "domestic demand"]
+    assert report_terms.find_report_terms("data mining in a manufacturing process", "en", "zh") == []
