@@ -283,7 +283,8 @@ def translate(
         if tm_update:
             memory.update(result.pairs, translator.src_lang, translator.tgt_lang, str(pairs[i][0]))
         warnings[i] = result.warnings
-        typer.echo(f"{pairs[i][0]} -> {result.output} ({result.sentences} sentences"
+        plural = "" if result.sentences == 1 else "s"
+        typer.echo(f"{pairs[i][0]} -> {result.output} ({result.sentences} sentence{plural}"
                    f"{_summary_notes(result, report)})")
 
     def fail(i: int, e: BaseException) -> None:

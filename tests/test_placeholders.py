@@ -315,6 +315,10 @@ def test_summary_counts_warnings_and_a_clean_run_writes_an_empty_report(tmp_path
                                      str(report)])
     assert result.exit_code == 0 and result.stdout.strip().endswith("(3 sentences)")
     assert json.loads(report.read_text(encoding="utf-8")) == []
+    one = tmp_path / "one.txt"
+    one.write_text("Revenue was 320.\n", encoding="utf-8")
+    result = runner.invoke(cli.app, ["translate", str(one), "-o", str(tmp_path / "out3.txt")])
+    assert result.exit_code == 0 and result.stdout.strip().endswith("(1 sentence)")
 
 
 # -- the TUI marks such sentences ------------------------------------------------------------------
