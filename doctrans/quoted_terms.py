@@ -52,6 +52,7 @@ from typing import NamedTuple
 
 from doctrans.kept_names import common_words, proper_words
 from doctrans.language_id import base_language
+from doctrans.ui_labels import unknown_chinese_labels
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 _INTO_ENGLISH = re.compile(rf"([“「『【《])((?=[^”」』】》]*[{_HAN}])[{_HAN}0-9A-Za-z·\- ]{{2,12}})([”」』】》])")
@@ -81,6 +82,8 @@ def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
                             "[{}]" if m.group(1) == "【" and not text[:m.start()].strip() else '"{}"')
                  for m in _INTO_ENGLISH.finditer(text)
                  if _PAIRS[m.group(1)] == m.group(3) and m.group(2) == m.group(2).strip()]
+        # A menu path's labels the list does not know, each alone (written as translated, no quotes).
+        found += [QuotedTerm(a, b, text[a:b], "{}") for a, b in unknown_chinese_labels(text)]
         if re.search(f"[{_HAN}]", text):
             found += [QuotedTerm(m.start(), m.end(), m.group(2), '"{}"', alone=False)
                       for m in _LATIN_IN_CHINESE.finditer(text)

@@ -76,9 +76,39 @@ def find_ui_labels(text: str, src_lang: str | None, tgt_lang: str | None) -> lis
             first = next((" ".join(words[i:]) for i in range(len(words)) if " ".join(words[i:]) in table), labels[0])
             start, labels[0] = m.start() + len(labels[0]) - len(first), first
         path = Span(start, m.end(), text[start:m.end()], "phrase", " > ".join(table.get(x, x) for x in labels))
-        if any(x in table for x in labels) and not path.overlaps_any(spans):
-            spans.append(path)
+        if not any(x in table for x in labels) or path.overlaps_any(spans):
+            continue
+        if tgt == "en" and not all(x in table for x in labels):
+            # A Chinese label left as written would be Chinese in English ("账号设置 > Security"):
+            # the known ones are spans, the others translated alone (quoted_terms.menu_labels).
+            spans += [Span(a, b, text[a:b], "phrase", table[text[a:b]]) for a, b in label_spans(m)
+                      if text[a:b] in table]
+            continue
+        spans.append(path)
     return sorted(spans, key=lambda s: s.start)
+
+
+def label_spans(path: re.Match[str]) -> list[tuple[int, int]]:
+    """(start, end) of each label of a menu path's match, without the spaces around the ``>``."""
+    out, pos = [], path.start()
+    for part in re.split(r"([>＞])", path.group()):
+        if part not in (">", "＞"):
+            lead = len(part) - len(part.lstrip())
+            out.append((pos + lead, pos + len(part.rstrip())))
+        pos += len(part)
+    return out
+
+
+def unknown_chinese_labels(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each label of the Chinese menu paths of ``text`` that the list does not
+    know, where the path has one it knows (those are :func:`find_ui_labels`' spans into English)."""
+    table = _tables()[1]
+    out = []
+    for m in _CHINESE_PATH.finditer(text):
+        labels = label_spans(m)
+        if any(text[a:b] in table for a, b in labels):
+            out += [(a, b) for a, b in labels if text[a:b] not in table]
+    return out
 
 
 # A menu path, labels joined by > (a how-to's "Turn on two-factor authentication under Settings >

@@ -9,6 +9,7 @@ import pytest
 
 from doctrans import ui_labels
 from doctrans.data_lists import data_lines
+from doctrans.engine.protect import prepare
 from doctrans.ui_labels import find_ui_labels
 from tests.docstring_tables import three_column_rows
 
@@ -62,3 +63,17 @@ def test_a_manual_through_the_shipped_model(tmp_path: Path) -> None:
     first, second = out.read_text(encoding="utf-8").splitlines()
     assert first.startswith("1. ") and '"Next"' in first, first
     assert '"I Accept"' in second and '"Install"' in second, second
+
+
+def test_a_menu_paths_unknown_chinese_label_is_translated_alone_into_english() -> None:
+    """“账号设置 > 安全” came back "账号设置 > Security": the label the list did not know was left in
+    Chinese. Each unknown label is now translated alone; the known ones come from the list."""
+    asked: list[str] = []
+    prep = prepare("请打开“账号设置 > 登录保护”页面。", 16, tgt_lang="en", src_lang="zh",
+                   alone=lambda text: asked.append(text) or "Login protection")
+    assert asked == ["登录保护"]
+    assert [s.target for s in prep.masked.spans] == ["Account Settings", "Login protection"]
+    assert prep.restore('Open the "⦅1⦆ > ⦅2⦆" page.').text == 'Open the "Account Settings > Login protection" page.'
+    # All labels known: one span, as before.
+    whole = prepare("在 设置 > 安全 中开启。", 16, tgt_lang="en", src_lang="zh")
+    assert [s.target for s in whole.masked.spans] == ["Settings > Security"]
