@@ -72,10 +72,11 @@ _CHINESE_BEFORE = {"约": "about", "约为": "about", "大约": "about", "大约
                    "端口": "port"}
 _CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下": ("", " or less"), "端口": ("port ", ""),
                   "及以上": ("", " or more"), "及以下": ("", " or less")}
-# A word after a figure, a space between allowed (3000 端口, 500MB 以上); before 版本 a version's
-# "or later" (2.0 及以上版本 came back "2.0 and resolves").
+# A word after a figure, a space between allowed (3000 端口, 500MB 以上); with 版本 after it a
+# version's "or later", 版本 in the span (2.0 及以上版本 came back "2.0 and resolves", then with 版本
+# left to the model "Python 3.9 or later version").
 _CHINESE_AFTER_WORD = re.compile(r" ?(" + "|".join(sorted(_CHINESE_AFTER, key=len, reverse=True))
-                                 + ")(?P<version>(?=版本))?")
+                                 + ")(?P<version>(?<=以上|以下)版本)?")
 # 余/多 after a plain figure, before what it counts (300余家企业, 50多名代表, 10多年) or a magnitude
 # (300多万: more than 3 million; it came back "300 more"): more than it.
 _MORE_THAN_AFTER = re.compile(r"[余多](万|亿)?(?=[\u4e00-\u9fff])(?![千百])")

@@ -83,3 +83,11 @@ def test_a_qualified_count_below_ten_in_chinese_numerals(text: str, expected: li
 ])
 def test_a_share_in_words_takes_its_qualifier_into_chinese(text: str, written: str) -> None:
     assert written in [s.target for s in automatic_terms(text, [], "en", "zh")]
+
+
+def test_a_versions_or_later_takes_its_version_word() -> None:
+    """"SDK 需要 Python 3.9 及以上版本" came back "Python 3.9 or later version": 版本 was left to the
+    model after the span's "or later"."""
+    prep = prepare("SDK 需要 Python 3.9 及以上版本。", 16, tgt_lang="en", src_lang="zh")
+    assert "版本" not in (prep.model_text or "")
+    assert [s.target for s in prep.masked.spans][-1] == "3.9 or later"
