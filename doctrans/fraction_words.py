@@ -12,6 +12,7 @@ fraction written the other language's way, masked, restored and checked like a f
 | one-quarter of firms                | 四分之一             |
 | Three quarters of the staff         | 四分之三             |
 | Two thirds came from supporters     | 三分之二             |
+| fuel costs fell by a fifth          | 五分之一             |
 | a third of the budget               | 三分之一             |
 | one-half                            | 二分之一             |
 | one in five adults                  | 五分之一             |
@@ -66,6 +67,10 @@ _EN_SINGULAR = {2: "half", 3: "third", 4: "quarter", 5: "fifth", 6: "sixth", 7: 
                 9: "ninth", 10: "tenth"}
 
 
+_SIZE_END = re.compile(r"\s*(?:[.,;:!?)]|$)|\s+(?:in|on|at|last|this|since|over|from|to|compared|year|between"
+                       r"|during|after|before|and|or|while|but|as|a|per|each|every)\b")
+
+
 def english_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
     """The fractions in English words of ``text``, as Chinese ``三分之二`` (see the module docstring)."""
     spans = []
@@ -75,11 +80,14 @@ def english_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
         word = m.group(3).lower()
         if numerator >= denominator or (word in ("half", "halves") and not hyphen):
             continue
-        if not hyphen and not m.group(4) and not (numerator > 1 and word.endswith("s") and word != "quarters"):
+        # fell by a fifth, grew by a third: a change's size, where no noun follows (by a third party)
+        by = re.search(r"\bby\s+$", text[:m.start()]) is not None and _SIZE_END.match(text, m.end(3)) is not None
+        if not hyphen and not m.group(4) and not by \
+                and not (numerator > 1 and word.endswith("s") and word != "quarters"):
             continue  # "a third time", "one fifth" alone: not clearly a fraction; "Two thirds came from" is
-        if not hyphen and word.startswith("quarter") and not m.group(5):
+        if not hyphen and word.startswith("quarter") and not m.group(5) and not by:
             continue  # "two straight quarters of gains": periods
-        if m.group(1).lower() == "a" and hyphen:
+        if m.group(1).lower() == "a" and (hyphen or (by and not m.group(4) and word in ("half", "halves"))):
             continue
         span = Span(m.start(), m.end(3), text[m.start():m.end(3)], "number",
                     f"{_CN[denominator - 1]}分之{_CN[numerator - 1]}")

@@ -17,7 +17,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(fraction_words)) == 22
+    assert len(two_column_rows(fraction_words)) == 23
 
 
 @pytest.mark.parametrize(("source", "target"), two_column_rows(fraction_words))
@@ -58,3 +58,14 @@ def test_into_english_the_fraction_is_written_in_words() -> None:
 ])
 def test_a_fractions_qualifier_goes_with_it(text: str, written: str) -> None:
     assert written in [s.output for s in prepare(text, 16, tgt_lang="en", src_lang="zh").masked.spans]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # "fuel costs fell by a fifth" came back 被第五次损失了 (the fifth time).
+    ("while fuel costs fell by a fifth.", ["五分之一"]),
+    ("Sales grew by a third last year.", ["三分之一"]),
+    ("Costs were cut by a quarter in the spring.", ["四分之一"]),
+    ("It was approved by a third party.", []),  # a noun follows: no size of a change
+])
+def test_a_changes_size_as_a_fraction(text: str, found: list[str]) -> None:
+    assert [s.target for s in fraction_words.english_fractions(text)] == found

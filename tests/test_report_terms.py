@@ -278,3 +278,11 @@ def test_a_statistics_releases_sectors_into_english() -> None:
         "by sector", "mining", "manufacturing", "the production and supply of electricity, heat, gas and water",
         "domestic demand"]
     assert report_terms.find_report_terms("data mining in a manufacturing process", "en", "zh") == []
+
+
+def test_a_companys_results_into_chinese() -> None:
+    """"pre-tax profit" was left in English, "a share buyback" came back 在buyback上共享它, "Analysts
+    at Barclays" 安雅斯 (a name)."""
+    text = "Analysts expect pre-tax profit to beat the full-year profit forecast after a share buyback."
+    assert [s.target for s in report_terms.find_report_terms(text, "en", "zh")] == [
+        "分析师", "税前利润", "全年", "利润预期", "股票回购"]
