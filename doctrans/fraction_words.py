@@ -12,7 +12,7 @@ fraction written the other language's way, masked, restored and checked like a f
 | one-quarter of firms                | 四分之一             |
 | Three quarters of the staff         | 四分之三             |
 | Two thirds came from supporters     | 三分之二             |
-| fuel costs fell by a fifth          | 五分之一             |
+| fuel costs fell by a fifth          | 下降了五分之一       |
 | a third of the budget               | 三分之一             |
 | one-half                            | 二分之一             |
 | one in five adults                  | 五分之一             |
@@ -67,6 +67,10 @@ _EN_SINGULAR = {2: "half", 3: "third", 4: "quarter", 5: "fifth", 6: "sixth", 7: 
                 9: "ninth", 10: "tenth"}
 
 
+_RISES = ("rose", "risen", "rises", "rise", "increased", "grew", "grown", "climbed", "jumped", "gained")
+_CHANGE_BY = re.compile(r"(?<![\w'’-])(rose|risen|rises|rise|increased|grew|grown|climbed|jumped|gained|fell|fallen"
+                        r"|falls|fall|decreased|declined|dropped|slid|shrank|shrunk|was cut|were cut)\s+by\s+$",
+                        re.IGNORECASE)
 _SIZE_END = re.compile(r"\s*(?:[.,;:!?)]|$)|\s+(?:in|on|at|last|this|since|over|from|to|compared|year|between"
                        r"|during|after|before|and|or|while|but|as|a|per|each|every)\b")
 
@@ -89,8 +93,14 @@ def english_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
             continue  # "two straight quarters of gains": periods
         if m.group(1).lower() == "a" and (hyphen or (by and not m.group(4) and word in ("half", "halves"))):
             continue
-        span = Span(m.start(), m.end(3), text[m.start():m.end(3)], "number",
-                    f"{_CN[denominator - 1]}分之{_CN[numerator - 1]}")
+        fraction = f"{_CN[denominator - 1]}分之{_CN[numerator - 1]}"
+        verb = _CHANGE_BY.search(text, 0, m.start()) if by else None
+        if verb:  # the change with its size: "fuel costs fell by a fifth" came back "fuel 的代价是五分之一"
+            rise = verb.group(1).lower() in _RISES
+            span = Span(verb.start(), m.end(3), text[verb.start():m.end(3)], "number",
+                        f"{'增长' if rise else '下降'}了{fraction}")
+        else:
+            span = Span(m.start(), m.end(3), text[m.start():m.end(3)], "number", fraction)
         if not span.overlaps_any(taken):
             spans.append(span)
     return spans

@@ -62,9 +62,10 @@ def test_a_fractions_qualifier_goes_with_it(text: str, written: str) -> None:
 
 @pytest.mark.parametrize(("text", "found"), [
     # "fuel costs fell by a fifth" came back 被第五次损失了 (the fifth time).
-    ("while fuel costs fell by a fifth.", ["五分之一"]),
-    ("Sales grew by a third last year.", ["三分之一"]),
-    ("Costs were cut by a quarter in the spring.", ["四分之一"]),
+    ("while fuel costs fell by a fifth.", ["下降了五分之一"]),
+    ("Sales grew by a third last year.", ["增长了三分之一"]),
+    ("Costs were cut by a quarter in the spring.", ["下降了四分之一"]),
+    ("It is smaller by a third.", ["三分之一"]),  # no change verb: the fraction alone
     ("It was approved by a third party.", []),  # a noun follows: no size of a change
 ])
 def test_a_changes_size_as_a_fraction(text: str, found: list[str]) -> None:
