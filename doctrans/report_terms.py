@@ -119,7 +119,8 @@ _PERCENT = r"([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?[%％]"
 # model wrote ``Net profit for 120 million yuan, 2.1%.``), and ``较上年同期`` (on the same period
 # of the year before) is year on year.
 _CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年)(?:同期)?(?:相比)?，?)?"
-                             rf"(增长|上升|提高|增加|上涨|下降|减少|降低|回落|下跌|下滑)了?\s?{_PERCENT}(?!的)")
+                             rf"(增长|上升|提高|增加|上涨|下降|减少|降低|回落|下跌|下滑)了?\s?"
+                             rf"(?:{_PERCENT}(?!的)|([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?个百分点)")
 _RISES = ("增长", "上升", "提高", "增加", "上涨")  # 价格上涨了5% had come back "is fulfilled 5%"
 # Into Chinese, the percentage in words too ("Sales fell 3.2 percent" came back 3.2%第三季度的销售员,
 # the fall gone), and the verbs news writes for a rise or a fall.
@@ -128,7 +129,7 @@ _ENGLISH_RISES = ("up", "rose", "rises", "rise", "increased", "grew", "gained", 
 _ENGLISH_CHANGE = re.compile(
     r"(?<![A-Za-z])(up|rose|rises|rise|increased|grew|gained|jumped|climbed|soared|surged|edged up"
     r"|down|fell|falls|fall|decreased|declined|dropped|slipped|slid|plunged|tumbled|slumped|edged down)"
-    r"(?: by)?\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z]))"
+    r"(?: by)?\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z])|\s(percentage points?)(?![A-Za-z]))"
     r"(?:\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month))?(?![A-Za-z])",
     re.IGNORECASE)
 
@@ -152,19 +153,24 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
     spans = []
     if tgt == "en" and src != "en":
         for m in _CHINESE_CHANGE.finditer(text):
-            figure = ascii_digits(m.group(3))
             period = "" if not m.group(1) else " month on month" if m.group(1) == "环比" else " year on year"
             direction = "up" if m.group(2) in _RISES else "down"
-            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{direction} {figure}%{period}"))
+            if m.group(3) is not None:
+                size = f"{ascii_digits(m.group(3))}%"
+            else:  # 较上年同期提高6.1个百分点: up 6.1 percentage points year on year
+                points = ascii_digits(m.group(4))
+                size = f"{points} percentage point{'' if points == '1' else 's'}"
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{direction} {size}{period}"))
         for m in _CHINESE_CHANGE_TO.finditer(text):
             verb = "rose" if m.group(1) in _CHINESE_RISES_TO else "fell"
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{verb} to {ascii_digits(m.group(2))}%"))
     elif tgt == "zh" and src != "zh":
         for m in _ENGLISH_CHANGE.finditer(text):
             rise = m.group(1).lower() in _ENGLISH_RISES
-            period = "" if not m.group(3) else "环比" if m.group(3).lower().startswith("month") else "同比"
-            spans.append(Span(m.start(), m.end(), m.group(), "number",
-                              f"{period}{'增长' if rise else '下降'}{ascii_digits(m.group(2))}%"))
+            period = "" if not m.group(4) else "环比" if m.group(4).lower().startswith("month") else "同比"
+            size = f"{ascii_digits(m.group(2))}{'个百分点' if m.group(3) else '%'}"
+            verb = ("提高" if rise else "下降") if m.group(3) else ("增长" if rise else "下降")
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{period}{verb}{size}"))
         for m in _ENGLISH_CHANGE_TO.finditer(text):
             rise = m.group(1).lower() in ("rose", "risen", "rises", "increased", "grew", "climbed", "jumped")
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{'升至' if rise else '降至'}{m.group(2)}%"))

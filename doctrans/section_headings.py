@@ -88,12 +88,34 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
 
 
 def _heading(word: str, tgt: str | None) -> str | None:
-    """``word`` (stripped) written in ``tgt`` when it is a heading of the list, else None."""
+    """``word`` (stripped) written in ``tgt`` when it is a heading of the list, maybe with its unit
+    in brackets (a table's column), else None."""
     if not word:
         return None
+    unit = _UNIT_AFTER.fullmatch(word)
+    if unit and (units := _UNITS_INTO_CHINESE if tgt == "zh" else _UNITS_INTO_ENGLISH).get(unit.group(2)):
+        heading = _heading(unit.group(1), tgt)
+        if heading is not None:
+            written = units[unit.group(2)]
+            return f"{heading}（{written}）" if tgt == "zh" else f"{heading} ({written})"
     if tgt == "zh":
         return _tables()[0].get(_key(word))
     return _tables()[1].get(word) or _CELLS_INTO_ENGLISH.get(word)
+
+
+# A table's column heading with its unit in brackets (收入（亿元） came back "Introduction", the unit
+# gone; Revenue ($m) 收入 ($m)): the heading from the list, the unit written the other language's way.
+_UNIT_AFTER = re.compile(r"(.+?)\s*[（(]\s*([^()（）]{1,12}?)\s*[）)]")
+_UNITS_INTO_ENGLISH = {"亿元": "100 million yuan", "万元": "10,000 yuan", "元": "yuan", "百万元": "million yuan",
+                       "千元": "thousand yuan", "亿美元": "100 million USD", "万美元": "10,000 USD", "美元": "USD",
+                       "%": "%", "％": "%", "人": "people", "万人": "10,000 people", "吨": "tonnes",
+                       "万吨": "10,000 tonnes", "人民币": "RMB", "元/吨": "yuan/tonne", "年": "years", "天": "days",
+                       "个": "number"}
+_UNITS_INTO_CHINESE = {"$m": "百万美元", "$ m": "百万美元", "$mn": "百万美元", "$bn": "十亿美元", "$ bn": "十亿美元",
+                       "£m": "百万英镑", "£bn": "十亿英镑", "€m": "百万欧元", "€bn": "十亿欧元", "%": "%",
+                       "USD": "美元", "US$": "美元", "$": "美元", "RMB": "人民币", "EUR": "欧元", "GBP": "英镑",
+                       "USD m": "百万美元", "USD million": "百万美元", "$ million": "百万美元", "millions": "百万",
+                       "people": "人", "years": "年", "days": "天"}
 
 
 # A table's yes/no cells, into English only (是否必填: 是 came back "Yeah", 否 "Oh, no"); into Chinese

@@ -74,6 +74,12 @@ def test_the_model_sees_a_placeholder_and_the_term_comes_back() -> None:
     # A change without its period keeps its direction (净利润下降2.1% came back "Net profit ... 2.1%").
     ("净利润较上年同期下降2.1%，收入增长5%", "zh", "en", [("较上年同期下降2.1%", "down 2.1% year on year"),
                                                     ("增长5%", "up 5%")]),
+    # A share's change in points (较上年同期提高6.1个百分点 came back "faster than prior-year period for
+    # 6.1 percentage points").
+    ("占比41.4%，较上年同期提高6.1个百分点", "zh", "en",
+     [("较上年同期提高6.1个百分点", "up 6.1 percentage points year on year")]),
+    ("Its share rose 2.5 percentage points year on year.", "en", "zh",
+     [("rose 2.5 percentage points year on year", "同比提高2.5个百分点")]),
     ("Costs fell by 2.1% while sales rose 4%, up to 5% of users", "en", "zh",
      [("fell by 2.1%", "下降2.1%"), ("rose 4%", "增长4%")]),
 ])
@@ -210,7 +216,7 @@ def test_multiples_and_unemployment(text: str, tgt: str, expected: list[tuple[st
     # "Sales fell 3.2 percent" came back 3.2%第三季度的销售员: the fall gone.
     ("Sales fell 3.2 percent in the third quarter.", [("fell 3.2 percent", "下降3.2%")]),
     ("Shares slipped 0.8 per cent, then jumped 2%.", [("slipped 0.8 per cent", "下降0.8%"), ("jumped 2%", "增长2%")]),
-    ("It fell 3 percentage points.", []),  # points, not a percentage: the model's
+    ("It fell 3 percentage points.", [("fell 3 percentage points", "下降3个百分点")]),  # points, no percentage
 ])
 def test_a_change_with_its_percentage_in_words_keeps_its_direction(text: str, found: list[tuple[str, str]]) -> None:
     from doctrans.report_terms import find_changes

@@ -136,3 +136,19 @@ def test_a_manuals_heading_about_a_named_thing(text: str, src: str, tgt: str, wr
 def test_a_run_in_heading_with_its_full_stop(text: str, written: str | None) -> None:
     found = section_headings.find_section_heading(text, "en", "zh")
     assert [s.target for s in found] == ([written] if written else [])
+
+
+@pytest.mark.parametrize(("text", "tgt", "written"), [
+    # A results table's header row: 收入（亿元） came back "Introduction" (the unit gone), 同比增长
+    # "It's like a grower", 占比 "Shoot"; Revenue ($m) 收入 ($m).
+    ("收入（亿元）", "en", "Revenue (100 million yuan)"),
+    ("同比增长", "en", "YoY Growth"),
+    ("占比", "en", "Share of Total"),
+    ("Revenue ($m)", "zh", "收入（百万美元）"),
+    ("Growth (%)", "zh", "增长（%）"),
+    ("Revenue (in thousands)", "zh", None),  # a unit the list does not know: the model's
+    ("Foo (%)", "zh", None),  # no heading of the list
+])
+def test_a_columns_heading_with_its_unit(text: str, tgt: str, written: str | None) -> None:
+    found = section_headings.find_section_heading(text, "zh" if tgt == "en" else "en", tgt)
+    assert [s.target for s in found if s.kind == "heading"] == ([written] if written else [])
