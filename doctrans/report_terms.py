@@ -137,9 +137,10 @@ _ENGLISH_CHANGE = re.compile(
 # A change to a level, its percentage the level ("Unemployment fell to 3.9%" came back 失业…为3.9%,
 # the fall gone): 降至3.9% <-> fell to 3.9%.
 _ENGLISH_CHANGE_TO = re.compile(
-    r"(?<![A-Za-z])(rose|risen|rises|increased|grew|climbed|jumped|fell|fallen|falls|decreased|declined|dropped"
-    r"|slipped|slid)\s+to\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z]))(?![0-9A-Za-z])",
+    r"(?<![A-Za-z])(rose|risen|rises|increased|grew|climbed|jumped|improved|fell|fallen|falls|decreased|declined"
+    r"|dropped|slipped|slid)\s+to\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z]))(?![0-9A-Za-z])",
     re.IGNORECASE)
+_RISES_TO = ("rose", "risen", "rises", "increased", "grew", "climbed", "jumped", "improved")
 _CHINESE_CHANGE_TO = re.compile(rf"(升至|上升至|增至|增长至|提高至|上涨至|降至|下降至|减至|回落至|下滑至|降低至)"
                                 rf"\s?{_PERCENT}")
 _CHINESE_RISES_TO = ("升至", "上升至", "增至", "增长至", "提高至", "上涨至")
@@ -172,6 +173,6 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
             verb = ("提高" if rise else "下降") if m.group(3) else ("增长" if rise else "下降")
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{period}{verb}{size}"))
         for m in _ENGLISH_CHANGE_TO.finditer(text):
-            rise = m.group(1).lower() in ("rose", "risen", "rises", "increased", "grew", "climbed", "jumped")
+            rise = m.group(1).lower() in _RISES_TO
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{'升至' if rise else '降至'}{m.group(2)}%"))
     return sorted(spans, key=lambda s: s.start)

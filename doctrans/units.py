@@ -674,6 +674,18 @@ def no_counter_after(text: str, written: list[str], counters: str) -> str:
     return text
 
 
+def no_ordinal_before_a_year(text: str, written: list[str]) -> str:
+    """``text`` (Chinese) without a 第 the model wrote right before a restored calendar year ("the
+    lowest level since 2021" came back ``第2021年以来最低级``): a year is no ordinal."""
+    for year in written:
+        if _A_YEAR.fullmatch(year):
+            text = text.replace("第" + year, year)
+    return text
+
+
+_A_YEAR = re.compile(r"(?:1[5-9]|2[01])[0-9]{2}年?")
+
+
 def drop_repeated_measures(text: str, written: list[str]) -> str:
     """``text`` without the unit character a model wrote again after a restored measure that has
     it (``当我8岁岁时`` -> ``当我8岁时``, ``15公里公里`` -> ``15公里``: the model learned that a figure

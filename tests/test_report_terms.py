@@ -292,3 +292,16 @@ def test_a_companys_results_into_chinese() -> None:
     text = "Analysts expect pre-tax profit to beat the full-year profit forecast after a share buyback."
     assert [s.target for s in report_terms.find_report_terms(text, "en", "zh")] == [
         "分析师", "税前利润", "全年", "利润预期", "股票回购"]
+
+
+def test_a_quarterly_update_into_chinese() -> None:
+    """"Figures are unaudited" came back 嫌犯被审讯 (suspects interrogated), "enterprise customers"
+    新入门的顾客, "Churn fell to 4.1%" lost its churn, "operating margin improved to 18.5%" 改进了18.5%,
+    "since 2021" 第2021年以来."""
+    text = "Churn fell to 4.1% and enterprise customers grew; figures are unaudited."
+    found = report_terms.find_report_terms(text, "en", "zh")
+    assert [s.target for s in found] == ["客户流失率", "企业客户", "未经审计"]
+    changes = report_terms.find_changes("Operating margin improved to 18.5%.", "en", "zh")
+    assert [(s.text, s.target) for s in changes] == [("improved to 18.5%", "升至18.5%")]
+    prep = prepare("Churn fell to 4.1%, the lowest level since 2021.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore("⦅1⦆⦅2⦆，第⦅3⦆以来最低。").text == "客户流失率降至4.1%，2021年以来最低。"

@@ -146,6 +146,8 @@ def test_a_run_in_heading_with_its_full_stop(text: str, written: str | None) -> 
     ("占比", "en", "Share of Total"),
     ("Revenue ($m)", "zh", "收入（百万美元）"),
     ("Growth (%)", "zh", "增长（%）"),
+    ("Margin (%)", "zh", "利润率（%）"),  # left in English, as was "Segment"
+    ("Segment", "zh", "业务板块"),
     ("Revenue (in thousands)", "zh", None),  # a unit the list does not know: the model's
     ("Foo (%)", "zh", None),  # no heading of the list
 ])

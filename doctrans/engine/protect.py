@@ -45,6 +45,7 @@ from doctrans.units import (
     drop_repeated_measures,
     no_age_after_a_name,
     no_counter_after,
+    no_ordinal_before_a_year,
     one_period,
 )
 from doctrans.verbatim import (
@@ -150,6 +151,8 @@ class Prepared:
                 restored = replace(restored, text=no_counter_after(restored.text, ages, "年"))
                 years = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("周年")]
                 restored = replace(restored, text=no_counter_after(restored.text, years, "年"))
+                restored = replace(restored, text=no_ordinal_before_a_year(
+                    restored.text, [s.output for s in self.masked.spans if s.kind in ("number", "date")]))
         if not self.chinese_output and self.masked.spans:
             restored = replace(restored, text=no_article_before_determiner(one_period(restored.text)))
             places = [s.output for s in self.masked.spans if s.kind == "place"]
