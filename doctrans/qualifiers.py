@@ -159,7 +159,7 @@ _RANGE_SEP = re.compile(r"\s?(?:～|~|至|到|—|–)\s?")
 
 # Into Chinese: two figures of one kind joined by "to" or a dash, not after a word that makes the
 # first a start or a change ("from 5% to 10%", "grew 3% to 5%" are no ranges).
-_ENGLISH_RANGE_SEP = re.compile(r" to |\s?[–—]\s?")
+_ENGLISH_RANGE_SEP = re.compile(r" to |\s?[–—]\s?|(?<=[%％])-")  # 5.25%-5.5%: a hyphen after a percentage
 _NOT_A_RANGE = re.compile(r"(?i)\b(?:from|between|by|rose|fell|grew|increased|decreased|declined|climbed|jumped"
                           r"|dropped|gained|lost|up|down|rising|falling|growing)\s+$")
 _PLAIN_FIGURE = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?%?")

@@ -138,7 +138,8 @@ _ENGLISH_CHANGE = re.compile(
 # the fall gone): 降至3.9% <-> fell to 3.9%.
 _ENGLISH_CHANGE_TO = re.compile(
     r"(?<![A-Za-z])(rose|risen|rises|increased|grew|climbed|jumped|improved|fell|fallen|falls|decreased|declined"
-    r"|dropped|slipped|slid)\s+to\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z]))(?![0-9A-Za-z])",
+    r"|dropped|slipped|slid|eased)\s+to\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z]))"
+    r"(?![0-9A-Za-z])",
     re.IGNORECASE)
 _RISES_TO = ("rose", "risen", "rises", "increased", "grew", "climbed", "jumped", "improved")
 _CHINESE_CHANGE_TO = re.compile(rf"(升至|上升至|增至|增长至|提高至|上涨至|降至|下降至|减至|回落至|下滑至|降低至)"

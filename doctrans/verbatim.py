@@ -90,6 +90,7 @@ for the example, all of that row's kind.
 | number     | 销售额为1,250万元                          | 1,250                                   |
 | number     | 同比增长3.5%。                             | 3.5%                                    |
 | number     | a ratio of 0.75 and -12 or −3             | 0.75 · -12 · −3                         |
+| number     | held at 5.25%-5.5%                        | 5.25% · 5.5%                            |
 | number     | 2024年                                    | 2024                                    |
 | number     | 2024年3月15日                             | 2024 · 15                               |
 | number     | 共１２３人                                 | １２３                                  |
@@ -118,7 +119,8 @@ Decisions on borderline cases, and why:
   as reliably as a digit, and a changed figure is the failure users notice, so masking is the safe
   default. Only the number part is masked: units and suffixes (``万元``, ``年``, ``kg``, ``st`` of
   ``1st``, ``%`` excepted) stay translatable, so ``2024年`` → ``⦅1⦆年`` → ``⦅1⦆`` and ``1st`` →
-  ``第⦅1⦆``. A sign belongs to the number only where it cannot be a dash (``-12`` yes, ``10-20`` no).
+  ``第⦅1⦆``. A sign belongs to the number only where it cannot be a dash (``-12`` yes, ``10-20`` and
+  ``5.25%-5.5%`` no: the second rate was masked negative).
   Digit groups joined by hyphens are one number when there are three groups or more or one has
   five digits or more (a telephone number, an ISBN, a part number: the models wrote
   ``010-12345678`` as ``010, 12345678`` and ``010或12345678``); two short groups are a range.
@@ -654,7 +656,7 @@ _RULES: list[tuple[str, Finder]] = [
     ("number", _regex(r"(?<![0-9A-Za-z_.\-])\+?(?:[0-9]+(?:-[0-9]+){2,}|[0-9]{5,}-[0-9]+|[0-9]+-[0-9]{5,})"
                       r"(?![0-9A-Za-z_]|[.\-][0-9])")),
     ("number", _regex(rf"(?<![0-9A-Za-z_{_D[3:]}.])"
-                      rf"(?:[-+\u2212](?=(?:US\$|HK\$|[$€£¥￥₹₩])?[{_D}]))?"
+                      rf"(?:(?<![%％‰])[-+\u2212](?=(?:US\$|HK\$|[$€£¥￥₹₩])?[{_D}]))?"
                       r"(?:US\$|HK\$|[$€£¥￥₹₩])?"
                       rf"(?:0[xX][0-9A-Fa-f]+"
                       rf"|[0-9]{{1,4}}/[0-9]{{1,4}}(?![/0-9])"

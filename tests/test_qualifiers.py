@@ -91,3 +91,9 @@ def test_a_versions_or_later_takes_its_version_word() -> None:
     prep = prepare("SDK 需要 Python 3.9 及以上版本。", 16, tgt_lang="en", src_lang="zh")
     assert "版本" not in (prep.model_text or "")
     assert [s.target for s in prep.masked.spans][-1] == "3.9 or later"
+
+
+def test_a_range_of_percentages_with_a_hyphen_is_one_span() -> None:
+    """"Rates were held at 5.25%-5.5%" was masked as 5.25% and -5.5% (negative)."""
+    prep = prepare("Rates were held at 5.25%-5.5%.", 16, tgt_lang="zh", src_lang="en")
+    assert [(s.text, s.target) for s in prep.masked.spans] == [("5.25%-5.5%", "5.25%至5.5%")]

@@ -305,3 +305,9 @@ def test_a_quarterly_update_into_chinese() -> None:
     assert [(s.text, s.target) for s in changes] == [("improved to 18.5%", "升至18.5%")]
     prep = prepare("Churn fell to 4.1%, the lowest level since 2021.", 16, tgt_lang="zh", src_lang="en")
     assert prep.restore("⦅1⦆⦅2⦆，第⦅3⦆以来最低。").text == "客户流失率降至4.1%，2021年以来最低。"
+
+
+def test_inflation_eased_to_a_level() -> None:
+    """"Inflation eased to 2.3%" left "eased" to the model: a fall to a level."""
+    changes = report_terms.find_changes("Inflation eased to 2.3% in October.", "en", "zh")
+    assert [(s.text, s.target) for s in changes] == [("eased to 2.3%", "降至2.3%")]
