@@ -25,6 +25,7 @@ fraction written the other language's way, masked, restored and checked like a f
 | 超出预算四成                         | 40%                 |
 | 近三成的受访者                       | 30%                 |
 | 增长两成半                           | 25%                 |
+| 约有三成受访者                       | 30%                 |
 | two quarters of gains               | (none)              |
 | a third time                        | (none)              |
 | 百分之三十                           | (none)              |
@@ -106,8 +107,8 @@ def english_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
     return spans
 
 
-_TENTHS = re.compile(r"(增长|增加|上涨|提高|提升|下降|下跌|降低|减少|回落|占|近|约|逾|超过|超|超出|达到?|不到|不足)?"
-                     r"([一二三四五六七八九两])成(半)?(?=(以上|左右|多|的)?)")
+_TENTHS = re.compile(r"(增长|增加|上涨|提高|提升|下降|下跌|降低|减少|回落|占|近|约有|约|逾|超过|超|超出|达到?"
+                     r"|不到|不足)?([一二三四五六七八九两])成(半)?(?=(以上|左右|多|的)?)")
 
 
 def chinese_tenths(text: str, taken: Sequence[Span] = ()) -> list[Span]:

@@ -122,6 +122,9 @@ _OUT_OF_CHINESE = {
     "华氏度": "°F", "℃": "°C", "℉": "°F", "千瓦时": "kWh", "千瓦": "kW", "兆瓦": "MW",
     "英寸": "inches", "英尺": "feet", "英里/小时": "mph", "英里": "miles", "英亩": "acres", "平方英尺": "square feet",
     "平方英里": "square miles", "公顷": "hectares", "磅": "pounds", "盎司": "ounces", "加仑": "gallons",
+    # A statistics release's grain in 斤 (全年粮食产量13908亿斤 left 斤 to the model), as its English
+    # edition writes it.
+    "斤": "jin",
 }
 # An English unit written as a word is singular after 1 (``1 mile``, ``1 square foot``).
 _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre", "square feet": "square foot",
@@ -143,8 +146,8 @@ _CHINESE_MEASURE = re.compile(rf"(零下|-|−)?{FIGURE_START}({_DIMENSIONS})\s?
 # "12 miles", ``他跑了三公里`` "three miles": the numeral was a figure, the unit the model's). Not a
 # numeral read digit by digit (``三四公里`` is three or four), an ordinal (``第三公里``), a height
 # (``一米八``: 1.8 m), half more (``一公里半``) or 一 inside a word (``统一米价``); 升 after a
-# numeral is as often "rise" (一升一降).
-_NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=True) if u != "升")
+# numeral is as often "rise" (一升一降), 斤 an idiom's (四两拨千斤) or a jack's (千斤顶).
+_NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=True) if u not in ("升", "斤"))
 _NUMERAL_MEASURE = re.compile(r"(零下)?(?<![零〇一二两三四五六七八九十百千万亿几第每])(?<![统唯同单均专之])"
                               r"([零〇一二两三四五六七八九十百千]+)(多|余)?"
                               rf"({_NUMERAL_UNIT})(?![饭粒服隆拉格斤里半零〇一二两三四五六七八九十])")

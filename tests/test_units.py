@@ -408,3 +408,14 @@ def test_a_chinese_forecast_keeps_its_terms_forces_and_signs() -> None:
 ])
 def test_a_measure_as_a_compound_adjective_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_units(text, "zh")] == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A statistics release's 全年粮食产量13908亿斤 left 斤 to the model.
+    ("全年粮食产量13908亿斤。", [("13908亿斤", "1.3908 trillion jin")]),
+    ("买了5斤苹果。", [("5斤", "5 jin")]),
+    ("四两拨千斤，千斤顶。", []),  # an idiom, a jack
+])
+def test_jin_into_english(text: str, found: list[tuple[str, str]]) -> None:
+    spans = find_units(text, "en") + units.find_large_measures(text, "en")
+    assert [(s.text, s.target) for s in spans] == found
