@@ -121,6 +121,13 @@ _EN_DECADE = re.compile(r"(?<![0-9A-Za-z])(?P<y>(?:1[5-9]|20)[0-9]0)s(?![A-Za-z0
 _EN_YEAR_PART = re.compile(rf"(?<![A-Za-z])(?:the\s+)?(?P<p>(?i:end|beginning|start|middle))\s+of\s+(?:the\s+)?"
                            rf"(?P<y>{_YEAR_NO})(?P<s>s)?(?![0-9A-Za-z])")
 _EN_EARLY_LATE = re.compile(rf"(?<![A-Za-z])(?P<p>(?i:early|late|mid))[- ](?P<y>{_YEAR_NO})(?P<s>s)?(?![0-9A-Za-z])")
+# A decade in words ("an old song from the seventies" came back 七个, seven): the, maybe early, mid or
+# late, then the decade; not "in her seventies" (an age).
+_EN_DECADE_WORDS = re.compile(r"(?<![A-Za-z])the\s+(?:(?P<p>early|mid|late)[- ])?(?:nineteen[- ])?"
+                              r"(?P<d>twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)(?![A-Za-z])",
+                              re.IGNORECASE)
+_DECADE_TENS = {"twenties": "二", "thirties": "三", "forties": "四", "fifties": "五", "sixties": "六",
+                "seventies": "七", "eighties": "八", "nineties": "九"}
 _YEAR_PART_INTO = {"end": "底", "beginning": "初", "start": "初", "middle": "中", "early": "初", "late": "底",
                    "mid": "中"}
 _DECADE_PART_INTO = {"end": "末", "beginning": "初", "start": "初", "middle": "中期", "early": "初", "late": "末",
@@ -297,6 +304,9 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                     continue
                 written = f"{m['y']}年代{_DECADE_PART_INTO[part]}" if m["s"] else f"{m['y']}年{_YEAR_PART_INTO[part]}"
                 spans.append(Span(m.start(), m.end(), m.group(), "date", written))  # the early 1990s: 1990年代初
+        for m in _EN_DECADE_WORDS.finditer(text):
+            part = _DECADE_PART_INTO[m["p"].lower()] if m["p"] else ""
+            spans.append(Span(m.start(), m.end(), m.group(), "date", f"{_DECADE_TENS[m['d'].lower()]}十年代{part}"))
         for m in _EN_DATE.finditer(text):
             if any(sp.start <= m.start() < sp.end for sp in spans):
                 continue

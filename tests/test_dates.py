@@ -169,3 +169,13 @@ def test_a_day_of_a_month_with_of_is_a_date() -> None:
 ])
 def test_a_chinese_decade_is_the_decade_in_english(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_dates(text, "en")] == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # "an old song from the seventies" came back 七个 (seven).
+    ("an old song from the seventies", [("the seventies", "七十年代")]),
+    ("in the early nineties", [("the early nineties", "九十年代初")]),
+    ("a woman in her seventies", []),  # an age, not a decade
+])
+def test_a_decade_in_words_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_dates(text, "zh")] == found

@@ -311,3 +311,11 @@ def test_inflation_eased_to_a_level() -> None:
     """"Inflation eased to 2.3%" left "eased" to the model: a fall to a level."""
     changes = report_terms.find_changes("Inflation eased to 2.3% in October.", "en", "zh")
     assert [(s.text, s.target) for s in changes] == [("eased to 2.3%", "降至2.3%")]
+
+
+def test_english_fictions_words_into_chinese() -> None:
+    """"Anna nodded" came back 安娜拒绝了 (she refused), "the corridor" 尸体 (a corpse), "a radio was
+    playing" 一个单选中 (a radio button's); a radio button stays a button."""
+    text = "She nodded; in the corridor a radio was playing. Click the radio button, Mum."
+    assert [s.target for s in report_terms.find_report_terms(text, "en", "zh")] == [
+        "点了点头", "走廊", "收音机", "单选按钮", "妈妈"]
