@@ -230,7 +230,9 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
                 lead, tail = _CHINESE_AFTER[after.group(1)]
                 if after.group("version") is not None and after.group(1) in _LATER:
                     tail = _LATER[after.group(1)]
-                written = f"{lead}{written}{tail}"
+                change = re.match(r"(?:up|down) ", written) if lead else None  # 增长5%左右: up about 5%
+                written = f"{change.group()}{lead}{written[change.end():]}{tail}" if change \
+                    else f"{lead}{written}{tail}"
         else:
             before = _ENGLISH_WORD.search(text, 0, fig.start)
             if before and _QUESTION.search(text, 0, before.start()):

@@ -319,3 +319,14 @@ def test_english_fictions_words_into_chinese() -> None:
     text = "She nodded; in the corridor a radio was playing. Click the radio button, Mum."
     assert [s.target for s in report_terms.find_report_terms(text, "en", "zh")] == [
         "点了点头", "走廊", "收音机", "单选按钮", "妈妈"]
+
+
+def test_a_government_work_reports_phrases_into_english() -> None:
+    """稳中求进工作总基调 came back "sympathetic benchmarks", 居民消费价格 "The center consumption",
+    再创历史新高 "revolve history newer"; 增长5%左右 "about up 5%"."""
+    text = "坚持稳中求进工作总基调，城镇新增就业1244万人，居民消费价格涨幅3%左右，粮食产量再创历史新高。"
+    assert [s.target for s in report_terms.find_report_terms(text, "zh", "en")] == [
+        "the general principle of pursuing progress while ensuring stability", "new urban jobs", "consumer prices",
+        "increase", "grain output", "hit another record high"]
+    prep = prepare("国内生产总值增长5%左右。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.copy == "gross domestic product up about 5%."  # a document's block gets its capital
