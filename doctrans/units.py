@@ -358,13 +358,6 @@ def _symbols(text: str) -> list[Span]:
     return sorted(spans, key=lambda s: s.start)
 
 
-# How often, per period (a leaflet's 一日2次 came back "one day 2", a fitness report's 每周锻炼3次 the
-# same way): "twice a day", "3 times a week". 一次 alone is "once" or "at a time": the model's.
-_ZH_FREQUENCY = re.compile(r"(?<![0-9一二两三四五六七八九十百第])(?:一|每)(日|天|周|星期|月|年)"
-                           r"([0-9]{1,3}|[一二两三四五六七八九十]{1,3})次(?![数方元])")
-_PER = {"日": "day", "天": "day", "周": "week", "星期": "week", "月": "month", "年": "year"}
-
-
 # A wind's force on the Beaufort scale, where the clause names the wind (a forecast's 南风二级左右 came
 # back "southern two-degrees", 4到5级偏北风 "4 to 5-level preferences", 阵风可达7级 "7-degrees"):
 # 二三级 is two or three, read digit by digit. Not an earthquake's 级 (doctrans.magnitudes).
@@ -393,6 +386,13 @@ def _wind_forces(text: str) -> list[Span]:
             span = Span(start, m.end(), text[start:m.end()], "number", written)
             spans += [] if span.overlaps_any(spans) else [span]
     return spans
+
+
+# How often, per period (a leaflet's 一日2次 came back "one day 2"): "twice a day", "3 times a week".
+# 一次 alone is "once" or "at a time", and a verb between (每周锻炼3次) leaves it to the model.
+_ZH_FREQUENCY = re.compile(r"(?<![0-9一二两三四五六七八九十百第])(?:一|每)(日|天|周|星期|月|年)"
+                           r"([0-9]{1,3}|[一二两三四五六七八九十]{1,3})次(?![数方元])")
+_PER = {"日": "day", "天": "day", "周": "week", "星期": "week", "月": "month", "年": "year"}
 
 
 def _frequencies(text: str) -> list[Span]:

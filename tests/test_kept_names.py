@@ -62,7 +62,7 @@ def test_a_products_version_goes_with_its_name_unless_a_qualifier_takes_it() -> 
     """``支持 Windows 10/11、macOS 12 及以上版本`` came back ``Support Windows, 10/11, macOS, 12``."""
     terms = automatic_terms("支持 Windows 10/11、Ubuntu 22 及以上版本，需要 Java 3 个。", [], "zh", "en")
     assert [(t.text, t.target) for t in terms] == [("Windows 10/11", "Windows 10/11"), ("Ubuntu", "Ubuntu"),
-                                                   ("22 及以上", "22 or later"), ("Java", "Java")]
+                                                   ("22 及以上版本", "22 or later"), ("Java", "Java")]
 
 
 def test_a_name_is_masked_and_comes_back_byte_for_byte() -> None:
