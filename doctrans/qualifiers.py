@@ -192,7 +192,12 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
         def chinese(a: Span, b: Span) -> str | None:
             same_kind = _PLAIN_FIGURE.fullmatch(a.text) and _PLAIN_FIGURE.fullmatch(b.text) \
                 and a.text.endswith("%") == b.text.endswith("%")
-            return f"{a.text}至{b.text}" if same_kind and not _NOT_A_RANGE.search(text, 0, a.start) else None
+            if not same_kind or _NOT_A_RANGE.search(text, 0, a.start):
+                return None
+            low, high = (decimal_value(x.text.rstrip("%")) for x in (a, b))
+            if low is None or high is None or low >= high:
+                return None  # "The vote was 52% to 48%": a split, not a range
+            return f"{a.text}至{b.text}"
         return _ranges(text, terms, loose, _ENGLISH_RANGE_SEP, chinese)
     if tgt != "en" or src == "en":
         return list(terms)

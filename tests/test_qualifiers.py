@@ -97,3 +97,9 @@ def test_a_range_of_percentages_with_a_hyphen_is_one_span() -> None:
     """"Rates were held at 5.25%-5.5%" was masked as 5.25% and -5.5% (negative)."""
     prep = prepare("Rates were held at 5.25%-5.5%.", 16, tgt_lang="zh", src_lang="en")
     assert [(s.text, s.target) for s in prep.masked.spans] == [("5.25%-5.5%", "5.25%至5.5%")]
+
+
+def test_two_figures_falling_are_no_range() -> None:
+    """"The vote was 52% to 48%" was made one span 52%至48%, a range from 52 to 48."""
+    prep = prepare("The vote was 52% to 48%.", 16, tgt_lang="zh", src_lang="en")
+    assert [s.text for s in prep.masked.spans] == ["52%", "48%"]
