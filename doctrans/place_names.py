@@ -70,6 +70,8 @@ def _tables() -> tuple[dict[str, str], dict[str, str], re.Pattern[str], re.Patte
         english, chinese, *others = line.split("\t")
         into_chinese[english] = chinese.lstrip("!")
         into_chinese.setdefault(english.upper(), chinese.lstrip("!"))  # a news dateline: GUANGZHOU
+        if english.startswith("the "):  # a sentence's first word: The Great Wall
+            into_chinese.setdefault("The" + english[3:], chinese.lstrip("!"))
         for name in [chinese, *(others[0].split(",") if others else [])]:
             if not name.startswith("!"):
                 into_english[name] = english

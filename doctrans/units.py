@@ -125,6 +125,9 @@ _OUT_OF_CHINESE = {
     # A statistics release's grain in 斤 (全年粮食产量13908亿斤 left 斤 to the model), as its English
     # edition writes it.
     "斤": "jin",
+    # Person-times, as a museum's or a railway's count of visits (接待游客1712.3万人次 came back "17.123
+    # million people", 超过1700万人次 "more than 17 million times for the military").
+    "人次": "visits",
 }
 # An English unit written as a word is singular after 1 (``1 mile``, ``1 square foot``).
 _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre", "square feet": "square foot",
@@ -147,7 +150,7 @@ _CHINESE_MEASURE = re.compile(rf"(零下|-|−)?{FIGURE_START}({_DIMENSIONS})\s?
 # numeral read digit by digit (``三四公里`` is three or four), an ordinal (``第三公里``), a height
 # (``一米八``: 1.8 m), half more (``一公里半``) or 一 inside a word (``统一米价``); 升 after a
 # numeral is as often "rise" (一升一降), 斤 an idiom's (四两拨千斤) or a jack's (千斤顶).
-_NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=True) if u not in ("升", "斤"))
+_NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=True) if u not in ("升", "斤", "人次"))
 _NUMERAL_MEASURE = re.compile(r"(零下)?(?<![零〇一二两三四五六七八九十百千万亿几第每])(?<![统唯同单均专之])"
                               r"([零〇一二两三四五六七八九十百千]+)(多|余)?"
                               rf"({_NUMERAL_UNIT})(?![饭粒服隆拉格斤里半零〇一二两三四五六七八九十])")

@@ -150,3 +150,14 @@ def test_a_part_by_the_compass_is_the_regions_name_with_one_article_and_a_capita
     for decoded in ("⦅1⦆ has more factories than last year.", "The ⦅1⦆ has more factories than last year."):
         assert prep.restore(decoded).text == "The eastern region has more factories than last year."
     assert prep.restore("More factories in the ⦅1⦆.").text == "More factories in the eastern region."
+
+
+@pytest.mark.parametrize(("text", "src", "tgt", "found"), [
+    # A museum's news: 故宫博物院 came back "the uterus" (宫 read as a womb's).
+    ("故宫博物院今年接待游客超过1700万人次。", "zh", "en", [("故宫博物院", "the Palace Museum")]),
+    ("故宫自2015年起限流。", "zh", "en", [("故宫", "the Forbidden City")]),
+    ("The Great Wall and Tiananmen Square.", "en", "zh",
+     [("The Great Wall", "长城"), ("Tiananmen Square", "天安门广场")]),
+])
+def test_chinas_landmarks(text: str, src: str, tgt: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_place_names(text, src, tgt)] == found

@@ -419,3 +419,10 @@ def test_a_measure_as_a_compound_adjective_into_chinese(text: str, found: list[t
 def test_jin_into_english(text: str, found: list[tuple[str, str]]) -> None:
     spans = find_units(text, "en") + units.find_large_measures(text, "en")
     assert [(s.text, s.target) for s in spans] == found
+
+
+def test_person_times_are_visits_into_english() -> None:
+    """接待游客1712.3万人次 came back "17.123 million people", 超过1700万人次 "more than 17 million times
+    for the military"."""
+    spans = find_units("服务500人次。", "en") + units.find_large_measures("游客1712.3万人次。", "en")
+    assert [(s.text, s.target) for s in spans] == [("500人次", "500 visits"), ("1712.3万人次", "17.123 million visits")]
