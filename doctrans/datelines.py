@@ -8,6 +8,7 @@
 | 中新网11月26日电                        | November 26 (Chinanews.com) --            |
 | 本报多哈1月25日电（记者王磊）           | DOHA, January 25 (reporter Wang Lei) --   |
 | 本报北京3月2日电                        | BEIJING, March 2 --                       |
+| 本报讯（记者李明）                      | (reporter Li Ming) --                     |
 | HOUSTON, March 3 (Reuters) -            | 路透社休斯敦3月3日电                      |
 | BEIJING, Nov. 20 (Xinhua) --            | 新华社北京11月20日电                      |
 | WASHINGTON, Jan 5 (AP) —                | 美联社华盛顿1月5日电                      |
@@ -40,6 +41,7 @@ _D = "0-9０-９"
 _ZH_DATELINE = re.compile(rf"^(?P<agency>{'|'.join(_INTO_ENGLISH)})(?P<place>[\u4e00-\u9fff]{{2,6}}?)?"
                           rf"(?P<m>[{_D}]{{1,2}})月(?P<d>[{_D}]{{1,2}})日电")
 _BYLINE = re.compile(r"[（(]记者\s?([\u4e00-\u9fff]{2,4}(?:[、，,]\s?[\u4e00-\u9fff]{2,4})*)[）)]")
+_OWN_REPORT = re.compile(r"^本报讯\s?" + _BYLINE.pattern)
 _EN_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?P<m>{ENGLISH_MONTH})\s+(?P<d>[0-9]{{1,2}})\s+"
                           rf"\((?P<agency>{'|'.join(_INTO_CHINESE)})\)\s*(?:--|-|—|–)")
 
@@ -64,6 +66,13 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
         by_whom = f" ({agency})" if agency else ""
         written = f"{place.upper() + ', ' if place else ''}{MONTHS[month - 1]} {day}{by_whom} --"
         return [Span(0, end, text[:end], "number", written)]
+    if tgt == "en" and src != "en" and (m := _OWN_REPORT.match(text)):
+        # The paper's own report without place or date (本报讯（记者李明） came back "This reports (The
+        # reporter Li Ming) reporters get out of ..."): the byline alone.
+        names = [full_name_in_pinyin(n) for n in re.split(r"[、，,]\s?", m.group(1))]
+        if all(names):
+            by = f"reporter{'s' if len(names) > 1 else ''} {', '.join(n for n in names if n)}"
+            return [Span(0, m.end(), m.group(), "number", f"({by}) --")]
     if tgt == "zh" and src != "zh" and (m := _EN_DATELINE.match(text)):
         place = english_to_chinese(m["place"])
         month, day = month_number(m["m"]), int(m["d"])
