@@ -124,6 +124,9 @@ def _is_boundary(text: str, lang: str, mark_start: int, mark: str, after: int, l
     return True
 
 
+_INLINE_CODE = re.compile(r"``(?:[^`\n]|`(?!`))+?``|`[^`\n]+`")
+
+
 def split_sentences(text: str, lang: str = "en") -> list[Span]:
     """Sentence spans of ``text``, in order, each stripped of surrounding whitespace.
 
@@ -143,7 +146,12 @@ def split_sentences(text: str, lang: str = "en") -> list[Span]:
             chunk_end = leader.start()
         else:
             leader_span = None
+        # Never inside inline code (a man page's `backup-agent [OPTIONS] SOURCE... DEST` was cut after
+        # its "...", and the half without its closing backtick came back with SOURCE translated).
+        code = [(c.start(), c.end()) for c in _INLINE_CODE.finditer(text, chunk_start, chunk_end)]
         for m in _CANDIDATE.finditer(text, chunk_start, chunk_end):
+            if any(a < m.start() < b for a, b in code):
+                continue
             after = m.end()
             if m.group(1)[0] in _CJK_TERMINATORS and m.group(2):
                 # After 。！？ a “ or ‘ opens the next sentence (only German closes quotes with them).

@@ -115,6 +115,10 @@ _INTO_CHINESE = {
     "acre": "英亩", "square feet": "平方英尺", "square foot": "平方英尺", "sq ft": "平方英尺",
     "square miles": "平方英里", "square mile": "平方英里", "hectares": "公顷", "hectare": "公顷", "lb": "磅",
     "lbs": "磅", "ounces": "盎司", "ounce": "盎司", "oz": "盎司", "gallons": "加仑", "gallon": "加仑",
+    # Sizes spelt out, written with their symbol (a man page's "10 megabytes per second" came back
+    # 每秒10 megabytes).
+    "kilobytes": "KB", "kilobyte": "KB", "megabytes": "MB", "megabyte": "MB", "gigabytes": "GB", "gigabyte": "GB",
+    "terabytes": "TB", "terabyte": "TB",
 }
 _OUT_OF_CHINESE = {
     "公里": "km", "千米": "km", "米": "m", "厘米": "cm", "毫米": "mm", "公斤": "kg", "千克": "kg", "克": "g",
@@ -171,8 +175,8 @@ _WEATHER = re.compile(r"\b(?:temperatures?|cold(?:er|est)?|warm(?:er|est)?|lows?
 # numeral with its unit. Units spelt out only (``one m`` is no measure), never feet (``on two
 # feet``); degrees without a scale only after "minus" (a temperature: "turned ninety degrees" is
 # the model's).
-_WORD_UNITS = sorted((u for u in _INTO_CHINESE if re.fullmatch(r"[a-z ]{4,}", u) and "f" not in u[:2]),
-                     key=len, reverse=True)
+_WORD_UNITS = sorted((u for u in _INTO_CHINESE if re.fullmatch(r"[a-z ]{4,}", u) and "f" not in u[:2]
+                      and not _INTO_CHINESE[u].isascii()), key=len, reverse=True)
 _WORDS_MEASURE = re.compile(rf"(?<![\w'’-])(minus )?({NUMBER_WORDS})[ \u00a0-]({'|'.join(_WORD_UNITS)}|degrees?)"
                             r"(?![\w'’²/-])", re.IGNORECASE)
 # A duration in words after a qualifier ("no more than four hours per month" came back without its

@@ -148,6 +148,8 @@ def test_a_run_in_heading_with_its_full_stop(text: str, written: str | None) -> 
     ("Growth (%)", "zh", "增长（%）"),
     ("Margin (%)", "zh", "利润率（%）"),  # left in English, as was "Segment"
     ("Segment", "zh", "业务板块"),
+    ("SYNOPSIS", "zh", "概要"),  # a man page's, left in English
+    ("概要", "en", "Summary"),  # the Chinese reads back as before
     ("Revenue (in thousands)", "zh", None),  # a unit the list does not know: the model's
     ("Foo (%)", "zh", None),  # no heading of the list
 ])

@@ -93,3 +93,12 @@ def test_no_space_after_a_full_width_mark_in_chinese_output() -> None:
     assert join_gap(" ", "zh", "利率上升。", "0.45欧元") == ""
     assert join_gap(" ", "zh", "你确定吗?", "好") == " "  # an ASCII mark: the model's spacing stays
     assert join_gap(" ", "en", "他来了。", '"Yes."') == " "
+
+
+def test_no_sentence_ends_inside_inline_code() -> None:
+    """A man page's `backup-agent [OPTIONS] SOURCE... DEST` was cut after its "...", and the half
+    without its closing backtick came back with SOURCE translated (源代码)."""
+    text = "`backup-agent [OPTIONS] SOURCE... DEST`"
+    assert split_sentences(text, "en") == [(0, len(text))]
+    assert [text2[a:b] for text2 in ["Run `a... B` now. Then stop."] for a, b in split_sentences(text2, "en")] == [
+        "Run `a... B` now.", "Then stop."]

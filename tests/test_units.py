@@ -426,3 +426,9 @@ def test_person_times_are_visits_into_english() -> None:
     for the military"."""
     spans = find_units("服务500人次。", "en") + units.find_large_measures("游客1712.3万人次。", "en")
     assert [(s.text, s.target) for s in spans] == [("500人次", "500 visits"), ("1712.3万人次", "17.123 million visits")]
+
+
+def test_sizes_spelt_out_are_written_with_their_symbol() -> None:
+    """A man page's "10 megabytes per second" came back 每秒10 megabytes."""
+    found = find_units("Limit it to 10 megabytes per second for a 4-gigabyte file.", "zh")
+    assert [(s.text, s.target) for s in found] == [("10 megabytes", "10MB"), ("4-gigabyte", "4GB")]
