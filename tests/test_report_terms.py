@@ -330,3 +330,9 @@ def test_a_government_work_reports_phrases_into_english() -> None:
         "increase", "grain output", "hit another record high"]
     prep = prepare("国内生产总值增长5%左右。", 16, tgt_lang="en", src_lang="zh")
     assert prep.copy == "gross domestic product up about 5%."  # a document's block gets its capital
+
+
+def test_excluding_keeps_its_negation() -> None:
+    """"every night at 2:30 a.m., excluding caches" came back 每晚都包含缓存 (including them)."""
+    found = report_terms.find_report_terms("Back up every night, excluding caches.", "en", "zh")
+    assert [s.target for s in found] == ["不包括"]
