@@ -335,4 +335,4 @@ def test_a_government_work_reports_phrases_into_english() -> None:
 def test_excluding_keeps_its_negation() -> None:
     """"every night at 2:30 a.m., excluding caches" came back 每晚都包含缓存 (including them)."""
     found = report_terms.find_report_terms("Back up every night, excluding caches.", "en", "zh")
-    assert [s.target for s in found] == ["不包括"]
+    assert [s.target for s in found] == ["备份", "不包括"]
