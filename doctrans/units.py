@@ -119,6 +119,8 @@ _INTO_CHINESE = {
     # 每秒10 megabytes).
     "kilobytes": "KB", "kilobyte": "KB", "megabytes": "MB", "megabyte": "MB", "gigabytes": "GB", "gigabyte": "GB",
     "terabytes": "TB", "terabyte": "TB",
+    # A chip's process ("a 3-nanometre process" came back with its unit in English).
+    "nanometres": "纳米", "nanometre": "纳米", "nanometers": "纳米", "nanometer": "纳米",
 }
 _OUT_OF_CHINESE = {
     "公里": "km", "千米": "km", "米": "m", "厘米": "cm", "毫米": "mm", "公斤": "kg", "千克": "kg", "克": "g",
@@ -128,7 +130,7 @@ _OUT_OF_CHINESE = {
     "平方英里": "square miles", "公顷": "hectares", "磅": "pounds", "盎司": "ounces", "加仑": "gallons",
     # A statistics release's grain in 斤 (全年粮食产量13908亿斤 left 斤 to the model), as its English
     # edition writes it.
-    "斤": "jin",
+    "斤": "jin", "纳米": "nm",
     # Person-times, as a museum's or a railway's count of visits (接待游客1712.3万人次 came back "17.123
     # million people", 超过1700万人次 "more than 17 million times for the military").
     "人次": "visits",

@@ -432,3 +432,9 @@ def test_sizes_spelt_out_are_written_with_their_symbol() -> None:
     """A man page's "10 megabytes per second" came back 每秒10 megabytes."""
     found = find_units("Limit it to 10 megabytes per second for a 4-gigabyte file.", "zh")
     assert [(s.text, s.target) for s in found] == [("10 megabytes", "10MB"), ("4-gigabyte", "4GB")]
+
+
+def test_a_chips_process_in_nanometres() -> None:
+    """"built on a 3-nanometre process" kept its unit in English; 3纳米工艺 is a 3 nm process."""
+    assert [(s.text, s.target) for s in find_units("a 3-nanometre process", "zh")] == [("3-nanometre", "3纳米")]
+    assert [(s.text, s.target) for s in find_units("采用3纳米工艺", "en")] == [("3纳米", "3 nm")]
