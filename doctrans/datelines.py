@@ -57,22 +57,16 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
         if place is None or not (1 <= month <= 12 and 1 <= day <= 31):
             return []
         agency, end = _INTO_ENGLISH[m["agency"]], m.end()
-        if (byline := _BYLINE.match(text, end)) is not None:
-            names = [full_name_in_pinyin(n) for n in re.split(r"[、，,]\s?", byline.group(1))]
-            if all(names):
-                by = f"reporter{'s' if len(names) > 1 else ''} {', '.join(n for n in names if n)}"
-                agency = f"{agency}, {by}" if agency else by
-                end = byline.end()
+        if (byline := _BYLINE.match(text, end)) is not None and (by := _reporters(byline.group(1))):
+            agency = f"{agency}, {by}" if agency else by
+            end = byline.end()
         by_whom = f" ({agency})" if agency else ""
         written = f"{place.upper() + ', ' if place else ''}{MONTHS[month - 1]} {day}{by_whom} --"
         return [Span(0, end, text[:end], "number", written)]
-    if tgt == "en" and src != "en" and (m := _OWN_REPORT.match(text)):
-        # The paper's own report without place or date (本报讯（记者李明） came back "This reports (The
-        # reporter Li Ming) reporters get out of ..."): the byline alone.
-        names = [full_name_in_pinyin(n) for n in re.split(r"[、，,]\s?", m.group(1))]
-        if all(names):
-            by = f"reporter{'s' if len(names) > 1 else ''} {', '.join(n for n in names if n)}"
-            return [Span(0, m.end(), m.group(), "number", f"({by}) --")]
+    # The paper's own report without place or date (本报讯（记者李明） came back "This reports (The
+    # reporter Li Ming) reporters get out of ..."): the byline alone.
+    if tgt == "en" and src != "en" and (m := _OWN_REPORT.match(text)) and (by := _reporters(m.group(1))):
+        return [Span(0, m.end(), m.group(), "number", f"({by}) --")]
     if tgt == "zh" and src != "zh" and (m := _EN_DATELINE.match(text)):
         place = english_to_chinese(m["place"])
         month, day = month_number(m["m"]), int(m["d"])
@@ -80,3 +74,12 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
             return []
         return [Span(0, m.end(), m.group(), "number", f"{_INTO_CHINESE[m['agency']]}{place}{month}月{day}日电")]
     return []
+
+
+def _reporters(names: str) -> str | None:
+    """A byline's names (``张华、李明``) as ``reporters Zhang Hua, Li Ming``; None when one is no name
+    whose pinyin is known."""
+    pinyin = [full_name_in_pinyin(n) for n in re.split(r"[、，,]\s?", names)]
+    if not all(pinyin):
+        return None
+    return f"reporter{'s' if len(pinyin) > 1 else ''} {', '.join(n for n in pinyin if n)}"
