@@ -33,7 +33,10 @@ fraction written the other language's way, masked, restored and checked like a f
 | 八成是他干的                         | (none)              |
 | 四分之一决赛                         | (none)              |
 
-Into Chinese, a fraction is hyphenated (``two-thirds``) or followed by ``of``; ``quarters``
+Into Chinese, a fraction is hyphenated (``two-thirds``), followed by ``of``, plural after a
+numerator from two (``Two thirds came from`` came back 两个第三者, two third parties) or the size of
+a change after ``by`` with no noun after it (``fell by a fifth`` -> 下降了五分之一, the change with it:
+it came back 被第五次损失了, "the fifth time"; not ``by a third party``); ``quarters``
 without a hyphen only before ``of the``/``of all``… (``two straight quarters of gains`` are
 periods); ``half`` alone stays the model's word, ``half of the``/``its``… is 一半 ("Half of the
 budget" came back 半辈子, half a lifetime); ``one in five`` is 五分之一 ("one in five adults" came
@@ -92,7 +95,7 @@ def english_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
             continue  # "a third time", "one fifth" alone: not clearly a fraction; "Two thirds came from" is
         if not hyphen and word.startswith("quarter") and not m.group(5) and not by:
             continue  # "two straight quarters of gains": periods
-        if m.group(1).lower() == "a" and (hyphen or (by and not m.group(4) and word in ("half", "halves"))):
+        if m.group(1).lower() == "a" and hyphen:
             continue
         fraction = f"{_CN[denominator - 1]}分之{_CN[numerator - 1]}"
         verb = _CHANGE_BY.search(text, 0, m.start()) if by else None
