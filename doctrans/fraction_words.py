@@ -16,6 +16,8 @@ fraction written the other language's way, masked, restored and checked like a f
 | a third of the budget               | 三分之一             |
 | one-half                            | 二分之一             |
 | one in five adults                  | 五分之一             |
+| Three out of four doctors           | 四分之三             |
+| Half a million homes                | 50万                 |
 | Half of the budget                  | 一半                 |
 | a quarter of a percentage point     | 0.25个百分点         |
 | half a percentage point             | 0.5个百分点          |
@@ -52,8 +54,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import Decimal
 
 from doctrans.chinese_numerals import ENGLISH_NUMBERS, read_numeral, write_numeral
+from doctrans.magnitudes import in_wan
 from doctrans.verbatim import Span
 
 _NUMERATORS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -130,13 +134,17 @@ def chinese_tenths(text: str, taken: Sequence[Span] = ()) -> list[Span]:
     return spans
 
 
-_ONE_IN = re.compile(r"(?<![\w'’-])(one|two|three|four|five|six|seven|eight|nine|[1-9])\s+in\s+"
+_ONE_IN = re.compile(r"(?<![\w'’-])(one|two|three|four|five|six|seven|eight|nine|[1-9])\s+(?:in|out\s+of)\s+"
                      r"(two|three|four|five|six|seven|eight|nine|ten|[2-9]|[1-9][0-9]{1,2})(?![\w'’-])", re.IGNORECASE)
 _HALF_OF = re.compile(r"(?<![\w'’-])half\s+of(?=\s+(?:the|all|its|their|our|his|her|them|those|these|us|you)\b)",
                       re.IGNORECASE)
 _POINT_PART = re.compile(r"(?<![\w'’-])(a quarter of a|half a|half of a|three quarters of a) percentage point"
                          r"(?![\w'’-])", re.IGNORECASE)
 _POINT_PARTS = {"a quarter of a": "0.25", "half a": "0.5", "half of a": "0.5", "three quarters of a": "0.75"}
+# A part of a million or a billion ("Half a million homes lost power" was the model's; "a quarter of a
+# million" came back 四分之一 of a million): its figure in 万/亿.
+_SCALE_PART = re.compile(r"(?<![\w'’-])(a quarter of a|half a|three quarters of a)\s(million|billion)(?![\w'’-])",
+                         re.IGNORECASE)
 _WORD_NUMBERS = {w: i for i, w in enumerate(ENGLISH_NUMBERS[:11])}
 
 
@@ -146,6 +154,9 @@ def english_shares(text: str, taken: Sequence[Span] = ()) -> list[Span]:
     spans = []
     for m in _POINT_PART.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(), "number", f"{_POINT_PARTS[m[1].lower()]}个百分点"))
+    for m in _SCALE_PART.finditer(text):
+        value = Decimal(_POINT_PARTS[m[1].lower()]).scaleb(6 if m[2].lower() == "million" else 9)
+        spans.append(Span(m.start(), m.end(), m.group(), "number", in_wan(value)))
     for m in _ONE_IN.finditer(text):
         part, whole = (int(w) if w.isdigit() else _WORD_NUMBERS[w.lower()] for w in (m[1], m[2]))
         if part < whole:
