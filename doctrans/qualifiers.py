@@ -69,6 +69,7 @@ _CHINESE_BEFORE = {"约": "about", "约为": "about", "大约": "about", "大约
                    "最少": "at least", "不超过": "no more than", "不高于": "no more than", "最多": "at most",
                    "至多": "at most", "少于": "less than", "低于": "less than", "不足": "less than",
                    "不到": "less than", "不下": "at least", "未满": "under", "不满": "under", "长达": "up to",
+                   "最大": "up to",  # 单个文件最大 50 MB came back "the individual file 50 MB is supported"
                    "端口": "port"}
 _CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下": ("", " or less"), "端口": ("port ", ""),
                   "及以上": ("", " or more"), "及以下": ("", " or less")}

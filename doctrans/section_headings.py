@@ -128,10 +128,10 @@ _CELLS_INTO_ENGLISH = {"是": "Yes", "否": "No", "无": "None"}
 _TEMPLATES = [("Getting Started with {}", "{} 入门"), ("Introduction to {}", "{} 简介"),
               ("Installing {}", "安装 {}"), ("Configuring {}", "配置 {}"), ("Using {}", "使用 {}"),
               ("Overview of {}", "{} 概述"), ("{} Overview", "{} 概述"), ("What's New in {}", "{} 新增功能"),
-              ("Upgrading to {}", "升级到 {}")]
+              ("Upgrading to {}", "升级到 {}"), ("{} Changelog", "{} 更新日志"), ("{} Release Notes", "{} 发行说明")]
 # A name: words each in capitals, with a digit or a capital inside, or rare (not a common word);
 # versions and dots allowed (Acme CLI, Python 3.12, Node.js, GitHub Actions).
-_NAME_WORD = re.compile(r"[A-Z0-9][A-Za-z0-9.+#\-]*")
+_NAME_WORD = re.compile(r"(?:[A-Z0-9]|v(?=[0-9]))[A-Za-z0-9.+#\-]*")  # v2.4.0 too
 
 
 def _a_name(text: str) -> bool:

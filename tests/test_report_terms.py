@@ -336,3 +336,12 @@ def test_excluding_keeps_its_negation() -> None:
     """"every night at 2:30 a.m., excluding caches" came back 每晚都包含缓存 (including them)."""
     found = report_terms.find_report_terms("Back up every night, excluding caches.", "en", "zh")
     assert [s.target for s in found] == ["备份", "不包括"]
+
+
+def test_an_apps_release_notes_into_english() -> None:
+    """深色模式 came back "deep mode", 验证码短信 "validation code text", 拖拽上传 "Draging uploads",
+    单个文件最大 50 MB "the individual file 50 MB is supported", “设置 > 外观” "Settings > Surprise"."""
+    found = report_terms.find_report_terms("新增深色模式，修复无法收到验证码短信的问题，拖拽上传暂不可用。", "zh", "en")
+    assert [s.target for s in found] == ["dark mode", "SMS verification codes", "drag-and-drop upload"]
+    prep = prepare("支持导出为 PDF，单个文件最大 50 MB，可在“设置 > 外观”中开启。", 16, tgt_lang="en", src_lang="zh")
+    assert [s.target for s in prep.masked.spans if s.kind != "name"] == ["up to 50 MB", "Settings > Appearance"]

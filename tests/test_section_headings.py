@@ -156,3 +156,10 @@ def test_a_run_in_heading_with_its_full_stop(text: str, written: str | None) -> 
 def test_a_columns_heading_with_its_unit(text: str, tgt: str, written: str | None) -> None:
     found = section_headings.find_section_heading(text, "zh" if tgt == "en" else "en", tgt)
     assert [s.target for s in found if s.kind == "heading"] == ([written] if written else [])
+
+
+def test_a_releases_changelog_heading_with_its_version() -> None:
+    """# v2.4.0 更新日志 came back "v2.4.0 updates logging"."""
+    found = section_headings.find_section_heading("v2.4.0 更新日志", "zh", "en")
+    assert [s.target for s in found] == ["v2.4.0 Changelog"]
+    assert [s.target for s in section_headings.find_section_heading("版本说明", "zh", "en")] == ["Release Notes"]
