@@ -345,3 +345,11 @@ def test_an_apps_release_notes_into_english() -> None:
     assert [s.target for s in found] == ["dark mode", "SMS verification codes", "drag-and-drop upload"]
     prep = prepare("支持导出为 PDF，单个文件最大 50 MB，可在“设置 > 外观”中开启。", 16, tgt_lang="en", src_lang="zh")
     assert [s.target for s in prep.masked.spans if s.kind != "name"] == ["up to 50 MB", "Settings > Appearance"]
+
+
+def test_parties_and_parliaments_into_chinese() -> None:
+    """"The Democrats won" came back 德玛克拉特斯, "The Labour Party won" 拉波尔 Party, "The Conservative
+    Party lost 250 seats" 议员; "Liberal Democrats" is one party."""
+    text = "The Democrats and the Labour Party beat the Conservative Party; the Liberal Democrats lost."
+    assert [s.target for s in report_terms.find_report_terms(text, "en", "zh")] == ["民主党人", "工党", "保守党",
+                                                                                   "自由民主党"]
