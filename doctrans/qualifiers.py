@@ -70,6 +70,7 @@ _CHINESE_BEFORE = {"约": "about", "约为": "about", "大约": "about", "大约
                    "至多": "at most", "少于": "less than", "低于": "less than", "不足": "less than",
                    "不到": "less than", "不下": "at least", "未满": "under", "不满": "under", "长达": "up to",
                    "最大": "up to",  # 单个文件最大 50 MB came back "the individual file 50 MB is supported"
+                   "突破": "more than",  # 全球用户数突破10亿 came back "1 billion of the full-ball user"
                    "端口": "port"}
 _CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下": ("", " or less"), "端口": ("port ", ""),
                   "及以上": ("", " or more"), "及以下": ("", " or less")}
@@ -78,6 +79,9 @@ _CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下"
 # left to the model "Python 3.9 or later version").
 _CHINESE_AFTER_WORD = re.compile(r" ?(" + "|".join(sorted(_CHINESE_AFTER, key=len, reverse=True))
                                  + ")(?P<version>(?<=以上|以下)版本)?")
+_PRICE_FROM = re.compile(r"起(?![来身床飞步草点])")
+_MONEY = re.compile(r"yuan|[$€£¥]|\b(?:USD|RMB|HK\$)")
+_SINCE_BEFORE = re.compile(r"[自从于]\s?$")
 # 余/多 after a plain figure, before what it counts (300余家企业, 50多名代表, 10多年) or a magnitude
 # (300多万: more than 3 million; it came back "300 more"): more than it.
 _MORE_THAN_AFTER = re.compile(r"[余多](万|亿)?(?=[\u4e00-\u9fff])(?![千百])")
@@ -231,6 +235,10 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
                     start = before.start()
             elif before:
                 start, written = before.start(), f"{_CHINESE_BEFORE[before.group(1)]} {written}"
+            elif _PRICE_FROM.match(text, fig.end) and _MONEY.search(written) \
+                    and not _SINCE_BEFORE.search(text, 0, fig.start):
+                # A price's 起 (售价5999元起 came back "sales 5999 yuan"): from it; not 自2015年起, since.
+                end, written = fig.end + 1, f"from {written}"
             elif after:
                 end = after.end()
                 lead, tail = _CHINESE_AFTER[after.group(1)]

@@ -103,3 +103,14 @@ def test_two_figures_falling_are_no_range() -> None:
     """"The vote was 52% to 48%" was made one span 52%至48%, a range from 52 to 48."""
     prep = prepare("The vote was 52% to 48%.", 16, tgt_lang="zh", src_lang="en")
     assert [s.text for s in prep.masked.spans] == ["52%", "48%"]
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # A phone's 售价5999元起 came back "sales 5999 yuan"; 全球用户数突破10亿 "1 billion of the full-ball user".
+    ("售价5999元起。", ["from 5999 yuan"]),
+    ("全球用户数突破10亿。", ["global", "more than 1 billion"]),
+    ("自2015年起实行。", ["2015"]),  # since, not a price
+])
+def test_a_prices_from_and_a_counts_more_than(text: str, written: list[str]) -> None:
+    prep = prepare(text, 16, tgt_lang="en", src_lang="zh")
+    assert [s.target for s in prep.masked.spans] == written

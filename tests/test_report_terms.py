@@ -353,3 +353,11 @@ def test_parties_and_parliaments_into_chinese() -> None:
     text = "The Democrats and the Labour Party beat the Conservative Party; the Liberal Democrats lost."
     assert [s.target for s in report_terms.find_report_terms(text, "en", "zh")] == ["民主党人", "工党", "保守党",
                                                                                    "自由民主党"]
+
+
+def test_chinas_companies_and_a_tech_news_items_words() -> None:
+    """华为发布了新款手机 came back "to publish a new cell phone" (Huawei gone), 续航里程 "resequentially";
+    小米 is millet too (小米粥), so Xiaomi is only written."""
+    found = report_terms.find_report_terms("华为和比亚迪公布续航里程，喝小米粥。", "zh", "en")
+    assert [s.target for s in found] == ["Huawei", "BYD", "driving range"]
+    assert [s.target for s in report_terms.find_report_terms("Xiaomi and Tencent", "en", "zh")] == ["小米", "腾讯"]
