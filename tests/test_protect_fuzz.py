@@ -31,6 +31,9 @@ ZH_FRAGMENTS = [
     "十二公里", "三公里", "两千米", "十千米", "零下五度", "不到", "平方米", "东部地区", "东北", "地区", "老王", "小林",
     "九十年代", "上世纪", "初", "60岁以上", "老人", "18岁以下的儿童", "约有", "上涨了", "降至", "截止", "积", "领先",
     "第25轮", "中超联赛", "id：", "name,email", "设置 > 安全", "运行", "sudo apt update", "全国", "实现营业收入",
+    "1½", "一日2次", "每天三次", "南风二三级", "阵风可达7级", "4到5级偏北风", "【用法用量】", "【温馨提醒】", "亿斤",
+    "人次", "较上年同期提高", "6.1个百分点", "左右", "收入（亿元）", "账号设置 > 安全", "及以上版本", "元起", "突破",
+    "本报讯（记者李明）", "故宫博物院", "3纳米", "约有三成", "全球唯一", "华为", "小米",
 ]
 EN_FRAGMENTS = [
     "42.8", "million", "billion", "thousand", "$", "¥", "€", "RMB", "USD", "1,200,000.00", "3", "12", "2025",
@@ -48,6 +51,11 @@ EN_FRAGMENTS = [
     "fell", "rose to", "3.2 percent", "3rd of May", "9.7 by 6.8 inches", "Phase II", "Round 3", "children under 12",
     "People over 65", "Run", "pip install x", "./install.sh --force", "Settings > Security", "File > Save As",
     "Either party", "Service Credits.", "Arsenal", "Twenty past eight,", "Headcount",
+    "1½", "¾ cup", "8 to 10°C", "4 to 6 hours", "5-10 kg", "between", "from", "children aged 16 years and over",
+    "aged 65 to 80 years", "over the age of 60", "10 years of age", "86p", "10,000-litre", "a fifth", "by",
+    "Two thirds", "5.25%-5.5%", "52% to 48%", "eased to 2.3%", "2.5 percentage points", "one and a half percent",
+    "the seventies", "Half a million", "Three out of four", "10 megabytes", "3-nanometre", "`a... B`", "excluding",
+    "Revenue ($m)", "Annual Review 2025", "ACME WATER TRUST", "The Great Wall",
 ]
 
 
