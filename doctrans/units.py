@@ -537,6 +537,9 @@ def _clock_number(text: str) -> int | None:
     return read_numeral(text)
 
 
+# A plural noun after "4.3m": what millions count, not metres (a 4.3m wall is high, 4.3m tall).
+_COUNTED_AFTER = re.compile(r"\s+(?:(?!(?:is|was|has|as|its|this|us|plus|across|less|thus)\b)[a-z]+s|people|children"
+                            r"|men|women)\b")
 _CLOCK_MINUTES = re.compile(r"[0-9][hH][ \u00a0]?$")
 
 
@@ -582,6 +585,11 @@ def _into_chinese(text: str) -> list[Span]:
             continue
         if unit == "m" and _CLOCK_MINUTES.search(text, 0, m.start()):
             continue  # minutes after hours: libtasn1's "at 12h 00m 01.12s" came back "12h 00米"
+        if unit == "m" and not m.group(1) and (millions := decimal_value(m.group(2))) is not None \
+                and _COUNTED_AFTER.match(text, m.end()):
+            # Millions before what they count ("Sales of 4.3m units" came back 4.3米, metres).
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", in_wan(millions.scaleb(6))))
+            continue
         word = _INTO_CHINESE[unit.lower()]
         figure = re.sub(r"\s?[×xX]\s?|\sby\s", "×", m.group(2))  # 120 x 80 x 45 mm -> 120×80×45毫米
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{_signed(sign, figure, word)}{word}"))

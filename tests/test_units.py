@@ -438,3 +438,13 @@ def test_a_chips_process_in_nanometres() -> None:
     """"built on a 3-nanometre process" kept its unit in English; 3纳米工艺 is a 3 nm process."""
     assert [(s.text, s.target) for s in find_units("a 3-nanometre process", "zh")] == [("3-nanometre", "3纳米")]
     assert [(s.text, s.target) for s in find_units("采用3纳米工艺", "en")] == [("3纳米", "3 nm")]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # "Sales of 4.3m units" came back 4.3米 (metres).
+    ("Sales of 4.3m units", [("4.3m", "430万")]),
+    ("2m people live there.", [("2m", "200万")]),
+    ("a 4.3m wall, 2m tall, jumps 8m across", [("4.3m", "4.3米"), ("2m", "2米"), ("8m", "8米")]),
+])
+def test_millions_before_what_they_count_are_no_metres(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "zh")] == found
