@@ -119,9 +119,9 @@ _PERCENT = r"([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?[%％]"
 # model wrote ``Net profit for 120 million yuan, 2.1%.``), and ``较上年同期`` (on the same period
 # of the year before) is year on year.
 _CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年)(?:同期)?(?:相比)?，?)?"
-                             rf"(增长|上升|提高|增加|上涨|下降|减少|降低|回落|下跌|下滑)了?\s?"
+                             rf"(增长|上升|提高|增加|上涨|上调|下降|减少|降低|回落|下跌|下滑|下调)了?\s?"
                              rf"(?:{_PERCENT}(?!的)|([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?个百分点)")
-_RISES = ("增长", "上升", "提高", "增加", "上涨")  # 价格上涨了5% had come back "is fulfilled 5%"
+_RISES = ("增长", "上升", "提高", "增加", "上涨", "上调")  # 价格上涨了5% had come back "is fulfilled 5%"
 # Into Chinese, the percentage in words too ("Sales fell 3.2 percent" came back 3.2%第三季度的销售员,
 # the fall gone), and the verbs news writes for a rise or a fall.
 _ENGLISH_RISES = ("up", "rose", "rises", "rise", "increased", "grew", "gained", "jumped", "climbed", "soared",

@@ -361,3 +361,11 @@ def test_chinas_companies_and_a_tech_news_items_words() -> None:
     found = report_terms.find_report_terms("华为和比亚迪公布续航里程，喝小米粥。", "zh", "en")
     assert [s.target for s in found] == ["Huawei", "BYD", "driving range"]
     assert [s.target for s in report_terms.find_report_terms("Xiaomi and Tencent", "en", "zh")] == ["小米", "腾讯"]
+
+
+def test_a_central_banks_cut_into_english() -> None:
+    """下调存款准备金率0.5个百分点 left its ratio to the model; 利率下调0.25个百分点 its direction."""
+    found = report_terms.find_report_terms("下调存款准备金率，贷款市场报价利率不变。", "zh", "en")
+    assert [s.target for s in found] == ["reserve requirement ratio", "loan prime rate"]
+    changes = report_terms.find_changes("利率下调0.25个百分点，上调5%", "zh", "en")
+    assert [s.target for s in changes] == ["down 0.25 percentage points", "up 5%"]
