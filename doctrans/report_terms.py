@@ -119,9 +119,11 @@ _PERCENT = r"([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?[%％]"
 # model wrote ``Net profit for 120 million yuan, 2.1%.``), and ``较上年同期`` (on the same period
 # of the year before) is year on year.
 _CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年)(?:同期)?(?:相比)?，?)?"
-                             rf"(增长|上升|提高|增加|上涨|上调|下降|减少|降低|回落|下跌|下滑|下调)了?\s?"
+                             rf"(增长|上升|提高|增加|上涨|上调|收涨|涨|下降|减少|降低|回落|下跌|下滑|下调|收跌|跌)了?\s?"
                              rf"(?:{_PERCENT}(?!的)|([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?个百分点)")
-_RISES = ("增长", "上升", "提高", "增加", "上涨", "上调")  # 价格上涨了5% had come back "is fulfilled 5%"
+_RISES = ("增长", "上升", "提高", "增加", "上涨", "上调", "收涨", "涨")
+# A market's close (上证指数收涨0.5% came back "The previous expensed 0.5%").
+_CLOSED = {"收涨": "closed up", "收跌": "closed down"}  # 价格上涨了5% had come back "is fulfilled 5%"
 # Into Chinese, the percentage in words too ("Sales fell 3.2 percent" came back 3.2%第三季度的销售员,
 # the fall gone), and the verbs news writes for a rise or a fall.
 _ENGLISH_RISES = ("up", "rose", "rises", "rise", "increased", "grew", "gained", "jumped", "climbed", "soared",
@@ -156,7 +158,7 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
     if tgt == "en" and src != "en":
         for m in _CHINESE_CHANGE.finditer(text):
             period = "" if not m.group(1) else " month on month" if m.group(1) == "环比" else " year on year"
-            direction = "up" if m.group(2) in _RISES else "down"
+            direction = _CLOSED.get(m.group(2)) or ("up" if m.group(2) in _RISES else "down")
             if m.group(3) is not None:
                 size = f"{ascii_digits(m.group(3))}%"
             else:  # 较上年同期提高6.1个百分点: up 6.1 percentage points year on year

@@ -416,8 +416,14 @@ def _frequencies(text: str) -> list[Span]:
     return spans
 
 
+# An index's close in points (上证指数收涨0.5%，报3050.12点 came back "datagram 3050.12").
+_INDEX_POINTS = re.compile(rf"(?:收报|报收|收于|报)({NUMBER})点(?![钟半多])")
+
+
 def _out_of_chinese(text: str) -> list[Span]:
     spans = _frequencies(text)
+    spans += [Span(m.start(), m.end(), m.group(0), "number", f"at {ascii_digits(m.group(1))} points")
+              for m in _INDEX_POINTS.finditer(text)]
     for m in _CHINESE_MEASURE.finditer(text):
         sign = "-" if m.group(1) else ""
         unit = _OUT_OF_CHINESE[m.group(3)]

@@ -369,3 +369,12 @@ def test_a_central_banks_cut_into_english() -> None:
     assert [s.target for s in found] == ["reserve requirement ratio", "loan prime rate"]
     changes = report_terms.find_changes("利率下调0.25个百分点，上调5%", "zh", "en")
     assert [s.target for s in changes] == ["down 0.25 percentage points", "up 5%"]
+
+
+def test_a_market_report_into_english() -> None:
+    """上证指数收涨0.5%，报3050.12点 came back "The previous expensed 0.5%, datagram 3050.12"; 创业板指跌1.2%
+    "The foundation board is falling in 1.2%"."""
+    prep = prepare("上证指数收涨0.5%，报3050.12点。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.copy == "the Shanghai Composite Index closed up 0.5%, at 3050.12 points."
+    assert prepare("创业板指跌1.2%。", 16, tgt_lang="en", src_lang="zh").copy == "the ChiNext Index down 1.2%."
+    assert prepare("会议于3点开始。", 16, tgt_lang="en", src_lang="zh").masked.spans[0].target == "3 o'clock"
