@@ -129,8 +129,8 @@ _CLOSED = {"收涨": "closed up", "收跌": "closed down"}  # 价格上涨了5% 
 _ENGLISH_RISES = ("up", "rose", "rises", "rise", "increased", "grew", "gained", "jumped", "climbed", "soared",
                   "surged", "edged up")
 _ENGLISH_CHANGE = re.compile(
-    r"(?<![A-Za-z])(up|rose|rises|rise|increased|grew|gained|jumped|climbed|soared|surged|edged up"
-    r"|down|fell|falls|fall|decreased|declined|dropped|slipped|slid|plunged|tumbled|slumped|edged down)"
+    r"(?<![A-Za-z])(?P<closed>closed\s+)?(up|rose|rises|rise|increased|grew|gained|jumped|climbed|soared|surged"
+    r"|edged up|down|fell|falls|fall|decreased|declined|dropped|slipped|slid|plunged|tumbled|slumped|edged down)"
     r"(?: by)?\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z])|\s(percentage points?)(?![A-Za-z]))"
     r"(?:\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month))?(?![A-Za-z])",
     re.IGNORECASE)
@@ -170,10 +170,12 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{verb} to {ascii_digits(m.group(2))}%"))
     elif tgt == "zh" and src != "zh":
         for m in _ENGLISH_CHANGE.finditer(text):
-            rise = m.group(1).lower() in _ENGLISH_RISES
-            period = "" if not m.group(4) else "环比" if m.group(4).lower().startswith("month") else "同比"
-            size = f"{ascii_digits(m.group(2))}{'个百分点' if m.group(3) else '%'}"
-            verb = ("提高" if rise else "下降") if m.group(3) else ("增长" if rise else "下降")
+            rise = m.group(2).lower() in _ENGLISH_RISES
+            period = "" if not m.group(5) else "环比" if m.group(5).lower().startswith("month") else "同比"
+            size = f"{ascii_digits(m.group(3))}{'个百分点' if m.group(4) else '%'}"
+            verb = ("提高" if rise else "下降") if m.group(4) else ("增长" if rise else "下降")
+            if m.group("closed"):  # a market's close ("closed up 0.5%" came back 关闭了增长0.5%, shut)
+                verb = "收涨" if rise else "收跌"
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{period}{verb}{size}"))
         for m in _ENGLISH_CHANGE_TO.finditer(text):
             rise = m.group(1).lower() in _RISES_TO

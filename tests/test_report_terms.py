@@ -378,3 +378,11 @@ def test_a_market_report_into_english() -> None:
     assert prep.copy == "the Shanghai Composite Index closed up 0.5%, at 3050.12 points."
     assert prepare("创业板指跌1.2%。", 16, tgt_lang="en", src_lang="zh").copy == "the ChiNext Index down 1.2%."
     assert prepare("会议于3点开始。", 16, tgt_lang="en", src_lang="zh").masked.spans[0].target == "3 o'clock"
+
+
+def test_a_markets_close_into_chinese() -> None:
+    """"The S&P 500 closed up 0.5%" came back 关闭了增长0.5% (closed as shut)."""
+    changes = report_terms.find_changes("The S&P 500 closed up 0.5% and the Nasdaq fell 0.3%.", "en", "zh")
+    assert [(s.text, s.target) for s in changes] == [("closed up 0.5%", "收涨0.5%"), ("fell 0.3%", "下降0.3%")]
+    found = report_terms.find_report_terms("the Nasdaq Composite and the Dow Jones Industrial Average", "en", "zh")
+    assert [s.target for s in found] == ["纳斯达克综合指数", "道琼斯工业平均指数"]
