@@ -313,3 +313,9 @@ def test_a_list_without_markers_keeps_one_item_per_line(tmp_path: Path) -> None:
     prose = ["The butter and the sugar are beaten together", "until pale, then the eggs go in one at",
              "a time, with a spoon of flour for each."]
     assert wrapped_runs(prose) == [(0, 3)]
+    # Text in capitals says nothing by its capitals: a licence's disclaimer is one wrapped paragraph.
+    shouted = ['THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR',
+               "IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,",
+               "FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE",
+               "AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM."]
+    assert wrapped_runs(shouted) == [(0, 4)]

@@ -153,6 +153,8 @@ def _a_list(lines: list[str]) -> bool:
         word = _first_word(line)
         if not word or is_cjk(word[0]) or _GOES_ON.match(word):
             return False
+        if sum(c.isalpha() for c in word) > 1 and word.isupper():
+            return False  # text in capitals says nothing by its capitals (a licence's AS IS paragraph)
     return True
 
 
