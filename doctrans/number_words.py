@@ -81,6 +81,7 @@ _SCALES = {"million": 6, "billion": 9, "trillion": 12}
 _PHRASE = re.compile(rf"(?<![\w'’-])({_NUMBER})(?:\s+(million|billion|trillion|percent|per cent)"
                      r"|(\s+and\s+a\s+half\s+(?:million|billion|trillion|percent|per cent)))?(?![\w'’-])",
                      re.IGNORECASE)
+_FIGURE_IN_BRACKETS = re.compile(r"\s*[（(]\s*[0-9]+(?:\.[0-9]+)?\s*[%％]\s*[)）]")
 # "nineteen eighty-four", "twenty twenty", "nineteen oh five": a year ("fifteen hundred" is 1,500).
 _FIRST_HALF = f"{'|'.join(w for w in _TEENS if w != 'ten')}|twenty"
 _YEAR_WORDS = re.compile(
@@ -209,6 +210,13 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
             exact += Decimal("0.5")
         if after in _SCALES:
             target = in_wan(exact.scaleb(_SCALES[after]), lang)
+        elif after and lang == "zh" and _FIGURE_IN_BRACKETS.match(text, m.end()) and 0 < exact < 1000:
+            # A contract's figure in words with its digits after it ("one and a half percent (1.5%)"
+            # came back 1.5% (1.5%)): the words as Chinese words, 百分之一点五（1.5%）, as "thirty (30)".
+            whole, _, tenths = str(exact).partition(".")
+            digits = "".join("〇一二三四五六七八九"[int(d)] for d in tenths.rstrip("0"))
+            target = "百分之" + (write_numeral(int(whole), "ja") if int(whole) else "零") \
+                + (f"点{digits}" if digits else "")
         elif after:
             target = f"{exact}%"
         elif value >= 10 or re.search("hundred|thousand", words, re.IGNORECASE):

@@ -236,3 +236,14 @@ def test_more_than_a_count_of_time_into_english(text: str, expected: list[tuple[
 def test_a_time_of_day_in_words_into_chinese(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_clock_words(text, "en", "zh")] == expected
     assert find_clock_words(text, "zh", "en") == []
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # A contract's "one and a half percent (1.5%)" came back 1.5% (1.5%): the words as Chinese words.
+    ("Interest accrues at one and a half percent (1.5%) per month.", "百分之一点五"),
+    ("a fee of five percent (5%) of the price", "百分之五"),
+    ("fifteen percent of users", "15%"),  # no figure after it: the figure
+])
+def test_a_percentage_in_words_before_its_figure_into_chinese(text: str, written: str) -> None:
+    spans = [s for s in find_number_words(text, "en", "zh") if "percent" in s.text]
+    assert [s.target for s in spans] == [written]
