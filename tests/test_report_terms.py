@@ -319,6 +319,9 @@ def test_english_fictions_words_into_chinese() -> None:
     text = "She nodded; in the corridor a radio was playing. Click the radio button, Mum."
     assert [s.target for s in report_terms.find_report_terms(text, "en", "zh")] == [
         "点了点头", "走廊", "收音机", "单选按钮", "妈妈"]
+    # A radio's other senses in a technical page or the news.
+    found = report_terms.find_report_terms("a radio frequency from the radio station", "en", "zh")
+    assert [s.target for s in found] == ["射频", "电台"]
 
 
 def test_a_government_work_reports_phrases_into_english() -> None:
