@@ -8,6 +8,8 @@ One place for what the direction-term modules need: numbered parts (doctrans.par
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 _DIGITS = "零一二三四五六七八九"
 _NONZERO = "一二三四五六七八九两"
 
@@ -87,6 +89,15 @@ def count_numeral(n: int, lang: str = "zh") -> str:
     """``n`` as Chinese counts it before a measure word or a unit: 两 for two (两年前, 两公里, 两岁),
     else :func:`write_numeral`."""
     return "两" if n == 2 and lang == "zh" else write_numeral(n, lang)
+
+
+def percent_in_words(value: Decimal) -> str:
+    """0 <= ``value`` < 100,000,000 as a percentage in Chinese words: 百分之五, 百分之一点五,
+    百分之二百 (a percentage reads 二, not 两), 百分之零点五."""
+    whole, _, fraction = str(value).partition(".")
+    numeral = write_numeral(int(whole)).replace("两", "二") if int(whole) else "零"
+    decimals = "".join(_DIGITS[int(d)] for d in fraction.rstrip("0"))
+    return "百分之" + numeral + (f"点{decimals}" if decimals else "")
 
 
 # The capital numerals of money (大写: cheques, invoices, contracts), as the ordinary ones.

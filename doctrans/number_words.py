@@ -56,6 +56,7 @@ from doctrans.chinese_numerals import (
     ENGLISH_NUMBERS,
     count_numeral,
     english_ordinal,
+    percent_in_words,
     read_figure,
     read_large_numeral,
     read_numeral,
@@ -213,10 +214,7 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         elif after and lang == "zh" and _FIGURE_IN_BRACKETS.match(text, m.end()) and 0 < exact < 1000:
             # A contract's figure in words with its digits after it ("one and a half percent (1.5%)"
             # came back 1.5% (1.5%)): the words as Chinese words, 百分之一点五（1.5%）, as "thirty (30)".
-            whole, _, tenths = str(exact).partition(".")
-            digits = "".join("〇一二三四五六七八九"[int(d)] for d in tenths.rstrip("0"))
-            target = "百分之" + (write_numeral(int(whole), "ja") if int(whole) else "零") \
-                + (f"点{digits}" if digits else "")
+            target = percent_in_words(exact)
         elif after:
             target = f"{exact}%"
         elif value >= 10 or re.search("hundred|thousand", words, re.IGNORECASE):

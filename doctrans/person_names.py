@@ -173,16 +173,15 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         if start > 0 and _HAN.match(text[start - 1]) and text[start - 1] not in _BEFORE_NAME:
             continue  # inside a longer name: 卡斯特罗先生 is Mr. Castro, not "卡斯特Mr. Luo"
         spans.append(Span(start, m.end(), m.group(), "name", f"{_MR[m.group(2)]} {pinyin(m.group(1), '')}"))
-    for m in _PLAYER.finditer(text):
-        if not any(s.start < m.end() and m.start() < s.end for s in spans):
-            spans.append(Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2))))
-    for m in _FAMILIAR.finditer(text):
-        if not any(s.start < m.end() and m.start() < s.end for s in spans):
-            address = "Lao" if m.group(1) == "老" else "Xiao"
-            spans.append(Span(m.start(), m.end(), m.group(), "name", f"{address} {pinyin(m.group(2), '')}"))
-    for m in _SURNAMED.finditer(text):
-        if not any(s.start < m.end(1) and m.start(1) < s.end for s in spans):
-            spans.append(Span(m.start(1), m.end(1), m.group(1), "name", pinyin(m.group(1), "")))
+    # Then, where no name above lies: a player, a familiar name, a surname named as one.
+    more = [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
+            for m in _PLAYER.finditer(text)]
+    more += [Span(m.start(), m.end(), m.group(), "name", f"{'Lao' if m.group(1) == '老' else 'Xiao'} "
+                  f"{pinyin(m.group(2), '')}") for m in _FAMILIAR.finditer(text)]
+    more += [Span(m.start(1), m.end(1), m.group(1), "name", pinyin(m.group(1), "")) for m in _SURNAMED.finditer(text)]
+    for span in more:
+        if not span.overlaps_any(spans):
+            spans.append(span)
     return sorted(spans, key=lambda s: s.start)
 
 

@@ -208,6 +208,18 @@ _CHANGE_FROM = re.compile(r"\b(?:rose|rise[sn]?|rising|fell|fall(?:s|ing|en)?|in
                           re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 
+
+def _range_low(text: str, end: int) -> re.Match[str] | None:
+    """The first figure of a range whose unit comes once, right before ``end`` (where the second
+    figure starts), or None: not a change's start ("rose from 8 to 10°C"), and "A and B" only
+    after "between" ("5 and 10 kg" are two figures)."""
+    first = _UNITLESS_LOW.search(text, 0, end)
+    if first is None or _CHANGE_FROM.search(text, 0, first.start()):
+        return None
+    if first.group(3).strip().lower() == "and" and not _BETWEEN.search(text, 0, first.start()):
+        return None
+    return first
+
 # Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
 _SAME_SYMBOLS = ("KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "Kb", "Mb", "Gb", "bps", "kbps",
                  "Kbps", "Mbps", "Gbps", "KB/s", "MB/s", "GB/s", "Hz", "kHz", "MHz", "GHz", "ms", "µs", "μs", "ns",
@@ -573,12 +585,10 @@ def _into_chinese(text: str) -> list[Span]:
             low, high = (_signed(m.group(1), m.group(2), word) for m in (a, b))
             spans.append(Span(a.start(), b.end(), text[a.start():b.end()], "number", f"{low}{word}至{high}{word}"))
     for m in measures:  # minus 5 to 3 degrees Celsius, 8 to 10°C, 5-10 kg: the unit once, for both figures
-        first = _UNITLESS_LOW.search(text, 0, m.start())
+        first = _range_low(text, m.start())
         if first is None or any(r.start < m.end() and first.start() < r.end for r in spans) \
-                or m.group(3) in ("G", "M") or _CHANGE_FROM.search(text, 0, first.start()):
+                or m.group(3) in ("G", "M"):
             continue
-        if first.group(3).strip().lower() == "and" and not _BETWEEN.search(text, 0, first.start()):
-            continue  # 5 and 10 kg: two figures, not a range
         word = _INTO_CHINESE[m.group(3).lower()]
         low, high = _signed(first.group(1), first.group(2), word), _signed(m.group(1), m.group(2), word)
         spans.append(Span(first.start(), m.end(), text[first.start():m.end()], "number", f"{low}{word}至{high}{word}"))
@@ -638,9 +648,8 @@ def _into_chinese(text: str) -> list[Span]:
         spans += [] if below.overlaps_any(spans) else [below]
     for m in _ENGLISH_DURATION.finditer(text):  # and a range of them ("every 4 to 6 hours" came back
         unit = _ENGLISH_DURATIONS[m.group(2).lower()]  # 每1 4至6小时表, 4转换为6小时): 4至6小时
-        first = _UNITLESS_LOW.search(text, 0, m.start())
-        if first and not first.group(1) and not _CHANGE_FROM.search(text, 0, first.start()) and (
-                first.group(3).strip().lower() != "and" or _BETWEEN.search(text, 0, first.start())):
+        first = _range_low(text, m.start())
+        if first and not first.group(1):
             spans.append(Span(first.start(), m.end(), text[first.start():m.end()], "number",
                               f"{first.group(2)}至{m.group(1)}{unit}"))
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}{unit}"))
