@@ -68,26 +68,31 @@ def log_softmax(x: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
 
 
-# _topk's blocks: the row's maxima per block of this many values bound the k-th largest from below.
-_TOPK_BLOCK = 64
+# _topk's groups: the row's maxima over this many groups bound the k-th largest from below.
+_TOPK_GROUPS = 64
 
 
 def _topk(row: np.ndarray, k: int) -> np.ndarray:
     """Indices of the k largest values, largest first; equal values by lower index first.
 
-    Without a full partition of the row (K x V values for the search: 50,000 for the shipped
+    Without a full partition of the row (K x V values for the search: 80,000 for the shipped
     models at beam 5, ~0.7 ms with ``np.argpartition``): the k-th largest of the maxima of
-    blocks of the row is a value with at least k values at or above it, so only the values at or
-    above it can be among the k largest; those few are sorted. ~10x faster on such rows, the same
-    indices (the full partition it replaces took any one of several equal values at the k-th place;
-    this takes the lowest index, as the sort order says).
+    disjoint groups of the row is a value with at least k values at or above it, so only the
+    values at or above it can be among the k largest; those few are sorted. The same indices as
+    a full sort (the full partition it replaced took any one of several equal values at the k-th
+    place; this takes the lowest index, as the sort order says).
+
+    The groups are strided (column j of the row seen as ``_TOPK_GROUPS`` x n/64), not blocks of
+    64 neighbours: the maxima are then an element-wise maximum down 64 contiguous rows, which
+    numpy vectorises, where a maximum along each block's short axis did not (2026-11-28, one
+    thread, 80,000 values: 12 us against 200 us; the whole function 64 us against 250 us).
     """
     n = row.shape[0]
     k = min(k, n)
-    blocks = n // _TOPK_BLOCK
-    if blocks > k:
-        maxima = row[: blocks * _TOPK_BLOCK].reshape(blocks, _TOPK_BLOCK).max(axis=1)
-        kth = np.partition(maxima, blocks - k)[blocks - k]
+    width = n // _TOPK_GROUPS
+    if width > k:
+        maxima = row[: _TOPK_GROUPS * width].reshape(_TOPK_GROUPS, width).max(axis=0)
+        kth = np.partition(maxima, width - k)[width - k]
         part = np.flatnonzero(row >= kth)
         if part.shape[0] < k:  # NaN in the row: no bound to trust
             part = np.arange(n)
