@@ -121,6 +121,17 @@ _INTO_CHINESE = {
     "terabytes": "TB", "terabyte": "TB",
     # A chip's process ("a 3-nanometre process" came back with its unit in English).
     "nanometres": "纳米", "nanometre": "纳米", "nanometers": "纳米", "nanometer": "纳米",
+    # Energy and power spelt out, as a utility's or a battery maker's report writes them ("1,250
+    # megawatt-hours of storage" came back 1,250辅助工具, "auxiliary tools").
+    "kilowatt-hours": "千瓦时", "kilowatt hours": "千瓦时", "kilowatt-hour": "千瓦时", "kilowatt hour": "千瓦时",
+    "megawatt-hours": "兆瓦时", "megawatt hours": "兆瓦时", "megawatt-hour": "兆瓦时", "megawatt hour": "兆瓦时",
+    "mwh": "兆瓦时", "gigawatt-hours": "吉瓦时", "gigawatt hours": "吉瓦时", "gigawatt-hour": "吉瓦时",
+    "gigawatt hour": "吉瓦时", "gwh": "吉瓦时", "terawatt-hours": "太瓦时", "terawatt hours": "太瓦时", "twh": "太瓦时",
+    "kilowatts": "千瓦", "kilowatt": "千瓦", "megawatts": "兆瓦", "megawatt": "兆瓦", "gigawatts": "吉瓦",
+    "gigawatt": "吉瓦", "gw": "吉瓦",
+    # A recipe's and a kettle manual's spoons ("2 tablespoons of white vinegar" came back 2英尺, two feet).
+    "tablespoons": "汤匙", "tablespoon": "汤匙", "tbsp": "汤匙", "teaspoons": "茶匙", "teaspoon": "茶匙",
+    "tsp": "茶匙",
 }
 _OUT_OF_CHINESE = {
     "公里": "km", "千米": "km", "米": "m", "厘米": "cm", "毫米": "mm", "公斤": "kg", "千克": "kg", "克": "g",
@@ -131,6 +142,9 @@ _OUT_OF_CHINESE = {
     # A statistics release's grain in 斤 (全年粮食产量13908亿斤 left 斤 to the model), as its English
     # edition writes it.
     "斤": "jin", "纳米": "nm",
+    # Energy (a grid's 兆瓦时, a battery plant's 吉瓦时) and a recipe's spoons (生抽2汤匙 came back "2 soup
+    # spoons", 1茶匙 "1 uppoon").
+    "兆瓦时": "MWh", "吉瓦时": "GWh", "太瓦时": "TWh", "吉瓦": "GW", "汤匙": "tablespoons", "茶匙": "teaspoons",
     # Person-times, as a museum's or a railway's count of visits (接待游客1712.3万人次 came back "17.123
     # million people", 超过1700万人次 "more than 17 million times for the military").
     "人次": "visits",
@@ -138,7 +152,7 @@ _OUT_OF_CHINESE = {
 # An English unit written as a word is singular after 1 (``1 mile``, ``1 square foot``).
 _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre", "square feet": "square foot",
              "square miles": "square mile", "hectares": "hectare", "pounds": "pound", "ounces": "ounce",
-             "gallons": "gallon"}
+             "gallons": "gallon", "tablespoons": "tablespoon", "teaspoons": "teaspoon"}
 _ENGLISH_RANGE_SEP = re.compile(r"\s+(?:to|and)\s+|\s?[–—~]\s?")
 _ENGLISH_UNIT = "|".join(sorted((re.escape(u) for u in _INTO_CHINESE), key=len, reverse=True))
 # Dimensions with × or "by" ("measures 9.7 by 6.8 inches" came back 以6.8英寸测量9.7, the first gone).

@@ -440,6 +440,29 @@ def test_a_chips_process_in_nanometres() -> None:
     assert [(s.text, s.target) for s in find_units("采用3纳米工艺", "en")] == [("3纳米", "3 nm")]
 
 
+@pytest.mark.parametrize(("text", "tgt", "found"), [
+    # A battery maker's press release: "1,250 megawatt-hours of storage" came back 1,250辅助工具
+    # ("auxiliary tools"), "640 megawatt-hours" 640 megawatt 小时.
+    ("installed 1,250 megawatt-hours of storage, double the 640 MWh of 2025", "zh",
+     [("1,250 megawatt-hours", "1,250兆瓦时"), ("640 MWh", "640兆瓦时")]),
+    ("a 2.4-gigawatt plant made 5 TWh and 300 kilowatt hours", "zh",
+     [("2.4-gigawatt", "2.4吉瓦"), ("5 TWh", "5太瓦时"), ("300 kilowatt hours", "300千瓦时")]),
+    ("发电量1.2万兆瓦时，装机容量3吉瓦。", "en", [("3吉瓦", "3 GW")]),  # 1.2万兆瓦时: a large measure
+    # A kettle's descaling: "2 tablespoons of white vinegar" came back 2英尺 (two feet).
+    ("2 tablespoons of white vinegar and 1 tsp of salt", "zh", [("2 tablespoons", "2汤匙"), ("1 tsp", "1茶匙")]),
+    # A Chinese recipe: 生抽2汤匙 came back "2 soup spoons", 盐1茶匙 "1 uppoon".
+    ("生抽2汤匙，盐1茶匙，白糖两汤匙。", "en",
+     [("2汤匙", "2 tablespoons"), ("1茶匙", "1 teaspoon"), ("两汤匙", "2 tablespoons")]),
+])
+def test_energy_and_spoons(text: str, tgt: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, tgt)] == found
+
+
+def test_a_large_measure_of_energy_into_english() -> None:
+    found = units.find_large_measures("全年发电量1.2万兆瓦时。", "en")
+    assert [(s.text, s.target) for s in found] == [("1.2万兆瓦时", "12,000 MWh")]
+
+
 @pytest.mark.parametrize(("text", "found"), [
     # "Sales of 4.3m units" came back 4.3米 (metres).
     ("Sales of 4.3m units", [("4.3m", "430万")]),
