@@ -12,6 +12,8 @@
 | HOUSTON, March 3 (Reuters) -            | 路透社休斯敦3月3日电                      |
 | BEIJING, Nov. 20 (Xinhua) --            | 新华社北京11月20日电                      |
 | WASHINGTON, Jan 5 (AP) —                | 美联社华盛顿1月5日电                      |
+| SEATTLE, October 24, 2026 —             | 西雅图2026年10月24日——                    |
+| BEIJING, May 16, 2026 /PRNewswire/ --   | 北京2026年5月16日 /美通社/ --             |
 
 The zh→en model read ``新华社北京11月20日电`` as ``The new community Beijing November 20`` (the
 agency, the place and the date were three placeholders, more than the sentence's phrase budget
@@ -19,7 +21,10 @@ let the agency have, and ``电``, "dispatched", became a word). The place must b
 place-name list (doctrans.place_names); the agency one of the table's; otherwise each part is left
 to the rules and the model as before. The reporters' byline right after a Chinese dateline
 (``（记者张华）``) goes with it, their names in pinyin (doctrans.person_names): left in the
-sentence it came back ``(see National Bureau of Statistics)``, the reporter gone.
+sentence it came back ``(see National Bureau of Statistics)``, the reporter gone. A company's press
+release opens with its city and the full date, on its own or through a wire service (``SEATTLE,
+October 24, 2026 —``: three spans where one will do, and the sentence's report term "third quarter"
+lost its place to the phrase budget and came back 第三方, a third party).
 """
 
 from __future__ import annotations
@@ -42,8 +47,10 @@ _ZH_DATELINE = re.compile(rf"^(?P<agency>{'|'.join(_INTO_ENGLISH)})(?P<place>[\u
                           rf"(?P<m>[{_D}]{{1,2}})月(?P<d>[{_D}]{{1,2}})日电")
 _BYLINE = re.compile(r"[（(]记者\s?([\u4e00-\u9fff]{2,4}(?:[、，,]\s?[\u4e00-\u9fff]{2,4})*)[）)]")
 _OWN_REPORT = re.compile(r"^本报讯\s?" + _BYLINE.pattern)
-_EN_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?P<m>{ENGLISH_MONTH})\s+(?P<d>[0-9]{{1,2}})\s+"
-                          rf"\((?P<agency>{'|'.join(_INTO_CHINESE)})\)\s*(?:--|-|—|–)")
+_WIRES = {"PRNewswire": "美通社", "Business Wire": "美国商业资讯"}
+_EN_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?P<m>{ENGLISH_MONTH})\s+(?P<d>[0-9]{{1,2}})"
+                          r"(?:,\s+(?P<y>(?:19|20)[0-9]{2}))?\s*"
+                          rf"(?:\((?P<agency>{'|'.join(_INTO_CHINESE)})\)|/(?P<wire>{'|'.join(_WIRES)})/)?\s*(?:--|-|—|–)")
 
 
 def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
@@ -72,7 +79,16 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
         month, day = month_number(m["m"]), int(m["d"])
         if place is None or not 1 <= day <= 31:
             return []
-        return [Span(0, m.end(), m.group(), "number", f"{_INTO_CHINESE[m['agency']]}{place}{month}月{day}日电")]
+        if not (m["agency"] or m["wire"] or m["y"]) and text[m.end():m.end() + 1] not in ("", " "):
+            return []  # PARIS, June 5-7: a range of days, no dateline
+        date = f"{m['y'] + '年' if m['y'] else ''}{month}月{day}日"
+        if m["agency"]:
+            written = f"{_INTO_CHINESE[m['agency']]}{place}{date}电"
+        elif m["wire"]:
+            written = f"{place}{date} /{_WIRES[m['wire']]}/ --"
+        else:  # a company's own release, dated with its city
+            written = f"{place}{date}——"
+        return [Span(0, m.end(), m.group(), "number", written)]
     return []
 
 

@@ -69,7 +69,9 @@ def _english_pattern(term: str) -> str:
     first = f"[{words[0][0]}{words[0][0].upper()}]{words[0][1:]}"
     # A contract's defined term, or a heading's: the Effective Date, the Board of Directors (title
     # case leaves its short words small).
-    title = " ".join(w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words))
+    # A heading's compound keeps its capitals (Record Third-Quarter Results came back 第三修正案, the
+    # third amendment).
+    title = r"[ \-]".join(w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words))
     return r"[ \-]".join([first, *words[1:]]) + f"|{title}"
 
 

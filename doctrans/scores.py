@@ -15,6 +15,9 @@ English writes it: a score or a vote with a hyphen where the sentence is about a
 | 男女比例为三比二                  | 3:2     |
 | 他比我高                          | (none)  |
 | 本轮过后，海港队积58分            | 58 points |
+| 海港队以21胜4平3负积67分          | 21 wins, 4 draws and 3 losses · 67 points |
+| 湖人队目前13胜5负                 | 13 wins and 5 losses |
+| 三胜一平                          | 3 wins and 1 draw |
 
 Both sides up to three digits, or a Chinese numeral up to 十. Into Chinese, a result in a sentence
 about a match or a vote (``The vote was 9 to 4`` came back ``9至4``, a range; ``won 102-98``) is
@@ -54,9 +57,33 @@ _ENGLISH_CONTEST = re.compile(r"\b(?:won|wins?|beat|beats|defeated|defeats?|lost
 
 # A team's points in a league's table (本轮过后，海港队积58分，领先第二名4分 came back "the harbor 58,
 # lead to the second name 4": the points gone): N分 after 积, 领先, 落后, 相差 or 仅差 (and up to five
-# characters between, 领先第二名4分), where the sentence is about a contest. 分 alone is a minute, a
-# cent or a mark, left to the model.
-_POINTS = re.compile(r"(?:积|领先|落后|相差|仅差|净胜)[^\d，。；,;]{0,5}?(?<![0-9.])([0-9]{1,3})分(?![钟之])")
+# characters between, 领先第二名成都蓉城队5分), where the sentence is about a contest. 分 alone is a
+# minute, a cent or a mark, left to the model. 积 right before the points is theirs (积67分 left alone
+# came back "product 67 points").
+_POINTS = re.compile(r"(积)?(?:(?<=积)|(?:领先|落后|相差|仅差|净胜)[^\d，。；,;]{0,10}?)"
+                     r"(?<![0-9.])([0-9]{1,3})分(?![钟之])")
+
+
+# A team's record (海港队以21胜4平3负积67分 came back "the harbor 21 wins 4 square 3 minus 67 points":
+# 平, a draw, read as "square", 负, a loss, as "minus"): wins, draws and losses, two or three of them
+# in that order, as English writes a league table's record.
+_RECORD = re.compile(rf"(?<![{_NUMERAL}第])({_SIDE})胜(?:({_SIDE})平)?(?:({_SIDE})负)?(?![{_NUMERAL}方])")
+
+
+def _record(m: re.Match[str]) -> str | None:
+    """``21 wins, 4 draws and 3 losses`` for a record's match; None for a win count alone (5胜 is
+    "5 wins" to the model too) or a figure that is no count."""
+    parts = []
+    for group, word in ((1, "win"), (2, "draw"), (3, "loss")):
+        if m.group(group) is None:
+            continue
+        n = read_figure(m.group(group))
+        if n is None:
+            return None
+        parts.append(f"{n} {word}{'' if n == 1 else 'es' if word == 'loss' else 's'}")
+    if len(parts) < 2:
+        return None
+    return f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 _BEAT = re.compile(r"(?<![\w-])(beat|defeated|edged|thrashed|overcame)\s+(?=[A-Z])")
@@ -82,8 +109,10 @@ def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
         a, b = read_figure(m.group(1)), read_figure(m.group(2))
         if a is not None and b is not None:
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{a}{mark}{b}"))
+    for m in _RECORD.finditer(text):
+        if (written := _record(m)) is not None:
+            spans.append(Span(m.start(), m.end(), m.group(), "number", written))
     for m in _POINTS.finditer(text) if mark == "-" else ():
-        n = m.group(1)
-        spans.append(Span(m.start(1), m.end(), m.group()[m.start(1) - m.start():], "number",
-                          f"{n} point{'' if n == '1' else 's'}"))
+        n, start = m.group(2), m.start(1) if m.group(1) else m.start(2)
+        spans.append(Span(start, m.end(), text[start:m.end()], "number", f"{n} point{'' if n == '1' else 's'}"))
     return sorted(spans, key=lambda sp: sp.start)

@@ -389,3 +389,21 @@ def test_a_markets_close_into_chinese() -> None:
     assert [(s.text, s.target) for s in changes] == [("closed up 0.5%", "收涨0.5%"), ("fell 0.3%", "下降0.3%")]
     found = report_terms.find_report_terms("the Nasdaq Composite and the Dow Jones Industrial Average", "en", "zh")
     assert [s.target for s in found] == ["纳斯达克综合指数", "道琼斯工业平均指数"]
+
+
+def test_the_chinese_super_leagues_clubs_and_beijing_time_into_english() -> None:
+    """北京时间 came back "Beijing Times" (a newspaper), 上海海港队 "the Shanghai harbor team", 山东泰山
+    "Shandong Taracis", 成都蓉城队 "Chengdu crease City"; 海港 and 泰山 alone are a harbour and a mountain."""
+    found = report_terms.find_report_terms("北京时间晚，上海海港队战胜山东泰山队，领先成都蓉城队。", "zh", "en")
+    assert [s.target for s in found] == ["Beijing time", "Shanghai Port", "Shandong Taishan", "Chengdu Rongcheng"]
+    assert [s.target for s in report_terms.find_report_terms("海港队击败泰山队。", "zh", "en")] == \
+        ["Shanghai Port", "Shandong Taishan"]
+    assert report_terms.find_report_terms("我们去海港看船，再去泰山。", "zh", "en") == []
+    # The port is only written: "Shanghai Port handled more containers" is 上海港's.
+    assert report_terms.find_report_terms("Shanghai Port handled more containers.", "en", "zh") == []
+
+
+def test_a_headings_hyphenated_term_in_title_case() -> None:
+    """"Northwind Energy Announces Record Third-Quarter Results" came back 第三修正案, the third amendment."""
+    found = report_terms.find_report_terms("Northwind Energy Announces Record Third-Quarter Results", "en", "zh")
+    assert [(s.text, s.target) for s in found] == [("Third-Quarter", "第三季度")]
