@@ -32,6 +32,15 @@ user's terms: doctrans.glossary), its target the pinyin (``Lin Jing``, ``Chen Mi
 | 杜兰特说。杜兰特笑了。                                            | (none)                       |
 
 Chinese into English only; a name the user's glossary holds is the user's.
+
+Into Chinese, the mirror for organisations: a sentence keeps an English company's or institution's
+name the models never learned (doctrans.kept_names: ``Northwind Energy Inc.``), but a heading in
+Title Case cannot tell it from its other words and a later mention drops its legal form or its
+kind: a press release's title ``Northwind Energy Announces Record Third-Quarter Results`` came back
+``北方的诺氏企业记录``, its ``About Northwind Energy`` ``北方诉讼案`` (a lawsuit), ``Northwind installed``
+``北部``. So each name the document's prose keeps is kept as written in all its sentences, in the
+forms it goes by (``Northwind Energy Inc``, ``Northwind Energy``, ``Northwind``; not a place's:
+``Zhejiang University`` is no ``Zhejiang``).
 """
 
 from __future__ import annotations
@@ -45,6 +54,7 @@ from typing import TYPE_CHECKING
 from doctrans.data_lists import data_lines
 from doctrans.documents.base import Block
 from doctrans.glossary import Glossary, fold
+from doctrans.kept_names import organisation_forms
 from doctrans.language_id import base_language
 from doctrans.person_names import (
     FOREIGN_NAME_CHARS,
@@ -183,12 +193,27 @@ def document_names(blocks: Iterable[Block]) -> dict[str, str]:
     return find_document_names(b.text for b in blocks if not b.verbatim)
 
 
+def document_organisations(blocks: Iterable[Block]) -> frozenset[str]:
+    """The English organisations' names a document's prose keeps (doctrans.kept_names), in every
+    form its other sentences name them by (:func:`doctrans.kept_names.organisation_forms`)."""
+    return frozenset(form for b in blocks if not b.verbatim for form in organisation_forms(b.text))
+
+
 def keeping_document_names(translator: Translator, blocks: Iterable[Block], src_lang: str | None) -> Translator:
-    """``translator`` writing the document's people's names in pinyin (through its glossary, after
-    the user's terms); ``translator`` itself when the document is not Chinese into English, names
-    nobody, or the engine takes no glossary."""
+    """``translator`` writing the document's people's names in pinyin, or into Chinese keeping its
+    organisations' names as written wherever they stand (through its glossary, after the user's
+    terms); ``translator`` itself when the document is neither Chinese into English nor English
+    into Chinese, names nobody, or the engine takes no glossary."""
     with_glossary = getattr(translator, "with_glossary", None)
-    if with_glossary is None or base_language(src_lang) != "zh" or base_language(translator.tgt_lang) != "en":
+    if with_glossary is None:
+        return translator
+    src, tgt = base_language(src_lang), base_language(translator.tgt_lang)
+    if src == "en" and tgt == "zh":
+        organisations = document_organisations(blocks)
+        if not organisations:
+            return translator
+        return with_glossary((translator.glossary or Glossary([])).with_kept(organisations))
+    if src != "zh" or tgt != "en":
         return translator
     names = document_names(blocks)
     glossary = translator.glossary or Glossary([])

@@ -67,6 +67,7 @@ from functools import cache
 
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
+from doctrans.place_names import english_to_chinese
 from doctrans.segment import is_cjk
 from doctrans.verbatim import Span
 
@@ -257,6 +258,34 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
                     end = m.end() + (1 if dot else 0)
                     names.append(Span(m.start(), end, text[m.start():end], "name", text[m.start():end]))
     return sorted(names, key=lambda s: s.start)
+
+
+# A company's legal form, which its later mentions drop (Northwind Energy Inc. -> Northwind Energy).
+_LEGAL_FORM = re.compile(r" (?:Inc|Ltd|Corp|Co|Corporation|Company|LLC|PLC)\.?$")
+
+
+def organisation_forms(text: str) -> set[str]:
+    """The organisations' names an English ``text`` keeps (the rule above: ``Northwind Energy
+    Inc.``), each as written (its full stop aside), without its legal form when what is left is a
+    name still (``Northwind Energy``; not ``General`` of ``General Ltd``), and without its kind when
+    the words left are all rare (``Northwind``): the forms the rest of its document names it by
+    (doctrans.document_names)."""
+    forms = set()
+    for span in find_kept_names(text, "en", "zh"):
+        name = span.text.rstrip(".")
+        if " " not in name or not _ORGANISATION.search(name):
+            continue
+        forms.add(name)
+        short = _LEGAL_FORM.sub("", name)
+        if short != name and (" " in short or _rare_name(short)):
+            forms.add(short)
+        # What tells it from others, without its kind (Northwind of Northwind Energy, Hua Tai of Hua
+        # Tai Trading), when every word of it is rare and it is no place (Zhejiang of Zhejiang
+        # University is 浙江 alone).
+        own = _ORGANISATION.sub("", short)
+        if own != short and all(_rare_name(w) for w in own.split()) and english_to_chinese(own) is None:
+            forms.add(own)
+    return forms
 
 
 # ``Inc.`` inside a sentence keeps its full stop (``Acme Data Services Inc., a Delaware corporation``

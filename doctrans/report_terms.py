@@ -31,7 +31,8 @@ A change on the year (or month) before is one phrase with its figure (:func:`fin
 ``同比增长8.3%`` <-> ``up 8.3% year on year``, ``环比下降2%`` <-> ``down 2% month on month``,
 ``rose 5% from a year earlier`` -> ``同比增长5%`` (the model wrote ``同比增长8.3%`` as ``8.3%``, the
 comparison lost), ``fell 3.2 percent`` -> ``下降3.2%``; so is a change to a level: ``降至3.9%`` <->
-``fell to 3.9%``. 截止 that ends its clause (a closing) is no ``as of``.
+``fell to 3.9%``, ``增至3720万美元`` <-> ``rose to $37.2 million``. 截止 that ends its clause (a
+closing) is no ``as of``.
 
 Terms written in small letters are read with a capital first letter too, in Title Case (a
 contract's defined terms: the Effective Date) and with hyphens for spaces; names only as written
@@ -46,6 +47,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from doctrans.currency import find_amounts
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
 from doctrans.magnitudes import ascii_digits
@@ -149,6 +151,26 @@ _RISES_TO = ("rose", "risen", "rises", "increased", "grew", "climbed", "jumped",
 _CHINESE_CHANGE_TO = re.compile(rf"(升至|上升至|增至|增长至|提高至|上涨至|降至|下降至|减至|回落至|下滑至|降低至)"
                                 rf"\s?{_PERCENT}")
 _CHINESE_RISES_TO = ("升至", "上升至", "增至", "增长至", "提高至", "上涨至")
+# ... and to a sum of money ("Net income rose to $37.2 million" came back 净利润 rose 至3720万美元, the
+# verb left in English; 净利润增至3720万美元): the verb and the amount as one span.
+_ENGLISH_TO_AMOUNT = re.compile(r"(?<![A-Za-z])(rose|risen|rises|increased|grew|climbed|jumped|fell|fallen|falls"
+                                r"|decreased|declined|dropped|slipped|slid)\s+to\s+", re.IGNORECASE)
+_CHINESE_TO_AMOUNT = re.compile(r"(升至|上升至|增至|增长至|提高至|上涨至|降至|下降至|减至|回落至|下滑至|降低至)\s?")
+
+
+def _to_amounts(text: str, verbs: re.Pattern[str], tgt: str, rises: tuple[str, ...], written: tuple[str, str],
+                ) -> list[Span]:
+    """Each rise or fall ``verbs`` finds right before an amount of money (doctrans.currency), as one
+    span: ``written`` is the rise's verb and the fall's, before the amount's target."""
+    spans = []
+    for m in verbs.finditer(text):
+        amount = next((a for a in find_amounts(text[m.end():], tgt) if a.start == 0), None)
+        if amount is not None and amount.target is not None:
+            verb = written[0] if m.group(1).lower() in rises else written[1]
+            sep = " " if tgt == "en" else ""
+            spans.append(Span(m.start(), m.end() + amount.end, text[m.start():m.end() + amount.end], "number",
+                              f"{verb}{sep}{amount.target}"))
+    return spans
 
 
 def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
@@ -170,6 +192,7 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
         for m in _CHINESE_CHANGE_TO.finditer(text):
             verb = "rose" if m.group(1) in _CHINESE_RISES_TO else "fell"
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{verb} to {ascii_digits(m.group(2))}%"))
+        spans += _to_amounts(text, _CHINESE_TO_AMOUNT, "en", _CHINESE_RISES_TO, ("rose to", "fell to"))
     elif tgt == "zh" and src != "zh":
         for m in _ENGLISH_CHANGE.finditer(text):
             rise = m.group(2).lower() in _ENGLISH_RISES
@@ -182,4 +205,5 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
         for m in _ENGLISH_CHANGE_TO.finditer(text):
             rise = m.group(1).lower() in _RISES_TO
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{'升至' if rise else '降至'}{m.group(2)}%"))
+        spans += _to_amounts(text, _ENGLISH_TO_AMOUNT, "zh", _RISES_TO, ("增至", "降至"))
     return sorted(spans, key=lambda s: s.start)

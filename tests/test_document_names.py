@@ -106,3 +106,43 @@ def test_a_speaker_who_says_their_name_is_named_at_once() -> None:
     assert find_document_names(["我叫周晓梅是一名生物学家。"]) == {"周晓梅": "Zhou Xiaomei"}
     # A subtitle's 我叫苏珊 is Susan: the document writes its names as a translation does.
     assert find_document_names(["我叫苏珊。", "克里斯和谢尔顿来了。"]) == {}
+
+
+PRESS = """Northwind Energy Announces Record Third-Quarter Results
+
+SEATTLE, October 24, 2026 — Northwind Energy Inc. (NASDAQ: NWEN) today reported revenue of $412.6 million for the \
+third quarter ended September 30, 2026, an increase of 18% compared with the same period last year.
+
+Northwind installed 1,250 megawatt-hours of storage capacity during the quarter.
+
+About Northwind Energy
+Founded in 2011, Zhejiang University and Northwind Energy build battery storage systems for utilities and businesses.
+"""
+
+
+def test_an_english_documents_organisations_are_kept_in_every_form() -> None:
+    from doctrans.documents.base import Block
+
+    blocks = [Block("paragraph", line) for line in PRESS.splitlines() if line]
+    assert document_names.document_organisations(blocks) == {
+        "Northwind Energy Inc", "Northwind Energy", "Northwind", "Zhejiang University"}  # not Zhejiang, a place
+    tr = shipped_translator("en", "zh")
+    kept = keeping_document_names(tr, blocks, "en")
+    assert kept.glossary is not None and "Northwind" in kept.glossary.kept
+    assert keeping_document_names(shipped_translator("zh", "en"), blocks, "zh").glossary is None
+
+
+def test_a_press_releases_company_keeps_its_name_in_its_headings(tmp_path: Path) -> None:
+    """The title came back 北方的诺氏企业记录, "About Northwind Energy" 北方诉讼案 (a lawsuit) and
+    "Northwind installed" 北部安装了: only the sentences' own rule kept the name, where it ends in
+    its kind in a sentence that is no heading."""
+    src = tmp_path / "press.txt"
+    src.write_text(PRESS, encoding="utf-8")
+    out = tmp_path / "press.zh.txt"
+    translate_file(src, out, shipped_translator("en", "zh"))
+    lines = [line for line in out.read_text(encoding="utf-8").splitlines() if line]
+    assert "Northwind Energy" in lines[0] and "第三季度" in lines[0]
+    assert "Northwind" in lines[2] and "1,250兆瓦时" in lines[2]
+    assert "Northwind Energy" in lines[3]
+    assert lines[1].startswith("西雅图2026年10月24日——")
+    assert src.read_text(encoding="utf-8") == PRESS

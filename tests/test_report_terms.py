@@ -407,3 +407,14 @@ def test_a_headings_hyphenated_term_in_title_case() -> None:
     """"Northwind Energy Announces Record Third-Quarter Results" came back 第三修正案, the third amendment."""
     found = report_terms.find_report_terms("Northwind Energy Announces Record Third-Quarter Results", "en", "zh")
     assert [(s.text, s.target) for s in found] == [("Third-Quarter", "第三季度")]
+
+
+def test_a_rise_or_fall_to_a_sum_of_money_is_one_span() -> None:
+    """"Net income rose to $37.2 million" came back 净利润 rose 至3720万美元: the verb kept in English."""
+    changes = report_terms.find_changes("Net income rose to $37.2 million, from $29.5 million; costs fell to €2.1 "
+                                        "billion.", "en", "zh")
+    assert [(s.text, s.target) for s in changes] == [("rose to $37.2 million", "增至3720万美元"),
+                                                    ("fell to €2.1 billion", "降至21亿欧元")]
+    changes = report_terms.find_changes("净利润增至3720万美元，营业收入降至12.5亿元。", "zh", "en")
+    assert [s.target for s in changes] == ["rose to $37.2 million", "fell to 1.25 billion yuan"]
+    assert report_terms.find_changes("Sales fell to 3,000 units.", "en", "zh") == []  # no money, no level
