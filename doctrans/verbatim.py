@@ -1097,13 +1097,18 @@ def _token_pattern(needle: str) -> str:
     return pattern
 
 
-def _occurrences(haystack: str, needle: str) -> int:
+def _occurrences(haystack: str, needle: str, glued: bool = False) -> int:
     """How often ``needle`` stands in ``haystack`` as a whole token (:func:`_token_pattern`). Both
-    compared in NFKC, so a full-width ``１２３`` written as ``123`` is there."""
+    compared in NFKC, so a full-width ``１２３`` written as ``123`` is there. ``glued``: the source
+    wrote it with letters right after it (a unit the model copied, ``约28kg``: ``about 28kg``), so
+    letters may follow it here too, but no digit."""
     haystack, needle = unicodedata.normalize("NFKC", haystack), unicodedata.normalize("NFKC", needle)
     if not needle:
         return 0
-    return len(re.findall(_token_pattern(needle), haystack))
+    pattern = _token_pattern(needle)
+    if glued and needle[-1] in _WORD_CHARS:
+        pattern = pattern.removesuffix(rf"(?![{_W}])(?![.,][0-9])") + r"(?![0-9_])(?![.,][0-9])"
+    return len(re.findall(pattern, haystack))
 
 
 def remask(translation: str, masked: Masked) -> str:
@@ -1140,23 +1145,30 @@ def check(source: str, translation: str, terms: Sequence[Span] = (),
     pieces), for spans past the 16th, and for a person's edit. ``protected``: the source's
     :func:`protected_spans` with ``terms``, where the caller has them already."""
     need: Counter[tuple[str, str]] = Counter()
+    glued: set[tuple[str, str]] = set()  # written with letters right after it in the source
     for span in protected if protected is not None else protected_spans(source, terms):
         if span.target is not None:
-            need[(span.kind, span.target)] += 1
+            key = (span.kind, span.target)
         elif span.kind in CHECKED_KINDS:
-            need[(span.kind, span.text)] += 1
+            key = (span.kind, span.text)
+        else:
+            continue
+        need[key] += 1
+        if source[span.end:span.end + 1].isascii() and source[span.end:span.end + 1].isalpha():
+            glued.add(key)
     warnings = []
     # What the same rules find in the translation counts too: a figure glued to a letter ("12h",
     # "1st") is a span of the source but no whole token, and a line copied unchanged was reported
     # as missing its "12" and "1".
     found = Counter(span.text for span in find_spans(translation)) if need else Counter()
     for (kind, text), n in need.items():
-        have = max(_occurrences(translation, text), found[text])
+        stuck = (kind, text) in glued
+        have = max(_occurrences(translation, text, stuck), found[text])
         if have < n and kind in ("phrase", "number", "name") and text[:1].islower():
             # A translated term that starts the sentence has its capital (protect.capitalised_start:
             # "second quarter" -> "Second quarter, up 12% ..."; 12岁以下儿童 "Children under 12"): it
             # is there. Not a code's or a path's: those are verbatim, their case is theirs.
-            have += _occurrences(translation, text[0].upper() + text[1:])
+            have += _occurrences(translation, text[0].upper() + text[1:], stuck)
         if have < n:
             what = "glossary term" if kind == "term" else kind
             times = f" ({have} of {n} times)" if have else ""

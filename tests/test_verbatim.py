@@ -221,6 +221,15 @@ def test_check_counts_a_figure_glued_to_a_letter_as_the_finder_does() -> None:
     assert [w.span for w in check(line, line.replace("12h", "13h"))] == ["12"]
 
 
+def test_a_figure_the_source_glued_to_its_unit_may_stay_glued() -> None:
+    """A shop's 重量：约28kg came back "Weight: About 28kg" and the report said 'about 28' was
+    missing: the model copied the unit right after the figure, as the source wrote it. Another
+    figure is still missing."""
+    weight = [Span(3, 6, "约28", "number", "about 28")]
+    assert check("重量：约28kg", "Weight: About 28kg", weight) == []
+    assert [w.span for w in check("重量：约28kg", "Weight: About 280kg", weight)] == ["about 28"]
+
+
 def test_check_glossary_targets() -> None:
     text = "the Transformer model"
     terms = [term(text, "Transformer", "变换器")]
