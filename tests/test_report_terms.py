@@ -418,3 +418,30 @@ def test_a_rise_or_fall_to_a_sum_of_money_is_one_span() -> None:
     changes = report_terms.find_changes("净利润增至3720万美元，营业收入降至12.5亿元。", "zh", "en")
     assert [s.target for s in changes] == ["rose to $37.2 million", "fell to 1.25 billion yuan"]
     assert report_terms.find_changes("Sales fell to 3,000 units.", "en", "zh") == []  # no money, no level
+
+
+def test_a_shops_price_line_of_terms_is_written_with_english_spacing() -> None:
+    """价格：¥1299（包邮） came back "Price: ¥1299 (Package Post)"; with the term, written without the
+    model, "Price: ¥1299(free shipping)": English puts a space before the bracket."""
+    prep = prepare("价格：¥1299（包邮）", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text is None and prep.copy == "Price: ¥1299 (free shipping)"
+    assert prepare("收入（亿元）", 16, tgt_lang="en", src_lang="zh").copy == "Revenue (100 million yuan)"
+
+
+def test_an_official_notices_holiday_terms_into_english() -> None:
+    """关于2027年元旦放假安排的通知 came back "I'm not sure about the 2027 nean", 值班电话 "Value phone",
+    行政办公室 "A politic office"; 各部门、各单位： "Groups, units:", 特此通知。 "This notification."."""
+    found = report_terms.find_report_terms("元旦放假安排，值班人员和值班电话，行政办公室，重大突发事件。", "zh", "en")
+    assert [s.target for s in found] == ["New Year's Day", "holiday arrangements", "staff on duty", "duty phone",
+                                         "Administrative Office", "major emergencies"]
+    assert prepare("各部门、各单位：", 16, tgt_lang="en", src_lang="zh").copy == "To All Departments and Units:"
+    assert prepare("特此通知。", 16, tgt_lang="en", src_lang="zh").copy == "Notice is hereby given."
+
+
+def test_a_faq_and_a_kettle_manuals_words_into_chinese() -> None:
+    """"Can I get a refund?" came back 我能买下衣服吗 (buying clothes), "third parties" 第三部分 (a third
+    part), "this kettle" 此番茄 (a tomato), "the appliance" 应用 (an application), Descaling 计算."""
+    found = report_terms.find_report_terms("Refunds go to third parties; descale the kettle and other appliances.",
+                                           "en", "zh")
+    assert [s.target for s in found] == ["退款", "第三方", "除垢", "水壶", "电器"]
+    assert report_terms.find_report_terms("第三方库和退款", "zh", "en") == []  # only written

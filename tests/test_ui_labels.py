@@ -77,3 +77,10 @@ def test_a_menu_paths_unknown_chinese_label_is_translated_alone_into_english() -
     # All labels known: one span, as before.
     whole = prepare("在 设置 > 安全 中开启。", 16, tgt_lang="en", src_lang="zh")
     assert [s.target for s in whole.masked.spans] == ["Settings > Security"]
+
+
+def test_a_faqs_menu_path_is_written_whole_into_chinese() -> None:
+    """"Go to **Settings > Account > Password**" came back 设置 > Account > Password: two labels the list
+    did not know were left in English."""
+    found = find_ui_labels("Go to Settings > Account > Password and click Reset.", "en", "zh")
+    assert [(s.text, s.target) for s in found] == [("Settings > Account > Password", "设置 > 账户 > 密码")]

@@ -332,6 +332,12 @@ _CJK_MARKS = "。，；：！？、“”‘’（）"
 _LATIN_MARKS = dict(zip(_CJK_MARKS, ".,;:!?,\"\"''()", strict=True))
 
 
+def _spaced_brackets(gap: str) -> str:
+    """English writes a space before an opening bracket after a word or a figure (价格：¥1299（包邮）
+    came back "Price: ¥1299(free shipping)": the full-width bracket needs none)."""
+    return re.sub(r"(?<=[0-9A-Za-z%])\(", " (", gap)
+
+
 def latin_copy(text: str, spans: Sequence[Span]) -> str:
     """A Chinese sentence made only of terms with English targets (``一季度国内生产总值同比增长5.3%。``),
     written without the model: the terms apart by a space where the source glued them, and the
@@ -342,11 +348,11 @@ def latin_copy(text: str, spans: Sequence[Span]) -> str:
     for s in spans:
         if s.target is None:
             continue  # a figure or code: copied with the text around it
-        gap = "".join(_LATIN_MARKS.get(c, c) for c in text[pos:s.start]).strip()
+        gap = _spaced_brackets("".join(_LATIN_MARKS.get(c, c) for c in text[pos:s.start]).strip())
         out.append(gap)
         out.append(s.target)
         pos = s.end
-    out.append("".join(_LATIN_MARKS.get(c, c) for c in text[pos:]).strip())
+    out.append(_spaced_brackets("".join(_LATIN_MARKS.get(c, c) for c in text[pos:]).strip()))
     words = [w for w in out if w]
     joined = words[0] if words else ""
     for w in words[1:]:
