@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -94,6 +95,8 @@ class TranslatedBlock:
             # e-mail address beside it.
             written = (_written(text, self.tgt_lang), self.phrases.get(text), text)
             image = _image(tgt[tt0:tt1], [w for w in dict.fromkeys(written) if w])
+            if image is None and (alone := self.phrases.get(text)):
+                image = _near_image(tgt[tt0:tt1], alone)
             if image is None:
                 continue
             t0, t1 = tt0 + image[0], tt0 + image[1]
@@ -179,6 +182,42 @@ def _image(segment: str, candidates: list[str]) -> tuple[int, int] | None:
         if len(found) == 1:
             return found[0], found[0] + len(cand)
     return None
+
+
+def _near_image(segment: str, phrase: str) -> tuple[int, int] | None:
+    """Where a Chinese ``phrase`` (a link's words translated alone) stands in ``segment`` in other
+    words of nearly the same characters: the sentence wrote 系统需求 where the link alone was
+    系统要求, and mapped proportionally the link cut a word in two (查看系[统需求以获取](…)). The
+    window of ``segment``, as long as the phrase or one character either way, that shares the most
+    of its characters, at least half of them, the longest run they share at the same end of both
+    breaking ties (安装手册 is 安装指南 in 请阅读安装指南, not 阅读安装), then the phrase's own length;
+    None when there is none or two windows still tie."""
+    han = [c for c in phrase if is_cjk(c)]
+    if len(han) < 2 or len(han) < len(phrase.replace(" ", "")) * 0.8:
+        return None
+    scored: dict[tuple[int, int], float] = {}
+    for size in (len(phrase), len(phrase) - 1, len(phrase) + 1):
+        for a in range(0, len(segment) - size + 1):
+            window = segment[a:a + size]
+            if not (is_cjk(window[0]) and is_cjk(window[-1])) or not _whole(segment, a, a + size):
+                continue
+            pool = list(window)
+            shared = 0
+            for c in phrase:
+                if c in pool:
+                    pool.remove(c)
+                    shared += 1
+            run = SequenceMatcher(None, phrase, window, autojunk=False).find_longest_match()
+            aligned = run.size >= 2 and (run.a == run.b or len(phrase) - run.a == size - run.b)
+            scored[(a, a + size)] = (shared / max(len(phrase), size) + (0.25 if aligned else 0.0)
+                                     + (0.01 if size == len(phrase) else 0.0))
+    if not scored:
+        return None
+    top = max(scored.values())
+    best = [w for w, v in scored.items() if v == top]
+    if top < 0.51 or len(best) > 1:
+        return None
+    return best[0]
 
 
 def _occurrences(hay: str, needle: str) -> list[int]:
