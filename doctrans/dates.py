@@ -134,7 +134,9 @@ _DECADE_PART_INTO = {"end": "末", "beginning": "初", "start": "初", "middle":
                      "mid": "中期"}
 _D = "0-9０-９"
 _ZH_YEAR = re.compile(rf"(?<![{_D}.])((?:1[5-9]|2[01])[0-9]{{2}})年(?![度代初底末中内间前后{_D}])")
-_ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?:(?P<d>[{_D}]{{1,2}})[日号]|份)?")
+# Not an infant's age in months (6月龄 came back "June": doctrans.units reads it).
+_ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?!龄)"
+                      rf"(?:(?P<d>[{_D}]{{1,2}})[日号]|份)?")
 
 # Months and days in Chinese numerals (十一月, 十月一日, 三月份); not in 月亮/月光 (the moon) nor after
 # another numeral or 个/每.

@@ -34,6 +34,10 @@ same part and number the target's way (masked, restored and checked like a gloss
 | 步骤 3            | Step 3          | (as written) |
 | Step 2            | (as written)    | 第2步        |
 | step 4            | (as written)    | 第4步        |
+| 地铁1号线         | Metro Line 1    | (as written) |
+| 2号线             | Line 2          | (as written) |
+| Metro Line 4      | (as written)    | 地铁4号线    |
+| Tram 28           | (as written)    | 28路有轨电车 |
 
 A Chinese part followed by another Han character is left alone (``第一条消息`` is "the first
 message": 条 is also a classifier), except a few that end a reference (``第五条的规定``). Chinese
@@ -44,6 +48,10 @@ only capitalised (``act 5`` is not a play's act).
 A manual's steps: ``Step 2`` (or ``step 2``) is ``第2步`` anywhere; into English ``步骤 3`` is ``Step 3``
 anywhere, but ``第一步`` only as the label that starts a segment, before its colon (``迈出了第一步`` is
 "took the first step"). The model wrote ``第一步：安装 Nginx`` as ``The first step: Nginx``.
+
+A city's metro and tram lines (a travel guide's 乘坐地铁1号线至龙翔桥站 came back "1 on the tunnel
+radius bridge", the line gone; "Avoid Tram 28" 避免 Tram 28): into Chinese only with their capital
+(``line 2`` of a file is no metro line).
 
 Figures, tables and appendices have no 第 (``Figure 3`` -> ``图3``; the model wrote ``See Figure 3
 and Table 2`` as ``查看3和 Table 2`` and ``如图3所示`` as ``As 3``). English needs the capital; a
@@ -125,6 +133,20 @@ def _figures(text: str, lang: str) -> list[Span]:
             for m in _ENGLISH_FIGURE.finditer(text)]
 
 
+_CHINESE_LINE = re.compile(r"(?<![0-9０-９.])(地铁\s?)?([0-9０-９]{1,2})号线")
+_ENGLISH_LINE = re.compile(r"(?<![A-Za-z0-9_])(?:(?:Metro|Subway) Line|(Tram)) ([0-9]{1,2})(?![0-9A-Za-z_]|\.[0-9])")
+
+
+def _lines(text: str, lang: str) -> list[Span]:
+    if lang == "en":
+        return [Span(m.start(), m.end(), m.group(0), "number",
+                     f"{'Metro ' if m.group(1) else ''}Line {ascii_digits(m.group(2))}")
+                for m in _CHINESE_LINE.finditer(text)]
+    return [Span(m.start(), m.end(), m.group(0), "number",
+                 f"{m.group(2)}路有轨电车" if m.group(1) else f"地铁{m.group(2)}号线")
+            for m in _ENGLISH_LINE.finditer(text)]
+
+
 def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
     """The numbered parts in ``text`` as ``number`` spans whose target is the part written for
     ``tgt_lang`` (English or Chinese; none for another target)."""
@@ -132,7 +154,7 @@ def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
     if lang == "en":
         parts = [Span(m.start(), m.end(), m.group(0), "number", f"{_UNITS[m.group(2)]} {number}")
                  for m in _CHINESE_PART.finditer(text) if (number := _number(m.group(1))) is not None]
-        return _with_figures(parts, [*_figures(text, lang), *_steps(text, lang)])
+        return _with_figures(parts, [*_figures(text, lang), *_steps(text, lang), *_lines(text, lang)])
     if lang == "zh":
         spans = []
         for m in _ENGLISH_PART.finditer(text):
@@ -143,7 +165,7 @@ def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
             if roman and roman != roman.upper():
                 continue
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"第{number}{_WORDS[word.lower()]}"))
-        return _with_figures(spans, [*_figures(text, lang), *_spelled(text), *_steps(text, lang)])
+        return _with_figures(spans, [*_figures(text, lang), *_spelled(text), *_steps(text, lang), *_lines(text, lang)])
     return []
 
 

@@ -356,6 +356,12 @@ _ZH_AGE = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(�
 # 21.3%", and the bound alone "aged 60 and over s": the model's plural).
 _ZH_AGE_BOUND = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(及以上|以上|及以下|以下|以内)的?"
                            r"(老年人|老人|人口|人群|居民|儿童|人)?")
+# An infant's age in months (6月龄至5岁儿童 came back "June to 5-year-old children": 6月 read as June),
+# alone, as a bound or as the low end of a range in years, with the children it counts.
+_ZH_MONTHS_OF_AGE = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,2})个?月龄"
+                               r"(?:(?:至|到|~|～|-)([0-9０-９]{1,2})(?:周岁|岁))?"
+                               r"(及以上|以上|以下|以内)?的?(儿童|婴儿|婴幼儿|宝宝)?")
+_INFANTS = {"儿童": "children", "婴儿": "infants", "婴幼儿": "infants and young children", "宝宝": "babies"}
 _AGE_BOUNDS = {"及以上": "aged {} and over", "以上": "aged {} and over", "及以下": "aged {} and under",
                "以下": "under {}", "以内": "under {}"}
 _AGE_GROUPS = {"老年人": "people {}", "老人": "people {}", "人口": "the population {}", "人群": "people {}",
@@ -428,6 +434,8 @@ def _wind_forces(text: str) -> list[Span]:
 _ZH_FREQUENCY = re.compile(r"(?<![0-9一二两三四五六七八九十百第])(?:一|每)(日|天|周|星期|月|年)"
                            r"([0-9]{1,3}|[一二两三四五六七八九十]{1,3})次(?![数方元])")
 _PER = {"日": "day", "天": "day", "周": "week", "星期": "week", "月": "month", "年": "year"}
+# A service's interval (a boat "约每20分钟一班" came back "for each 20 minutes class"): every N minutes.
+_ZH_INTERVAL = re.compile(r"每(?:隔)?\s?([0-9]{1,3})\s?(分钟|小时)(?:一班|一趟|一次|发一班|发车一次)")
 
 
 def _frequencies(text: str) -> list[Span]:
@@ -439,6 +447,9 @@ def _frequencies(text: str) -> list[Span]:
         figure = m.group(2) if m.group(2).isdigit() else english_words(n).lower()
         times = {1: "once", 2: "twice"}.get(n) or f"{figure} times"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{times} a {_PER[m.group(1)]}"))
+    for m in _ZH_INTERVAL.finditer(text):
+        n, unit = m.group(1), "minute" if m.group(2) == "分钟" else "hour"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"every {n} {unit}{'' if n == '1' else 's'}"))
     return spans
 
 
@@ -502,7 +513,19 @@ def _out_of_chinese(text: str) -> list[Span]:
         else:
             gusts = "gusts" if m.group(3) == "阵风" else "winds"
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"force-{ascii_digits(m.group(2))} {gusts}"))
+    for m in _ZH_MONTHS_OF_AGE.finditer(text):
+        months, people = ascii_digits(m.group(1)), _INFANTS.get(m.group(4) or "")
+        unit = f"{months} month{'' if months == '1' else 's'}"
+        if m.group(2):
+            written = f"aged {unit} to {ascii_digits(m.group(2))} years"
+        elif m.group(3):
+            written = f"under {unit}" if m.group(3) in ("以下", "以内") else f"aged {unit} and over"
+        else:
+            written = f"{unit} old" if people is None else f"aged {unit}"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{people} {written}" if people else written))
     for m in _ZH_AGE_BOUND.finditer(text):
+        if any(sp.start <= m.start() < sp.end for sp in spans):
+            continue
         bound = _AGE_BOUNDS[m.group(2)].format(ascii_digits(m.group(1)))
         bound = _AGE_GROUPS[m.group(3)].format(bound) if m.group(3) else bound
         spans.append(Span(m.start(), m.end(), m.group(0), "number", bound))
@@ -679,7 +702,12 @@ def _into_chinese(text: str) -> list[Span]:
         hour, minute = int(m.group(1)), m.group(2)
         if not 1 <= hour <= 12:
             continue
-        period = "上午" if m.group(3).lower() == "a" else "下午"
+        # Chinese names the part of the day (a metro "runs from 6:30 a.m. to 1 a.m." came back
+        # 上午1点, one in the morning as a forenoon's hour): 凌晨 before dawn, 晚上 in the evening.
+        if m.group(3).lower() == "a":
+            period = "午夜" if hour == 12 else "凌晨" if hour < 6 else "上午"
+        else:
+            period = "中午" if hour == 12 else "晚上" if hour >= 7 else "下午"
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           f"{period}{hour}点" + (f"{int(minute)}分" if minute and int(minute) else "")))
     kept: list[Span] = []  # the rules above in order of precedence: "children under 10 years of age"

@@ -19,7 +19,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 27
+    assert len(docstring_table()) == 31
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -78,3 +78,9 @@ def test_a_chinese_step_with_di_is_a_step_only_as_the_label_that_starts_a_segmen
     assert [(s.text, s.target) for s in find_part_numbers("  第 2 步: 配置", "en")] == [("第 2 步", "Step 2")]
     for prose in ("迈出了第一步。", "第一步是安装软件。", "这是第一步：准备"):
         assert find_part_numbers(prose, "en") == [], prose
+
+
+def test_a_line_of_a_file_is_no_metro_line() -> None:
+    assert find_part_numbers("See line 2 of the file and Line 3 of the form.", "zh") == []
+    found = find_part_numbers("乘坐地铁1号线至龙翔桥站，换乘2号线。", "en")
+    assert [s.target for s in found] == ["Metro Line 1", "Line 2"]

@@ -471,3 +471,32 @@ def test_a_large_measure_of_energy_into_english() -> None:
 ])
 def test_millions_before_what_they_count_are_no_metres(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_units(text, "zh")] == found
+
+
+def test_an_english_hour_is_written_with_its_part_of_the_day() -> None:
+    """"runs from 6:30 a.m. to 1 a.m." came back 从上午6点30分运行到上午1点: one at night is 凌晨1点."""
+    found = find_units("from 6:30 a.m. to 1 a.m., at 12 p.m., 3 p.m., 8 p.m. and 12 a.m.", "zh")
+    assert [s.target for s in found] == ["上午6点30分", "凌晨1点", "中午12点", "下午3点", "晚上8点", "午夜12点"]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A flu leaflet: 6月龄至5岁儿童 came back "June to 5-year-old children".
+    ("60岁以上老年人、6月龄至5岁儿童、孕妇", [("60岁以上老年人", "people aged 60 and over"),
+                                         ("6月龄至5岁儿童", "children aged 6 months to 5 years")]),
+    ("6月龄以下婴儿不宜接种", [("6月龄以下婴儿", "infants under 6 months")]),
+    ("满6月龄", [("6月龄", "6 months old")]),
+    ("6月15日开始", [("6月15日", "June 15")]),  # a date is still a date
+])
+def test_an_infants_age_in_months_is_no_month(text: str, found: list[tuple[str, str]]) -> None:
+    from doctrans.direction_terms import automatic_terms
+
+    assert [(s.text, s.target) for s in automatic_terms(text, [], "zh", "en")] == found
+
+
+def test_a_services_interval_into_english() -> None:
+    """A West Lake boat's 约每20分钟一班 came back "for each 20 minutes class"."""
+    from doctrans.direction_terms import automatic_terms
+
+    found = automatic_terms("船票55元，约每20分钟一班；每隔2小时发车一次。", [], "zh", "en")
+    assert [(s.text, s.target) for s in found] == [("55元", "55 yuan"), ("每20分钟一班", "every 20 minutes"),
+                                                  ("每隔2小时发车一次", "every 2 hours")]
