@@ -448,8 +448,9 @@ def _frequencies(text: str) -> list[Span]:
         times = {1: "once", 2: "twice"}.get(n) or f"{figure} times"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{times} a {_PER[m.group(1)]}"))
     for m in _ZH_INTERVAL.finditer(text):
-        n, unit = m.group(1), "minute" if m.group(2) == "分钟" else "hour"
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"every {n} {unit}{'' if n == '1' else 's'}"))
+        every, unit = m.group(1), "minute" if m.group(2) == "分钟" else "hour"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                          f"every {every} {unit}{'' if every == '1' else 's'}"))
     return spans
 
 
