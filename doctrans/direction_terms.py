@@ -30,6 +30,8 @@ like them (doctrans.engine.protect, doctrans.report).
 - Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names);
 - a news item's dateline (``新华社北京11月20日电`` <-> ``BEIJING, November 20 (Xinhua) --``:
   doctrans.datelines);
+- a paper's author-year citations (``（张伟等，2020）`` -> ``(Zhang et al., 2020)``, ``(Bawden et al.,
+  2018)`` kept whole: doctrans.citations);
 - a segment that is a section heading and nothing else (``Summary`` -> ``概要``:
   doctrans.section_headings).
 
@@ -39,6 +41,7 @@ names are looked for only where nothing else is.
 
 from __future__ import annotations
 
+from doctrans.citations import find_citations
 from doctrans.counted_nouns import find_counted_nouns
 from doctrans.currency import find_amounts
 from doctrans.datelines import find_dateline
@@ -76,6 +79,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     for dateline in find_dateline(text, src_lang, tgt_lang):
         terms = [t for t in terms if not (t.kind == "name" and dateline.start <= t.start and t.end <= dateline.end)]
     for found in (find_section_heading(text, src_lang, tgt_lang), find_dateline(text, src_lang, tgt_lang),
+                  find_citations(text, src_lang, tgt_lang),
                   find_changes(text, src_lang, tgt_lang), find_shares(text, src_lang, tgt_lang),
                   find_scores(text, src_lang, tgt_lang), find_words_and_digits(text, src_lang, tgt_lang),
                   find_recent_periods(text, src_lang, tgt_lang), find_qualified_counts(text, src_lang, tgt_lang),
