@@ -445,3 +445,12 @@ def test_a_faq_and_a_kettle_manuals_words_into_chinese() -> None:
                                            "en", "zh")
     assert [s.target for s in found] == ["退款", "第三方", "除垢", "水壶", "电器"]
     assert report_terms.find_report_terms("第三方库和退款", "zh", "en") == []  # only written
+
+
+def test_a_business_letters_and_a_papers_terms_into_english() -> None:
+    """贵公司 came back "the expensive company", 销售部 "The sales", 均方根误差 "the root" (its figure's
+    metric gone), 图神经网络 "neuro networks"."""
+    found = report_terms.find_report_terms("贵公司的采购合同由销售部负责；图神经网络的均方根误差。", "zh", "en")
+    assert [s.target for s in found] == ["your company", "purchase contract", "Sales Department",
+                                         "graph neural network", "root mean square error"]
+    assert report_terms.find_report_terms("Thanks to your company.", "en", "zh") == []  # only written
