@@ -32,6 +32,8 @@ like them (doctrans.engine.protect, doctrans.report).
   doctrans.datelines);
 - a paper's author-year citations (``（张伟等，2020）`` -> ``(Zhang et al., 2020)``, ``(Bawden et al.,
   2018)`` kept whole: doctrans.citations);
+- a letter's salutation, closing or signature, a segment of its own (``尊敬的王经理：`` -> ``Dear
+  Manager Wang:``, ``Best regards,`` -> ``此致敬礼！``: doctrans.letters);
 - a segment that is a section heading and nothing else (``Summary`` -> ``概要``:
   doctrans.section_headings).
 
@@ -48,6 +50,7 @@ from doctrans.datelines import find_dateline
 from doctrans.dates import find_dates
 from doctrans.kept_names import find_kept_names
 from doctrans.language_id import base_language
+from doctrans.letters import find_letter_formula
 from doctrans.magnitudes import find_magnitudes
 from doctrans.number_words import (
     find_clock_words,
@@ -78,7 +81,8 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     itself: the translation starts with it (protect's lead), and the check read 新华社 and 北京 alone."""
     for dateline in find_dateline(text, src_lang, tgt_lang):
         terms = [t for t in terms if not (t.kind == "name" and dateline.start <= t.start and t.end <= dateline.end)]
-    for found in (find_section_heading(text, src_lang, tgt_lang), find_dateline(text, src_lang, tgt_lang),
+    for found in (find_section_heading(text, src_lang, tgt_lang), find_letter_formula(text, src_lang, tgt_lang),
+                  find_dateline(text, src_lang, tgt_lang),
                   find_citations(text, src_lang, tgt_lang),
                   find_changes(text, src_lang, tgt_lang), find_shares(text, src_lang, tgt_lang),
                   find_scores(text, src_lang, tgt_lang), find_words_and_digits(text, src_lang, tgt_lang),

@@ -14,7 +14,8 @@ before what people do (``林静说``, ``陈明远笑了``). So, over the documen
 - it is a **name of the document** when the document writes it at least twice, and either twice
   where a clause starts or once right before a verb of speech or of a person's doing (说, 问, 笑,
   点头 ...), a form of address (先生, 小姐) or after a title (教授, 记者 ...);
-- a speaker's own name is one at once (``我叫周晓梅，``);
+- a speaker's own name is one at once (``我叫周晓梅，``), and so is a line that is nothing but a
+  candidate, a letter's signature or an author's line (``李明`` under ``此致 敬礼！`` came back "Leeming");
 - a three-character candidate whose first two characters the document also writes without the
   third is those two and a word (``林静没有`` twice is 林静 and 没有): the shorter one is kept.
 
@@ -156,6 +157,9 @@ def find_document_names(texts: Iterable[str]) -> dict[str, str]:
     for text in texts:
         runs += transliterations(text)
         chars += len(text) + 1
+        for line in (ln.strip() for ln in text.splitlines()):
+            if line and line not in words and any(i == 0 and s + g == line for i, s, g in candidates(line)):
+                introduced.add(line)
         for span in find_person_names(text, "zh", "en"):
             if span.target and span.target == full_name_in_pinyin(span.text):  # not 王先生's "Mr. Wang"
                 titled[span.text] = span.target

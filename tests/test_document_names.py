@@ -146,3 +146,10 @@ def test_a_press_releases_company_keeps_its_name_in_its_headings(tmp_path: Path)
     assert "Northwind Energy" in lines[3]
     assert lines[1].startswith("西雅图2026年10月24日——")
     assert src.read_text(encoding="utf-8") == PRESS
+
+
+def test_a_letters_signature_is_a_name_of_the_document() -> None:
+    """The signature 李明 under 此致 敬礼！ came back "Leeming"; a line 任务 (a task) is no name."""
+    letter = ["尊敬的王经理：", "此致\n敬礼！", "李明\n销售部\n2026年11月25日"]
+    assert find_document_names(letter) == {"李明": "Li Ming"}
+    assert find_document_names(["任务", "任务组"]) == {}

@@ -1,0 +1,97 @@
+"""A letter's salutation and closing, written the way the output's letters write them.
+
+Each is a line of its own, and the models wrote them word by word: ``尊敬的王经理：`` came back "The
+respectful prince manager:", ``此致`` "Acknowledge", ``敬礼！`` "Oh, my God!", the signature ``李明``
+"Leeming" (a signature is a name of the document: doctrans.document_names). A segment that is
+wholly one of them is one span whose target is the output's own
+formula (written without the model, like a section heading):
+
+| source                  | into English             | into Chinese     |
+|-------------------------|--------------------------|------------------|
+| 尊敬的王经理：          | Dear Manager Wang:       | (as written)     |
+| 尊敬的张伟先生：        | Dear Mr. Zhang Wei:      | (as written)     |
+| 尊敬的客户：            | Dear Customer:           | (as written)     |
+| 亲爱的同事们：          | Dear Colleagues:         | (as written)     |
+| 此致                    | Yours sincerely,         | (as written)     |
+| 敬礼！                  | With best regards.       | (as written)     |
+| Dear Mr. Smith,         | (as written)             | 尊敬的Smith先生： |
+| Dear Professor Lee,     | (as written)             | 尊敬的Lee教授：   |
+| Dear Sir or Madam,      | (as written)             | 尊敬的先生/女士： |
+| Dear Colleagues,        | (as written)             | 各位同事：        |
+| Best regards,           | (as written)             | 此致敬礼！        |
+
+A Chinese name is one of doctrans.person_names (a surname of its list and one or two characters a
+given name has); an English one is
+kept as written (its Chinese transliteration is the writer's choice). English <-> Chinese only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from doctrans.language_id import base_language
+from doctrans.person_names import full_name_in_pinyin, pinyin, surname_of
+from doctrans.verbatim import Span
+
+# Chinese title after a name -> the English one before it ("Mr." and "Ms." for 先生 and 女士).
+_TITLES_ZH = {"先生": "Mr.", "女士": "Ms.", "小姐": "Ms.", "经理": "Manager", "总经理": "General Manager",
+              "教授": "Professor", "博士": "Dr.", "医生": "Dr.", "主任": "Director", "院长": "Dean", "律师": "Mr."}
+_GROUPS_ZH = {"客户": "Customer", "用户": "User", "会员": "Member", "同事": "Colleagues", "同事们": "Colleagues",
+              "各位同事": "Colleagues", "家长": "Parents", "各位家长": "Parents", "同学们": "Students",
+              "先生/女士": "Sir or Madam", "先生／女士": "Sir or Madam", "女士们、先生们": "Ladies and Gentlemen"}
+_SALUTATION_ZH = re.compile(r"^(尊敬的|亲爱的)\s?(.{1,12}?)\s?[：:，,]?$")
+_CLOSINGS_ZH = {"此致": "Yours sincerely,", "此致敬礼": "Yours sincerely,", "此致敬礼！": "Yours sincerely,",
+                # 敬礼 alone, without a letter's ！, is a soldier's salute (TVsub: "Present arms!").
+                "敬礼！": "With best regards.", "顺颂商祺": "With best wishes,",
+                "顺颂商祺！": "With best wishes,"}
+
+_TITLES_EN = {"Mr.": "先生", "Mr": "先生", "Mrs.": "女士", "Mrs": "女士", "Ms.": "女士", "Ms": "女士", "Miss": "小姐",
+              "Dr.": "博士", "Dr": "博士", "Professor": "教授", "Prof.": "教授"}
+_GROUPS_EN = {"Sir or Madam": "尊敬的先生/女士：", "Sir/Madam": "尊敬的先生/女士：", "Colleagues": "各位同事：",
+              "colleagues": "各位同事：", "Customer": "尊敬的客户：", "Valued Customer": "尊敬的客户：",
+              "Parents": "尊敬的家长：", "All": "各位：", "all": "各位：", "Team": "各位同事：", "team": "各位同事："}
+_SALUTATION_EN = re.compile(r"^Dear\s+(?:(Mr\.?|Mrs\.?|Ms\.?|Miss|Dr\.?|Professor|Prof\.)\s+)?"
+                            r"([A-Z][A-Za-z'’\-]+(?: [A-Z][A-Za-z'’\-]+)?|Sir or Madam|Sir/Madam|[Cc]olleagues|"
+                            r"Valued Customer|[Tt]eam|[Aa]ll)\s?[,:]?$")
+_CLOSINGS_EN = re.compile(r"^(?:Yours (?:sincerely|faithfully|truly)|Sincerely(?: yours)?|(?:Best|Kind|Warm|With best)"
+                          r" regards|Regards|Best wishes|Respectfully(?: yours)?)\s?,?$", re.IGNORECASE)
+
+
+def _addressee_in_english(who: str) -> str | None:
+    if who in _GROUPS_ZH:
+        return _GROUPS_ZH[who]
+    for title in sorted(_TITLES_ZH, key=len, reverse=True):
+        if who.endswith(title) and len(who) > len(title):
+            name = who[:-len(title)]
+            # A surname alone (王经理) or a full name (张伟先生).
+            written = pinyin(name, "") if surname_of(name, 0) == name else full_name_in_pinyin(name)
+            return f"{_TITLES_ZH[title]} {written}" if written else None
+    return None
+
+
+def find_letter_formula(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """``text`` as one ``heading`` span whose target is the output's formula when the whole of it
+    is a letter's salutation or closing (English <-> Chinese only); else none."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
+    body = text.strip()
+    start = len(text) - len(text.lstrip())
+    if not body:
+        return []
+    written: str | None = None
+    if src == "zh" and tgt == "en":
+        if (m := _SALUTATION_ZH.match(body)) and (who := _addressee_in_english(m.group(2))) is not None:
+            written = f"Dear {who}:"
+        else:
+            written = _CLOSINGS_ZH.get(body)
+    elif src == "en" and tgt == "zh":
+        if m := _SALUTATION_EN.match(body):
+            title, name = m.group(1), m.group(2)
+            if name in _GROUPS_EN and not title:
+                written = _GROUPS_EN[name]
+            elif title:
+                written = f"尊敬的{name}{_TITLES_EN[title]}："
+            elif name not in _GROUPS_EN:
+                written = f"亲爱的{name}："
+        elif _CLOSINGS_EN.match(body):
+            written = "此致敬礼！"
+    return [] if written is None else [Span(start, start + len(body), body, "heading", written)]

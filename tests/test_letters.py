@@ -1,0 +1,35 @@
+"""A letter's salutation, closing and signature (doctrans.letters): the docstring's table row by row."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctrans import letters
+from doctrans.engine.protect import prepare
+from doctrans.letters import find_letter_formula
+from tests.docstring_tables import three_column_rows
+
+
+def test_the_docstring_table_is_parsed() -> None:
+    assert len(three_column_rows(letters)) == 11
+
+
+@pytest.mark.parametrize(("source", "en", "zh"), three_column_rows(letters))
+def test_docstring_table_row(source: str, en: str, zh: str) -> None:
+    src, tgt = ("en", "zh") if source.isascii() else ("zh", "en")
+    [span] = find_letter_formula(source, src, tgt)
+    assert span.target == (zh if src == "en" else en)
+    # Written without the model, as the whole segment.
+    assert prepare(source, 16, tgt_lang=tgt, src_lang=src).copy == span.target
+
+
+@pytest.mark.parametrize(("text", "src", "tgt"), [
+    ("尊敬的王经理说了算。", "zh", "en"),  # a sentence, not a salutation
+    ("高兴", "zh", "en"),  # a word, no name
+    ("此致", "zh", "de"),
+    ("敬礼", "zh", "en"),  # a salute
+    ("Dear me, what a day.", "en", "zh"),
+    ("Best regards to your mother.", "en", "zh"),
+])
+def test_what_is_no_letters_formula(text: str, src: str, tgt: str) -> None:
+    assert find_letter_formula(text, src, tgt) == []
