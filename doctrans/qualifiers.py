@@ -159,7 +159,7 @@ def _figures(terms: Sequence[Span], figures: Sequence[Span]) -> tuple[list[Span]
     return held, loose
 
 
-_RANGE_SEP = re.compile(r"\s?(?:～|~|至|到|—|–)\s?")
+_RANGE_SEP = re.compile(r"\s?(?:～|~|至|到|—|–)\s?|(?<=[℃℉%％])-")  # 40℃-100℃: a hyphen after a unit
 
 
 # Into Chinese: two figures of one kind joined by "to" or a dash, not after a word that makes the
@@ -206,8 +206,19 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
         return _ranges(text, terms, loose, _ENGLISH_RANGE_SEP, chinese)
     if tgt != "en" or src == "en":
         return list(terms)
-    return _ranges(text, terms, sorted([*held, *loose], key=lambda s: s.start), _RANGE_SEP,
-                   lambda a, b: f"{a.target or a.text} to {b.target or b.text}")
+    def english(a: Span, b: Span) -> str | None:
+        return None if _units_differ(a.text, b.text) else f"{a.target or a.text} to {b.target or b.text}"
+    return _ranges(text, terms, sorted([*held, *loose], key=lambda s: s.start), _RANGE_SEP, english)
+
+
+_TRAILING_UNIT = re.compile(r"[0-9.,]\s?([A-Za-z%°℃]+)$")
+
+
+def _units_differ(a: str, b: str) -> bool:
+    """Two figures written with different units are no range (a kettle's 220V～50Hz, 220 volts AC at
+    50 hertz, came back "220V to 50Hz")."""
+    ua, ub = _TRAILING_UNIT.search(a), _TRAILING_UNIT.search(b)
+    return ua is not None and ub is not None and ua.group(1) != ub.group(1)
 
 
 def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], src_lang: str | None,

@@ -164,7 +164,9 @@ _ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−|minus )?"
 _CHINESE_UNIT = "|".join(sorted(_OUT_OF_CHINESE, key=len, reverse=True))
 # A product's dimensions are one figure before their unit (120×80×45毫米 -> 120×80×45 mm).
 _DIMENSIONS = rf"{NUMBER}(?:\s?×\s?{NUMBER})*"
-_CHINESE_MEASURE = re.compile(rf"(零下|-|−)?{FIGURE_START}({_DIMENSIONS})\s?({_CHINESE_UNIT})(?![饭粒服隆拉格斤里])")
+# A minus sign, not a range's dash after a figure or its unit (40℃-100℃ came back 40 °C and -100 °C).
+_CHINESE_MEASURE = re.compile(rf"(零下|(?<![0-9０-９A-Za-z℃℉%°])[-−])?{FIGURE_START}({_DIMENSIONS})\s?({_CHINESE_UNIT})"
+                              r"(?![饭粒服隆拉格斤里])")
 # The same measure with its figure in Chinese numerals (a story's ``工厂离家有十二公里`` came back
 # "12 miles", ``他跑了三公里`` "three miles": the numeral was a figure, the unit the model's). Not a
 # numeral read digit by digit (``三四公里`` is three or four), an ordinal (``第三公里``), a height

@@ -114,3 +114,14 @@ def test_two_figures_falling_are_no_range() -> None:
 def test_a_prices_from_and_a_counts_more_than(text: str, written: list[str]) -> None:
     prep = prepare(text, 16, tgt_lang="en", src_lang="zh")
     assert [s.target for s in prep.masked.spans] == written
+
+
+def test_figures_of_two_units_are_no_range_and_a_units_dash_is_no_minus() -> None:
+    """A kettle's 220V～50Hz (220 volts AC at 50 hertz) came back "220V to 50Hz"; its 40℃-100℃ was
+    masked as 40 °C and -100 °C, a minus where the dash joins a range."""
+    volts = prepare("请确认电源电压为220V～50Hz。", 16, tgt_lang="en", src_lang="zh")
+    assert [s.text for s in volts.masked.spans] == ["220V", "50Hz"]
+    heat = prepare("选择所需温度（40℃-100℃）。", 16, tgt_lang="en", src_lang="zh")
+    assert [(s.text, s.target) for s in heat.masked.spans] == [("40℃-100℃", "40 °C to 100 °C")]
+    cold = prepare("气温-5℃，最低-10℃。", 16, tgt_lang="en", src_lang="zh")
+    assert [s.target for s in cold.masked.spans] == ["-5 °C", "-10 °C"]
