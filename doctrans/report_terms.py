@@ -135,7 +135,8 @@ _ENGLISH_RISES = ("up", "rose", "rises", "rise", "increased", "grew", "gained", 
 _ENGLISH_CHANGE = re.compile(
     r"(?<![A-Za-z])(?P<closed>closed\s+)?(up|rose|rises|rise|increased|grew|gained|jumped|climbed|soared|surged"
     r"|edged up|down|fell|falls|fall|decreased|declined|dropped|slipped|slid|plunged|tumbled|slumped|edged down)"
-    r"(?: by)?\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z])|\s(percentage points?)(?![A-Za-z]))"
+    r"(?: by)?\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z])|\s(percentage points?|basis points?)"
+    r"(?![A-Za-z]))"
     r"(?:\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month))?(?![A-Za-z])",
     re.IGNORECASE)
 
@@ -156,6 +157,13 @@ _CHINESE_RISES_TO = ("升至", "上升至", "增至", "增长至", "提高至", 
 _ENGLISH_TO_AMOUNT = re.compile(r"(?<![A-Za-z])(rose|risen|rises|increased|grew|climbed|jumped|fell|fallen|falls"
                                 r"|decreased|declined|dropped|slipped|slid)\s+to\s+", re.IGNORECASE)
 _CHINESE_TO_AMOUNT = re.compile(r"(升至|上升至|增至|增长至|提高至|上涨至|降至|下降至|减至|回落至|下滑至|降低至)\s?")
+
+
+# A central bank's move ("The Federal Reserve cut interest rates by 25 basis points" came back
+# 由25基点切断利率, cut as severed).
+_RATE_MOVE = re.compile(r"(?<![A-Za-z])(cut|cuts|lowered|lowers|reduced|reduces|raised|raises|hiked|hikes|increased)"
+                        r"\s+(?:its\s+|the\s+)?((?:benchmark|key|policy)\s+)?(?:interest\s+)?rates?\s+by\s+"
+                        r"([0-9]+(?:\.[0-9]+)?)\s(basis points?|percentage points?)(?![A-Za-z])", re.IGNORECASE)
 
 
 def _to_amounts(text: str, verbs: re.Pattern[str], tgt: str, rises: tuple[str, ...], written: tuple[str, str],
@@ -197,7 +205,8 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
         for m in _ENGLISH_CHANGE.finditer(text):
             rise = m.group(2).lower() in _ENGLISH_RISES
             period = "" if not m.group(5) else "环比" if m.group(5).lower().startswith("month") else "同比"
-            size = f"{ascii_digits(m.group(3))}{'个百分点' if m.group(4) else '%'}"
+            unit = "%" if not m.group(4) else "个基点" if m.group(4).startswith("basis") else "个百分点"
+            size = f"{ascii_digits(m.group(3))}{unit}"
             verb = ("提高" if rise else "下降") if m.group(4) else ("增长" if rise else "下降")
             if m.group("closed"):  # a market's close ("closed up 0.5%" came back 关闭了增长0.5%, shut)
                 verb = "收涨" if rise else "收跌"
@@ -206,4 +215,10 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
             rise = m.group(1).lower() in _RISES_TO
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{'升至' if rise else '降至'}{m.group(2)}%"))
         spans += _to_amounts(text, _ENGLISH_TO_AMOUNT, "zh", _RISES_TO, ("增至", "降至"))
+        for m in _RATE_MOVE.finditer(text):
+            cut = m.group(1).lower() in ("cut", "cuts", "lowered", "lowers", "reduced", "reduces")
+            unit = "个基点" if m.group(4).startswith("basis") else "个百分点"
+            rate = "基准利率" if m.group(2) else "利率"
+            spans.append(Span(m.start(), m.end(), m.group(), "number",
+                              f"{'下调' if cut else '上调'}{rate}{ascii_digits(m.group(3))}{unit}"))
     return sorted(spans, key=lambda s: s.start)

@@ -129,6 +129,8 @@ _INTO_CHINESE = {
     "gigawatt hour": "吉瓦时", "gwh": "吉瓦时", "terawatt-hours": "太瓦时", "terawatt hours": "太瓦时", "twh": "太瓦时",
     "kilowatts": "千瓦", "kilowatt": "千瓦", "megawatts": "兆瓦", "megawatt": "兆瓦", "gigawatts": "吉瓦",
     "gigawatt": "吉瓦", "gw": "吉瓦",
+    # A central bank's basis points ("rose 12 basis points" came back 12基点, its count word gone).
+    "basis points": "个基点", "basis point": "个基点", "bps": "个基点",
     # A recipe's and a kettle manual's spoons ("2 tablespoons of white vinegar" came back 2英尺, two feet).
     "tablespoons": "汤匙", "tablespoon": "汤匙", "tbsp": "汤匙", "teaspoons": "茶匙", "teaspoon": "茶匙",
     "tsp": "茶匙",
@@ -144,6 +146,7 @@ _OUT_OF_CHINESE = {
     "斤": "jin", "纳米": "nm",
     # Energy (a grid's 兆瓦时, a battery plant's 吉瓦时) and a recipe's spoons (生抽2汤匙 came back "2 soup
     # spoons", 1茶匙 "1 uppoon").
+    "个基点": "basis points", "基点": "basis points",
     "兆瓦时": "MWh", "吉瓦时": "GWh", "太瓦时": "TWh", "吉瓦": "GW", "汤匙": "tablespoons", "茶匙": "teaspoons",
     # Person-times, as a museum's or a railway's count of visits (接待游客1712.3万人次 came back "17.123
     # million people", 超过1700万人次 "more than 17 million times for the military").
@@ -152,7 +155,8 @@ _OUT_OF_CHINESE = {
 # An English unit written as a word is singular after 1 (``1 mile``, ``1 square foot``).
 _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre", "square feet": "square foot",
              "square miles": "square mile", "hectares": "hectare", "pounds": "pound", "ounces": "ounce",
-             "gallons": "gallon", "tablespoons": "tablespoon", "teaspoons": "teaspoon"}
+             "gallons": "gallon", "tablespoons": "tablespoon", "teaspoons": "teaspoon",
+             "basis points": "basis point"}
 _ENGLISH_RANGE_SEP = re.compile(r"\s+(?:to|and)\s+|\s?[–—~]\s?")
 _ENGLISH_UNIT = "|".join(sorted((re.escape(u) for u in _INTO_CHINESE), key=len, reverse=True))
 # Dimensions with × or "by" ("measures 9.7 by 6.8 inches" came back 以6.8英寸测量9.7, the first gone).

@@ -454,3 +454,14 @@ def test_a_business_letters_and_a_papers_terms_into_english() -> None:
     assert [s.target for s in found] == ["your company", "purchase contract", "Sales Department",
                                          "graph neural network", "root mean square error"]
     assert report_terms.find_report_terms("Thanks to your company.", "en", "zh") == []  # only written
+
+
+def test_a_central_banks_move_in_basis_points_into_chinese() -> None:
+    """"The Federal Reserve cut interest rates by 25 basis points" came back 由25基点切断利率 (cut as
+    severed); "rose 12 basis points" 12基点 without its rise."""
+    changes = report_terms.find_changes("The Fed cut interest rates by 25 basis points; yields rose 12 basis points.",
+                                        "en", "zh")
+    assert [(s.text, s.target) for s in changes] == [("cut interest rates by 25 basis points", "下调利率25个基点"),
+                                                    ("rose 12 basis points", "提高12个基点")]
+    changes = report_terms.find_changes("It raised its benchmark rate by 0.5 percentage points.", "en", "zh")
+    assert [s.target for s in changes] == ["上调基准利率0.5个百分点"]

@@ -500,3 +500,9 @@ def test_a_services_interval_into_english() -> None:
     found = automatic_terms("船票55元，约每20分钟一班；每隔2小时发车一次。", [], "zh", "en")
     assert [(s.text, s.target) for s in found] == [("55元", "55 yuan"), ("每20分钟一班", "every 20 minutes"),
                                                   ("每隔2小时发车一次", "every 2 hours")]
+
+
+def test_basis_points_both_ways() -> None:
+    assert [(s.text, s.target) for s in find_units("a cut of 25 basis points, 1 basis point", "zh")] == [
+        ("25 basis points", "25个基点"), ("1 basis point", "1个基点")]
+    assert [(s.text, s.target) for s in find_units("上升12个基点", "en")] == [("12个基点", "12 basis points")]
