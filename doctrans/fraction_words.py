@@ -32,6 +32,9 @@ fraction written the other language's way, masked, restored and checked like a f
 | a third time                        | (none)              |
 | 百分之三十                           | (none)              |
 | 一成不变                             | (none)              |
+| 全场打八折                           | 20% off             |
+| 八五折优惠                           | 15% off             |
+| 折叠椅                               | (none)              |
 | 八成是他干的                         | (none)              |
 | 四分之一决赛                         | (none)              |
 
@@ -48,6 +51,8 @@ back 五个成年人, five adults), and a part of a percentage point is its figu
 Tenths in 成 (``超出预算四成`` came back "out of prefetching") are the percentage they are where a
 change, a share or an approximation says so (after 增长, 下降, 占, 近, 约, 超出预算…, or before
 的, 以上, 左右): ``一成不变`` (unchanging), ``八成是`` (most likely) and ``五成熟`` (medium) are not.
+A discount in 折 is what comes off the price (``打八折`` is 20% off; the model read the price paid as
+the reduction), after 打, 全场, 享 or 低至 or before 优惠 or 起 (``折叠`` is a fold).
 """
 
 from __future__ import annotations
@@ -116,6 +121,35 @@ def english_fractions(text: str, taken: Sequence[Span] = ()) -> list[Span]:
 
 _TENTHS = re.compile(r"(增长|增加|上涨|提高|提升|下降|下跌|降低|减少|回落|占|近|约有|约|逾|超过|超|超出|达到?"
                      r"|不到|不足)?([一二三四五六七八九两])成(半)?(?=(以上|左右|多|的)?)")
+
+
+# A discount in 折, the share of the price paid (a shop's 全场八折 is 20% off; 八五折 15% off, 5折 half
+# price): after 打, 全场, 享 or 低至, or before 优惠 or 起; 折 is also a fold, a twist and a fracture
+# (折叠, 曲折, 骨折).
+_DISCOUNT = re.compile(r"(?:(?<=打)|(?<=全场)|(?<=享)|(?<=低至)|(?<=可享))\s?"
+                       r"([一二三四五六七八九]{1,2}|[1-9](?:\.[0-9])?)折(?![叠腾扣断射合])"
+                       r"|([一二三四五六七八九]{1,2}|[1-9](?:\.[0-9])?)折(?=优惠|起)")
+
+
+def _discount(figure: str) -> int | None:
+    """The share of the price paid, in percent: 八 80, 八五 85, 8.5 85."""
+    if figure[0].isdigit():
+        return round(float(figure) * 10)
+    digits = [read_numeral(c) for c in figure]
+    if any(d is None for d in digits):
+        return None
+    return (digits[0] or 0) * 10 + (digits[1] or 0 if len(digits) > 1 else 0)
+
+
+def chinese_discounts(text: str) -> list[Span]:
+    """A discount in 折 (``打八折`` -> ``20% off``, ``8.5折`` with its digits; see the module
+    docstring)."""
+    spans = []
+    for m in _DISCOUNT.finditer(text):
+        paid = _discount(m.group(1) or m.group(2))
+        if paid is not None and 10 <= paid < 100:
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{100 - paid}% off"))
+    return spans
 
 
 def chinese_tenths(text: str, taken: Sequence[Span] = ()) -> list[Span]:

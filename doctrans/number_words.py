@@ -62,7 +62,13 @@ from doctrans.chinese_numerals import (
     read_numeral,
     write_numeral,
 )
-from doctrans.fraction_words import chinese_fractions, chinese_tenths, english_fractions, english_shares
+from doctrans.fraction_words import (
+    chinese_discounts,
+    chinese_fractions,
+    chinese_tenths,
+    english_fractions,
+    english_shares,
+)
 from doctrans.language_id import base_language
 from doctrans.magnitudes import english, in_wan
 from doctrans.verbatim import Span
@@ -253,8 +259,11 @@ _ORDINAL_TIMES = {"分钟": " minute", "天": " day", "周": " week", "个月": 
 
 def find_shares(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """doctrans.fraction_words.english_shares into Chinese (``one in five``, ``1 in 10``, ``half of
-    the``, ``a quarter of a percentage point``), and a span of decades (``four decades`` -> 四十年):
+    the``, ``a quarter of a percentage point``), and a span of decades (``four decades`` -> 四十年);
+    into English a discount (``打八折`` -> ``20% off``: doctrans.fraction_words.chinese_discounts):
     with the figures, as a share's digits are verbatim spans (``1 in 10 jobs`` came back 1号10)."""
+    if base_language(src_lang) == "zh" and base_language(tgt_lang) == "en":
+        return chinese_discounts(text)  # with their digits (5折, 8.5折), which are verbatim spans
     if base_language(src_lang) != "en" or base_language(tgt_lang) not in _INTO:
         return []
     spans = english_shares(text)

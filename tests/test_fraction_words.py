@@ -11,13 +11,19 @@ import pytest
 from doctrans import fraction_words
 from doctrans.direction_terms import automatic_terms
 from doctrans.engine.protect import prepare
-from doctrans.fraction_words import chinese_fractions, chinese_tenths, english_fractions, english_shares
+from doctrans.fraction_words import (
+    chinese_discounts,
+    chinese_fractions,
+    chinese_tenths,
+    english_fractions,
+    english_shares,
+)
 from doctrans.report import sentence_warnings
 from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(fraction_words)) == 26
+    assert len(two_column_rows(fraction_words)) == 29
 
 
 @pytest.mark.parametrize(("source", "target"), two_column_rows(fraction_words))
@@ -25,7 +31,7 @@ def test_docstring_table_row(source: str, target: str) -> None:
     chinese = bool(re.search(r"[\u4e00-\u9fff]", source))
     src, tgt = ("zh", "en") if chinese else ("en", "zh")
     if chinese:
-        found = chinese_fractions(source) + chinese_tenths(source)
+        found = chinese_fractions(source) + chinese_tenths(source) + chinese_discounts(source)
     else:
         shares = english_shares(source)
         found = shares + english_fractions(source, shares)
@@ -70,3 +76,10 @@ def test_a_fractions_qualifier_goes_with_it(text: str, written: str) -> None:
 ])
 def test_a_changes_size_as_a_fraction(text: str, found: list[str]) -> None:
     assert [s.target for s in fraction_words.english_fractions(text)] == found
+
+
+def test_a_discount_with_digits_is_one_span_with_them() -> None:
+    """低至5折起 (down to half price) and 打8.5折 (15% off): the digits are verbatim spans, the
+    discount holds them; 折叠 (folding) and 骨折 (a fracture) are no discounts."""
+    found = automatic_terms("低至5折起，会员打8.5折，折叠椅骨折了。", [], "zh", "en")
+    assert [(s.text, s.target) for s in found] == [("5折", "50% off"), ("8.5折", "15% off")]
