@@ -67,20 +67,19 @@ def test_a_link_lands_on_the_translation_of_its_words() -> None:
     assert out.replace("[", "").replace(f"]({URL})", "") == target
 
 
-def test_a_link_lands_on_nearly_the_words_of_its_translation_alone() -> None:
-    """An FAQ's ``[system requirements](url)`` was 系统要求 alone, 系统需求 in its sentence: mapped
-    proportionally the link cut two words (查看系[统需求以获取](url)详细信息)."""
+@pytest.mark.parametrize(("words", "alone", "target", "written"), [
+    # An FAQ's link was 系统要求 alone, 系统需求 in its sentence: mapped proportionally it cut two
+    # words (查看系[统需求以获取](url)详细信息).
+    ("system requirements", "系统要求", "查看系统需求以获取详细信息。", "查看[系统需求]({})以获取详细信息。"),
+    # Not 阅读安装, which shares as many characters: the shared run ends where the phrase's does.
+    ("installation manual", "安装手册", "请阅读安装指南。", "请阅读[安装指南]({})。"),
+])
+def test_a_link_lands_on_nearly_the_words_of_its_translation_alone(words: str, alone: str, target: str,
+                                                                   written: str) -> None:
     url = "https://example.com/requirements"
-    block = _block(f"See the [system requirements]({url}) for details.")
-    target = "查看系统需求以获取详细信息。"
-    tb = TranslatedBlock(block, target, [((0, len(block.text)), (0, len(target)))], "zh",
-                         phrases={"system requirements": "系统要求"})
-    assert write(tb) == f"查看[系统需求]({url})以获取详细信息。"
-    block = _block(f"Please read the [installation manual]({url}).")
-    target = "请阅读安装指南。"
-    tb = TranslatedBlock(block, target, [((0, len(block.text)), (0, len(target)))], "zh",
-                         phrases={"installation manual": "安装手册"})
-    assert write(tb) == f"请阅读[安装指南]({url})。"  # not 阅读安装, which shares as many characters
+    block = _block(f"See the [{words}]({url}) for details.")
+    tb = TranslatedBlock(block, target, [((0, len(block.text)), (0, len(target)))], "zh", phrases={words: alone})
+    assert write(tb) == written.format(url)
 
 
 def test_a_link_the_model_copied_lands_on_the_copy_not_beside_it() -> None:
