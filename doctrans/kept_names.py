@@ -68,6 +68,7 @@ from functools import cache
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
 from doctrans.place_names import english_to_chinese
+from doctrans.report_terms import find_report_terms
 from doctrans.segment import is_cjk
 from doctrans.verbatim import Span
 
@@ -264,6 +265,11 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
 _LEGAL_FORM = re.compile(r" (?:Inc|Ltd|Corp|Co|Corporation|Company|LLC|PLC)\.?$")
 
 
+def _known(name: str) -> bool:
+    """A name the report terms translate (Zhejiang University is 浙江大学): no name to keep."""
+    return any((t.start, t.end) == (0, len(name)) for t in find_report_terms(name, "en", "zh"))
+
+
 def organisation_forms(text: str) -> set[str]:
     """The organisations' names an English ``text`` keeps (the rule above: ``Northwind Energy
     Inc.``), each as written (its full stop aside), without its legal form when what is left is a
@@ -273,7 +279,7 @@ def organisation_forms(text: str) -> set[str]:
     forms = set()
     for span in find_kept_names(text, "en", "zh"):
         name = span.text.rstrip(".")
-        if " " not in name or not _ORGANISATION.search(name):
+        if " " not in name or not _ORGANISATION.search(name) or _known(name):
             continue
         forms.add(name)
         short = _LEGAL_FORM.sub("", name)

@@ -147,6 +147,8 @@ _OUT_OF_CHINESE = {
     # Energy (a grid's 兆瓦时, a battery plant's 吉瓦时) and a recipe's spoons (生抽2汤匙 came back "2 soup
     # spoons", 1茶匙 "1 uppoon").
     "个基点": "basis points", "基点": "basis points",
+    # A vaccination campaign's doses (接种新冠疫苗34.5亿剂次 came back "3.45 billion", the doses gone).
+    "剂次": "doses",
     "兆瓦时": "MWh", "吉瓦时": "GWh", "太瓦时": "TWh", "吉瓦": "GW", "汤匙": "tablespoons", "茶匙": "teaspoons",
     # Person-times, as a museum's or a railway's count of visits (接待游客1712.3万人次 came back "17.123
     # million people", 超过1700万人次 "more than 17 million times for the military").

@@ -465,3 +465,10 @@ def test_a_central_banks_move_in_basis_points_into_chinese() -> None:
                                                     ("rose 12 basis points", "提高12个基点")]
     changes = report_terms.find_changes("It raised its benchmark rate by 0.5 percentage points.", "en", "zh")
     assert [s.target for s in changes] == ["上调基准利率0.5个百分点"]
+
+
+def test_chinas_universities_and_a_news_items_words_into_english() -> None:
+    """毕业于清华大学 came back "graduated to Owner", 博士学位 "a degree", 新冠疫苗 "new champ vaccine",
+    34.5亿剂次 "3.45 billion" (the doses gone)."""
+    found = automatic_terms("毕业于清华大学，获得博士学位；累计接种新冠疫苗34.5亿剂次。", [], "zh", "en")
+    assert [s.target for s in found] == ["Tsinghua University", "doctorate", "COVID-19 vaccine", "3.45 billion doses"]
