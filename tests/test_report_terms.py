@@ -472,3 +472,11 @@ def test_chinas_universities_and_a_news_items_words_into_english() -> None:
     34.5亿剂次 "3.45 billion" (the doses gone)."""
     found = automatic_terms("毕业于清华大学，获得博士学位；累计接种新冠疫苗34.5亿剂次。", [], "zh", "en")
     assert [s.target for s in found] == ["Tsinghua University", "doctorate", "COVID-19 vaccine", "3.45 billion doses"]
+
+
+def test_a_press_conferences_speakers_and_trade_terms_into_english() -> None:
+    """发言人： came back "Short:", 我国货物贸易 "China dolls", 外贸 "surrogate", 稳中提质 "sympathetics"."""
+    prep = prepare("发言人：今年我国货物贸易稳中提质。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.prefix == "Spokesperson: "
+    assert [s.target for s in prep.masked.spans] == ["China", "trade in goods", "stable growth with improved quality"]
+    assert prepare("记者：外贸形势如何？", 16, tgt_lang="en", src_lang="zh").prefix == "Reporter: "
