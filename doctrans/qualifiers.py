@@ -24,6 +24,7 @@ figure likewise:
 | more than 200,000 homes  | zh     | 超过200,000所房屋      |
 | at least 2 GB of space   | zh     | 至少2 GB               |
 | up to 10 hours           | zh     | 最多10小时             |
+| as many as 40,000        | zh     | 多达40,000             |
 | nearly 30% of them       | zh     | 近30%                  |
 | about 5 km away          | zh     | 约5公里                |
 | version 2.0 or later     | zh     | 2.0及更高版本          |
@@ -117,6 +118,8 @@ _ENGLISH_BEFORE = {"about": "约", "around": "约", "roughly": "约", "some": "�
                    "more than": "超过", "over": "超过", "at least": "至少", "no more than": "不超过",
                    "no less than": "不少于", "not more than": "不超过", "not less than": "不少于",
                    "at most": "最多", "up to": "最多", "less than": "不到", "fewer than": "不到", "under": "不到",
+                   # "As many as 40,000 fans attended" left its emphasis to the model.
+                   "as many as": "多达", "as much as": "多达", "as few as": "仅", "as little as": "仅",
                    "port": "端口"}
 # After an English figure (4 GB or more, version 2.0 or later).
 _ENGLISH_AFTER_WORDS = {"more": "及以上", "above": "及以上", "higher": "及以上", "greater": "及以上",
