@@ -41,6 +41,7 @@ term and checked like one after translation:
 | early 1990s        | (as written)        | 1990年代初          |
 | 10月的第一个星期一 | the first Monday of October | (as written) |
 | first Monday of October | (as written)   | 10月的第一个星期一  |
+| first Sunday of every month | (as written) | 每月的第一个星期日 |
 
 English dates are written month first (``March 15, 2024``), the form of American and of most
 translated news; Japanese takes the Chinese form. Only a real calendar day counts (month 1-12, day
@@ -160,7 +161,8 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1}
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _ZH_WEEKDAYS = "一二三四五六日"
 _EN_NTH_WEEKDAY = re.compile(rf"(?<![A-Za-z])(?P<n>(?i:first|second|third|fourth|last))\s+(?P<w>{'|'.join(_WEEKDAYS)})"
-                             rf"\s+(?:of|in)\s+(?P<m>{'|'.join(MONTHS)})(?:,?\s+(?P<y>{_YEAR_NO}))?(?![0-9A-Za-z])")
+                             rf"\s+(?:of|in)\s+(?:(?P<m>{'|'.join(MONTHS)})|(?P<every>(?:every|each) month))"
+                             rf"(?:,?\s+(?P<y>{_YEAR_NO}))?(?![0-9A-Za-z])")
 _ZH_NTH_WEEKDAY = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月的?"
                              r"(?:第(?P<n>[一二三四])个|(?P<last>最后一个))(?:星期|周)(?P<w>[一二三四五六日天])")
 _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
@@ -297,7 +299,10 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             n, weekday = _ORDINALS[m["n"].lower()], _ZH_WEEKDAYS[_WEEKDAYS.index(m["w"])]
             nth = "最后一个" if n < 0 else f"第{'一二三四'[n - 1]}个"
             in_year = f"{m['y']}年" if m["y"] else ""
-            written = f"{in_year}{month_number(m['m'])}月的{nth}星期{weekday}"
+            # Every month's (a museum "is free on the first Sunday of every month" came back 每月星期日, the
+            # first gone): 每月的第一个星期日.
+            month = "每月" if m["every"] else f"{month_number(m['m'])}月"
+            written = f"{in_year}{month}的{nth}星期{weekday}"
             spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         for pattern in (_EN_YEAR_PART, _EN_EARLY_LATE):
             for m in pattern.finditer(text):
