@@ -301,8 +301,8 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             in_year = f"{m['y']}年" if m["y"] else ""
             # Every month's (a museum "is free on the first Sunday of every month" came back 每月星期日, the
             # first gone): 每月的第一个星期日.
-            month = "每月" if m["every"] else f"{month_number(m['m'])}月"
-            written = f"{in_year}{month}的{nth}星期{weekday}"
+            which = "每月" if m["every"] else f"{month_number(m['m'])}月"
+            written = f"{in_year}{which}的{nth}星期{weekday}"
             spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         for pattern in (_EN_YEAR_PART, _EN_EARLY_LATE):
             for m in pattern.finditer(text):
