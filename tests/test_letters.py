@@ -33,3 +33,9 @@ def test_docstring_table_row(source: str, en: str, zh: str) -> None:
 ])
 def test_what_is_no_letters_formula(text: str, src: str, tgt: str) -> None:
     assert find_letter_formula(text, src, tgt) == []
+
+
+def test_dear_sir_is_no_one_named_sir() -> None:
+    """"Dear Sir," would have been 亲爱的Sir： (a name kept as written)."""
+    assert [s.target for s in find_letter_formula("Dear Sir,", "en", "zh")] == ["尊敬的先生："]
+    assert [s.target for s in find_letter_formula("Dear Madam,", "en", "zh")] == ["尊敬的女士："]
