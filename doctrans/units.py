@@ -129,6 +129,8 @@ _INTO_CHINESE = {
     "gigawatt hour": "吉瓦时", "gwh": "吉瓦时", "terawatt-hours": "太瓦时", "terawatt hours": "太瓦时", "twh": "太瓦时",
     "kilowatts": "千瓦", "kilowatt": "千瓦", "megawatts": "兆瓦", "megawatt": "兆瓦", "gigawatts": "吉瓦",
     "gigawatt": "吉瓦", "gw": "吉瓦",
+    # A planet's distance ("a planet 120 light-years from Earth" came back 120年, 120 years).
+    "light-years": "光年", "light-year": "光年", "light years": "光年", "light year": "光年",
     # A central bank's basis points ("rose 12 basis points" came back 12基点, its count word gone).
     "basis points": "个基点", "basis point": "个基点", "bps": "个基点",
     # A recipe's and a kettle manual's spoons ("2 tablespoons of white vinegar" came back 2英尺, two feet).
@@ -149,6 +151,9 @@ _OUT_OF_CHINESE = {
     "个基点": "basis points", "基点": "basis points",
     # A vaccination campaign's doses (接种新冠疫苗34.5亿剂次 came back "3.45 billion", the doses gone).
     "剂次": "doses",
+    # A phone's battery and charger (电池容量为5600毫安时 came back "5600 milligrating", 66瓦快充 "66";
+    # 瓦 is a tile too: not before 片房斯砾特, 瓦斯 is gas, 瓦特 spelt out).
+    "光年": "light-years", "毫安时": "mAh", "瓦": "W",
     "兆瓦时": "MWh", "吉瓦时": "GWh", "太瓦时": "TWh", "吉瓦": "GW", "汤匙": "tablespoons", "茶匙": "teaspoons",
     # Person-times, as a museum's or a railway's count of visits (接待游客1712.3万人次 came back "17.123
     # million people", 超过1700万人次 "more than 17 million times for the military").
@@ -172,13 +177,13 @@ _CHINESE_UNIT = "|".join(sorted(_OUT_OF_CHINESE, key=len, reverse=True))
 _DIMENSIONS = rf"{NUMBER}(?:\s?×\s?{NUMBER})*"
 # A minus sign, not a range's dash after a figure or its unit (40℃-100℃ came back 40 °C and -100 °C).
 _CHINESE_MEASURE = re.compile(rf"(零下|(?<![0-9０-９A-Za-z℃℉%°])[-−])?{FIGURE_START}({_DIMENSIONS})\s?({_CHINESE_UNIT})"
-                              r"(?![饭粒服隆拉格斤里])")
+                              r"(?![饭粒服隆拉格斤里片房斯砾特])")
 # The same measure with its figure in Chinese numerals (a story's ``工厂离家有十二公里`` came back
 # "12 miles", ``他跑了三公里`` "three miles": the numeral was a figure, the unit the model's). Not a
 # numeral read digit by digit (``三四公里`` is three or four), an ordinal (``第三公里``), a height
 # (``一米八``: 1.8 m), half more (``一公里半``) or 一 inside a word (``统一米价``); 升 after a
 # numeral is as often "rise" (一升一降), 斤 an idiom's (四两拨千斤) or a jack's (千斤顶).
-_NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=True) if u not in ("升", "斤", "人次"))
+_NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=True) if u not in ("升", "斤", "人次", "瓦"))
 _NUMERAL_MEASURE = re.compile(r"(零下)?(?<![零〇一二两三四五六七八九十百千万亿几第每])(?<![统唯同单均专之])"
                               r"([零〇一二两三四五六七八九十百千]+)(多|余)?"
                               rf"({_NUMERAL_UNIT})(?![饭粒服隆拉格斤里半零〇一二两三四五六七八九十])")
@@ -276,6 +281,8 @@ _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m
             "晚上": "p.m.", "傍晚": "p.m.", "夜里": "p.m."}
 # Hours and minutes in digits or Chinese numerals (下午三点半 came back "It's a halfway").
 # News writes 时 for 点 and 许 for "about" (``5日上午9时许`` came back "on the 5th at 9").
+# ... and a clock's digits after the part of the day (新机将于12月1日上午10:08开售 came back "on 10:08").
+_CHINESE_CLOCK_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9]{{1,2}})[:：]([0-5][0-9])(?![0-9])")
 _CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s?[点點时]"
                            r"(?:钟|整)?(?:\s?([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})\s?分|(半|一刻|三刻))?(许)?")
 # The 24-hour clock of Chinese news, digits before 时 (``17时30分``, ``9时许``): 5:30 p.m., about 9 a.m.
@@ -506,6 +513,10 @@ def _out_of_chinese(text: str) -> list[Span]:
         minutes = f":{quarter}" if quarter else f":{minute:02d}" if minute is not None else ""
         about = "around " if m.group(5) else ""
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{about}{hour}{minutes} {_PERIODS[m.group(1)]}"))
+    for m in _CHINESE_CLOCK_TIME.finditer(text):
+        if 1 <= int(m.group(2)) <= 12:
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              f"{int(m.group(2))}:{m.group(3)} {_PERIODS[m.group(1)]}"))
     for m in _CLOCK_24.finditer(text):
         hour, minute = int(ascii_digits(m.group(1))), int(ascii_digits(m.group(2))) if m.group(2) else None
         if hour > 24 or (minute is not None and minute > 59) or any(s.start < m.end() and m.start() < s.end

@@ -480,3 +480,13 @@ def test_a_press_conferences_speakers_and_trade_terms_into_english() -> None:
     assert prep.prefix == "Spokesperson: "
     assert [s.target for s in prep.masked.spans] == ["China", "trade in goods", "stable growth with improved quality"]
     assert prepare("记者：外贸形势如何？", 16, tgt_lang="en", src_lang="zh").prefix == "Reporter: "
+
+
+def test_a_science_news_items_and_a_phone_launchs_terms() -> None:
+    """"the James Webb Space Telescope" came back "James Webbace Telescope", "the journal Nature" 日记
+    (a diary); 折叠屏手机 "a folder cell phone", 无线快充 "ugly"."""
+    found = report_terms.find_report_terms("Using the James Webb Space Telescope, the journal Nature says a red "
+                                           "dwarf star...", "en", "zh")
+    assert [s.target for s in found] == ["詹姆斯·韦布空间望远镜", "《自然》杂志", "红矮星"]
+    found = report_terms.find_report_terms("新品发布会推出折叠屏手机，支持无线快充。", "zh", "en")
+    assert [s.target for s in found] == ["product launch event", "foldable phone", "wireless fast charging"]

@@ -506,3 +506,14 @@ def test_basis_points_both_ways() -> None:
     assert [(s.text, s.target) for s in find_units("a cut of 25 basis points, 1 basis point", "zh")] == [
         ("25 basis points", "25个基点"), ("1 basis point", "1个基点")]
     assert [(s.text, s.target) for s in find_units("上升12个基点", "en")] == [("12个基点", "12 basis points")]
+
+
+def test_a_phones_battery_charger_and_launch_time_and_a_planets_distance() -> None:
+    """电池容量为5600毫安时 came back "5600 milligrating", 66瓦快充 "66", 上午10:08 "on 10:08"; "120
+    light-years from Earth" 120年 (years). 瓦 is a tile too, and 瓦斯 gas."""
+    from doctrans.direction_terms import automatic_terms
+
+    found = automatic_terms("电池5600毫安时，66瓦快充，上午10:08开售；一片瓦，瓦斯。", [], "zh", "en")
+    assert [(s.text, s.target) for s in found] == [("5600毫安时", "5600 mAh"), ("66瓦", "66 W"),
+                                                  ("上午10:08", "10:08 a.m.")]
+    assert [s.target for s in find_units("a planet 120 light-years from Earth", "zh")] == ["120光年"]
