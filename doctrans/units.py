@@ -183,7 +183,8 @@ _CHINESE_MEASURE = re.compile(rf"(零下|(?<![0-9０-９A-Za-z℃℉%°])[-−])
 # numeral read digit by digit (``三四公里`` is three or four), an ordinal (``第三公里``), a height
 # (``一米八``: 1.8 m), half more (``一公里半``) or 一 inside a word (``统一米价``); 升 after a
 # numeral is as often "rise" (一升一降), 斤 an idiom's (四两拨千斤) or a jack's (千斤顶).
-_NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=True) if u not in ("升", "斤", "人次", "瓦"))
+_NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=True)
+                         if u not in ("升", "斤", "人次", "瓦"))  # 一片瓦 is a tile
 _NUMERAL_MEASURE = re.compile(r"(零下)?(?<![零〇一二两三四五六七八九十百千万亿几第每])(?<![统唯同单均专之])"
                               r"([零〇一二两三四五六七八九十百千]+)(多|余)?"
                               rf"({_NUMERAL_UNIT})(?![饭粒服隆拉格斤里半零〇一二两三四五六七八九十])")
