@@ -158,7 +158,9 @@ def find_document_names(texts: Iterable[str]) -> dict[str, str]:
         runs += transliterations(text)
         chars += len(text) + 1
         for line in (ln.strip() for ln in text.splitlines()):
-            if line and line not in words and any(i == 0 and s + g == line for i, s, g in candidates(line)):
+            # A name is two to four characters: a longer line needs no second look.
+            if 2 <= len(line) <= 4 and line not in words \
+                    and any(i == 0 and s + g == line for i, s, g in candidates(line)):
                 introduced.add(line)
         for span in find_person_names(text, "zh", "en"):
             if span.target and span.target == full_name_in_pinyin(span.text):  # not 王先生's "Mr. Wang"

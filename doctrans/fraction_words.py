@@ -135,10 +135,10 @@ def _discount(figure: str) -> int | None:
     """The share of the price paid, in percent: 八 80, 八五 85, 8.5 85."""
     if figure[0].isdigit():
         return round(float(figure) * 10)
-    digits = [read_numeral(c) for c in figure]
-    if any(d is None for d in digits):
+    tens, *ones = (read_numeral(c) for c in figure)
+    if tens is None or None in ones:
         return None
-    return (digits[0] or 0) * 10 + (digits[1] or 0 if len(digits) > 1 else 0)
+    return tens * 10 + sum(d for d in ones if d is not None)  # one figure at most after the tens
 
 
 def chinese_discounts(text: str) -> list[Span]:

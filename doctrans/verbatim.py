@@ -1087,14 +1087,15 @@ class SpanWarning:
     message: str
 
 
-def _token_pattern(needle: str) -> str:
+def _token_pattern(needle: str, letters_after: bool = False) -> str:
     """``needle`` as a whole token: ``320`` is not in ``3200``, ``250`` is not in ``1,250``,
-    ``ttl`` not in ``ttl_seconds``; next to Chinese it is (``2024年``)."""
+    ``ttl`` not in ``ttl_seconds``; next to Chinese it is (``2024年``). ``letters_after``: letters
+    may follow it (never a digit)."""
     pattern = re.escape(needle)
     if needle[0] in _WORD_CHARS:
         pattern = rf"(?<![{_W}])(?<![0-9][.,])" + pattern
     if needle[-1] in _WORD_CHARS:
-        pattern += rf"(?![{_W}])(?![.,][0-9])"
+        pattern += (r"(?![0-9_])" if letters_after else rf"(?![{_W}])") + r"(?![.,][0-9])"
     return pattern
 
 
@@ -1106,10 +1107,7 @@ def _occurrences(haystack: str, needle: str, glued: bool = False) -> int:
     haystack, needle = unicodedata.normalize("NFKC", haystack), unicodedata.normalize("NFKC", needle)
     if not needle:
         return 0
-    pattern = _token_pattern(needle)
-    if glued and needle[-1] in _WORD_CHARS:
-        pattern = pattern.removesuffix(rf"(?![{_W}])(?![.,][0-9])") + r"(?![0-9_])(?![.,][0-9])"
-    return len(re.findall(pattern, haystack))
+    return len(re.findall(_token_pattern(needle, letters_after=glued), haystack))
 
 
 def remask(translation: str, masked: Masked) -> str:
