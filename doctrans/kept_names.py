@@ -248,16 +248,29 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
             if keep(m.group()):
                 end = _with_version(text, m.end(), taken) if src in CJK_LANGUAGES else m.end()
                 names.append(Span(m.start(), end, text[m.start():end], "name", text[m.start():end]))
-    if src not in CJK_LANGUAGES and not _title_case(text):
+    if src not in CJK_LANGUAGES:
         # An organisation's name the models never learned (Acme Software, Hua Tai Trading Co) is
-        # kept as it is rather than garbled (Acftware, Hudtiate).
+        # kept as it is rather than garbled (Acftware, Hudtiate). In a line in Title Case every
+        # word looks like a name: only one with a legal form at its end (Inc, Ltd), from its first
+        # rare word (a report's byline "Prepared by the Finance Team, Acme Robotics Ltd. — 15
+        # October 2026" came back 支援队，第一季，第2026年10月15日, the company gone).
+        titled = _title_case(text)
         for a, b in _gaps(text, [*taken, *names]):
             for m in _TITLE_RUN.finditer(text, a, b):
-                if (_ORGANISATION.search(m.group()) and any(_rare_name(w) for w in m.group().split()[:-1])) \
+                words = m.group().split()
+                if titled:
+                    first = next((i for i, w in enumerate(words[:-1]) if _rare_name(w)), None)
+                    if first is None or not _LEGAL_FORM.search(m.group()):
+                        continue
+                    start = m.start() + len(" ".join(words[:first])) + (1 if first else 0)
+                elif (_ORGANISATION.search(m.group()) and any(_rare_name(w) for w in words[:-1])) \
                         or _after_a_kept_name(text, m, [*taken, *names]):
-                    dot = _ABBREVIATED.search(m.group()) and _ABBREVIATION_DOT.match(text, m.end())
-                    end = m.end() + (1 if dot else 0)
-                    names.append(Span(m.start(), end, text[m.start():end], "name", text[m.start():end]))
+                    start = m.start()
+                else:
+                    continue
+                dot = _ABBREVIATED.search(m.group()) and _ABBREVIATION_DOT.match(text, m.end())
+                end = m.end() + (1 if dot else 0)
+                names.append(Span(start, end, text[start:end], "name", text[start:end]))
     return sorted(names, key=lambda s: s.start)
 
 

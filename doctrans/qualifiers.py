@@ -40,6 +40,11 @@ figure likewise:
 A qualifier before a count below ten in Chinese numerals goes with it and what it counts
 (:func:`find_qualified_counts`: ``睡了不到六个小时`` came back "sleeping last six hours" -> ``less
 than six hours``; ``将近两年`` ``nearly two years``).
+About and the verb of the time something takes go with a duration into English (``整个过程大约需要
+10 分钟`` -> ``takes about 10 minutes``: the about was lost). A change from one figure to another is
+one span: into Chinese after a verb of change (``cut the average time from 90 days to 60 days`` ->
+``从90天降至60天``, the direction the figures'), into English where 从A meets the level a change
+went to (``失业率从4.1%降至3.9%`` -> ``fell from 4.1% to 3.9%``).
 A port's number goes with the word too (``端口8080`` <-> ``port 8080``: the model wrote ``trunks``;
 ``3000 端口`` came back ``in 3000``).
 Two figures joined by ``～``/``至``/``到`` in a Chinese source are one range into English
@@ -56,6 +61,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 
 from doctrans.chinese_numerals import ENGLISH_NUMBERS, read_numeral
 from doctrans.language_id import base_language
@@ -126,6 +132,10 @@ _ENGLISH_AFTER_WORDS = {"more": "及以上", "above": "及以上", "higher": "�
                         "later": "及更高版本", "newer": "及更高版本", "less": "及以下", "fewer": "及以下",
                         "below": "及以下", "lower": "及以下", "earlier": "及更早版本"}
 _ENGLISH_AFTER = re.compile(r" or (" + "|".join(_ENGLISH_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)
+# About, then the verb of a time it takes, before a duration (整个过程大约需要 10 分钟 came back "The
+# entire process needs to be 10 minutes", the about gone): the three are one span, "takes about".
+_ABOUT_TAKES = re.compile(r"(?:大约|大概|约)(?:需要|需|要|花|耗时|用时) ?$")
+_DURATION = re.compile(r"\b(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$")
 # A space may stand between the word and the figure (``不少于 500 MB``: Chinese technical writing
 # sets spaces around Latin text and digits).
 _CHINESE_WORD = re.compile("(" + "|".join(sorted(_CHINESE_BEFORE, key=len, reverse=True)) + ") ?$")
@@ -206,15 +216,106 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
             if low is None or high is None or low >= high:
                 return None  # "The vote was 52% to 48%": a split, not a range
             return f"{a.text}至{b.text}"
-        return _ranges(text, terms, loose, _ENGLISH_RANGE_SEP, chinese)
+        ranged = _ranges(text, terms, loose, _ENGLISH_RANGE_SEP, chinese)
+        held, loose = _figures(ranged, figures)
+        return _changes_from(text, ranged, sorted([*held, *loose], key=lambda s: s.start))
     if tgt != "en" or src == "en":
         return list(terms)
     def english(a: Span, b: Span) -> str | None:
         return None if _units_differ(a.text, b.text) else f"{a.target or a.text} to {b.target or b.text}"
-    return _ranges(text, terms, sorted([*held, *loose], key=lambda s: s.start), _RANGE_SEP, english)
+    ranged = _ranges(text, terms, sorted([*held, *loose], key=lambda s: s.start), _RANGE_SEP, english)
+    return _chinese_changes_from(text, ranged, figures)
 
 
 _TRAILING_UNIT = re.compile(r"[0-9.,]\s?([A-Za-z%°℃]+)$")
+
+
+# A change from one figure to another in an English sentence ("We aim to cut the average time from
+# 90 days to 60 days" came back 将90天提交到60天的…, "The waiting time fell from 12 weeks to 8 weeks"
+# 等待时间从12周到8周开始, the fall gone): one span, 从90天降至60天, the direction the figures' own; a
+# verb of change right before it goes in the span. Only where a verb of change comes before it in the
+# sentence: "open from 9 a.m. to 5 p.m." and "from 2020 to 2024" are spans of time, not changes.
+_CHANGE_VERB = (r"(?:rose|risen|rises|rise|increased?|increases|increasing|grew|grown|grows|climbed|jumped|improved"
+                r"|fell|fallen|falls|decreased?|decreases|declined?|declines|dropped|slipped|slid|eased|shrank"
+                r"|shrunk|went up|went down|gone up|gone down|cut|cuts|cutting|reduced?|reduces|reducing|lowered?"
+                r"|lowers|lowering|raised?|raises|raising|shortened?|shortens|extended?|extends|expanded?|expands"
+                r"|boosted?|boosts|brought down|bring down|doubled|halved|slashed?|trimmed?|widened|narrowed)")
+_CHANGE_BEFORE = re.compile(rf"(?i)(?<![A-Za-z]){_CHANGE_VERB}(?![A-Za-z])[^.;!?]*$")
+_VERB_RIGHT_BEFORE = re.compile(rf"(?i)(?<![A-Za-z])(?:(?:has|have|had|was|were|is|are|been|be)\s+)?{_CHANGE_VERB}"
+                                r"\s+$")
+_FROM_BEFORE = re.compile(r"(?i)(?<![A-Za-z])from\s+$")
+# A figure's value and what it counts ("$46.3 million": 46.3e6 and "$"; "90 days": 90 and "days").
+_VALUE = re.compile(r"(?i)([0-9][0-9,]*(?:\.[0-9]+)?)\s*(thousand|million|billion|trillion)?(?![A-Za-z])")
+_SCALE = {None: 1, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_CLOCK_OR_YEAR = re.compile(r"(?i)[0-9]:[0-9]|\b[ap]\.?m\b|^(?:1[5-9]|2[01])[0-9]{2}$")
+
+
+def _value_and_unit(figure: str) -> tuple[Decimal, str] | None:
+    m = _VALUE.search(figure)
+    if m is None or _CLOCK_OR_YEAR.search(figure.strip()):
+        return None
+    value = decimal_value(m.group(1))
+    if value is None:
+        return None
+    unit = (figure[:m.start()] + " " + figure[m.end():]).strip().lower()
+    return value * _SCALE[m.group(2) and m.group(2).lower()], unit
+
+
+# ... and into English: 失业率从4.1%降至3.9% came back "Unemployment rate from 4.1% fell to 3.9%" (the
+# level it fell to, 降至3.9%, is one span of doctrans.report_terms, and the model put the from before
+# it): 从A and that span are one, "fell from A to B", when nothing before it in the clause takes it
+# as its object (将审批时间从90天缩短到60天 is the model's: "cut ... from"). Where the verb is the
+# model's to read (从12周减少到8周) it wrote the change itself.
+_CHINESE_FROM_TO = re.compile(r"(升至|上升至|上升到|增至|增长至|增长到|增加到|增加至|提高到|提高至|上涨至|上涨到"
+                              r"|降至|下降至|下降到|减至|减少到|减少至|回落至|回落到|下滑至|降低到|降低至)")
+_CHINESE_RISE = re.compile(r"^(?:升|上升|增|增长|增加|提高|上涨)")
+_CHINESE_OBJECT_BEFORE = re.compile(r"[将把使][^，。；！？,;]*$")
+
+
+def _chinese_changes_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
+    """``terms`` with each 从A and the level it rose or fell to after it (a span "fell to B") made
+    one span, "fell from A to B" (Chinese into English)."""
+    out = list(terms)
+    numbers = sorted([t for t in terms if t.kind == "number"]
+                     + [f for f in figures if f.kind == "number" and not any(t.start < f.end and f.start < t.end
+                                                                               for t in terms)],
+                     key=lambda s: s.start)
+    for a, b in itertools.pairwise(numbers):
+        if text[a.start - 1:a.start] != "从" or _CHINESE_OBJECT_BEFORE.search(text, 0, a.start - 1):
+            continue
+        verb = _CHINESE_FROM_TO.match(text, a.end)
+        if verb is None or a.end != b.start or b.target is None \
+                or (to := re.match(r"(?:rose|fell) to ", b.target)) is None \
+                or _units_differ(a.text, b.text[verb.end() - verb.start():]):
+            continue
+        rise = _CHINESE_RISE.match(verb.group(1)) is not None
+        written = f"{'rose' if rise else 'fell'} from {a.target or a.text} to {b.target[to.end():]}"
+        out = [t for t in out if t is not a and t is not b]
+        out.append(Span(a.start - 1, b.end, text[a.start - 1:b.end], "number", written))
+    return sorted(out, key=lambda s: s.start)
+
+
+def _changes_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
+    """``terms`` with each "from A to B" of ``figures`` after a verb of change made one span
+    (English into Chinese)."""
+    out = list(terms)
+    for a, b in itertools.pairwise(figures):
+        start = _FROM_BEFORE.search(text, 0, a.start)
+        if start is None or not re.fullmatch(r"\s+to\s+", text[a.end:b.start]) \
+                or not _CHANGE_BEFORE.search(text, 0, start.start()):
+            continue
+        low, high = _value_and_unit(a.text), _value_and_unit(b.text)
+        if low is None or high is None or low[1] != high[1] or low[0] == high[0]:
+            continue
+        verb = _VERB_RIGHT_BEFORE.search(text, 0, start.start())
+        begin = verb.start() if verb else start.start()
+        if any(t.start < begin < t.end or (t.start >= begin and t.end <= b.end and t is not a and t is not b)
+               for t in out):
+            continue
+        written = f"从{a.target or a.text}{'增至' if high[0] > low[0] else '降至'}{b.target or b.text}"
+        out = [t for t in out if t is not a and t is not b]
+        out.append(Span(begin, b.end, text[begin:b.end], "number", written))
+    return sorted(out, key=lambda s: s.start)
 
 
 def _units_differ(a: str, b: str) -> bool:
@@ -249,6 +350,8 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
                     start = before.start()
             elif before:
                 start, written = before.start(), f"{_CHINESE_BEFORE[before.group(1)]} {written}"
+            elif (takes := _ABOUT_TAKES.search(text, 0, fig.start)) and _DURATION.search(written):
+                start, written = takes.start(), f"takes about {written}"
             elif _PRICE_FROM.match(text, fig.end) and _MONEY.search(written) \
                     and not _SINCE_BEFORE.search(text, 0, fig.start):
                 # A price's 起 (售价5999元起 came back "sales 5999 yuan"): from it; not 自2015年起, since.

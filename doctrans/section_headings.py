@@ -15,6 +15,10 @@ model:
 | Table of contents:    | zh     | 目录：         |
 | 参考文献              | en     | References     |
 | 结论：                | en     | Conclusion:    |
+| Outlook for 2026      | zh     | 2026年展望     |
+| 2025年度报告          | en     | Annual Report 2025 |
+| Revenue by Region     | zh     | 按地区划分的收入 |
+| Annual Report 2025: Key Findings | zh | 2025年年度报告：主要发现 |
 | Summary of results    | zh     | (the model's)  |
 | 总结一下              | en     | (the model's)  |
 | 否                    | en     | No             |
@@ -23,6 +27,9 @@ A heading followed by a colon and more text is a label (``Note:``, ``**Warning:*
 the label alone is written from the list (the model wrote ``**Note:**`` as ``**不能：**``, "cannot");
 at the start of a sentence it is not given to the model at all (:func:`leading_label`), nor is a
 heading of the list in 【】 before its text into English (``【贮藏】遮光`` -> ``[Storage] ...``).
+A heading of the list may come with its year (``Outlook for 2026``, ``2025年度报告``: the year
+before it in Chinese, after it in English), be broken down by another (``Revenue by Region``,
+``按地区划分的收入``), or be joined to another by a colon (a report's title).
 English matches in any case; Chinese exactly. Between other languages nothing changes.
 """
 
@@ -79,7 +86,7 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
     word = body.strip()
     if not word:
         return []
-    target = _heading(word, tgt)
+    target = _heading(word, tgt) or _headings_joined(word, tgt)
     if target is None:
         numbered = _numbered(text, src_lang, tgt_lang)
         return [numbered[1]] if numbered else _templated(word, start, tgt) or _label(text, tgt)
@@ -94,13 +101,77 @@ def _heading(word: str, tgt: str | None) -> str | None:
         return None
     unit = _UNIT_AFTER.fullmatch(word)
     if unit and (units := _UNITS_INTO_CHINESE if tgt == "zh" else _UNITS_INTO_ENGLISH).get(unit.group(2)):
-        heading = _heading(unit.group(1), tgt)
+        heading = _heading(unit.group(1), tgt) or _broken_down(unit.group(1), tgt)
         if heading is not None:
             written = units[unit.group(2)]
             return f"{heading}（{written}）" if tgt == "zh" else f"{heading} ({written})"
     if tgt == "zh":
         return _tables()[0].get(_key(word))
     return _tables()[1].get(word) or _CELLS_INTO_ENGLISH.get(word)
+
+
+# A heading of the list with its year (Outlook for 2026 came back 查看2026, "view"; Annual Report
+# 2025, 2025 Highlights, 2025年工作总结): the year as Chinese writes it, before the heading, and as
+# English does, after it (2026年展望 -> Outlook 2026). A year of this century or the last only.
+_YEAR = r"(?:19|20)[0-9]{2}"
+_ENGLISH_YEARED = (re.compile(rf"(?P<heading>.+?)\s+(?:(?:for|in|of)\s+(?:the\s+year\s+)?)?(?P<year>{_YEAR})",
+                              re.IGNORECASE),
+                   re.compile(rf"(?P<year>{_YEAR})\s+(?P<heading>.+)"))
+_CHINESE_YEARED = re.compile(rf"(?P<year>{_YEAR})\s*年(?P<heading>.+)")
+
+
+def _yeared(word: str, tgt: str | None) -> str | None:
+    """``word`` (stripped) written in ``tgt`` when it is a heading of the list and its year, else None."""
+    if tgt == "zh":
+        for pattern in _ENGLISH_YEARED:
+            m = pattern.fullmatch(word)
+            if m and (heading := _heading(m.group("heading").strip(), tgt)) is not None:
+                return f"{m.group('year')}年{heading}"
+        return None
+    m = _CHINESE_YEARED.fullmatch(word)
+    if m is None:
+        return None
+    rest = m.group("heading").strip()
+    # 2025年度报告 is 2025 + 年度报告 (annual report), 2025年度工作计划 2025 + 工作计划 (年度 the year's).
+    heading = _heading(rest, tgt) or (_heading("年" + rest, tgt) or _heading(rest[1:].strip(), tgt)
+                                      if rest.startswith("度") else None)
+    return f"{heading} {m.group('year')}" if heading is not None else None
+
+
+# A table's or a chart's heading of one figure broken down by another (Revenue by Region came back
+# 收入由Region): 按地区划分的收入 <-> Revenue by Region, both headings of the list.
+_ENGLISH_BY = re.compile(r"(?P<what>.+?)\s+by\s+(?P<by>.+)", re.IGNORECASE)
+_CHINESE_BY = re.compile(r"按(?P<by>.+?)划分的(?P<what>.+)")
+
+
+def _broken_down(word: str, tgt: str | None) -> str | None:
+    m = (_ENGLISH_BY if tgt == "zh" else _CHINESE_BY).fullmatch(word)
+    if m is None or _UNIT_AFTER.fullmatch(m.group("by")):  # the unit is the whole heading's
+        return None
+    what, by = _heading(m.group("what").strip(), tgt), _heading(m.group("by").strip(), tgt)
+    if what is None or by is None:
+        return None
+    return f"按{by}划分的{what}" if tgt == "zh" else f"{what} by {by}"
+
+
+# A title of two headings of the list (or one and its year) joined by a colon: Annual Report 2025:
+# Key Findings (the model wrote 年度报告2025：键查找, "key lookup").
+_JOINING_COLON = re.compile(r"\s*[:：]\s*")
+
+
+def _headings_joined(word: str, tgt: str | None) -> str | None:
+    """``word`` (stripped) written in ``tgt`` when it is a heading of the list with its year, one
+    broken down by another, or two such joined by a colon, else None."""
+    whole = _yeared(word, tgt) or _broken_down(word, tgt)
+    if whole is not None:
+        return whole
+    parts = _JOINING_COLON.split(word, maxsplit=1)
+    if len(parts) != 2:
+        return None
+    written = [_heading(part, tgt) or _yeared(part, tgt) for part in parts]
+    if None in written:
+        return None
+    return ("：" if tgt == "zh" else ": ").join(w for w in written if w is not None)
 
 
 # A table's column heading with its unit in brackets (收入（亿元） came back "Introduction", the unit

@@ -204,3 +204,14 @@ def test_a_companys_abbreviation_keeps_its_full_stop_inside_a_sentence() -> None
     kept = [s.text for s in prep.masked.spans if s.kind == "name"]
     assert "Acme Data Services Inc." in kept and "Northwind Logistics Ltd." in kept
     assert "Acme Data Inc" in kept  # at the sentence's end the stop is the sentence's
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    # A report's byline in Title Case came back 支援队，第一季，第2026年10月15日: the company gone.
+    ("Prepared by the Finance Team, Acme Robotics Ltd. — 15 October 2026", ["Acme Robotics Ltd."]),
+    ("Welcome To Acme Robotics Ltd", ["Acme Robotics Ltd"]),  # from its first rare word
+    # Title Case without a legal form: every word looks like a name, none is kept.
+    ("Getting Started With Acme Labs", []),
+])
+def test_a_company_with_its_legal_form_is_kept_in_a_title_case_line(text: str, kept: list[str]) -> None:
+    assert [s.text for s in find_kept_names(text, "en", "zh") if " " in s.text] == kept

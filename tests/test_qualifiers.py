@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from doctrans import qualifiers
@@ -56,7 +58,9 @@ def test_a_range_of_figures_is_one_span_into_english(text: str, written: str) ->
 @pytest.mark.parametrize("text", ["revenue rose from 5% to 10%", "sales grew 3% to 5% this year",
                                   "between 5 to 10", "fell 2% to 1,200", "8% to 10 people"])
 def test_a_start_a_change_or_two_kinds_of_figure_is_no_range_into_chinese(text: str) -> None:
-    assert not [t for t in automatic_terms(text, [], "en", "zh") if "至" in (t.target or "")]
+    # (A change is a change: "rose from 5% to 10%" is 从5%增至10%, below.)
+    terms = automatic_terms(text, [], "en", "zh")
+    assert not [t for t in terms if re.fullmatch(r"[0-9.,%]+至[0-9.,%]+", t.target or "")]
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -125,3 +129,49 @@ def test_figures_of_two_units_are_no_range_and_a_units_dash_is_no_minus() -> Non
     assert [(s.text, s.target) for s in heat.masked.spans] == [("40℃-100℃", "40 °C to 100 °C")]
     cold = prepare("气温-5℃，最低-10℃。", 16, tgt_lang="en", src_lang="zh")
     assert [s.target for s in cold.masked.spans] == ["-5 °C", "-10 °C"]
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # 整个过程大约需要 10 分钟 came back "The entire process needs to be 10 minutes", the about gone.
+    ("整个过程大约需要 10 分钟。", ["takes about 10 minutes"]),
+    ("审核一般约需3个工作日。", ["takes about 3 working days"]),
+    ("费用大约需要80元。", ["80 yuan"]),  # money: no time it takes (the model's)
+    ("大约需要 4 GB 内存。", [None]),  # a size, kept as written
+])
+def test_about_and_the_time_it_takes_go_with_the_duration(text: str, written: list[str | None]) -> None:
+    prep = prepare(text, 16, tgt_lang="en", src_lang="zh")
+    assert [s.target for s in prep.masked.spans] == written
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # "cut the average time ... from 90 days to 60 days" came back 将90天提交到60天的…, "The waiting
+    # time fell from 12 weeks to 8 weeks" 等待时间从12周到8周开始: the fall gone, or turned round.
+    ("We aim to cut the average time from 90 days to 60 days.", [("from 90 days to 60 days", "从90天降至60天")]),
+    ("The waiting time fell from 12 weeks to 8 weeks.", [("fell from 12 weeks to 8 weeks", "从12周降至8周")]),
+    ("Revenue rose from $40 million to $46.3 million last year.",
+     [("rose from $40 million to $46.3 million", "从4000万美元增至4630万美元")]),
+    ("Unemployment has fallen from 4.1% to 3.9% this year.",
+     [("has fallen from 4.1% to 3.9%", "从4.1%降至3.9%")]),
+    # No change: spans of time, or no verb of change before them.
+    ("The library is open from 9 a.m. to 5 p.m. since we extended it.", [("9 a.m.", "上午9点"), ("5 p.m.", "下午5点")]),
+    ("Prices increased from 2020 to 2024.", [("2020", "2020年"), ("2024", "2024年")]),
+    ("Children from 6 to 12 years old are welcome.", [("12 years old", "12岁")]),
+])
+def test_a_change_from_one_figure_to_another_is_one_span_into_chinese(
+        text: str, written: list[tuple[str, str | None]]) -> None:
+    spans = automatic_terms(text, [], "en", "zh")
+    assert [(s.text, s.target) for s in spans if s.kind in ("number", "date")] == written
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # 失业率从4.1%降至3.9% came back "Unemployment rate from 4.1% fell to 3.9%".
+    ("失业率从4.1%降至3.9%。", [("从4.1%降至3.9%", "fell from 4.1% to 3.9%")]),
+    ("出口额从3%升至5%。", [("从3%升至5%", "rose from 3% to 5%")]),
+    # The verb is the model's to read: it wrote "The wait time is reduced from 12 weeks to 8 weeks".
+    ("等待时间从12周减少到8周。", [("12周", "12 weeks"), ("8周", "8 weeks")]),
+    ("将税率从10%降至8%。", [("降至8%", "fell to 8%")]),  # 将 takes it as its object
+])
+def test_from_a_figure_and_the_level_it_fell_to_is_one_span_into_english(
+        text: str, written: list[tuple[str, str | None]]) -> None:
+    spans = automatic_terms(text, [], "zh", "en")
+    assert [(s.text, s.target) for s in spans if s.kind in ("number", "date")] == written

@@ -13,7 +13,7 @@ from tests.docstring_tables import three_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(three_column_rows(section_headings)) == 8
+    assert len(three_column_rows(section_headings)) == 12
 
 
 @pytest.mark.parametrize(("text", "tgt", "written"), three_column_rows(section_headings))
@@ -163,3 +163,36 @@ def test_a_releases_changelog_heading_with_its_version() -> None:
     found = section_headings.find_section_heading("v2.4.0 更新日志", "zh", "en")
     assert [s.target for s in found] == ["v2.4.0 Changelog"]
     assert [s.target for s in section_headings.find_section_heading("版本说明", "zh", "en")] == ["Release Notes"]
+
+
+@pytest.mark.parametrize(("text", "tgt", "written"), [
+    # A foundation's annual report: Outlook for 2026 came back 查看2026 ("view"), its title Annual
+    # Report 2025: Key Findings 年度报告2025：键查找 ("key lookup"), Challenges Challges.
+    ("Outlook for 2026", "zh", "2026年展望"),
+    ("Annual Report 2025: Key Findings", "zh", "2025年年度报告：主要发现"),
+    ("2025 Highlights", "zh", "2025年要点"),
+    ("Challenges", "zh", "挑战"),
+    ("Programme Highlights", "zh", "项目亮点"),
+    ("2026年展望", "en", "Outlook 2026"),
+    ("2025年度报告", "en", "Annual Report 2025"),  # 年度报告, the annual report
+    ("2026年度工作计划", "en", "Work Plan 2026"),  # 年度, the year's
+    ("2025年年度报告：主要发现", "en", "Annual Report 2025: Key Findings"),
+    ("Plans for 2026", "zh", None),  # no heading of the list: the model's
+    ("Annual Report 2025: A Year of Growth", "zh", None),  # one heading of the list: the model's
+    ("Summary 1066", "zh", None),  # no year of these centuries
+])
+def test_a_heading_with_its_year_and_two_headings_joined(text: str, tgt: str, written: str | None) -> None:
+    found = section_headings.find_section_heading(text, "zh" if tgt == "en" else "en", tgt)
+    assert [s.target for s in found if s.kind == "heading"] == ([written] if written else [])
+
+
+@pytest.mark.parametrize(("text", "tgt", "written"), [
+    # A sales review's chart heading Revenue by Region came back 收入由Region.
+    ("Revenue by Region", "zh", "按地区划分的收入"),
+    ("Revenue by region ($m)", "zh", "按地区划分的收入（百万美元）"),  # the unit is the whole heading's
+    ("按地区划分的收入", "en", "Revenue by Region"),
+    ("Stand by Me", "zh", None),
+])
+def test_a_heading_broken_down_by_another(text: str, tgt: str, written: str | None) -> None:
+    found = section_headings.find_section_heading(text, "zh" if tgt == "en" else "en", tgt)
+    assert [s.target for s in found if s.kind == "heading"] == ([written] if written else [])
