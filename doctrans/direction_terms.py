@@ -48,6 +48,7 @@ from doctrans.counted_nouns import find_counted_nouns
 from doctrans.currency import find_amounts
 from doctrans.datelines import find_dateline
 from doctrans.dates import find_dates
+from doctrans.government_bodies import find_government_bodies
 from doctrans.kept_names import find_kept_names
 from doctrans.language_id import base_language
 from doctrans.letters import find_letter_formula
@@ -98,6 +99,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     terms = _joined(terms, find_ui_labels(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_number_words(text, src_lang, tgt_lang, [*spans, *terms]), terms)
     terms = _joined(terms, find_report_terms(text, src_lang, tgt_lang), [*spans, *terms])
+    terms = _joined(terms, find_government_bodies(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_person_names(text, src_lang, tgt_lang), [*spans, *terms])
     if base_language(src_lang) == "zh" and base_language(tgt_lang) == "en":

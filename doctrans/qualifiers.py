@@ -25,6 +25,7 @@ figure likewise:
 | at least 2 GB of space   | zh     | 至少2 GB               |
 | up to 10 hours           | zh     | 最多10小时             |
 | as many as 40,000        | zh     | 多达40,000             |
+| every 15 minutes         | zh     | 每15分钟               |
 | nearly 30% of them       | zh     | 近30%                  |
 | about 5 km away          | zh     | 约5公里                |
 | version 2.0 or later     | zh     | 2.0及更高版本          |
@@ -126,6 +127,10 @@ _ENGLISH_BEFORE = {"about": "约", "around": "约", "roughly": "约", "some": "�
                    "at most": "最多", "up to": "最多", "less than": "不到", "fewer than": "不到", "under": "不到",
                    # "As many as 40,000 fans attended" left its emphasis to the model.
                    "as many as": "多达", "as much as": "多达", "as few as": "仅", "as little as": "仅",
+                   # A news item's "a ferry will run every 15 minutes" came back 运行每个15分钟 (each one).
+                   "every": "每",
+                   # A report's "we kept our running costs below 8% of spending" lost its below.
+                   "below": "低于", "above": "高于",
                    "port": "端口"}
 # After an English figure (4 GB or more, version 2.0 or later).
 _ENGLISH_AFTER_WORDS = {"more": "及以上", "above": "及以上", "higher": "及以上", "greater": "及以上",
@@ -156,6 +161,8 @@ _STARTS_A_FIGURE = re.compile(r"[-−+$€£¥￥0-9０-９≤≥±]|US\$|HK\$|�
                               r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
                               r"|eighty|ninety|a hundred)\b)")
 _QUESTION = re.compile(r"(?i)\b(?:what|how)\s+$")
+# What "every" goes with: a count of a unit (every 15 minutes, every 3 months, every 100 km).
+_EVERY_FIGURE = re.compile(r"[0-9][0-9,.]*\s?(?!(?:st|nd|rd|th)\b)[A-Za-z]+")
 
 
 def qualified_in_english(text: str, start: int) -> bool:
@@ -368,6 +375,8 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
             before = _ENGLISH_WORD.search(text, 0, fig.start)
             if before and _QUESTION.search(text, 0, before.start()):
                 before = None  # How about 3 p.m.? is a suggestion, not an approximation
+            if before and before.group(1).lower() == "every" and not _EVERY_FIGURE.fullmatch(fig.text):
+                before = None  # every 2nd day is 每隔一天, not 每第2天
             after_en = _ENGLISH_AFTER.match(text, fig.end)
             if before:
                 start, written = before.start(), f"{_ENGLISH_BEFORE[before.group(1).lower()]}{written}"

@@ -323,3 +323,22 @@ def leading_label(text: str, src_lang: str | None, tgt_lang: str | None) -> tupl
     written = text[:label.start] + label.target + after.group().strip() + ("" if tgt == "zh" else " ")
     return label.end + after.end(), written
 
+
+
+# A chapter's or a part's number, a space and its title (第三章 雨夜), and the comma or full stop the
+# model put after the number in English ("Chapter 3, rain").
+_TITLED_PART = re.compile(r"\s*第[^\s，。：]{1,6}[章节回卷篇部]" + r"[ \t\u3000]+[\u4e00-\u9fff][^。！？，：:]{0,15}$")
+_MARK_AFTER = re.compile(r"\s*[,.;]\s+(?=\S)")
+
+
+def titled_part(source: str, translation: str, part: str) -> str:
+    """``translation`` (English) of a Chinese chapter heading ``source`` (第三章 雨夜) with a colon
+    between the number (``part``, as written in it) and the title, which starts with a capital
+    (``Chapter 3, rain`` -> ``Chapter 3: Rain``); anything else as it is."""
+    if not _TITLED_PART.fullmatch(source) or not translation.startswith(part):
+        return translation
+    mark = _MARK_AFTER.match(translation, len(part))
+    if mark is None:
+        return translation
+    rest = translation[mark.end():]
+    return f"{part}: {rest[:1].upper()}{rest[1:]}"

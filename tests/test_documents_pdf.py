@@ -222,3 +222,23 @@ def test_a_table_under_a_paragraph_is_read_cell_by_cell(tmp_path: Path) -> None:
     texts = [b.text for b in read_document(path).blocks()]
     assert texts[0].endswith("at City Hall.")
     assert {"Item", "Revenue ($m)", "Headcount", "2024", "3,840", "9,050"} <= set(texts)
+
+
+def test_a_centred_title_and_a_heading_at_the_margin_in_one_font_are_read_apart(tmp_path: Path) -> None:
+    """A report's centred title "Annual Report 2025" over its heading "Message from the Chair" (both
+    18-point bold in reportlab's styles) was read as one line, translated as one: 年度报告2025消息."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate
+
+    path = tmp_path / "report.pdf"
+    styles = getSampleStyleSheet()
+    SimpleDocTemplate(str(path), pagesize=A4).build([
+        Paragraph("Annual Report 2025", styles["Title"]),
+        Paragraph("Message from the Chair", styles["Heading1"]),
+        Paragraph("Dear friends, 2025 was a year of steady progress. With your support, we connected twelve "
+                  "more villages to clean water and trained many local technicians this year.", styles["Normal"]),
+    ])
+    texts = [b.text for b in read_document(path).blocks()]
+    assert texts[:2] == ["Annual Report 2025", "Message from the Chair"]
+    assert texts[2].startswith("Dear friends") and texts[2].endswith("this year.")

@@ -13,7 +13,7 @@ from tests.docstring_tables import three_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(three_column_rows(qualifiers)) == 26
+    assert len(three_column_rows(qualifiers)) == 27
 
 
 @pytest.mark.parametrize(("text", "tgt", "written"), three_column_rows(qualifiers))
@@ -175,3 +175,16 @@ def test_from_a_figure_and_the_level_it_fell_to_is_one_span_into_english(
         text: str, written: list[tuple[str, str | None]]) -> None:
     spans = automatic_terms(text, [], "zh", "en")
     assert [(s.text, s.target) for s in spans if s.kind in ("number", "date")] == written
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # A news item's "a ferry will run every 15 minutes" came back 运行每个15分钟 (each one of them).
+    ("The ferry will run every 15 minutes.", [("every 15 minutes", "每15分钟")]),
+    ("Take one tablet every 8 hours.", [("every 8 hours", "每8小时")]),
+    ("He comes every 2nd day.", [("2nd", "第2")]),  # an ordinal: not 每第2
+    # A report's "we kept our running costs below 8% of spending" lost its below.
+    ("We kept our running costs below 8% of spending.", [("below 8%", "低于8%")]),
+    ("Store it above 5 °C.", [("above 5 °C", "高于5摄氏度")]),
+])
+def test_every_below_and_above_go_with_their_figure_into_chinese(text: str, written: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in automatic_terms(text, [], "en", "zh")] == written

@@ -196,3 +196,16 @@ def test_a_heading_with_its_year_and_two_headings_joined(text: str, tgt: str, wr
 def test_a_heading_broken_down_by_another(text: str, tgt: str, written: str | None) -> None:
     found = section_headings.find_section_heading(text, "zh" if tgt == "en" else "en", tgt)
     assert [s.target for s in found if s.kind == "heading"] == ([written] if written else [])
+
+
+@pytest.mark.parametrize(("source", "translation", "written"), [
+    # A novel's 第三章 雨夜 came back "Chapter 3, rain".
+    ("第三章 雨夜", "Chapter 3, rain", "Chapter 3: Rain"),
+    ("第十二回　归来", "Chapter 12. Coming back", "Chapter 12: Coming back"),
+    ("第三章 雨夜", "Chapter 3: Rain", "Chapter 3: Rain"),
+    ("第三章雨夜", "Chapter 3, rain", "Chapter 3, rain"),  # no space: the number may be the sentence's
+    ("第三章 他说：“好。”", "Chapter 3, he said: \"Good.\"", "Chapter 3, he said: \"Good.\""),  # no title
+])
+def test_a_chapters_title_follows_its_number_after_a_colon(source: str, translation: str, written: str) -> None:
+    assert section_headings.titled_part(source, translation, translation.split(",")[0].split(".")[0]
+                                        .split(":")[0]) == written

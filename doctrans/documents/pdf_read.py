@@ -489,6 +489,11 @@ def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple
     elif abs((ln.x0 + ln.x1) - (prev.x0 + prev.x1)) <= 0.6 * ln.size and abs(ln.x0 - prev.x0) > 0.3 * ln.size:
         room = (right - left) - (prev.x1 - prev.x0)  # centred
     else:
+        if prev.x0 - ln.x0 > 5 * ln.size:
+            # The line above starts far right of this one and is centred on neither: a centred
+            # title over a heading at the margin (a report's "Annual Report 2025" and "Message from
+            # the Chair" in one font were read as one line), not a paragraph's indented first line.
+            return False
         room = right - prev.x1
     space = 0.0 if is_cjk(ln.text[0]) else 0.3 * ln.size
     if room > ln.first_word + space + 0.25 * ln.size:

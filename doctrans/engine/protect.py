@@ -38,7 +38,7 @@ from doctrans.number_words import proper_ordinals
 from doctrans.place_names import invented_places, look_alikes
 from doctrans.quoted_terms import QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
-from doctrans.section_headings import find_section_heading, leading_label, numbered_heading
+from doctrans.section_headings import find_section_heading, leading_label, numbered_heading, titled_part
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
 from doctrans.units import (
@@ -160,6 +160,8 @@ class Prepared:
                 restored = replace(restored, text=no_article_before_place(restored.text, places))
         if base_language(self.tgt_lang) == "en":
             restored = replace(restored, text=proper_ordinals(restored.text))
+            if self.masked.spans and self.masked.spans[0].kind == "number":
+                restored = replace(restored, text=titled_part(self.source, restored.text, self.masked.spans[0].output))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
 
     def model_target(self, translation: str) -> str:
