@@ -209,3 +209,14 @@ def test_a_heading_broken_down_by_another(text: str, tgt: str, written: str | No
 def test_a_chapters_title_follows_its_number_after_a_colon(source: str, translation: str, written: str) -> None:
     assert section_headings.titled_part(source, translation, translation.split(",")[0].split(".")[0]
                                         .split(":")[0]) == written
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # A news page's byline label came back 虚假：("false"), a charity's Message from the Chair 消息.
+    ("Published: Tuesday, 24 November 2026", "发布时间："),
+    ("Message from the Chair", "主席致辞"),
+    ("Indicator", "指标"),  # a table's column, 指示器 (a gauge)
+])
+def test_a_news_pages_and_a_charitys_report_headings(text: str, written: str) -> None:
+    found = section_headings.find_section_heading(text, "en", "zh")
+    assert [s.target for s in found] == [written]
