@@ -38,3 +38,15 @@ def test_the_model_sees_a_placeholder_and_the_count_comes_back_once() -> None:
     assert prep.model_text == "Our workforce grew to ⦅1⦆ in ⦅2⦆."
     # The model wrote the noun again after a count: it goes.
     assert prep.restore("我们的员工增长到⦅1⦆员工，分布在⦅2⦆。").text == "我们的员工增长到12,400名员工，分布在23个国家。"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # A charity's report: "installed 96 new wells" came back 96新手 (novices), "trained 340 local
+    # technicians" 340本地技术员, an API page's "more than 5 connections" 超过5连接.
+    ("Our programme installed 96 new wells.", [("96 new wells", "96口新水井")]),
+    ("It trained 340 local technicians.", [("340 local technicians", "340名当地技术人员")]),
+    ("Do not open more than 5 connections at once.", [("more than 5 connections", "超过5个连接")]),
+    ("The 3 new features are here.", []),  # no noun of the list
+])
+def test_a_count_with_an_adjective_before_its_noun(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in automatic_terms(text, [], "en", "zh")] == expected
