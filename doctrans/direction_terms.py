@@ -44,6 +44,7 @@ names are looked for only where nothing else is.
 from __future__ import annotations
 
 from doctrans.citations import find_citations
+from doctrans.company_names import find_company_names
 from doctrans.counted_nouns import find_counted_nouns
 from doctrans.currency import find_amounts
 from doctrans.datelines import find_dateline
@@ -98,6 +99,8 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     spans = find_spans(text)
     terms = _joined(terms, find_ui_labels(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_number_words(text, src_lang, tgt_lang, [*spans, *terms]), terms)
+    # A company's name holds its legal form, which the report terms write alone (股份有限公司 Co., Ltd.).
+    terms = _joined(terms, find_company_names(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_report_terms(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_government_bodies(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])

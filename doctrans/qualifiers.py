@@ -273,9 +273,9 @@ def _value_and_unit(figure: str) -> tuple[Decimal, str] | None:
 # it): 从A and that span are one, "fell from A to B", when nothing before it in the clause takes it
 # as its object (将审批时间从90天缩短到60天 is the model's: "cut ... from"). Where the verb is the
 # model's to read (从12周减少到8周) it wrote the change itself.
-_CHINESE_FROM_TO = re.compile(r"(升至|上升至|上升到|增至|增长至|增长到|增加到|增加至|提高到|提高至|上涨至|上涨到"
-                              r"|降至|下降至|下降到|减至|减少到|减少至|回落至|回落到|下滑至|降低到|降低至)")
-_CHINESE_RISE = re.compile(r"^(?:升|上升|增|增长|增加|提高|上涨)")
+_CHINESE_FROM_TO = re.compile(r"(升至|上升至|上升到|提升至|提升到|增至|增长至|增长到|增加到|增加至|提高到|提高至"
+                              r"|上涨至|上涨到|降至|下降至|下降到|减至|减少到|减少至|回落至|回落到|下滑至|降低到|降低至)")
+_CHINESE_RISE = re.compile(r"^(?:升|上升|提升|增|增长|增加|提高|上涨)")
 _CHINESE_OBJECT_BEFORE = re.compile(r"[将把使][^，。；！？,;]*$")
 
 
@@ -288,7 +288,7 @@ def _chinese_changes_from(text: str, terms: Sequence[Span], figures: Sequence[Sp
                                                                                for t in terms)],
                      key=lambda s: s.start)
     for a, b in itertools.pairwise(numbers):
-        if text[a.start - 1:a.start] != "从" or _CHINESE_OBJECT_BEFORE.search(text, 0, a.start - 1):
+        if text[a.start - 1:a.start] not in ("从", "由") or _CHINESE_OBJECT_BEFORE.search(text, 0, a.start - 1):
             continue
         verb = _CHINESE_FROM_TO.match(text, a.end)
         if verb is None or a.end != b.start or b.target is None \

@@ -167,6 +167,8 @@ def test_a_change_from_one_figure_to_another_is_one_span_into_chinese(
     # 失业率从4.1%降至3.9% came back "Unemployment rate from 4.1% fell to 3.9%".
     ("失业率从4.1%降至3.9%。", [("从4.1%降至3.9%", "fell from 4.1% to 3.9%")]),
     ("出口额从3%升至5%。", [("从3%升至5%", "rose from 3% to 5%")]),
+    # 提升至 whole (its 升至 alone left 提 to the model: "mentioned rose to 35%"), after 由 as after 从.
+    ("海外收入占比由31%提升至35%。", [("由31%提升至35%", "rose from 31% to 35%")]),
     # The verb is the model's to read: it wrote "The wait time is reduced from 12 weeks to 8 weeks".
     ("等待时间从12周减少到8周。", [("12周", "12 weeks"), ("8周", "8 weeks")]),
     ("将税率从10%降至8%。", [("降至8%", "fell to 8%")]),  # 将 takes it as its object
