@@ -116,9 +116,12 @@ def known_names() -> frozenset[str]:
 
 # A run of capitalised words, and what a rare one is not: an English word's ending (a sentence may
 # start with ``Notwithstanding``), or one letter.
-_TITLE_RUN = re.compile(r"(?<![A-Za-z0-9_.\-/@#'’])[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)*(?![A-Za-z0-9_'’])")
+# (A legal form in capitals may end it: Harbour View Properties LLC.)
+_TITLE_RUN = re.compile(r"(?<![A-Za-z0-9_.\-/@#'’])[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)*(?:[ \t]+(?:LLC|PLC|LLP|GmbH))?"
+                        r"(?![A-Za-z0-9_'’])")
 # The last word of a company's or an institution's name.
-_ORGANISATION = re.compile(r" (?:Inc|Ltd|Corp|Corporation|Company|Co|Group|Software|Systems|Technologies|Technology"
+_ORGANISATION = re.compile(r" (?:Inc|Ltd|LLC|PLC|LLP|GmbH|Corp|Corporation|Company|Co|Group|Software|Systems"
+                           r"|Technologies|Technology"
                            r"|Labs|Foundation|Institute|University|College|Energy|Bank|Airlines|Motors|Holdings"
                            r"|Partners|Trading|Industries|Pharmaceuticals|Media|Networks|Solutions|Capital)$")
 _WORD_ENDING = re.compile(r"(?:ly|ing|tion|sion|ness|ment|able|ible|ed|less|ous|ive|ize|ise|ity|ful|al)$")
@@ -266,6 +269,14 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
                 elif (_ORGANISATION.search(m.group()) and any(_rare_name(w) for w in words[:-1])) \
                         or _after_a_kept_name(text, m, [*taken, *names]):
                     start = m.start()
+                elif _STRONG_LEGAL_FORM.search(m.group()) and len(words) >= 2:
+                    # A legal form says it is a company whatever its words (a lease's "Harbour View
+                    # Properties LLC" came back with the date inside it): from its first word that
+                    # is no sentence's function word.
+                    lead = next((i for i, w in enumerate(words[:-1]) if w not in _FUNCTION_WORDS), None)
+                    if lead is None:
+                        continue
+                    start = m.start() + len(" ".join(words[:lead])) + (1 if lead else 0)
                 else:
                     continue
                 dot = _ABBREVIATED.search(m.group()) and _ABBREVIATION_DOT.match(text, m.end())
@@ -274,8 +285,14 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
     return sorted(names, key=lambda s: s.start)
 
 
+# A legal form that names nothing but a company (Company, Group and Co may end other names).
+_STRONG_LEGAL_FORM = re.compile(r" (?:Inc|Ltd|LLC|PLC|LLP|GmbH|Corp)$")
+_FUNCTION_WORDS = frozenset({"The", "This", "That", "These", "Between", "And", "With", "By", "For", "From", "To",
+                             "Of", "In", "On", "At", "Both", "Dear", "About", "Welcome"})
+
+
 # A company's legal form, which its later mentions drop (Northwind Energy Inc. -> Northwind Energy).
-_LEGAL_FORM = re.compile(r" (?:Inc|Ltd|Corp|Co|Corporation|Company|LLC|PLC)\.?$")
+_LEGAL_FORM = re.compile(r" (?:Inc|Ltd|Corp|Co|Corporation|Company|LLC|PLC|LLP|GmbH)\.?$")
 
 
 def _known(name: str) -> bool:

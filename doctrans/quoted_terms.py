@@ -101,12 +101,21 @@ def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
                 continue  # a string in code: log("There was a timeout"), factorial("A", 2)
             if len(m.group(2)) < 2:
                 continue
+            if defines:
+                # The definition whole, the Chinese contract's way: (the "Agreement") -> （以下简称“本协议”）;
+                # its brackets and "the" had been left to the model ((the "出租方"), the "the" in English).
+                opening = _DEFINITION_BEFORE.search(text, 0, m.start())
+                closing = re.match(r"\s*\)", text[m.end():])
+                if opening is not None and closing is not None:
+                    out.append(QuotedTerm(opening.start(), m.end() + closing.end(), m.group(2), DEFINED, alone=True))
+                    continue
             out.append(QuotedTerm(m.start(), m.end(), m.group(2), "“{}”", alone=defines))
         return out
     return []
 
 
-# A contract's definition: (the "Agreement"), ("Provider"), (hereinafter the "Services").
+# A contract's definition: (the "Agreement"), ("Provider"), (hereinafter the "Services"), written whole.
+DEFINED = "（以下简称“{}”）"
 _DEFINITION_BEFORE = re.compile(r"(?<![\w.])\((?:hereinafter(?: referred to as)?,? |each,? an? |collectively,? )?"
                                 r"(?:the )?$", re.IGNORECASE)
 

@@ -92,7 +92,9 @@ def _tables() -> tuple[list[str], dict[str, str], dict[str, str], re.Pattern[str
                 into_english[name] = english.lstrip("!")
     terms = sorted(into_chinese, key=len, reverse=True)
     alternation = "|".join(f"(?P<t{i}>{_english_pattern(t)})" for i, t in enumerate(terms))
-    english_terms = re.compile(rf"(?<![A-Za-z0-9_'’\-])(?:{alternation})(?![A-Za-z0-9_'’\-])")
+    # A term's possessive is the term's (the Landlord's prior written consent came back 兰德尔·德尔德的前任,
+    # "Randall Dell's ex"); not a contraction (I'd, don't).
+    english_terms = re.compile(rf"(?<![A-Za-z0-9_'’\-])(?:{alternation})(?![A-Za-z0-9_\-]|['’](?!s\b))")
     alternation = "|".join(re.escape(n) for n in sorted(into_english, key=len, reverse=True))
     chinese_terms = re.compile(rf"(?<![{_NOT_BEFORE_CHINESE}])(?:{alternation})(?!{_NOT_AFTER_CHINESE})")
     return terms, into_chinese, into_english, english_terms, chinese_terms

@@ -210,6 +210,10 @@ def test_a_companys_abbreviation_keeps_its_full_stop_inside_a_sentence() -> None
     # A report's byline in Title Case came back 支援队，第一季，第2026年10月15日: the company gone.
     ("Prepared by the Finance Team, Acme Robotics Ltd. — 15 October 2026", ["Acme Robotics Ltd."]),
     ("Welcome To Acme Robotics Ltd", ["Acme Robotics Ltd"]),  # from its first rare word
+    # A legal form names a company whatever its words: a lease's "between Harbour View Properties LLC
+    # (the ...)" came back with the date inside the name (Harbour 2026年12月1日 View Properties LLC).
+    ("The lease is made between Harbour View Properties LLC and Emma Wilson.", ["Harbour View Properties LLC"]),
+    ("Between Harbour View Properties LLC and us.", ["Harbour View Properties LLC"]),
     # Title Case without a legal form: every word looks like a name, none is kept.
     ("Getting Started With Acme Labs", []),
 ])

@@ -93,3 +93,24 @@ def test_an_agreements_defined_term_is_translated_alone() -> None:
     prep = prepare(text, 16, tgt_lang="zh", src_lang="en", alone=lambda t: {"Agreement": "协议"}[t])
     assert prep.model_text is not None and '"Agreement"' not in prep.model_text
     assert "“协议”" in prep.restore(prep.model_text).text
+
+
+def test_a_contracts_definition_is_written_whole_the_chinese_way() -> None:
+    """A lease's (the "Landlord") came back (the "出租方"): its brackets and "the" were the model's,
+    which left "the" in English. The definition is one span, （以下简称“出租方”）, from the list's
+    term for a party, or from the term translated alone."""
+    text = 'The Lease is made between Harbour View Properties LLC (the "Landlord") and Emma Wilson (the "Tenant").'
+    prep = prepare(text, 16, tgt_lang="zh", src_lang="en", alone=lambda t: "")
+    assert [(s.text, s.target) for s in prep.masked.spans if s.target and "以下简称" in s.target] == [
+        ('(the "Landlord")', "（以下简称“出租方”）"), ('(the "Tenant")', "（以下简称“承租方”）")]
+    agreement = prepare('You sign this Services Agreement (hereinafter the "Agreement").', 16, tgt_lang="zh",
+                        src_lang="en", alone=lambda t: {"Agreement": "协议"}[t])
+    written = [(s.text, s.target) for s in agreement.masked.spans]
+    assert ('(hereinafter the "Agreement")', "（以下简称“协议”）") in written
+    restored = prepare(text, 16, tgt_lang="zh", src_lang="en", alone=lambda t: "")
+    decoded = restored.model_text
+    assert decoded is not None
+    # The model's space before a placeholder whose span opens with a full-width bracket is dropped.
+    chinese = decoded.replace("The Lease is made between", "租约在").replace(" and Emma Wilson", "和艾玛 Wilson")
+    out = restored.restore(chinese)
+    assert "Wilson（以下简称“承租方”）" in out.text

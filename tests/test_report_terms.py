@@ -490,3 +490,12 @@ def test_a_science_news_items_and_a_phone_launchs_terms() -> None:
     assert [s.target for s in found] == ["詹姆斯·韦布空间望远镜", "《自然》杂志", "红矮星"]
     found = report_terms.find_report_terms("新品发布会推出折叠屏手机，支持无线快充。", "zh", "en")
     assert [s.target for s in found] == ["product launch event", "foldable phone", "wireless fast charging"]
+
+
+def test_a_terms_possessive_is_the_term() -> None:
+    """"without the Landlord's prior written consent" came back 兰德尔·德尔德的前任 ("Randall Dell's ex"):
+    the term was not read before its 's."""
+    found = [(s.text, s.target) for s in report_terms.find_report_terms(
+        "No pets without the Landlord's prior written consent, and the Tenant’s too.", "en", "zh")]
+    assert found == [("Landlord", "出租方"), ("prior written consent", "事先书面同意"), ("Tenant", "承租方")]
+    assert report_terms.find_report_terms("the Landlord'd say", "en", "zh") == []  # a contraction

@@ -129,6 +129,10 @@ def test_a_manuals_heading_about_a_named_thing(text: str, src: str, tgt: str, wr
 @pytest.mark.parametrize(("text", "written"), [
     ("Services.", "服务。"),  # an agreement's run-in heading: came back 服务生, a waiter
     ("Governing Law.", "适用法律。"),
+    # A lease's: Premises. came back 潘提斯 (a name), Pets. 皮特 (Pete), Rent. 入口 (an entrance).
+    ("Premises.", "租赁房屋。"),
+    ("Pets.", "宠物。"),
+    ("Security Deposit.", "押金。"),
     ("No.", None),  # a word of dialogue
     ("Something else.", None),
     ("Note: Do not open the case.", "注意："),  # a label before a sentence with its stop stays a label

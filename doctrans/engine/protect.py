@@ -36,7 +36,7 @@ from doctrans.list_markers import marker_into
 from doctrans.negation import lost_negation, spoken_negation
 from doctrans.number_words import proper_ordinals
 from doctrans.place_names import invented_places, look_alikes
-from doctrans.quoted_terms import QuotedTerm, find_quoted_terms, quoted
+from doctrans.quoted_terms import DEFINED, QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
 from doctrans.section_headings import find_section_heading, leading_label, numbered_heading, titled_part
 from doctrans.segment import is_cjk
@@ -113,6 +113,9 @@ class Prepared:
         if self.chinese_output and self.model_text is not None:
             decoded = source_case(decoded, self.masked.text, self.model_text)  # spans untouched
         restored = unmask(decoded, self.masked) if self.masking else Restored(decoded, [])
+        if self.chinese_output and any(s.output[:1] in _FULL_WIDTH_OPENING for s in self.masked.spans):
+            # A span written with a full-width bracket after the model's space (艾玛 Wilson （以下简称…).
+            restored = replace(restored, text=_SPACE_BEFORE_FULL_WIDTH.sub("", restored.text))
         if self.masked.spans and base_language(self.tgt_lang) == "en":
             restored = replace(restored, text=capitalised_start(decoded, restored.text, self.masked))
         dates = [s.output for s in self.masked.spans if s.kind == "date" and s.target is not None]
@@ -236,6 +239,10 @@ class Prepared:
             if again[0] is not None and (picked is None or not again[1]):
                 picked = again[0]
         return picked or hyps[0]
+
+
+_FULL_WIDTH_OPENING = "（“《"
+_SPACE_BEFORE_FULL_WIDTH = re.compile(r"(?<=\S)[ \t]+(?=（)")
 
 
 # "election year", "fiscal-year": the source's own year after a term (选举年 is right).
@@ -481,6 +488,13 @@ def _with_quoted_terms(sentence: str, terms: list[Span], alone: Callable[[str], 
     for q in candidates:
         if any(t.start <= q.start and q.end <= t.end for t in terms):
             continue  # a term holds the whole quote: a program's label ("OK" -> “确定”), a glossary term
+        if q.written == DEFINED:
+            # A term of the lists that is the whole defined term (the "Landlord": 出租方) is its translation.
+            inner = [t for t in terms if q.start < t.start and t.end < q.end]
+            if len(inner) == 1 and inner[0].text == q.text and inner[0].target:
+                terms = [t for t in terms if t is not inner[0]]
+                found.append(Span(q.start, q.end, sentence[q.start:q.end], "phrase", DEFINED.format(inner[0].target)))
+                continue
         # A string kept as written holds what other rules found inside it (the Latin run of
         # "Welcome to nginx!" was a name without its mark): the quote wins over them.
         cut = [t for t in taken if q.start < t.end and t.start < q.end
