@@ -99,8 +99,9 @@ def find_amounts(text: str, tgt_lang: str | None) -> list[Span]:
 
 # An amount in capital numerals, as a contract writes it beside the figure (人民币壹佰贰拾万元整:
 # it came back "a human coincion"): English contracts write it in words.
-_CAPITAL_AMOUNT = re.compile(rf"(?:人民币\s?)?([{CAPITAL_DIGITS}]+)[元圆](?:([零{CAPITAL_DIGITS[1:10]}])角)?"
-                             rf"(?:([零{CAPITAL_DIGITS[1:10]}])分)?([整正])?")
+# Its label goes with it (（大写：肆拾捌万元整） came back "(uppercase:RMB ... Only)"): "in words".
+_CAPITAL_AMOUNT = re.compile(rf"(?P<label>大写[：:]\s?)?(?:人民币\s?)?([{CAPITAL_DIGITS}]+)[元圆]"
+                             rf"(?:([零{CAPITAL_DIGITS[1:10]}])角)?(?:([零{CAPITAL_DIGITS[1:10]}])分)?([整正])?")
 
 
 _CAPITAL_ONLY = set("壹贰叁肆伍陆柒捌玖拾佰仟萬億")
@@ -109,14 +110,16 @@ _CAPITAL_ONLY = set("壹贰叁肆伍陆柒捌玖拾佰仟萬億")
 def _capital_amounts(text: str) -> list[Span]:
     spans = []
     for m in _CAPITAL_AMOUNT.finditer(text):
-        if not any(c in _CAPITAL_ONLY for c in m.group(1)):
+        if not any(c in _CAPITAL_ONLY for c in m.group(2)):
             continue  # 42.8万亿元: ordinary units after a figure, no capital numeral
-        yuan = read_capital_numeral(m.group(1))
+        yuan = read_capital_numeral(m.group(2))
         if yuan is None:
             continue
-        cents = sum((read_capital_numeral(c) or 0) * w for c, w in ((m.group(2), 10), (m.group(3), 1)) if c)
+        cents = sum((read_capital_numeral(c) or 0) * w for c, w in ((m.group(3), 10), (m.group(4), 1)) if c)
         # In words, as the contract's own figure beside it is in digits; with jiao and fen in digits.
-        written = f"RMB {yuan:,}.{cents:02d}" if cents else f"RMB {english_words(yuan)}{' Only' if m.group(4) else ''}"
+        written = f"RMB {yuan:,}.{cents:02d}" if cents else f"RMB {english_words(yuan)}{' Only' if m.group(5) else ''}"
+        if m.group("label"):  # group 1; the amount's groups are 2 to 5
+            written = f"in words: {written}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", written))
     return spans
 

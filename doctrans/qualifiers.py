@@ -231,7 +231,27 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
     def english(a: Span, b: Span) -> str | None:
         return None if _units_differ(a.text, b.text) else f"{a.target or a.text} to {b.target or b.text}"
     ranged = _ranges(text, terms, sorted([*held, *loose], key=lambda s: s.start), _RANGE_SEP, english)
-    return _chinese_changes_from(text, ranged, figures)
+    return _chinese_date_ranges(text, _chinese_changes_from(text, ranged, figures))
+
+
+# A period from one date to another (a contract's 服务期限自2027年1月1日起至2027年12月31日止 came back
+# "the service period is limited to December 31, 2027 for January 1, 2027", the dates turned round):
+# the two dates, 自/从 before and 起/止 around them, one span, "from ... to ...".
+_DATE_RANGE_SEP = re.compile(r"\s?起?\s?(?:至|到)\s?")
+_DATE_RANGE_END = re.compile(r"止")
+
+
+def _chinese_date_ranges(text: str, terms: Sequence[Span]) -> list[Span]:
+    out = list(terms)
+    dates = [t for t in terms if t.kind == "date" and t.target]
+    for a, b in itertools.pairwise(dates):
+        if not _DATE_RANGE_SEP.fullmatch(text, a.end, b.start):
+            continue
+        start = a.start - 1 if text[a.start - 1:a.start] in ("自", "从") and a.start else a.start
+        end = b.end + 1 if _DATE_RANGE_END.match(text, b.end) else b.end
+        out = [t for t in out if t is not a and t is not b]
+        out.append(Span(start, end, text[start:end], "date", f"from {a.target} to {b.target}"))
+    return sorted(out, key=lambda s: s.start)
 
 
 _TRAILING_UNIT = re.compile(r"[0-9.,]\s?([A-Za-z%°℃]+)$")

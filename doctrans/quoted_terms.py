@@ -78,10 +78,15 @@ def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         # A label in 【】 that starts the segment is a heading in square brackets (a leaflet's
         # 【用法用量】口服。 came back 'The "Using measurement" graces.'); inside a sentence 【】 names
         # a button or a term, in quotes.
+        # A contract's definition whole (（以下简称“甲方”） came back '(symmetric "Party A")').
+        defined = [QuotedTerm(m.start(), m.end(), m.group(1), DEFINED_INTO_ENGLISH)
+                   for m in _CHINESE_DEFINITION.finditer(text)]
         found = [QuotedTerm(m.start(), m.end(), m.group(2).strip(),
                             "[{}]" if m.group(1) == "【" and not text[:m.start()].strip() else '"{}"')
                  for m in _INTO_ENGLISH.finditer(text)
-                 if _PAIRS[m.group(1)] == m.group(3) and m.group(2) == m.group(2).strip()]
+                 if _PAIRS[m.group(1)] == m.group(3) and m.group(2) == m.group(2).strip()
+                 and not any(d.start <= m.start() and m.end() <= d.end for d in defined)]
+        found += defined
         # A menu path's labels the list does not know, each alone (written as translated, no quotes).
         found += [QuotedTerm(a, b, text[a:b], "{}") for a, b in unknown_chinese_labels(text)]
         if re.search(f"[{_HAN}]", text):
@@ -116,6 +121,10 @@ def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
 
 # A contract's definition: (the "Agreement"), ("Provider"), (hereinafter the "Services"), written whole.
 DEFINED = "（以下简称“{}”）"
+# ... and the Chinese one's: （以下简称“甲方”）, （下称“本合同”）.
+DEFINED_INTO_ENGLISH = '(hereinafter "{}")'
+_CHINESE_DEFINITION = re.compile(rf"[（(]\s*(?:以下简称|以下称|下称|简称)\s*[“\"]([{_HAN}A-Za-z0-9]{{1,12}})[”\"]"
+                                 r"\s*[）)]")
 _DEFINITION_BEFORE = re.compile(r"(?<![\w.])\((?:hereinafter(?: referred to as)?,? |each,? an? |collectively,? )?"
                                 r"(?:the )?$", re.IGNORECASE)
 
@@ -146,7 +155,7 @@ def quoted(term: QuotedTerm, translation: str, source: str) -> str:
     if not term.alone:
         return term.written.format(term.text)  # kept as written, its marks and capitals too
     text = translation.strip().strip(_TRAILING).strip()
-    if term.written.startswith('"'):
+    if term.written.startswith('"') or term.written == DEFINED_INTO_ENGLISH:
         if _SENTENCE_LIKE.search(text):
             return ""  # a subtitle's line, not a term: 并行的 alone came back "And that's fine"
         text = _ARTICLE.sub("", text)  # 编辑器 alone came back "The editor": 'the "the editor" window'

@@ -90,3 +90,9 @@ def test_english_words_for_an_amount() -> None:
 ])
 def test_pence_after_a_figure_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_amounts(text, "zh")] == found
+
+
+def test_a_capital_amounts_label_goes_with_it() -> None:
+    """（大写：肆拾捌万元整） came back "(uppercase:RMB Four Hundred Eighty Thousand Only)"."""
+    found = [(s.text, s.target) for s in find_amounts("人民币480,000元（大写：肆拾捌万元整）", "en")]
+    assert ("大写：肆拾捌万元整", "in words: RMB Four Hundred Eighty Thousand Only") in found

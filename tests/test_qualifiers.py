@@ -190,3 +190,16 @@ def test_from_a_figure_and_the_level_it_fell_to_is_one_span_into_english(
 ])
 def test_every_below_and_above_go_with_their_figure_into_chinese(text: str, written: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in automatic_terms(text, [], "en", "zh")] == written
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # A contract's 服务期限自2027年1月1日起至2027年12月31日止 came back "the service period is limited to
+    # December 31, 2027 for January 1, 2027": the dates turned round.
+    ("服务期限自2027年1月1日起至2027年12月31日止。",
+     [("自2027年1月1日起至2027年12月31日止", "from January 1, 2027 to December 31, 2027")]),
+    ("从3月1日到3月10日放假。", [("从3月1日到3月10日", "from March 1 to March 10")]),
+    ("3月1日和3月10日", [("3月1日", "March 1"), ("3月10日", "March 10")]),  # two dates, no period
+])
+def test_a_period_from_one_date_to_another_is_one_span_into_english(
+        text: str, written: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in automatic_terms(text, [], "zh", "en") if s.kind == "date"] == written

@@ -114,3 +114,13 @@ def test_a_contracts_definition_is_written_whole_the_chinese_way() -> None:
     chinese = decoded.replace("The Lease is made between", "租约在").replace(" and Emma Wilson", "和艾玛 Wilson")
     out = restored.restore(chinese)
     assert "Wilson（以下简称“承租方”）" in out.text
+
+
+def test_a_chinese_contracts_definition_is_written_whole_the_english_way() -> None:
+    """（以下简称“甲方”） came back '(symmetric "Party A")'; （下称“本合同”） alone "Ben contract"."""
+    prep = prepare("甲方：上海明达信息技术有限公司（以下简称“甲方”）", 16, tgt_lang="en", src_lang="zh",
+                   alone=lambda t: "")
+    assert prep.copy == 'Party A: Shanghai Mingda Information Technology Co., Ltd. (hereinafter "Party A")'
+    prep = prepare("本合同（下称“合同”）由双方签订。", 16, tgt_lang="en", src_lang="zh",
+                   alone=lambda t: {"合同": "The contract."}[t])
+    assert ("（下称“合同”）", '(hereinafter "contract")') in [(s.text, s.target) for s in prep.masked.spans]

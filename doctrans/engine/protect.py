@@ -36,7 +36,7 @@ from doctrans.list_markers import marker_into
 from doctrans.negation import lost_negation, spoken_negation
 from doctrans.number_words import proper_ordinals
 from doctrans.place_names import invented_places, look_alikes
-from doctrans.quoted_terms import DEFINED, QuotedTerm, find_quoted_terms, quoted
+from doctrans.quoted_terms import DEFINED, DEFINED_INTO_ENGLISH, QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
 from doctrans.section_headings import find_section_heading, leading_label, numbered_heading, titled_part
 from doctrans.segment import is_cjk
@@ -488,12 +488,12 @@ def _with_quoted_terms(sentence: str, terms: list[Span], alone: Callable[[str], 
     for q in candidates:
         if any(t.start <= q.start and q.end <= t.end for t in terms):
             continue  # a term holds the whole quote: a program's label ("OK" -> “确定”), a glossary term
-        if q.written == DEFINED:
+        if q.written in (DEFINED, DEFINED_INTO_ENGLISH):
             # A term of the lists that is the whole defined term (the "Landlord": 出租方) is its translation.
             inner = [t for t in terms if q.start < t.start and t.end < q.end]
             if len(inner) == 1 and inner[0].text == q.text and inner[0].target:
                 terms = [t for t in terms if t is not inner[0]]
-                found.append(Span(q.start, q.end, sentence[q.start:q.end], "phrase", DEFINED.format(inner[0].target)))
+                found.append(Span(q.start, q.end, sentence[q.start:q.end], "phrase", q.written.format(inner[0].target)))
                 continue
         # A string kept as written holds what other rules found inside it (the Latin run of
         # "Welcome to nginx!" was a name without its mark): the quote wins over them.
