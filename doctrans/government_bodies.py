@@ -81,9 +81,7 @@ def find_government_bodies(text: str, src_lang: str | None, tgt_lang: str | None
                 words.append(chinese_to_english(place) or place)
                 start -= len(place)
             words.append(_LEVELS[m.group("level")])
-        name = _KINDS[kind].format(area)
-        body = " ".join([*words, name]) if not name.startswith("Department") else \
-            f"{' '.join(words)} Department of {area}".strip()
+        body = " ".join([*words, _KINDS[kind].format(area)])
         end = m.end("kind")
         if m.group("title"):
             written = f"{_TITLES[m.group('title')]} of the {body}"

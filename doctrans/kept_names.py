@@ -68,7 +68,7 @@ from functools import cache
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
 from doctrans.place_names import english_to_chinese
-from doctrans.report_terms import find_report_terms
+from doctrans.report_terms import find_report_terms, title_case
 from doctrans.segment import is_cjk
 from doctrans.verbatim import Span
 
@@ -188,12 +188,6 @@ def miscopied_names(source: str, translation: str) -> frozenset[str]:
         c[0].lower() == n[0].lower() and SequenceMatcher(None, c.lower(), n.lower()).ratio() >= 0.75 for c in copies))
 
 
-def _title_case(text: str) -> bool:
-    """Most words capitalised: a heading, where every content word looks like a name."""
-    words = re.findall(r"[A-Za-z]+", text)
-    return len(words) >= 2 and sum(w[0].isupper() for w in words) * 3 >= len(words) * 2
-
-
 def shouted(text: str) -> bool:
     """No word has a small letter: a heading or a disclaimer in capitals."""
     return not any(c.islower() for c in text)
@@ -257,7 +251,7 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
         # word looks like a name: only one with a legal form at its end (Inc, Ltd), from its first
         # rare word (a report's byline "Prepared by the Finance Team, Acme Robotics Ltd. — 15
         # October 2026" came back 支援队，第一季，第2026年10月15日, the company gone).
-        titled = _title_case(text)
+        titled = title_case(text)
         for a, b in _gaps(text, [*taken, *names]):
             for m in _TITLE_RUN.finditer(text, a, b):
                 words = m.group().split()

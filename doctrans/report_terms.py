@@ -106,12 +106,28 @@ def find_report_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     terms, into_chinese, into_english, english_terms, chinese_terms = _tables()
     if tgt == "zh" and src != "zh":
+        titled = title_case(text)  # in a heading every word goes on in capitals
         return [Span(m.start(), m.end(), m.group(), "phrase", into_chinese[terms[int(m.lastgroup[1:])]])
-                for m in english_terms.finditer(text) if m.lastgroup]
+                for m in english_terms.finditer(text) if m.lastgroup and (titled or not _longer_name(text, m))]
     if tgt == "en" and src != "en":
         return [Span(m.start(), m.end(), m.group(), "phrase", into_english[m.group()])
                 for m in chinese_terms.finditer(text) if not _CLOSES.match(text, m.start())]
     return []
+
+
+# A name that goes on in capitals is another name ("the journal Nature Energy" came back 《自然》杂志英格).
+_CAPITALISED_END = re.compile(r"(?:^|\s)[A-Z][a-z]+$")
+_CAPITALISED_NEXT = re.compile(r"[ \t]+[A-Z][a-z]")
+
+
+def _longer_name(text: str, m: re.Match[str]) -> bool:
+    return bool(_CAPITALISED_END.search(m.group())) and bool(_CAPITALISED_NEXT.match(text, m.end()))
+
+
+def title_case(text: str) -> bool:
+    """Most words capitalised: a heading, where every content word looks like a name."""
+    words = re.findall(r"[A-Za-z]+", text)
+    return len(words) >= 2 and sum(w[0].isupper() for w in words) * 3 >= len(words) * 2
 
 
 # 截止 that ends its clause is a closing, not "as of" (优惠活动将于…晚上11点59分截止 came back "…as of.").

@@ -324,10 +324,9 @@ def leading_label(text: str, src_lang: str | None, tgt_lang: str | None) -> tupl
     return label.end + after.end(), written
 
 
-
 # A chapter's or a part's number, a space and its title (第三章 雨夜), and the comma or full stop the
 # model put after the number in English ("Chapter 3, rain").
-_TITLED_PART = re.compile(r"\s*第[^\s，。：]{1,6}[章节回卷篇部]" + r"[ \t\u3000]+[\u4e00-\u9fff][^。！？，：:]{0,15}$")
+_TITLED_PART = re.compile(r"\s*第[^\s，。：]{1,6}[章节回卷篇部][ \t\u3000]+[\u4e00-\u9fff][^。！？，：:]{0,15}$")
 _MARK_AFTER = re.compile(r"\s*[,.;]\s+(?=\S)")
 
 

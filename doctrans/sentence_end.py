@@ -134,7 +134,7 @@ def drop_unopened(source: str, translation: str) -> str:
 
 
 def without_added_end(source: str, translation: str) -> str:
-    """``translation`` without the final ``.``/``。`` the model put after a segment that ends in no
+    """``translation`` without the final ``.``/``。`` (or ``?``) the model put after a segment that ends in no
     mark: a heading, a list item, a table cell (``# 安装指南`` came back ``# Installing the
     guide.``, ``- 至少 4 GB 内存`` as ``- At least 4 GB memory.``). For a document's blocks only:
     subtitle lines end in no mark in Chinese and in ``.`` in English, which the scores reward."""
@@ -144,7 +144,8 @@ def without_added_end(source: str, translation: str) -> str:
     body = translation.rstrip()
     if _ABBREVIATION.search(body):  # a company's ``Co., Ltd.`` (有限公司) keeps its period
         return translation
-    if body.endswith((".", "。")) and not body.endswith(("..", "。。")) and len(body) > 1:
+    if body.endswith((".", "。", "?", "？")) and not body.endswith(("..", "。。", "??", "？？")) and len(body) > 1:
+        # (A heading's question mark too: # 如何更换内存条 came back "# How to change the memory?".)
         return body[:-1] + translation[len(body):]
     return translation
 

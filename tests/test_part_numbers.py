@@ -54,9 +54,9 @@ def test_a_heading_that_is_only_a_part_is_written_without_the_model() -> None:
     prep = prepare("第一章", 16, tgt_lang="en", src_lang="zh")
     assert prep.model_text is None and prep.copy == "Chapter 1"
     article = prepare("第五条 合同双方应遵守本协议。", 16, tgt_lang="en", src_lang="zh")
-    assert article.model_text == "⦅1⦆ 合同双方应遵守本协议。"
-    assert article.restore("⦅1⦆ Both parties shall comply with this agreement.").text == \
-        "Article 5 Both parties shall comply with this agreement."
+    assert article.model_text == "⦅1⦆ 合同双方应遵守⦅2⦆。"  # 本协议: this Agreement (doctrans.report_terms)
+    assert article.restore("⦅1⦆ Both parties shall comply with ⦅2⦆.").text == \
+        "Article 5 Both parties shall comply with this Agreement."
     chinese = prepare("See Section 4.2 for details.", 16, tgt_lang="zh", src_lang="en")
     assert chinese.restore("详见⦅1⦆").text == "详见第4.2节。"
 

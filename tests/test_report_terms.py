@@ -499,3 +499,14 @@ def test_a_terms_possessive_is_the_term() -> None:
         "No pets without the Landlord's prior written consent, and the Tenant’s too.", "en", "zh")]
     assert found == [("Landlord", "出租方"), ("prior written consent", "事先书面同意"), ("Tenant", "承租方")]
     assert report_terms.find_report_terms("the Landlord'd say", "en", "zh") == []  # a contraction
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # "published in the journal Nature Energy" came back 《自然》杂志英格: a name going on in capitals.
+    ("It was published in the journal Nature Medicine on Monday.", []),
+    ("It was published in the journal Nature Energy on Monday.", [("the journal Nature Energy", "《自然-能源》杂志")]),
+    ("It was published in the journal Nature on Monday.", [("the journal Nature", "《自然》杂志")]),
+    ("Tenant Obligations", [("Tenant", "承租方")]),  # a heading: every word goes on in capitals
+])
+def test_a_name_of_the_list_that_goes_on_in_capitals_is_another_name(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in report_terms.find_report_terms(text, "en", "zh")] == found

@@ -82,6 +82,9 @@ def test_a_heading_or_item_without_a_mark_gets_none_in_the_document(tmp_path: Pa
     assert without_added_end("至少 4 GB 内存", "至少 4 GB 内存。") == "至少 4 GB 内存"
     assert without_added_end("It rains.", "下雨了。") == "下雨了。"  # the source ends in one
     assert without_added_end("Wait", "Wait...") == "Wait..."
+    # A heading's question mark too (# 如何更换内存条 came back "How to change the memory?").
+    assert without_added_end("如何更换内存条", "How to change the memory?") == "How to change the memory"
+    assert without_added_end("如何更换内存条？", "How to change the memory?") == "How to change the memory?"
     assert without_added_end("甲方：北京华泰贸易有限公司", "Party A: Beijing Huatai Trading Co., Ltd.").endswith("Ltd.")
     src = tmp_path / "guide.md"
     src.write_text("# Install guide\n\n- At least 4 GB\n\nRun it now. Then wait\n", encoding="utf-8")
