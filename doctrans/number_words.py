@@ -137,7 +137,8 @@ def value_of(words: str) -> int:
 
 
 _CN_DIGITS = "一二三四五六七八九两"
-_CN_NUMERAL = re.compile(rf"(?<![零〇{_CN_DIGITS}十百千万亿第])(第)?([{_CN_DIGITS}十][零〇{_CN_DIGITS}十百千万亿]*)"
+# (Not after 双: 双十一 is Singles' Day, the shopping festival; it came back "double 11".)
+_CN_NUMERAL = re.compile(rf"(?<![零〇{_CN_DIGITS}十百千万亿第双])(第)?([{_CN_DIGITS}十][零〇{_CN_DIGITS}十百千万亿]*)"
                          rf"(?![零〇{_CN_DIGITS}十百千万亿几进])(多|余)?(世纪)?")  # 十六进制: hexadecimal
 
 

@@ -140,7 +140,7 @@ _PERCENT = r"([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?[%％]"
 # The period is optional: a change alone (``净利润下降2.1%``) lost its direction as often (the
 # model wrote ``Net profit for 120 million yuan, 2.1%.``), and ``较上年同期`` (on the same period
 # of the year before) is year on year.
-_CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年)(?:同期)?(?:相比)?，?)?"
+_CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年|上一?季度|上个?月)(?:同期)?(?:相比)?，?)?"
                              rf"(增长|上升|提高|增加|上涨|上调|收涨|涨|下降|减少|降低|回落|下跌|下滑|下调|收跌|跌)了?\s?"
                              rf"(?:{_PERCENT}(?!的)|([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?个百分点)")
 _RISES = ("增长", "上升", "提高", "增加", "上涨", "上调", "收涨", "涨")
@@ -200,6 +200,17 @@ def _to_amounts(text: str, verbs: re.Pattern[str], tgt: str, rises: tuple[str, .
     return spans
 
 
+def _period_written(period: str | None) -> str:
+    """The period a Chinese change is measured against, as English writes it after the change:
+    环比 month on month, 较上季度 (than the quarter before; 线上渠道收入……较上季度提高2.3个百分点 came
+    back "above season up 2.3 percentage points") quarter on quarter, 同比 and 较上年 year on year."""
+    if not period:
+        return ""
+    if period == "环比" or "月" in period:
+        return " month on month"
+    return " quarter on quarter" if "季度" in period else " year on year"
+
+
 def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """Year-on-year and month-on-month changes with their percentage, as ``number`` spans (they
     hold a figure: checked like one, never dropped for the placeholder budget) whose
@@ -208,7 +219,7 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
     spans = []
     if tgt == "en" and src != "en":
         for m in _CHINESE_CHANGE.finditer(text):
-            period = "" if not m.group(1) else " month on month" if m.group(1) == "环比" else " year on year"
+            period = _period_written(m.group(1))
             direction = _CLOSED.get(m.group(2)) or ("up" if m.group(2) in _RISES else "down")
             if m.group(3) is not None:
                 size = f"{ascii_digits(m.group(3))}%"

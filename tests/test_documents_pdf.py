@@ -242,3 +242,29 @@ def test_a_centred_title_and_a_heading_at_the_margin_in_one_font_are_read_apart(
     texts = [b.text for b in read_document(path).blocks()]
     assert texts[:2] == ["Annual Report 2025", "Message from the Chair"]
     assert texts[2].startswith("Dear friends") and texts[2].endswith("this year.")
+
+
+def test_a_centred_title_comes_before_a_short_heading_left_of_it_and_lower(tmp_path: Path) -> None:
+    """A business brief's centred title came after its first heading (一、总体情况), which stands left
+    of it and lower: read as a column to its left. The shared-mime-info spec's centred author lines
+    came after "1. Introduction" and "1.1. Version" the same way."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.platypus import Paragraph, SimpleDocTemplate
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    styles = getSampleStyleSheet()
+    title, heading, body = (ParagraphStyle(name, parent=styles[parent], fontName="STSong-Light")
+                            for name, parent in (("t", "Title"), ("h", "Heading1"), ("b", "Normal")))
+    path = tmp_path / "brief.pdf"
+    SimpleDocTemplate(str(path), pagesize=A4).build([
+        Paragraph("2026年第三季度经营简报", title),
+        Paragraph("一、总体情况", heading),
+        Paragraph("第三季度，公司实现销售收入12.8亿元，环比增长6.2%，同比增长15.4%。", body),
+        Paragraph("二、主要产品", heading),
+    ])
+    texts = [b.text for b in read_document(path).blocks()]
+    assert texts[:2] == ["2026年第三季度经营简报", "总体情况"]
+    assert texts[2].startswith("第三季度") and texts[3:] == ["主要产品"]

@@ -510,3 +510,15 @@ def test_a_terms_possessive_is_the_term() -> None:
 ])
 def test_a_name_of_the_list_that_goes_on_in_capitals_is_another_name(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in report_terms.find_report_terms(text, "en", "zh")] == found
+
+
+def test_a_quarterly_briefs_change_on_the_quarter_and_its_shopping_festival() -> None:
+    """较上季度提高2.3个百分点 came back "above season up 2.3 percentage points"; “双十一” "double 11"
+    (its 十一 read as the number 11 before the festival's name)."""
+    found = [(s.text, s.target) for s in report_terms.find_changes("占比39.8%，较上季度提高2.3个百分点。", "zh", "en")]
+    assert found == [("较上季度提高2.3个百分点", "up 2.3 percentage points quarter on quarter")]
+    assert [s.target for s in report_terms.find_changes("较上月下降3%", "zh", "en")] == ["down 3% month on month"]
+    from doctrans.direction_terms import automatic_terms
+
+    terms = automatic_terms("公司将重点做好“双十一”促销活动。", [], "zh", "en")
+    assert [(s.text, s.target) for s in terms] == [("双十一", "Singles' Day")]

@@ -588,6 +588,19 @@ def _between(c: RawBlock, a: RawBlock, b: RawBlock, tol: float) -> bool:
     return (c.y1 <= a.y0 + tol and c.y0 >= b.y1 - tol) or (c.y1 <= b.y0 + tol and c.y0 >= a.y1 - tol)
 
 
+def _alone_above(b: RawBlock, a: RawBlock, blocks: list[RawBlock], tol: float) -> bool:
+    """Whether ``b``, right of ``a`` and wholly above it, is a title across the middle of the page
+    with nothing to its left at its height, read before what is under it; not a column's block,
+    which comes after the column to its left (a report's centred title came after its first heading,
+    ``一、总体情况``, which stands left of it and lower)."""
+    if b.y0 < a.y1 - tol:
+        return False
+    middle = (min(c.x0 for c in blocks) + max(c.x1 for c in blocks)) / 2
+    if not b.x0 < middle < b.x1:
+        return False
+    return not any(c is not b and c.x1 <= b.x0 + tol and _overlap(c.y0, c.y1, b.y0, b.y1) > tol for c in blocks)
+
+
 def reading_order(blocks: list[RawBlock]) -> list[RawBlock]:
     """Breuel's two rules as a topological sort; ties go top to bottom, then left to right."""
     n = len(blocks)
@@ -604,7 +617,8 @@ def reading_order(blocks: list[RawBlock]) -> list[RawBlock]:
             if xo > tol:
                 before = a.y1 > b.y1 + tol or (abs(a.y1 - b.y1) <= tol and a.y0 > b.y0)
             elif a.x1 <= b.x0 + tol:
-                before = not any(k not in (i, j) and _between(c, a, b, tol) for k, c in enumerate(blocks))
+                before = not any(k not in (i, j) and _between(c, a, b, tol) for k, c in enumerate(blocks)) \
+                    and not _alone_above(b, a, blocks, tol)
             else:
                 before = False
             if before:
