@@ -188,6 +188,25 @@ def miscopied_names(source: str, translation: str) -> frozenset[str]:
         c[0].lower() == n[0].lower() and SequenceMatcher(None, c.lower(), n.lower()).ratio() >= 0.75 for c in copies))
 
 
+def miscopied_words(source: str, translation: str) -> frozenset[str]:
+    """The Latin words of a Chinese ``translation`` of an English ``source`` that copy a word of
+    the source wrong: not in the source, four letters or more, with the first letter and most of
+    the letters of one of its words (``needle-like`` came back ``needsle``, the heading
+    ``Challenges`` ``Challges``). The engine keeps a hypothesis without them when its n-best has one."""
+    source_words = {m.group().lower() for m in _SOURCE_WORD.finditer(source)}
+    out = set()
+    for m in _SOURCE_WORD.finditer(translation):
+        word = m.group()
+        low = word.lower()
+        if len(word) < 4 or low in source_words or word.isupper():
+            continue
+        if any(w.startswith(low) or low.startswith(w) for w in source_words):
+            continue  # another form of a source word (future of futures): no copy gone wrong
+        if any(w[0] == low[0] and len(w) >= 4 and SequenceMatcher(None, low, w).ratio() >= 0.75 for w in source_words):
+            out.add(word)
+    return frozenset(out)
+
+
 def shouted(text: str) -> bool:
     """No word has a small letter: a heading or a disclaimer in capitals."""
     return not any(c.islower() for c in text)

@@ -219,3 +219,18 @@ def test_a_companys_abbreviation_keeps_its_full_stop_inside_a_sentence() -> None
 ])
 def test_a_company_with_its_legal_form_is_kept_in_a_title_case_line(text: str, kept: list[str]) -> None:
     assert [s.text for s in find_kept_names(text, "en", "zh") if " " in s.text] == kept
+
+
+def test_a_word_copied_wrong_makes_the_engine_keep_another_hypothesis() -> None:
+    """A battery story's "tiny needle-like structures" came back 类似小的 needsle 结构 (the n-best held
+    需求结构 without it), a report's heading Challenges came back Challges."""
+    assert kept_names.miscopied_words("tiny needle-like structures", "类似小的 needsle 结构") == {"needsle"}
+    assert kept_names.miscopied_words("Challenges", "Challges") == {"Challges"}
+    assert kept_names.miscopied_words("Install numpy with pip", "用 pip 安装 numpy") == frozenset()
+    # Another form of a source word is no copy gone wrong (pydocs' "cancel the futures": 取消 future).
+    assert kept_names.miscopied_words("does not cancel the futures", "不会取消 future 对象") == frozenset()
+    source = "It prevents tiny needle-like structures."
+    prep = prepare(source, 16, tgt_lang="zh", src_lang="en")
+    hyps = ["它防止类似小的 needsle 结构。", "它防止类似针状的结构。"]
+    assert prep.pick(hyps, lambda h: h) == "它防止类似针状的结构。"
+    assert prep.pick(hyps[:1], lambda h: h) == hyps[0]  # none without it: the best

@@ -29,7 +29,7 @@ from doctrans.datelines import find_dateline
 from doctrans.dates import drop_repeated_units, no_mid_year
 from doctrans.direction_terms import automatic_terms
 from doctrans.glossary import Glossary
-from doctrans.kept_names import CJK_LANGUAGES, half_translated, miscopied_names, rare_names
+from doctrans.kept_names import CJK_LANGUAGES, half_translated, miscopied_names, miscopied_words, rare_names
 from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
@@ -198,51 +198,65 @@ class Prepared:
     def pick(self, hyps: Sequence[H], decode: Callable[[H], str]) -> H | None:
         """The hypothesis to keep of the search's n-best (best first; ``decode``: its text as the
         model wrote it): the best that copied every placeholder (:meth:`acceptable`), names no
-        place the source does not (doctrans.place_names.invented_places) and keeps the source's
-        negation (doctrans.negation), else the best without the negation, else the best that
-        copied every placeholder; None when none did (the engine then searches wider)."""
+        place the source does not (doctrans.place_names.invented_places), keeps the source's
+        negation (doctrans.negation) and, into Chinese, copies no English word wrong
+        (doctrans.kept_names.miscopied_words: ``needsle`` for needle-like); else the best but for
+        such a word, else the best without the negation, else the best that copied every
+        placeholder; None when none did (the engine then searches wider)."""
         return self._pick(hyps, decode)[0]
 
-    def _pick(self, hyps: Sequence[H], decode: Callable[[H], str]) -> tuple[H | None, bool]:
-        """:meth:`pick`'s hypothesis, and whether it lost the source's negation."""
+    def _pick(self, hyps: Sequence[H], decode: Callable[[H], str]) -> tuple[H | None, int]:
+        """:meth:`pick`'s hypothesis and its flaw: 0 none, :data:`_MISCOPIED` a word copied wrong,
+        :data:`_NEGATION_LOST` the source's negation lost."""
         first_ok: H | None = None
         first_ok_text = ""
         first_placed: H | None = None  # the best that names no invented place but lost a negation
+        first_miscopied: H | None = None  # the best that would do but for a word copied wrong
+        copies = base_language(self.src_lang) == "en" and base_language(self.tgt_lang) == "zh"
         for h in hyps:  # best first: usually the first will do, and the rest are never decoded
             text = decode(h)
             if self.masked.spans and not self.acceptable(text):
                 continue
             if not invented_places(self.source, text, self.src_lang, self.tgt_lang):
-                if not lost_negation(self.source, text, self.src_lang, self.tgt_lang):
-                    return h, False
-                if first_placed is None:
-                    first_placed = h
+                if lost_negation(self.source, text, self.src_lang, self.tgt_lang):
+                    if first_placed is None:
+                        first_placed = h
+                elif not (copies and miscopied_words(self.source, text)):
+                    return h, 0
+                elif first_miscopied is None:
+                    first_miscopied = h
             if first_ok is None:
                 first_ok, first_ok_text = h, text
+        if first_miscopied is not None:
+            return first_miscopied, _MISCOPIED
         if first_placed is not None:
-            return first_placed, True
-        return first_ok, first_ok is not None and lost_negation(self.source, first_ok_text, self.src_lang,
-                                                                self.tgt_lang) is not None
+            return first_placed, _NEGATION_LOST
+        lost = first_ok is not None and lost_negation(self.source, first_ok_text, self.src_lang, self.tgt_lang)
+        return first_ok, _NEGATION_LOST if lost else 0
 
     def choose(self, hyps: Sequence[H], decode: Callable[[H], str], wider: Callable[[], Sequence[H]] | None) -> H:
         """The hypothesis the engine keeps of its n-best ``hyps`` (best first, at least one):
-        :meth:`pick`'s; when none copied every placeholder, or the one picked lost the source's
-        negation (its n-best held none that kept it), :meth:`pick` of a wider search (``wider``;
-        None: the beam is as wide as it goes) is kept if it does better; else the best of ``hyps``.
-        (相当于整整一夜没睡, "equivalent to the whole night" at beam 5, is "equivalent to not sleep at
-        all night" at beam 10.)"""
-        # (hypothesis, lost its negation) of the n-best, then of the wider search
+        :meth:`pick`'s; when none copied every placeholder, or the one picked has a flaw (it lost
+        the source's negation, or copied a word wrong: its n-best held none without), :meth:`pick`
+        of a wider search (``wider``; None: the beam is as wide as it goes) is kept if it does
+        better; else the best of ``hyps``. (相当于整整一夜没睡, "equivalent to the whole night" at
+        beam 5, is "equivalent to not sleep at all night" at beam 10.)"""
         first = self._pick(hyps, decode)
         picked = first[0]
         if (picked is None or first[1]) and wider is not None:
             again = self._pick(wider(), decode)
-            if again[0] is not None and (picked is None or not again[1]):
+            if again[0] is not None and (picked is None or again[1] < first[1]):
                 picked = again[0]
         return picked or hyps[0]
 
 
 _FULL_WIDTH_OPENING = "（“《"
 _SPACE_BEFORE_FULL_WIDTH = re.compile(r"(?<=\S)[ \t]+(?=（)")
+
+
+# The flaws of a picked hypothesis, worse last (Prepared._pick).
+_MISCOPIED = 1
+_NEGATION_LOST = 2
 
 
 # "election year", "fiscal-year": the source's own year after a term (选举年 is right).
