@@ -28,6 +28,7 @@ from doctrans.case_fold import fold_case, source_case
 from doctrans.datelines import find_dateline
 from doctrans.dates import drop_repeated_units, no_mid_year
 from doctrans.direction_terms import automatic_terms
+from doctrans.english_words import made_up_words
 from doctrans.glossary import Glossary
 from doctrans.kept_names import CJK_LANGUAGES, half_translated, miscopied_names, miscopied_words, rare_names
 from doctrans.language_id import base_language
@@ -199,9 +200,9 @@ class Prepared:
         """The hypothesis to keep of the search's n-best (best first; ``decode``: its text as the
         model wrote it): the best that copied every placeholder (:meth:`acceptable`), names no
         place the source does not (doctrans.place_names.invented_places), keeps the source's
-        negation (doctrans.negation) and, into Chinese, copies no English word wrong
-        (doctrans.kept_names.miscopied_words: ``needsle`` for needle-like); else the best but for
-        such a word, else the best without the negation, else the best that copied every
+        negation (doctrans.negation) and spells its words right (into Chinese, copies no English
+        word wrong: ``needsle`` for needle-like; into English, makes up no word: ``occupted``); else
+        the best but for such a word, else the best without the negation, else the best that copied every
         placeholder; None when none did (the engine then searches wider)."""
         return self._pick(hyps, decode)[0]
 
@@ -212,7 +213,6 @@ class Prepared:
         first_ok_text = ""
         first_placed: H | None = None  # the best that names no invented place but lost a negation
         first_miscopied: H | None = None  # the best that would do but for a word copied wrong
-        copies = base_language(self.src_lang) == "en" and base_language(self.tgt_lang) == "zh"
         for h in hyps:  # best first: usually the first will do, and the rest are never decoded
             text = decode(h)
             if self.masked.spans and not self.acceptable(text):
@@ -221,7 +221,7 @@ class Prepared:
                 if lost_negation(self.source, text, self.src_lang, self.tgt_lang):
                     if first_placed is None:
                         first_placed = h
-                elif not (copies and miscopied_words(self.source, text)):
+                elif not self._spelled_wrong(text):
                     return h, 0
                 elif first_miscopied is None:
                     first_miscopied = h
@@ -233,6 +233,14 @@ class Prepared:
             return first_placed, _NEGATION_LOST
         lost = first_ok is not None and lost_negation(self.source, first_ok_text, self.src_lang, self.tgt_lang)
         return first_ok, _NEGATION_LOST if lost else 0
+
+    def _spelled_wrong(self, text: str) -> bool:
+        """Whether ``text`` (as the model wrote it) copies an English word wrong into Chinese
+        (doctrans.kept_names.miscopied_words) or makes up an English word (doctrans.english_words)."""
+        src, tgt = base_language(self.src_lang), base_language(self.tgt_lang)
+        if src == "en" and tgt == "zh":
+            return bool(miscopied_words(self.source, text))
+        return tgt == "en" and src != "en" and bool(made_up_words(self.source, text))
 
     def choose(self, hyps: Sequence[H], decode: Callable[[H], str], wider: Callable[[], Sequence[H]] | None) -> H:
         """The hypothesis the engine keeps of its n-best ``hyps`` (best first, at least one):
