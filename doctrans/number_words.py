@@ -202,6 +202,13 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         n = (1 if count in ("a", "an") else _UNITS[count]) * (10 if unit == "decade" else 1)
         numeral = count_numeral(n, lang)  # 两年前, 两天前
         spans.append(Span(m.start(), m.end(), m.group(0), "number", numeral + _AGO_UNITS[unit]))
+    if lang == "zh":
+        for m in _PLACE_WORDS.finditer(text):
+            # A ranking in words: "moved up to ninth place" left "ninth" in English, "had finished
+            # fourth at the Tokyo Games" came back 完成第四次 (the fourth time).
+            n = _ORDINAL_WORD_VALUES[m.group(2).lower()]
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              ("获得" if m.group(1) else "") + f"第{write_numeral(n, 'zh')}名"))
     for m in _STATED_AGE.finditer(text):
         age = value_of(m.group(1))
         if 2 <= age < 120:  # "she is one" is more often a pronoun (one of them)
@@ -230,6 +237,17 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
             continue  # one to nine alone: the model's words
         spans.append(Span(m.start(), m.end(), m.group(0), "number", target))
     return sorted(spans, key=lambda s: s.start)
+
+
+# A place in a ranking, in words: "ninth place", "finished fourth" (not "finished first reading").
+_ORDINAL_WORD_VALUES = {w: i for i, w in enumerate(
+    ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+     "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
+     "twentieth"), 1)}
+# Not after "the" ("in the first place" is to begin with, "the first place I saw" a place).
+_PLACE_WORDS = re.compile(rf"(?i)(?<![A-Za-z])(?<!the )(?:(finished|placed|came|ended)\s+)?"
+                          rf"({'|'.join(_ORDINAL_WORD_VALUES)})"
+                          r"(?(1)(?=\s*(?:[.,;]|$|\s(?:at|in|on|with|behind|after|overall)\b))|\s+place(?![A-Za-z]))")
 
 
 # An ordinal made by adding "th" to a cardinal word the model knew ("the threeth floor" for 比三楼,

@@ -79,7 +79,8 @@ def _tables() -> tuple[dict[str, str], dict[str, str], re.Pattern[str], re.Patte
         return "|".join((f"(?<![{_NOT_BEFORE_NAME[n]}])" if n in _NOT_BEFORE_NAME else "") + re.escape(n)
                         + (f"(?![{_NOT_AFTER_NAME[n]}])" if n in _NOT_AFTER_NAME else "")
                         for n in sorted(names, key=len, reverse=True))
-    english_names = re.compile(rf"(?<![A-Za-z0-9_'’\-])(?:{alternation(into_chinese)})(?![A-Za-z0-9_'’\-])")
+    # A name's possessive is the name ("Jamaica's Alicia Rivers" was left in English); not a contraction.
+    english_names = re.compile(rf"(?<![A-Za-z0-9_'’\-])(?:{alternation(into_chinese)})(?![A-Za-z0-9_\-]|['’](?!s\b))")
     chinese_names = re.compile(rf"(?:{alternation(into_english)})(?![{_NOT_AFTER_CHINESE}])")
     return into_chinese, into_english, english_names, chinese_names
 

@@ -65,9 +65,13 @@ _SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "in", "of",
 def _english_pattern(term: str) -> str:
     """A term's regex: a term in small letters also with a capital first letter and hyphens
     for its spaces; a name as written or all in capitals."""
-    if not term[0].islower():
-        return f"{re.escape(term)}|{re.escape(term.upper())}"
     words = [re.escape(w) for w in term.split(" ")]
+    if not term[0].islower():
+        # In a heading's Title Case too (Olympic gold: "Rivers Claims First Olympic Gold" came back
+        # 第Olympic季，金发, blonde hair).
+        title = " ".join(w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words))
+        forms = dict.fromkeys([re.escape(term), re.escape(term.upper()), title])
+        return "|".join(forms)
     first = f"[{words[0][0]}{words[0][0].upper()}]{words[0][1:]}"
     # A contract's defined term, or a heading's: the Effective Date, the Board of Directors (title
     # case leaves its short words small).

@@ -247,3 +247,16 @@ def test_a_time_of_day_in_words_into_chinese(text: str, expected: list[tuple[str
 def test_a_percentage_in_words_before_its_figure_into_chinese(text: str, written: str) -> None:
     spans = [s for s in find_number_words(text, "en", "zh") if "percent" in s.text]
     assert [s.target for s in spans] == [written]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # An Olympic final's report: "up to ninth place" left "ninth" in English, "had finished fourth at
+    # the Tokyo Games" came back 完成第四次 (the fourth time).
+    ("It moves the country up to ninth place in the medal table.", [("ninth place", "第九名")]),
+    ("Rivers had finished fourth at the Tokyo Games.", [("finished fourth", "获得第四名")]),
+    ("She came second.", [("came second", "获得第二名")]),
+    ("Why did you go there in the first place?", []),  # to begin with
+    ("She finished first reading the book.", []),
+])
+def test_a_place_in_a_ranking_in_words(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_number_words(text, "en", "zh")] == found

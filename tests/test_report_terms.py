@@ -522,3 +522,14 @@ def test_a_quarterly_briefs_change_on_the_quarter_and_its_shopping_festival() ->
 
     terms = automatic_terms("公司将重点做好“双十一”促销活动。", [], "zh", "en")
     assert [(s.text, s.target) for s in terms] == [("双十一", "Singles' Day")]
+
+
+def test_an_olympic_reports_terms_in_a_headline_and_a_possessive_place() -> None:
+    """"Rivers Claims First Olympic Gold" came back 第Olympic季，金发 (blonde hair); "Jamaica's Alicia
+    Rivers" was left in English."""
+    found = [(s.text, s.target) for s in report_terms.find_report_terms(
+        "Rivers Claims First Olympic Gold in Paris", "en", "zh")]
+    assert found == [("Olympic Gold", "奥运金牌")]
+    from doctrans.place_names import find_place_names
+
+    assert [s.target for s in find_place_names("Jamaica's Alicia Rivers won.", "en", "zh")] == ["牙买加"]

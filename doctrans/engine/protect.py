@@ -151,6 +151,9 @@ class Prepared:
                 # after an age ("Mr. Tanaka, 58, joined the board in 2019": 58岁年2019年).
                 measures = [c for c in counted if not c.startswith("第")]
                 restored = replace(restored, text=no_counter_after(restored.text, measures, "个"))
+                # A decimal is no age (a 400 metres final's "48.90, a personal best" came back 48.90岁).
+                decimals = [s.output for s in self.masked.spans if _DECIMAL.fullmatch(s.output)]
+                restored = replace(restored, text=no_counter_after(restored.text, decimals, "岁"))
                 ages = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("岁")]
                 restored = replace(restored, text=no_counter_after(restored.text, ages, "年"))
                 years = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("周年")]
@@ -258,6 +261,7 @@ class Prepared:
         return picked or hyps[0]
 
 
+_DECIMAL = re.compile(r"[0-9]+\.[0-9]+")
 _FULL_WIDTH_OPENING = "（“《"
 _SPACE_BEFORE_FULL_WIDTH = re.compile(r"(?<=\S)[ \t]+(?=（)")
 
