@@ -68,9 +68,13 @@ TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长
           "|总经理|总裁|首席执行官|教授|院士|博士|记者|主任|处长|校长|院长|委员|大使|总统|首相|经理|工程师|医生|律师"
           "|作家|导演|教练|队长|预报员|研究员|分析师|经济学家|专家|负责人|科长|所长|站长|厂长|县长|区长|镇长|村长"
           # A match report's players, after their team or their place on it (中国队武磊接…破门: "the NSA skull").
-          "|前锋|后卫|门将|中场|球员|队员|选手|运动员|主帅|队")
+          "|前锋|后卫|门将|中场|球员|队员|选手|运动员|主帅|队"
+          # ... and a volleyball or basketball report's (主攻手李盈莹全场拿下28分 came back without her).
+          "|主攻手|副攻手|二传手|中锋|控球后卫")
 _AFTER = ("表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|主持|发表|宣布|透露|回答|告诉|报道|[：:，,。、）)]"
-          "|打进|攻入|破门|射门|头球|扳平|连进|传中|接|夺得|获得")
+          "|打进|攻入|破门|射门|头球|扳平|连进|传中|接|夺得|获得"
+          # When a person spoke or played (主教练蔡斌赛后表示 came back "Head coach representations").
+          "|赛后|会后|全场|日前|近日|昨天|今天|昨日|拿下|独得|砍下")
 # Characters a given name does not have: the grammar around a name (他高兴地说, 方法是).
 _NOT_GIVEN = "的地得了着过也都还就才又在是和与及对将把被让给向从于为以而并且说称表指认示这那个们"
 # ... nor a foreign name's transliteration (史密斯先生 is Mr. Smith, not "Shi Misi"; 罗斯 is Ross).

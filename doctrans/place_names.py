@@ -106,8 +106,27 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
                                for m in english_names.finditer(text)], _nationalities(text))
     if tgt == "en" and src != "en":
         return _with_unlisted([Span(m.start(), m.end(), m.group(), "place", into_english[m.group()])
-                               for m in chinese_names.finditer(text)], [*_regions(text), *_divisions(text)])
+                               for m in chinese_names.finditer(text)], [*_regions(text), *_divisions(text),
+                                                                        *_teams(text, into_english)])
     return []
+
+
+# A country's or a city's team is the place in English sports reports (以3比1战胜巴西队 came back
+# "to win Bastiness", 卫冕冠军意大利队 "defending champion Italians"): 巴西队 -> Brazil. Not its
+# members, captain or ranks (队员, 队长, 队伍).
+_TEAM = re.compile(r"队(?![员长伍列友])")
+_NO_TEAM = frozenset({"地球"})  # 魁地奇球队, a Quidditch team: 地球 is Earth
+
+
+def _teams(text: str, into_english: dict[str, str]) -> list[Span]:
+    spans = []
+    for m in _TEAM.finditer(text):
+        name = next((text[m.start() - n:m.start()] for n in (4, 3, 2) if n <= m.start()
+                     and text[m.start() - n:m.start()] in into_english), None)
+        if name is not None and name not in _NO_TEAM:
+            start = m.start() - len(name)
+            spans.append(Span(start, m.end(), text[start:m.end()], "place", into_english[name]))
+    return spans
 
 
 def _with_unlisted(listed: list[Span], found: list[Span]) -> list[Span]:

@@ -81,3 +81,13 @@ def test_a_player_where_a_clause_starts_but_not_a_door_burst_open() -> None:
 ])
 def test_a_chinese_surname_in_an_english_name_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_person_names(text, "en", "zh")] == found
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    # A volleyball report: 主攻手李盈莹全场拿下28分 came back without her, 主教练蔡斌赛后表示 "Head coach
+    # representations".
+    ("主攻手李盈莹全场拿下28分。", "Li Yingying"),
+    ("主教练蔡斌赛后表示：“队员们没有放弃。”", "Cai Bin"),
+])
+def test_a_players_and_a_coachs_names_in_a_match_report(text: str, name: str) -> None:
+    assert [s.target for s in find_person_names(text, "zh", "en")] == [name]

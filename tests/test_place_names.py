@@ -161,3 +161,10 @@ def test_a_part_by_the_compass_is_the_regions_name_with_one_article_and_a_capita
 ])
 def test_chinas_landmarks(text: str, src: str, tgt: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_place_names(text, src, tgt)] == found
+
+
+def test_a_countrys_team_is_the_country_into_english() -> None:
+    """以3比1战胜巴西队 came back "to win Bastiness", 卫冕冠军意大利队 "defending champion Italians"."""
+    found = [(s.text, s.target) for s in find_place_names("中国队将于14日迎战卫冕冠军意大利队。", "zh", "en")]
+    assert found == [("中国队", "China"), ("意大利队", "Italy")]
+    assert find_place_names("中国队员们很高兴，美国队长来了。", "zh", "en") == []  # members, a captain

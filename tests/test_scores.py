@@ -3,6 +3,8 @@ through the direction's terms the engine masks, and restored whole."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from doctrans import scores
@@ -35,10 +37,13 @@ def test_only_chinese_into_english() -> None:
 def test_the_score_reaches_the_translation_whole() -> None:
     # The model read 比 as a comparison: "the Nationals are 3 more than the 1".
     prep = prepare("中国队以3比1逆转战胜日本队。", 16, tgt_lang="en", src_lang="zh")
-    assert prep.model_text is not None and "3" not in prep.model_text and "比" not in prep.model_text
-    placeholder = prep.model_text[prep.model_text.index("⦅"):prep.model_text.index("⦆") + 1]
-    restored = prep.restore(f"China came from behind to beat Japan {placeholder}.")
-    assert "beat Japan 3-1" in restored.text
+    assert prep.model_text is not None
+    words = re.sub(r"⦅[0-9]+⦆", "", prep.model_text)
+    assert "3" not in words and "比" not in words
+    # The teams are their countries (doctrans.place_names: 中国队 China, 日本队 Japan).
+    assert [s.target for s in prep.masked.spans] == ["China", "3-1", "Japan"]
+    restored = prep.restore("⦅1⦆ came from behind to beat ⦅3⦆ ⦅2⦆.")
+    assert restored.text == "China came from behind to beat Japan 3-1."
 
 
 def test_a_teams_points_in_the_table_keep_their_unit() -> None:
