@@ -77,6 +77,9 @@ class Term:
     line: int  # in the glossary file, for messages
 
 
+_ABBREVIATION_STOP = "|".join(rf"(?<={form})\." for form in ("Ltd", "Inc", "Co", "Corp"))
+
+
 @dataclass
 class Glossary:
     terms: list[Term]
@@ -98,8 +101,10 @@ class Glossary:
         self._index = index
         # Latin word boundaries (\w would take a Chinese character for a letter: 安装fastkv后).
         words = "|".join(map(re.escape, sorted(self.kept, key=len, reverse=True)))
-        self._kept = re.compile(rf"(?<![0-9A-Za-z_.\-])(?:{words})(?![0-9A-Za-z_\-]|\.[0-9A-Za-z_])",
-                                re.IGNORECASE) if self.kept else None
+        # A company's abbreviated legal form keeps its full stop (Northwind Data Ltd. (the "Provider")
+        # had its stop left to the model, which ended the sentence there: Ltd之间进行。).
+        self._kept = re.compile(rf"(?<![0-9A-Za-z_.\-])(?:{words})(?:{_ABBREVIATION_STOP})?"
+                                rf"(?![0-9A-Za-z_\-]|\.[0-9A-Za-z_])", re.IGNORECASE) if self.kept else None
         people = "|".join(map(re.escape, sorted(self.names, key=len, reverse=True)))
         self._names = re.compile(people) if self.names else None
 

@@ -52,6 +52,7 @@ from typing import NamedTuple
 
 from doctrans.kept_names import common_words, proper_words
 from doctrans.language_id import base_language
+from doctrans.report_terms import find_report_terms
 from doctrans.ui_labels import unknown_chinese_labels
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
@@ -137,7 +138,11 @@ def _defines(text: str, m: re.Match[str]) -> bool:
         return False
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", m.group(2))]
     common, proper = common_words(), proper_words()
-    return bool(words) and all(w in common and w not in proper for w in words)
+    if words and all(w in common and w not in proper for w in words):
+        return True
+    # ... or a party the report terms name (("Provider") had been kept in English: 提供方).
+    found = find_report_terms(m.group(2), "en", "zh")
+    return len(found) == 1 and found[0].text == m.group(2)
 
 
 _TRAILING = " .。!！?？,，;；:：\"'“”"

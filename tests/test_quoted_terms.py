@@ -124,3 +124,17 @@ def test_a_chinese_contracts_definition_is_written_whole_the_english_way() -> No
     prep = prepare("本合同（下称“合同”）由双方签订。", 16, tgt_lang="en", src_lang="zh",
                    alone=lambda t: {"合同": "The contract."}[t])
     assert ("（下称“合同”）", '(hereinafter "contract")') in [(s.text, s.target) for s in prep.masked.spans]
+
+
+def test_a_party_the_report_terms_name_is_defined_whole_and_a_companys_stop_stays_with_it() -> None:
+    """("Provider") was kept in English (provider is no common word), and the document's kept
+    company "Northwind Data Ltd" left its stop to the model, which ended the sentence there
+    (Northwind Data Ltd之间进行。 (“Provider”))."""
+    from doctrans.glossary import Glossary
+
+    text = 'This Agreement is made between Northwind Data Ltd. (the "Provider") and Acme Retail Inc.'
+    glossary = Glossary([]).with_kept(frozenset({"Northwind Data Ltd", "Northwind Data"}))
+    prep = prepare(text, 16, glossary, tgt_lang="zh", src_lang="en", alone=lambda t: "")
+    written = [(s.text, s.target) for s in prep.masked.spans]
+    assert ("Northwind Data Ltd.", "Northwind Data Ltd.") in written
+    assert ('(the "Provider")', "（以下简称“提供方”）") in written
