@@ -106,7 +106,14 @@ def _steps(text: str, lang: str) -> list[Span]:
                 start = m.start() + len(m.group()) - len(m.group().lstrip())  # after the leading space
                 spans.append(Span(start, m.end(), text[start:m.end()], "number", f"Step {number}"))
         return spans
-    return [Span(m.start(), m.end(), m.group(0), "number", f"第{m.group(1)}步") for m in _ENGLISH_STEP.finditer(text)]
+    steps = [Span(m.start(), m.end(), m.group(0), "number", f"第{m.group(1)}步") for m in _ENGLISH_STEP.finditer(text)]
+    # A diary's or a plan's "Week 1: Anxiety" came back 星期1 (a weekday): 第1周, Day 3 第3天.
+    return steps + [Span(m.start(), m.end(), m.group(0), "number", f"第{m.group(2)}{_PERIODS[m.group(1)]}")
+                    for m in _ENGLISH_PERIOD.finditer(text)]
+
+
+_PERIODS = {"Week": "周", "Day": "天", "Month": "个月"}
+_ENGLISH_PERIOD = re.compile(r"(?<![A-Za-z0-9_])(Week|Day|Month)\s([0-9]{1,3})(?![0-9A-Za-z_]|[.:][0-9])")
 
 
 # Figures, tables, appendices: no 第 in Chinese. A number (2.1) or an appendix letter.

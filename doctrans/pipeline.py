@@ -164,7 +164,7 @@ def assemble(block: Block, spans: Sequence[tuple[int, int]], targets: Sequence[s
     alignment = []
     prev_end = spans[0][0]
     for i, ((s, e), tgt) in enumerate(zip(spans, targets, strict=True)):
-        tgt = capitalised_start(text[s:e], without_added_end(text[s:e], tgt), tgt_lang)
+        tgt = capitalised_start(text[s:e], without_added_end(text[s:e], tgt, block.kind == "heading"), tgt_lang)
         if i and base_language(tgt_lang) == "en":
             tgt = narration_case(text[spans[i - 1][0]:spans[i - 1][1]], text[s:e], tgt, common_words())
         if i:

@@ -225,7 +225,8 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
             return f"{a.text}至{b.text}"
         ranged = _ranges(text, terms, loose, _ENGLISH_RANGE_SEP, chinese)
         held, loose = _figures(ranged, figures)
-        return _changes_from(text, ranged, sorted([*held, *loose], key=lambda s: s.start))
+        ordered = sorted([*held, *loose], key=lambda s: s.start)
+        return _parts_of(text, _changes_from(text, ranged, ordered), ordered)
     if tgt != "en" or src == "en":
         return list(terms)
     def english(a: Span, b: Span) -> str | None:
@@ -319,6 +320,30 @@ def _chinese_changes_from(text: str, terms: Sequence[Span], figures: Sequence[Sp
         written = f"{'rose' if rise else 'fell'} from {a.target or a.text} to {b.target[to.end():]}"
         out = [t for t in out if t is not a and t is not b]
         out.append(Span(a.start - 1, b.end, text[a.start - 1:b.end], "number", written))
+    return sorted(out, key=lambda s: s.start)
+
+
+# A part of a whole: "on 22 of 30 days" came back 2230天 (the two figures glued, the of gone):
+# 30天中的22天, the whole first, as Chinese says it; the part counted as the whole is (22 of 30
+# employees: 30名员工中的22名).
+_OF_SEP = re.compile(r"\s+(?:out\s+)?of(?:\s+the)?\s+")
+_PLAIN_COUNT = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})*")
+_COUNTERS = "个名家所口台辆本栋种户场位"
+
+
+def _parts_of(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
+    out = list(terms)
+    for a, b in itertools.pairwise(figures):
+        if not _PLAIN_COUNT.fullmatch(a.text) or a.target is not None or b.target is None \
+                or not _OF_SEP.fullmatch(text, a.end, b.start):
+            continue
+        whole = re.match(r"[0-9,]+", b.target)
+        unit = b.target[whole.end():] if whole else ""
+        if not unit or not unit[0] >= "\u4e00":
+            continue
+        part = unit[0] if unit[0] in _COUNTERS and len(unit) > 1 else unit
+        out = [t for t in out if t is not a and t is not b]
+        out.append(Span(a.start, b.end, text[a.start:b.end], "number", f"{b.target}中的{a.text}{part}"))
     return sorted(out, key=lambda s: s.start)
 
 

@@ -133,13 +133,16 @@ def drop_unopened(source: str, translation: str) -> str:
     return "".join(out)
 
 
-def without_added_end(source: str, translation: str) -> str:
+def without_added_end(source: str, translation: str, heading: bool = False) -> str:
     """``translation`` without the final ``.``/``。`` (or ``?``) the model put after a segment that ends in no
     mark: a heading, a list item, a table cell (``# 安装指南`` came back ``# Installing the
     guide.``, ``- 至少 4 GB 内存`` as ``- At least 4 GB memory.``). For a document's blocks only:
     subtitle lines end in no mark in Chinese and in ``.`` in English, which the scores reward."""
     core = source.rstrip().rstrip(_CLOSERS)
-    if not core or core[-1] in _ANY_END:
+    # A heading's last full stop may be an abbreviation's (# Why I Stopped Checking Email Before
+    # 10 a.m. came back 为什么在上午10点之前停止检查邮件。): a heading ends in no mark.
+    abbreviated = heading and _ABBREVIATED_END.search(core) is not None
+    if not core or (core[-1] in _ANY_END and not abbreviated):
         return translation
     body = translation.rstrip()
     if _ABBREVIATION.search(body):  # a company's ``Co., Ltd.`` (有限公司) keeps its period
@@ -150,6 +153,7 @@ def without_added_end(source: str, translation: str) -> str:
     return translation
 
 
+_ABBREVIATED_END = re.compile(r"(?<![A-Za-z])(?:[ap]\.m|etc|Ltd|Inc|Co|Corp|Jr|Sr|vs)\.$")
 _ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:Ltd|Inc|Co|Corp|Bros|Jr|Sr|St|etc|No|vs|[A-Z])\.$")
 
 

@@ -84,3 +84,10 @@ def test_a_line_of_a_file_is_no_metro_line() -> None:
     assert find_part_numbers("See line 2 of the file and Line 3 of the form.", "zh") == []
     found = find_part_numbers("乘坐地铁1号线至龙翔桥站，换乘2号线。", "en")
     assert [s.target for s in found] == ["Metro Line 1", "Line 2"]
+
+
+def test_a_diarys_week_and_day_into_chinese() -> None:
+    """A blog's "Week 1: Anxiety" came back 星期1 (a weekday)."""
+    found = [(s.text, s.target) for s in find_part_numbers("Week 1: Anxiety. On Day 3 we rested.", "zh")]
+    assert found == [("Week 1", "第1周"), ("Day 3", "第3天")]
+    assert find_part_numbers("Day 3:30", "zh") == []  # no clock

@@ -203,3 +203,13 @@ def test_every_below_and_above_go_with_their_figure_into_chinese(text: str, writ
 def test_a_period_from_one_date_to_another_is_one_span_into_english(
         text: str, written: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in automatic_terms(text, [], "zh", "en") if s.kind == "date"] == written
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # A blog's "on 22 of 30 days" came back 2230天: the figures glued, the of gone.
+    ("I finished it before lunch on 22 of 30 days.", [("22 of 30 days", "30天中的22天")]),
+    ("Only 3 of the 10 countries agreed.", [("3 of the 10 countries", "10个国家中的3个")]),
+    ("2 of 3", []),  # no unit: the model's
+])
+def test_a_part_of_a_whole_is_one_span_into_chinese(text: str, written: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in automatic_terms(text, [], "en", "zh")] == written

@@ -85,6 +85,9 @@ def test_a_heading_or_item_without_a_mark_gets_none_in_the_document(tmp_path: Pa
     # A heading's question mark too (# 如何更换内存条 came back "How to change the memory?").
     assert without_added_end("如何更换内存条", "How to change the memory?") == "How to change the memory"
     assert without_added_end("如何更换内存条？", "How to change the memory?") == "How to change the memory?"
+    # A heading's last full stop may be an abbreviation's (# … Before 10 a.m.), a sentence's not.
+    assert without_added_end("Stop Before 10 a.m.", "在上午10点之前停止。", heading=True) == "在上午10点之前停止"
+    assert without_added_end("It opens at 10 a.m.", "它在上午10点开门。") == "它在上午10点开门。"
     assert without_added_end("甲方：北京华泰贸易有限公司", "Party A: Beijing Huatai Trading Co., Ltd.").endswith("Ltd.")
     src = tmp_path / "guide.md"
     src.write_text("# Install guide\n\n- At least 4 GB\n\nRun it now. Then wait\n", encoding="utf-8")
@@ -110,3 +113,13 @@ def test_a_translation_from_a_caseless_source_starts_with_a_capital_in_the_docum
     translate_file(src, out, FakeTranslator(fn=lambda s: "main results" if "成绩" in s else "sales grew.",
                                             src_lang="zh", tgt_lang="en"))
     assert out.read_text(encoding="utf-8") == "1. Main results\n\nSales grew.\n"
+
+
+def test_an_address_and_a_decimal_take_no_counter_in_chinese() -> None:
+    """"You can reach me at daniel@example.com" came back …com号你就能联系我; "48.90, a personal best"
+    48.90岁."""
+    prep = prepare("You can reach me at daniel@example.com or 48.90 today.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text is not None
+    out = prep.restore(prep.model_text.replace("You can reach me at ", "你可以通过").replace(" or ", "号或")
+                       .replace(" today.", "岁今天。"))
+    assert "daniel@example.com或48.90今天" in out.text

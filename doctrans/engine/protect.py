@@ -154,6 +154,9 @@ class Prepared:
                 # A decimal is no age (a 400 metres final's "48.90, a personal best" came back 48.90岁).
                 decimals = [s.output for s in self.masked.spans if _DECIMAL.fullmatch(s.output)]
                 restored = replace(restored, text=no_counter_after(restored.text, decimals, "岁"))
+                # ... nor an address a number ("reach me at daniel@example.com" came back …com号).
+                addresses = [s.output for s in self.masked.spans if "@" in s.output or "://" in s.output]
+                restored = replace(restored, text=no_counter_after(restored.text, addresses, "号"))
                 ages = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("岁")]
                 restored = replace(restored, text=no_counter_after(restored.text, ages, "年"))
                 years = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("周年")]
