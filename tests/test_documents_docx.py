@@ -186,3 +186,17 @@ def test_a_formatted_run_that_starts_a_paragraph_loses_no_words_when_the_model_m
     assert para.text == "The rain had stopped when Lin Jing opened the door."
     # Two runs cannot be plain, bold, plain: the bold one ends on the name and keeps the words before.
     assert [r.text for r in para.runs if r.bold] == ["The rain had stopped when Lin Jing"]
+
+
+def test_a_contracts_bold_defined_party_stays_bold_over_its_chinese_name() -> None:
+    """A services agreement's bold "Provider" in (the "Provider") became （以下简称“提供方”） and the
+    bold landed on other words (Northwind): the quoted party maps onto “提供方”, where the
+    translation writes it."""
+    from doctrans.documents.base import Block, TranslatedBlock
+
+    source = 'It is made between Northwind Data Ltd. (the "Provider") and Acme Retail Inc.'
+    target = "它在Northwind Data Ltd.（以下简称“提供方”）和Acme Retail Inc.之间订立。"
+    tb = TranslatedBlock(Block("paragraph", source), target, [((0, len(source)), (0, len(target)))], "zh")
+    start = source.index('"Provider"')
+    anchors = tb.copied_anchors([(start, start + len('"Provider"'))])
+    assert target[anchors[start]:anchors[start + len('"Provider"')]] == "“提供方”"

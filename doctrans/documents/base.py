@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from doctrans.direction_terms import automatic_terms
+from doctrans.language_id import base_language
 from doctrans.segment import is_cjk
 
 BLOCK_KINDS = (
@@ -247,7 +248,17 @@ def _written(text: str, tgt_lang: str | None) -> str:
     if len(terms) == 1 and terms[0].start == 0 and terms[0].target and (
             terms[0].end == len(text) or _COUNTER_AFTER.fullmatch(text, terms[0].end)):
         return terms[0].target
+    # A term in quotes, as a contract sets its defined parties in bold ("Provider" is “提供方” in
+    # its definition: the bold had landed on other words).
+    quoted = _QUOTED_RUN.fullmatch(text)
+    if quoted and tgt_lang:
+        inner = automatic_terms(quoted.group(1), [], None, tgt_lang)
+        if len(inner) == 1 and inner[0].target and (inner[0].start, inner[0].end) == (0, len(quoted.group(1))):
+            return f"“{inner[0].target}”" if base_language(tgt_lang) == "zh" else f'"{inner[0].target}"'
     return text
+
+
+_QUOTED_RUN = re.compile(r"[\"“](.+)[\"”]")
 
 
 _COUNTER_AFTER = re.compile(r"[\u4e00-\u9fff]{1,2}")
