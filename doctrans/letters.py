@@ -49,13 +49,15 @@ _TITLES_EN = {"Mr.": "先生", "Mr": "先生", "Mrs.": "女士", "Mrs": "女士"
               "Dr.": "博士", "Dr": "博士", "Professor": "教授", "Prof.": "教授"}
 _GROUPS_EN = {"Sir or Madam": "尊敬的先生/女士：", "Sir/Madam": "尊敬的先生/女士：", "Colleagues": "各位同事：",
               "colleagues": "各位同事：", "Customer": "尊敬的客户：", "Valued Customer": "尊敬的客户：",
+              # A bank's notice: "Dear customer," came back 亲爱的顾客, its comma gone.
+              "customer": "尊敬的客户：", "Customers": "尊敬的客户：", "customers": "尊敬的客户：",
               "Parents": "尊敬的家长：", "All": "各位：", "all": "各位：", "Team": "各位同事：", "team": "各位同事：",
               # "Dear Sir," is no one named Sir.
               "Sir": "尊敬的先生：", "Madam": "尊敬的女士：", "Sirs": "敬启者：", "Friends": "亲爱的朋友们：",
               "friends": "亲爱的朋友们："}
 _SALUTATION_EN = re.compile(r"^Dear\s+(?:(Mr\.?|Mrs\.?|Ms\.?|Miss|Dr\.?|Professor|Prof\.)\s+)?"
                             r"(Sir or Madam|Sir/Madam|[A-Z][A-Za-z'’\-]+(?: [A-Z][A-Za-z'’\-]+)?|[Cc]olleagues|"
-                            r"Valued Customer|[Tt]eam|[Aa]ll|friends)\s?[,:]?$")
+                            r"Valued Customer|[Tt]eam|[Aa]ll|friends|customers?)\s?[,:]?$")
 _CLOSINGS_EN = re.compile(r"^(?:Yours (?:sincerely|faithfully|truly)|Sincerely(?: yours)?|(?:Best|Kind|Warm|With best)"
                           r" regards|Regards|Best wishes|Respectfully(?: yours)?)\s?,?$", re.IGNORECASE)
 

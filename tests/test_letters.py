@@ -39,3 +39,11 @@ def test_dear_sir_is_no_one_named_sir() -> None:
     """"Dear Sir," would have been 亲爱的Sir： (a name kept as written)."""
     assert [s.target for s in find_letter_formula("Dear Sir,", "en", "zh")] == ["尊敬的先生："]
     assert [s.target for s in find_letter_formula("Dear Madam,", "en", "zh")] == ["尊敬的女士："]
+
+
+def test_a_banks_notice_to_its_customers() -> None:
+    """"Dear customer," came back 亲爱的顾客, its comma gone."""
+    from doctrans.letters import find_letter_formula
+
+    assert [s.target for s in find_letter_formula("Dear customer,", "en", "zh")] == ["尊敬的客户："]
+    assert [s.target for s in find_letter_formula("Dear customers", "en", "zh")] == ["尊敬的客户："]
