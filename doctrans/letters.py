@@ -30,12 +30,14 @@ from __future__ import annotations
 import re
 
 from doctrans.language_id import base_language
-from doctrans.person_names import full_name_in_pinyin, pinyin, surname_of
+from doctrans.person_names import FORMS_OF_ADDRESS, full_name_in_pinyin, pinyin, surname_of
 from doctrans.verbatim import Span
 
-# Chinese title after a name -> the English one before it ("Mr." and "Ms." for 先生 and 女士).
-_TITLES_ZH = {"先生": "Mr.", "女士": "Ms.", "小姐": "Ms.", "经理": "Manager", "总经理": "General Manager",
-              "教授": "Professor", "博士": "Dr.", "医生": "Dr.", "主任": "Director", "院长": "Dean", "律师": "Mr."}
+# Chinese title after a name -> the English one before it: the forms of address of a sentence
+# (doctrans.person_names), but a letter's: 小姐 is Ms. and a lawyer Mr. in a salutation, and it
+# addresses ranks a sentence does not (总经理, 博士, 院长).
+_TITLES_ZH = {**FORMS_OF_ADDRESS, "小姐": "Ms.", "律师": "Mr.", "总经理": "General Manager", "博士": "Dr.",
+              "院长": "Dean"}
 _GROUPS_ZH = {"客户": "Customer", "用户": "User", "会员": "Member", "同事": "Colleagues", "同事们": "Colleagues",
               "各位同事": "Colleagues", "家长": "Parents", "各位家长": "Parents", "同学们": "Students",
               "先生/女士": "Sir or Madam", "先生／女士": "Sir or Madam", "女士们、先生们": "Ladies and Gentlemen"}

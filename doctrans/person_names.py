@@ -87,11 +87,11 @@ _HAN = re.compile("[\\u4e00-\\u9fff]")
 # What may come right before a name with 先生/女士 (请王先生, 这位张女士, 和李先生).
 _BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等他她们"
 # How English addresses each: Mr. Wang, Teacher Wang (as translations of Chinese fiction do), Dr. Li.
-_MR = {"先生": "Mr.", "女士": "Ms.", "小姐": "Miss", "太太": "Mrs.", "老师": "Teacher", "医生": "Dr.", "大夫": "Dr.",
-       "教授": "Professor", "经理": "Manager", "主任": "Director", "校长": "Principal", "师傅": "Master",
-       "律师": "Attorney", "警官": "Officer"}
+FORMS_OF_ADDRESS = {"先生": "Mr.", "女士": "Ms.", "小姐": "Miss", "太太": "Mrs.", "老师": "Teacher", "医生": "Dr.",
+                    "大夫": "Dr.", "教授": "Professor", "经理": "Manager", "主任": "Director", "校长": "Principal",
+                    "师傅": "Master", "律师": "Attorney", "警官": "Officer"}
 # A surname and the form of address right after it (two-character surnames first: 欧阳先生).
-_ADDRESSED = re.compile(f"({_SURNAME})({'|'.join(_MR)})")
+_ADDRESSED = re.compile(f"({_SURNAME})({'|'.join(FORMS_OF_ADDRESS)})")
 
 
 def pinyin(surname: str, given: str) -> str:
@@ -176,7 +176,8 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
             continue
         if start > 0 and _HAN.match(text[start - 1]) and text[start - 1] not in _BEFORE_NAME:
             continue  # inside a longer name: 卡斯特罗先生 is Mr. Castro, not "卡斯特Mr. Luo"
-        spans.append(Span(start, m.end(), m.group(), "name", f"{_MR[m.group(2)]} {pinyin(m.group(1), '')}"))
+        written = f"{FORMS_OF_ADDRESS[m.group(2)]} {pinyin(m.group(1), '')}"
+        spans.append(Span(start, m.end(), m.group(), "name", written))
     # Then, where no name above lies: a player, a familiar name, a surname named as one.
     more = [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
             for m in _PLAYER.finditer(text)]

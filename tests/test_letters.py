@@ -47,3 +47,14 @@ def test_a_banks_notice_to_its_customers() -> None:
 
     assert [s.target for s in find_letter_formula("Dear customer,", "en", "zh")] == ["尊敬的客户："]
     assert [s.target for s in find_letter_formula("Dear customers", "en", "zh")] == ["尊敬的客户："]
+
+
+def test_a_salutations_titles_are_a_sentences_forms_of_address_but_the_letters_own() -> None:
+    """One table (doctrans.person_names.FORMS_OF_ADDRESS) with the letter's differences: 小姐 is Ms.,
+    a lawyer Mr.; a teacher is addressed as in a sentence."""
+    from doctrans.letters import find_letter_formula
+
+    written = {t: [s.target for s in find_letter_formula(t, "zh", "en")] for t in ("尊敬的王老师：", "尊敬的李小姐：",
+                                                                                  "尊敬的张律师：", "尊敬的刘院长：")}
+    assert written == {"尊敬的王老师：": ["Dear Teacher Wang:"], "尊敬的李小姐：": ["Dear Ms. Li:"],
+                       "尊敬的张律师：": ["Dear Mr. Zhang:"], "尊敬的刘院长：": ["Dear Dean Liu:"]}
