@@ -51,7 +51,8 @@ def _worker(doc_file: str) -> None:
         if (bundle, search) not in translators:
             import inspect
 
-            opts = {"length_penalty": 1.0, "no_repeat_ngram": 0, "max_repeat_run": 0, "new_digits": True} \
+            opts = {"length_penalty": 1.0, "no_repeat_ngram": 0, "max_repeat_run": 0, "new_digits": True,
+                    "any_spelling": True} \
                 if search == "same" else {}
             # An older ref's engine may not know the newer options: the same search without them.
             known = inspect.signature(OnnxTranslator.load).parameters

@@ -63,7 +63,7 @@ AGREEMENT_SENTENCES = 100
 # -- the mapping ---------------------------------------------------------------------------------
 # The search doctrans runs here, the same as CTranslate2's (translate_batch length_penalty=1.0).
 SAME_SEARCH: dict[str, Any] = {"length_penalty": 1.0, "no_repeat_ngram": 0, "max_repeat_run": 0, "new_digits": True,
-               "any_script": True}
+               "any_script": True, "any_spelling": True}
 
 def to_m2m100(model: Any) -> Any:
     """A sentence-level :class:`training.model.MemoryTransformer` as a transformers

@@ -111,6 +111,9 @@ class _Options:
     max_repeat_run: int = 0  # doctrans.engine.repeats (0: off)
     new_digits: bool = False  # True: a translation may write digits its source (figures masked) lacks
     any_script: bool = False  # True: into English it may write Han characters (PyTorch's search does)
+    # True: keep the search's pick even when it spells a word wrong (Prepared.choose; PyTorch's
+    # search has no such check, and the parity tests and the speed scoreboard compare with it).
+    any_spelling: bool = False
 
     def bans_for(self, tgt_lang: str) -> str | None:
         """The target language the search's script ban follows (None: no ban)."""
@@ -301,7 +304,7 @@ class OnnxTranslator:
              providers: list[str] | None = None, threads: int | None = None,
              no_repeat_ngram: int | None = None, src: str | None = None,
              tgt: str | None = None, max_repeat_run: int | None = None,
-             new_digits: bool = False, any_script: bool = False) -> OnnxTranslator:
+             new_digits: bool = False, any_script: bool = False, any_spelling: bool = False) -> OnnxTranslator:
         """Open and check a bundle. ``max_length`` caps generated tokens per sentence (the model's
         own limit ``min(max_len - 1, 2 * src_len + 10)`` always applies); ``threads``: ORT
         intra-op threads (default: $DOCTRANS_THREADS, else :func:`default_threads`);
@@ -311,6 +314,8 @@ class OnnxTranslator:
         so a model cannot invent a figure. ``any_script``: let a translation into a language not
         written in Han characters write them (off: Tokenizer.han_ids are banned); the export's
         parity check and the speed scoreboard compare the search with PyTorch's, which has neither ban.
+        ``any_spelling``: keep the search's pick when it spells a word wrong (no n-best pick, no wider
+        search for it: doctrans.engine.protect.Prepared.choose), as PyTorch's search does.
         ``src``/``tgt``: the direction, required (one of them is enough) for a bundle that
         translates several; a one-direction bundle needs neither."""
         if beam_size < 1:
@@ -349,7 +354,7 @@ class OnnxTranslator:
                             max_length, return_attention,
                             info.no_repeat_ngram if no_repeat_ngram is None else no_repeat_ngram,
                             info.max_repeat_run if max_repeat_run is None else max_repeat_run, new_digits,
-                            any_script),
+                            any_script, any_spelling),
                    direction, direction_tag_ids(info, tokenizer.piece_id))
 
     @classmethod
@@ -454,7 +459,8 @@ class OnnxDocumentSession:
         ids = tr.source_ids(prep.model_text)
 
         def choose(hyps: list[Hypothesis], wider: Callable[[], list[Hypothesis]] | None) -> Hypothesis:
-            return prep.choose(hyps, lambda h: tr.tokenizer.decode(h.tokens), wider)
+            return prep.choose(hyps, lambda h: tr.tokenizer.decode(h.tokens), wider,
+                               spelling=not self.options.any_spelling)
 
         hyp, extras = self.translate_ids(np.asarray([ids], dtype=np.int64), self.options, choose=choose)
         return ids, hyp, extras

@@ -212,7 +212,7 @@ class Prepared:
         placeholder; None when none did (the engine then searches wider)."""
         return self._pick(hyps, decode)[0]
 
-    def _pick(self, hyps: Sequence[H], decode: Callable[[H], str]) -> tuple[H | None, int]:
+    def _pick(self, hyps: Sequence[H], decode: Callable[[H], str], spelling: bool = True) -> tuple[H | None, int]:
         """:meth:`pick`'s hypothesis and its flaw: 0 none, :data:`_MISCOPIED` a word copied wrong,
         :data:`_NEGATION_LOST` the source's negation lost."""
         first_ok: H | None = None
@@ -227,7 +227,7 @@ class Prepared:
                 if lost_negation(self.source, text, self.src_lang, self.tgt_lang):
                     if first_placed is None:
                         first_placed = h
-                elif not self._spelled_wrong(text):
+                elif not (spelling and self._spelled_wrong(text)):
                     return h, 0
                 elif first_miscopied is None:
                     first_miscopied = h
@@ -248,17 +248,20 @@ class Prepared:
             return bool(miscopied_words(self.source, text))
         return tgt == "en" and src != "en" and bool(made_up_words(self.source, text))
 
-    def choose(self, hyps: Sequence[H], decode: Callable[[H], str], wider: Callable[[], Sequence[H]] | None) -> H:
+    def choose(self, hyps: Sequence[H], decode: Callable[[H], str], wider: Callable[[], Sequence[H]] | None,
+               spelling: bool = True) -> H:
         """The hypothesis the engine keeps of its n-best ``hyps`` (best first, at least one):
         :meth:`pick`'s; when none copied every placeholder, or the one picked has a flaw (it lost
         the source's negation, or copied a word wrong: its n-best held none without), :meth:`pick`
         of a wider search (``wider``; None: the beam is as wide as it goes) is kept if it does
-        better; else the best of ``hyps``. (相当于整整一夜没睡, "equivalent to the whole night" at
-        beam 5, is "equivalent to not sleep at all night" at beam 10.)"""
-        first = self._pick(hyps, decode)
+        better; else the best of ``hyps``. ``spelling`` False: a word spelled wrong is no flaw (the
+        engine's ``any_spelling``, for comparing its search with PyTorch's). (相当于整整一夜没睡,
+        "equivalent to the whole night" at beam 5, is "equivalent to not sleep at all night" at
+        beam 10.)"""
+        first = self._pick(hyps, decode, spelling)
         picked = first[0]
         if (picked is None or first[1]) and wider is not None:
-            again = self._pick(wider(), decode)
+            again = self._pick(wider(), decode, spelling)
             if again[0] is not None and (picked is None or again[1] < first[1]):
                 picked = again[0]
         return picked or hyps[0]

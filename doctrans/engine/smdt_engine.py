@@ -148,7 +148,7 @@ class SMDTTranslator:
              providers: list[str] | None = None, threads: int | None = None,
              no_repeat_ngram: int | None = None, src: str | None = None,
              tgt: str | None = None, max_repeat_run: int | None = None, new_digits: bool = False,
-             any_script: bool = False) -> SMDTTranslator:
+             any_script: bool = False, any_spelling: bool = False) -> SMDTTranslator:
         """Open and check an SMDT bundle; the options are ``OnnxTranslator.load``'s (``return_attention``
         is accepted and gives no maps: an SMDT model has no memory to show)."""
         if beam_size < 1:
@@ -172,7 +172,7 @@ class SMDTTranslator:
                            max_length, return_attention,
                            info.no_repeat_ngram if no_repeat_ngram is None else no_repeat_ngram,
                            info.max_repeat_run if max_repeat_run is None else max_repeat_run, new_digits,
-                           any_script)
+                           any_script, any_spelling)
         return cls(info, sessions, tokenizer, options, direction)
 
     def _copy(self, **changes: Any) -> SMDTTranslator:
@@ -246,7 +246,8 @@ class SMDTDocumentSession:
         ids = tr.source_ids(prep.model_text)
 
         def choose(hyps: list[Hypothesis], wider: Callable[[], list[Hypothesis]] | None) -> Hypothesis:
-            return prep.choose(hyps, lambda h: tr.tokenizer.decode(h.tokens), wider)
+            return prep.choose(hyps, lambda h: tr.tokenizer.decode(h.tokens), wider,
+                               spelling=not self.options.any_spelling)
 
         hyp = self.translate_ids(ids[:-1], pairs, choose=choose)
         restored = prep.restore(tr.tokenizer.decode(hyp.tokens))
