@@ -75,8 +75,14 @@ def source_negation(source: str, src_lang: str | None) -> str | None:
     """The first negation ``source`` states outright (``请勿``, ``don't``), or None."""
     lang = base_language(src_lang)
     pattern = _CHINESE_NEGATION if lang == "zh" else _ENGLISH_NEGATION if lang == "en" else None
-    found = pattern.search(source) if pattern is not None else None
+    # A negation in quotes and capitals is mentioned, not stated (a specification's key words
+    # "MUST NOT", kept as written, were reported as a lost negation); a quoted line of dialogue states it.
+    text = _MENTIONED.sub(" ", source) if lang == "en" else source
+    found = pattern.search(text) if pattern is not None else None
     return found.group() if found else None
+
+
+_MENTIONED = re.compile(r'"[^"a-z\n]{1,40}"|“[^”a-z\n]{1,40}”')
 
 
 def negates(translation: str, tgt_lang: str | None) -> bool:

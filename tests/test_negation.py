@@ -78,3 +78,12 @@ def test_a_wider_search_is_kept_when_it_keeps_the_negation() -> None:
     assert prep.choose(["He slept all night."], lambda h: h, None) == "He slept all night."  # no wider search
     wider_asked.clear()
     assert prep.choose(["He didn't sleep."], lambda h: h, wider) == "He didn't sleep." and not wider_asked
+
+
+def test_a_negation_quoted_in_capitals_is_mentioned_not_stated() -> None:
+    """A specification's RFC 2119 paragraph ("MUST NOT", kept as written in Chinese) was reported as
+    a lost negation; a quoted line of dialogue still states its own."""
+    from doctrans.negation import source_negation
+
+    assert source_negation('The key words "MUST", "MUST NOT" are to be read as in RFC 2119.', "en") is None
+    assert source_negation('"Do not go," he said.', "en") == "not"
