@@ -42,6 +42,7 @@ from doctrans.data_lists import two_way
 from doctrans.kept_names import common_words, proper_words
 from doctrans.language_id import base_language
 from doctrans.part_numbers import find_part_numbers
+from doctrans.report_periods import find_report_periods
 from doctrans.verbatim import Span
 
 _COLON = re.compile(r"\s*[:：]\s*$")
@@ -154,6 +155,13 @@ def _broken_down(word: str, tgt: str | None) -> str | None:
     return f"按{by}划分的{what}" if tgt == "zh" else f"{what} by {by}"
 
 
+def _period(text: str, tgt: str | None) -> str | None:
+    """``text`` written in ``tgt`` when the whole of it is a report's period (Q3 2026, 2026年上半年)."""
+    found = find_report_periods(text, "zh" if tgt == "en" else "en", tgt)
+    whole = len(found) == 1 and (found[0].start, found[0].end) == (0, len(text))
+    return found[0].target if whole else None
+
+
 # A title of two headings of the list (or one and its year) joined by a colon: Annual Report 2025:
 # Key Findings (the model wrote 年度报告2025：键查找, "key lookup").
 _JOINING_COLON = re.compile(r"\s*[:：]\s*")
@@ -169,6 +177,8 @@ def _headings_joined(word: str, tgt: str | None) -> str | None:
     if len(parts) != 2:
         return None
     written = [_heading(part, tgt) or _yeared(part, tgt) for part in parts]
+    if written[0] is not None and written[1] is None:
+        written[1] = _period(parts[1], tgt)  # Quarterly Sales Review: Q3 2026
     if None in written:
         return None
     return ("：" if tgt == "zh" else ": ").join(w for w in written if w is not None)

@@ -183,6 +183,8 @@ def test_a_releases_changelog_heading_with_its_version() -> None:
     ("2025年年度报告：主要发现", "en", "Annual Report 2025: Key Findings"),
     ("Plans for 2026", "zh", None),  # no heading of the list: the model's
     ("Annual Report 2025: A Year of Growth", "zh", None),  # one heading of the list: the model's
+    # A sales review's title came back 详细销售审查 ("a detailed sales inspection"): a heading and its period.
+    ("Quarterly Sales Review: Q3 2026", "zh", "季度销售回顾：2026年第三季度"),
     ("Summary 1066", "zh", None),  # no year of these centuries
 ])
 def test_a_heading_with_its_year_and_two_headings_joined(text: str, tgt: str, written: str | None) -> None:
