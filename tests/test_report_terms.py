@@ -533,3 +533,17 @@ def test_an_olympic_reports_terms_in_a_headline_and_a_possessive_place() -> None
     from doctrans.place_names import find_place_names
 
     assert [s.target for s in find_place_names("Jamaica's Alicia Rivers won.", "en", "zh")] == ["牙买加"]
+
+
+def test_an_acquisitions_terms() -> None:
+    """An acquisition's "subject to regulatory approvals" was left in English; "9,000 organisations"
+    had no counter."""
+    from doctrans.counted_nouns import find_counted_nouns
+
+    assert [s.target for s in find_counted_nouns("more than 9,000 organisations in 40 countries", "en", "zh")] == [
+        "9,000家机构", "40个国家"]
+    found = [(s.text, s.target) for s in report_terms.find_report_terms(
+        "It is expected to close in 2027, subject to regulatory approvals and customary closing conditions.",
+        "en", "zh")]
+    assert found == [("subject to regulatory approvals", "尚需获得监管部门批准"),
+                     ("customary closing conditions", "惯例成交条件")]
