@@ -190,19 +190,30 @@ _NOT_A_RANGE = re.compile(r"(?i)\b(?:from|between|by|rose|fell|grew|increased|de
 _PLAIN_FIGURE = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?%?")
 
 
+def _joined_pairs(terms: Sequence[Span], figures: Sequence[Span], join: Callable[[Span, Span], Span | None],
+                  ) -> list[Span]:
+    """``terms`` with each two neighbours of ``figures`` (in text order) that ``join`` makes one
+    span (None: not joined) replaced by it, where it overlaps no other span of them: a joined
+    pair's second figure starts no other pair."""
+    out = list(terms)
+    for a, b in itertools.pairwise(figures):
+        span = join(a, b)
+        if span is None or any(t is not a and t is not b and t.start < span.end and span.start < t.end for t in out):
+            continue
+        out = [t for t in out if t is not a and t is not b]
+        out.append(span)
+    return sorted(out, key=lambda s: s.start)
+
+
 def _ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], sep: re.Pattern[str],
             written: Callable[[Span, Span], str | None]) -> list[Span]:
     """``terms`` with each two of ``figures`` (in text order) joined by ``sep`` made one span whose
     target is ``written(a, b)`` (None: no range); a range's second figure starts no other."""
-    out = list(terms)
-    joined_to = -1
-    for a, b in itertools.pairwise(figures):
-        if a.start < joined_to or not sep.fullmatch(text, a.end, b.start) or (target := written(a, b)) is None:
-            continue
-        out = [t for t in out if t is not a and t is not b]
-        out.append(Span(a.start, b.end, text[a.start:b.end], "number", target))
-        joined_to = b.end
-    return sorted(out, key=lambda s: s.start)
+    def join(a: Span, b: Span) -> Span | None:
+        if not sep.fullmatch(text, a.end, b.start) or (target := written(a, b)) is None:
+            return None
+        return Span(a.start, b.end, text[a.start:b.end], "number", target)
+    return _joined_pairs(terms, figures, join)
 
 
 def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_lang: str | None,
@@ -243,16 +254,13 @@ _DATE_RANGE_END = re.compile(r"止")
 
 
 def _chinese_date_ranges(text: str, terms: Sequence[Span]) -> list[Span]:
-    out = list(terms)
-    dates = [t for t in terms if t.kind == "date" and t.target]
-    for a, b in itertools.pairwise(dates):
+    def join(a: Span, b: Span) -> Span | None:
         if not _DATE_RANGE_SEP.fullmatch(text, a.end, b.start):
-            continue
+            return None
         start = a.start - 1 if text[a.start - 1:a.start] in ("自", "从") and a.start else a.start
         end = b.end + 1 if _DATE_RANGE_END.match(text, b.end) else b.end
-        out = [t for t in out if t is not a and t is not b]
-        out.append(Span(start, end, text[start:end], "date", f"from {a.target} to {b.target}"))
-    return sorted(out, key=lambda s: s.start)
+        return Span(start, end, text[start:end], "date", f"from {a.target} to {b.target}")
+    return _joined_pairs(terms, [t for t in terms if t.kind == "date" and t.target], join)
 
 
 _TRAILING_UNIT = re.compile(r"[0-9.,]\s?([A-Za-z%°℃]+)$")
@@ -303,24 +311,23 @@ _CHINESE_OBJECT_BEFORE = re.compile(r"[将把使][^，。；！？,;]*$")
 def _chinese_changes_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
     """``terms`` with each 从A and the level it rose or fell to after it (a span "fell to B") made
     one span, "fell from A to B" (Chinese into English)."""
-    out = list(terms)
     numbers = sorted([t for t in terms if t.kind == "number"]
                      + [f for f in figures if f.kind == "number" and not any(t.start < f.end and f.start < t.end
                                                                                for t in terms)],
                      key=lambda s: s.start)
-    for a, b in itertools.pairwise(numbers):
+
+    def join(a: Span, b: Span) -> Span | None:
         if text[a.start - 1:a.start] not in ("从", "由") or _CHINESE_OBJECT_BEFORE.search(text, 0, a.start - 1):
-            continue
+            return None
         verb = _CHINESE_FROM_TO.match(text, a.end)
         if verb is None or a.end != b.start or b.target is None \
                 or (to := re.match(r"(?:rose|fell) to ", b.target)) is None \
                 or _units_differ(a.text, b.text[verb.end() - verb.start():]):
-            continue
+            return None
         rise = _CHINESE_RISE.match(verb.group(1)) is not None
         written = f"{'rose' if rise else 'fell'} from {a.target or a.text} to {b.target[to.end():]}"
-        out = [t for t in out if t is not a and t is not b]
-        out.append(Span(a.start - 1, b.end, text[a.start - 1:b.end], "number", written))
-    return sorted(out, key=lambda s: s.start)
+        return Span(a.start - 1, b.end, text[a.start - 1:b.end], "number", written)
+    return _joined_pairs(terms, numbers, join)
 
 
 # A part of a whole: "on 22 of 30 days" came back 2230天 (the two figures glued, the of gone):
@@ -332,42 +339,35 @@ _COUNTERS = "个名家所口台辆本栋种户场位"
 
 
 def _parts_of(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
-    out = list(terms)
-    for a, b in itertools.pairwise(figures):
+    def join(a: Span, b: Span) -> Span | None:
         if not _PLAIN_COUNT.fullmatch(a.text) or a.target is not None or b.target is None \
                 or not _OF_SEP.fullmatch(text, a.end, b.start):
-            continue
+            return None
         whole = re.match(r"[0-9,]+", b.target)
         unit = b.target[whole.end():] if whole else ""
         if not unit or not unit[0] >= "\u4e00":
-            continue
+            return None
         part = unit[0] if unit[0] in _COUNTERS and len(unit) > 1 else unit
-        out = [t for t in out if t is not a and t is not b]
-        out.append(Span(a.start, b.end, text[a.start:b.end], "number", f"{b.target}中的{a.text}{part}"))
-    return sorted(out, key=lambda s: s.start)
+        return Span(a.start, b.end, text[a.start:b.end], "number", f"{b.target}中的{a.text}{part}")
+    return _joined_pairs(terms, figures, join)
 
 
 def _changes_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
     """``terms`` with each "from A to B" of ``figures`` after a verb of change made one span
     (English into Chinese)."""
-    out = list(terms)
-    for a, b in itertools.pairwise(figures):
+    def join(a: Span, b: Span) -> Span | None:
         start = _FROM_BEFORE.search(text, 0, a.start)
         if start is None or not re.fullmatch(r"\s+to\s+", text[a.end:b.start]) \
                 or not _CHANGE_BEFORE.search(text, 0, start.start()):
-            continue
+            return None
         low, high = _value_and_unit(a.text), _value_and_unit(b.text)
         if low is None or high is None or low[1] != high[1] or low[0] == high[0]:
-            continue
+            return None
         verb = _VERB_RIGHT_BEFORE.search(text, 0, start.start())
         begin = verb.start() if verb else start.start()
-        if any(t.start < begin < t.end or (t.start >= begin and t.end <= b.end and t is not a and t is not b)
-               for t in out):
-            continue
         written = f"从{a.target or a.text}{'增至' if high[0] > low[0] else '降至'}{b.target or b.text}"
-        out = [t for t in out if t is not a and t is not b]
-        out.append(Span(begin, b.end, text[begin:b.end], "number", written))
-    return sorted(out, key=lambda s: s.start)
+        return Span(begin, b.end, text[begin:b.end], "number", written)
+    return _joined_pairs(terms, figures, join)
 
 
 def _units_differ(a: str, b: str) -> bool:
