@@ -184,8 +184,12 @@ def miscopied_names(source: str, translation: str) -> frozenset[str]:
     source_words = {m.group().lower() for m in _SOURCE_WORD.finditer(source)}
     copies = {w for w in (m.group() for m in _SOURCE_WORD.finditer(translation))
               if len(w) >= 4 and w.lower() not in source_words}
-    return frozenset(n for n in names if any(
-        c[0].lower() == n[0].lower() and SequenceMatcher(None, c.lower(), n.lower()).ratio() >= 0.75 for c in copies))
+    return frozenset(n for n in names if any(_near_copy(c, n) for c in copies))
+
+
+def _near_copy(copy: str, word: str) -> bool:
+    """``copy`` has the first letter and most of the letters of ``word`` (Sacusa of Siracusa)."""
+    return copy[0].lower() == word[0].lower() and SequenceMatcher(None, copy.lower(), word.lower()).ratio() >= 0.75
 
 
 def miscopied_words(source: str, translation: str) -> frozenset[str]:
@@ -202,7 +206,7 @@ def miscopied_words(source: str, translation: str) -> frozenset[str]:
             continue
         if any(w.startswith(low) or low.startswith(w) for w in source_words):
             continue  # another form of a source word (future of futures): no copy gone wrong
-        if any(w[0] == low[0] and len(w) >= 4 and SequenceMatcher(None, low, w).ratio() >= 0.75 for w in source_words):
+        if any(len(w) >= 4 and _near_copy(low, w) for w in source_words):
             out.add(word)
     return frozenset(out)
 
@@ -278,7 +282,7 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
                     first = next((i for i, w in enumerate(words[:-1]) if _rare_name(w)), None)
                     if first is None or not _LEGAL_FORM.search(m.group()):
                         continue
-                    start = m.start() + len(" ".join(words[:first])) + (1 if first else 0)
+                    start = _word_start(m, first)
                 elif (_ORGANISATION.search(m.group()) and any(_rare_name(w) for w in words[:-1])) \
                         or _after_a_kept_name(text, m, [*taken, *names]):
                     start = m.start()
@@ -289,13 +293,18 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
                     lead = next((i for i, w in enumerate(words[:-1]) if w not in _FUNCTION_WORDS), None)
                     if lead is None:
                         continue
-                    start = m.start() + len(" ".join(words[:lead])) + (1 if lead else 0)
+                    start = _word_start(m, lead)
                 else:
                     continue
                 dot = _ABBREVIATED.search(m.group()) and _ABBREVIATION_DOT.match(text, m.end())
                 end = m.end() + (1 if dot else 0)
                 names.append(Span(start, end, text[start:end], "name", text[start:end]))
     return sorted(names, key=lambda s: s.start)
+
+
+def _word_start(m: re.Match[str], i: int) -> int:
+    """Where the i-th word of the run ``m`` starts."""
+    return m.start() + [w.start() for w in re.finditer(r"\S+", m.group())][i]
 
 
 # A legal form that names nothing but a company (Company, Group and Co may end other names).
