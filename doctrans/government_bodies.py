@@ -29,7 +29,7 @@ from functools import cache
 
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
-from doctrans.place_names import chinese_to_english
+from doctrans.place_names import chinese_to_english, place_before
 from doctrans.verbatim import Span
 
 # The kind of body after the area: its English form ({} the area), and what may not follow it
@@ -75,8 +75,7 @@ def find_government_bodies(text: str, src_lang: str | None, tgt_lang: str | None
         start, words = m.start(), []
         if m.group("level"):
             # The place before its level when the list knows it (杭州 of 杭州市交通局).
-            place = next((text[start - n:start] for n in (4, 3, 2) if n <= start
-                          and chinese_to_english(text[start - n:start]) is not None), None)
+            place = place_before(text, start)
             if place is not None:
                 words.append(chinese_to_english(place) or place)
                 start -= len(place)

@@ -121,12 +121,16 @@ _NO_TEAM = frozenset({"地球"})  # 魁地奇球队, a Quidditch team: 地球 is
 def _teams(text: str, into_english: dict[str, str]) -> list[Span]:
     spans = []
     for m in _TEAM.finditer(text):
-        name = next((text[m.start() - n:m.start()] for n in (4, 3, 2) if n <= m.start()
-                     and text[m.start() - n:m.start()] in into_english), None)
+        name = place_before(text, m.start())
         if name is not None and name not in _NO_TEAM:
             start = m.start() - len(name)
             spans.append(Span(start, m.end(), text[start:m.end()], "place", into_english[name]))
     return spans
+
+
+def place_before(text: str, end: int) -> str | None:
+    """The longest Chinese place name of the list (two to four characters) that ends at ``end``."""
+    return next((text[end - n:end] for n in (4, 3, 2) if n <= end and chinese_to_english(text[end - n:end])), None)
 
 
 def _with_unlisted(listed: list[Span], found: list[Span]) -> list[Span]:
