@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from doctrans.errors import UserError
+from doctrans.kept_names import ABBREVIATED_LEGAL_FORMS
 from doctrans.text_table import TableRowError, first_row_delimiter, read_utf8_text, table_rows
 from doctrans.verbatim import Span
 
@@ -77,7 +78,7 @@ class Term:
     line: int  # in the glossary file, for messages
 
 
-_ABBREVIATION_STOP = "|".join(rf"(?<={form})\." for form in ("Ltd", "Inc", "Co", "Corp"))
+_ABBREVIATION_STOP = "|".join(rf"(?<={form})\." for form in ABBREVIATED_LEGAL_FORMS)
 
 
 @dataclass

@@ -349,7 +349,9 @@ def organisation_forms(text: str) -> set[str]:
 # ``Inc.`` inside a sentence keeps its full stop (``Acme Data Services Inc., a Delaware corporation``
 # came back ``Acme Data Services Inc之间。，``: the stop was read as the sentence's); at a sentence's
 # end the stop is the sentence's too, and stays out.
-_ABBREVIATED = re.compile(r" (?:Inc|Ltd|Corp|Co)$")
+# The legal forms written abbreviated, whose full stop is the name's (doctrans.glossary keeps it too).
+ABBREVIATED_LEGAL_FORMS = ("Inc", "Ltd", "Corp", "Co")
+_ABBREVIATED = re.compile(rf" (?:{'|'.join(ABBREVIATED_LEGAL_FORMS)})$")
 _ABBREVIATION_DOT = re.compile(r"\.(?=\s*[^\sA-Z\u3400-\u9fff])")
 
 

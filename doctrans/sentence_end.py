@@ -153,8 +153,11 @@ def without_added_end(source: str, translation: str, heading: bool = False) -> s
     return translation
 
 
-_ABBREVIATED_END = re.compile(r"(?<![A-Za-z])(?:[ap]\.m|etc|Ltd|Inc|Co|Corp|Jr|Sr|vs)\.$")
-_ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:Ltd|Inc|Co|Corp|Bros|Jr|Sr|St|etc|No|vs|[A-Z])\.$")
+# Abbreviations whose full stop ends a segment without ending its sentence; a heading's may also
+# be a clock's (a.m.), a translation's also a street's, a number's or an initial's.
+_ABBREVIATIONS = "Ltd|Inc|Co|Corp|Jr|Sr|etc|vs"
+_ABBREVIATED_END = re.compile(rf"(?<![A-Za-z])(?:[ap]\.m|{_ABBREVIATIONS})\.$")
+_ABBREVIATION = re.compile(rf"(?<![A-Za-z])(?:{_ABBREVIATIONS}|Bros|St|No|[A-Z])\.$")
 
 
 def capitalised_start(source: str, translation: str, tgt_lang: str | None) -> str:
