@@ -71,6 +71,11 @@ def read_documents(path: str | Path, src: str, tgt: str, untokenize: bool = Fals
         raise DataError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
+# The zh<->en corpora whose training pairs the word lists of doctrans/data are measured on
+# (training.translated_caps, han_doubles, surname_words, kept_in_chinese, english_words).
+ZH_EN_CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
+
+
 def training_pairs(data: Path, corpora: Sequence[str]) -> Iterator[tuple[str, str]]:
     """Every (English, Chinese) sentence pair of the corpora's training splits (never the dev
     splits), in order: what the lists of doctrans/data are measured on (training.han_doubles,

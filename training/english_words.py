@@ -18,9 +18,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from training.data import training_pairs
+from training.data import ZH_EN_CORPORA, training_pairs
 
-CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
+CORPORA = ZH_EN_CORPORA
 _WORD = re.compile(r"[A-Za-z]+")
 
 

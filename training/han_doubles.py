@@ -21,9 +21,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from training.data import training_pairs, write_word_list
+from training.data import ZH_EN_CORPORA, training_pairs, write_word_list
 
-CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
+CORPORA = ZH_EN_CORPORA
 _HAN = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf]")
 _DOUBLE = re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])\1")
 

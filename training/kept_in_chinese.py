@@ -21,9 +21,9 @@ from pathlib import Path
 
 from doctrans.kept_names import common_words
 from doctrans.verbatim import find_spans
-from training.data import training_pairs, write_word_list
+from training.data import ZH_EN_CORPORA, training_pairs, write_word_list
 
-CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
+CORPORA = ZH_EN_CORPORA
 # The words doctrans.report looks at: small letters, three or more, not part of a dotted or joined name.
 WORD = re.compile(r"(?<![0-9A-Za-z_.\-])[a-z]{3,}(?![0-9A-Za-z_\-]|\.[A-Za-z])")
 

@@ -17,9 +17,9 @@ from collections import Counter
 from pathlib import Path
 
 from doctrans.document_names import candidates
-from training.data import training_pairs, write_word_list
+from training.data import ZH_EN_CORPORA, training_pairs, write_word_list
 
-CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
+CORPORA = ZH_EN_CORPORA
 
 
 def measure(data: Path) -> Counter[str]:

@@ -34,9 +34,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from doctrans.kept_names import shouted
-from training.data import training_pairs
+from training.data import ZH_EN_CORPORA, training_pairs
 
-CORPORA = ("tvsub-zh-en", "pydocs-en-zh", "django-en-zh")
+CORPORA = ZH_EN_CORPORA
 _CAPS = re.compile(r"(?<![A-Za-z0-9_.\-'’])[A-Z]{2,}(?![A-Za-z0-9_'’])")
 # A capitalised word inside a sentence (after a small letter, a digit or a comma: not a sentence's first).
 _TITLE = re.compile(r"(?<=[a-z0-9,;] )[A-Z][a-z]+(?![A-Za-z0-9_'’.(])")
