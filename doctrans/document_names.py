@@ -17,7 +17,12 @@ before what people do (``林静说``, ``陈明远笑了``). So, over the documen
 - a speaker's own name is one at once (``我叫周晓梅，``), and so is a line that is nothing but a
   candidate, a letter's signature or an author's line (``李明`` under ``此致 敬礼！`` came back "Leeming");
 - a three-character candidate whose first two characters the document also writes without the
-  third is those two and a word (``林静没有`` twice is 林静 and 没有): the shorter one is kept.
+  third is those two and a word (``林静没有`` twice is 林静 and 没有): the shorter one is kept;
+- a story names a person in full once and by the given name from then on (``林晓雨提着箱子走出车站``,
+  then ``晓雨点点头``, ``晓雨没有说话``: the model lost her, then wrote "The rain point"): a full name
+  where a clause starts whose two-character given name the document writes alone where a clause
+  starts twice, or once before what a person does, is a name, and its given name alone is one too
+  (``Xiaoyu``); a pair the corpora write often is a word (明天, 中国: :data:`WORDS`).
 
 Names found after a title in any sentence (``国务院总理李强在会上说``) count too, so that the
 story's or the article's other mentions (``李强指出``) are the same name. Each name is then a
@@ -30,6 +35,8 @@ user's terms: doctrans.glossary), its target the pinyin (``Lin Jing``, ``Chen Mi
 | 林静没有说话。林静没有走。林静说了。                              | 林静 Lin Jing                |
 | 他很高兴。高兴的时候，高兴地说。                                  | (none)                       |
 | 林静推开门。                                                      | (none)                       |
+| 林晓雨走出车站。晓雨点点头。晓雨没有说话。                          | 林晓雨 Lin Xiaoyu · 晓雨 Xiaoyu |
+| 李明天来了。明天会下雨。明天见。                                    | (none)                       |
 | 杜兰特说。杜兰特笑了。                                            | (none)                       |
 
 Chinese into English only; a name the user's glossary holds is the user's.
@@ -81,8 +88,8 @@ GIVEN = "".join(sorted(set(
     "钰铭锋钧鑫銮恒坚毓育培增添益学科章彦晗昕晴曦朗晋景皓旻昭暄耀铮钢锐锦鹤麟凤鸾鹰雁")
     - set(FOREIGN_NAME_CHARS)))
 # Before these a name is doing something: speech, a look, a step (林静说, 陈明远笑了, 王芳点头).
-_DOING = re.compile("说|问|道|答|喊|叫|笑|哭|叹|想|看|望|盯|点头|摇头|低头|抬头|转身|皱|站|坐|走|跑|推|拉|拿|接|回|"
-                    "愣|沉默|犹豫|表示|指出|介绍|提醒|强调|认为|先生|女士|小姐|太太|老师|医生|教授|同学|同志|师傅")
+_DOING = re.compile("说|问|道|答|喊|叫|笑|哭|叹|想|看|望|盯|点头|摇头|点点头|摇摇头|低头|抬头|转身|皱|站|坐|走|跑|推|"
+                    "拉|拿|接|回|愣|沉默|犹豫|表示|指出|介绍|提醒|强调|认为|先生|女士|小姐|太太|老师|医生|教授|同学|同志|师傅")
 # Where a clause starts: the start of a text, a sentence's or clause's mark, a quotation mark.
 _CLAUSE_START = set("，。！？；：、“”‘’「」『』（）()…—\n ")
 # A person named as such (我叫周晓梅，, 他叫王明: a talk's speaker came back "I'm called Monday", 周 read
@@ -154,8 +161,14 @@ def find_document_names(texts: Iterable[str]) -> dict[str, str]:
     introduced: set[str] = set()
     pinyins: dict[str, str] = {}
     titled: dict[str, str] = {}
+    given_starts: Counter[str] = Counter()  # a two-character given name alone where a clause starts
+    given_doing: Counter[str] = Counter()
     for text in texts:
         runs += transliterations(text)
+        for i in range(len(text) - 1):
+            if (i == 0 or text[i - 1] in _CLAUSE_START) and text[i] in GIVEN and text[i + 1] in GIVEN:
+                given_starts[text[i:i + 2]] += 1
+                given_doing[text[i:i + 2]] += bool(_DOING.match(text, i + 2))
         chars += len(text) + 1
         for line in (ln.strip() for ln in text.splitlines()):
             # A name is two to four characters: a longer line needs no second look.
@@ -190,8 +203,16 @@ def find_document_names(texts: Iterable[str]) -> dict[str, str]:
             names.discard(name)  # 林静没: 林静 is written without 没 too
         else:
             names.discard(shorter)  # 陈明远: 陈明 is only ever 陈明远's
+    given_names: dict[str, str] = {}
+    for name in seen:  # a full name once, then the given name alone (林晓雨, 晓雨点点头)
+        surname = surname_of(name, 0) or ""
+        given = name[len(surname):]
+        if len(given) == 2 and starts[name] and pinyins[name] and given not in words and given_starts[given] and \
+                (given_starts[given] >= 2 or given_doing[given]):
+            names.add(name)
+            given_names[given] = pinyins[name].split(" ", 1)[1]
     found = {n: pinyins[n] for n in seen if n in names}  # in the order the document first writes them
-    return {**found, **titled}
+    return {**found, **given_names, **titled}
 
 
 def document_names(blocks: Iterable[Block]) -> dict[str, str]:

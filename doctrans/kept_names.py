@@ -150,6 +150,9 @@ def rare_names(text: str) -> frozenset[str]:
 # -> 字母bet, ``cancellation`` -> 可以cellation, ``calltip`` -> 调用tip; 19 of the 2,980 dev
 # sentences). A common ending alone (``处理ing``) points at no one word.
 _GLUED_TAIL = re.compile(r"(?<=[\u4e00-\u9fff])[a-z]{3,}(?![A-Za-z])")
+# A name's last letter or two left after its transliteration ("Maria Lopez" came back 玛莉亚·洛普z):
+# so short a tail points at a word only among the source's capitalised words.
+_GLUED_LETTERS = re.compile(r"(?<=[\u4e00-\u9fff])[a-z]{1,2}(?![A-Za-z])")
 _SUFFIXES = frozenset({"ing", "ings", "ers", "tion", "tions", "sion", "ness", "ment", "ments", "able", "ible",
                        "ity", "ies", "est", "ful", "less", "ous", "ive", "ally", "ated"})
 _SOURCE_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]+(?![A-Za-z0-9_])")
@@ -170,6 +173,16 @@ def half_translated(source: str, translation: str) -> frozenset[str]:
         whole = {w for w in words if len(w) >= len(tail) + 2 and w.lower().endswith(tail)}
         if 0 < len({w.lower() for w in whole}) <= 2:
             cut |= whole
+    for m in _GLUED_LETTERS.finditer(translation):
+        tail = m.group()
+        names = {w for w in words
+                 if w[0].isupper() and len(w) >= 4 and w.endswith(tail) and w.lower() not in common_words()}
+        if tail not in lower and 0 < len(names) <= 2:
+            cut |= names
+            # ... with the given names before it: 马莉亚Lopez is still half a name in each script.
+            for name in names:
+                for run in re.finditer(rf"((?:[A-Z][a-z]+ )+){name}\b", source):
+                    cut |= {w for w in run.group(1).split() if w.lower() not in common_words()}
     return frozenset(cut)
 
 

@@ -26,6 +26,15 @@ Then, both ways, a sentence whose source says "do not" (``not``, ``n't``, ``neve
 ``不要``, ``不得``, ``禁止``, ``请勿``…) and whose translation holds no negation at all is
 reported (:func:`lost_negation`), and the engine prefers a hypothesis of its n-best that keeps
 one (doctrans.engine.protect.Prepared.pick).
+
+The other way round, a translation that states a negation its source holds in no form at all
+(:func:`added_negation`: "Tom Becker noted that the staff survey will close" came back
+汤姆·贝克没有…, "we're still married" 我们还没结婚呢) says the opposite too: reported, and the
+engine prefers a hypothesis without it. The source's "no" counts in every form it takes (``instead
+of`` 而不是, ``unsaved`` 未保存, ``lack`` 没有, ``少给我说`` "don't"), and a question that holds a
+"not" it does not mean (``Why don't you``, ``isn't it?``, 有没有, 是不是) is no negation: in the en->zh dev
+translations of 792 sentences one such flip was found and one false alarm (``than the one``, now
+counted), in zh->en none.
 """
 
 from __future__ import annotations
@@ -101,3 +110,50 @@ def lost_negation(source: str, translation: str, src_lang: str | None, tgt_lang:
         return None
     word = source_negation(source, src_lang)
     return word if word is not None and not negates(translation, tgt_lang) else None
+
+
+# What says "no" in an English source short of the outright words: an alternative refused
+# (instead of, rather than, than: 而不是), a prefix (unsaved 未保存, non-ASCII 非), a lack or a failure
+# (没有, 未能), a stop, an exception, few and only (很少, 只有…才).
+_IMPLIED_ENGLISH_NEGATION = re.compile(
+    r"\b(?:instead|rather|than|un[a-z]{3,}|non-?[a-z]+|in(?:valid|correct|complete|active)|im(?:possible|proper)"
+    r"|dis[a-z]{4,}|lacks?|lacking|fail(?:s|ed|ure)?|unless|until|stop(?:s|ped)?|refuse[sd]?|den(?:y|ies|ied)"
+    r"|few|hardly|rarely|seldom|only|less|miss(?:es|ed|ing)?|absent|avoid|prevent|except|ignore[sd]?|yet|other"
+    r"|different|neither|nor|no|none|nothing|nobody|never|without|off|free|forbid(?:den)?|prohibit(?:ed)?)\b"
+    r"|[a-z]less\b|n ?['’]t\b", re.IGNORECASE)
+# What says "no" in a Chinese source short of a negating character: a refusal, a lack, an
+# exception, a rhetorical question, a suggestion (干脆来陪我怎么样: "Why don't you come with me?").
+_IMPLIED_CHINESE_NEGATION = re.compile(r"[少缺失拒停忘难否免除仅只]|怎么样|何不|而已|取消|防止|避免|空")
+# A negation a Chinese translation states: 不 alone too (不称职, "incompetent", for "noted"), not in
+# the words where it negates nothing (不同 and 不一样 different, 不断 on and on, 不过 but, 不仅 not
+# only, 不少 many, 对不起 sorry, 不可思议 incredible).
+_STATED_CHINESE_NEGATION = re.compile(_CHINESE_NEGATION.pattern
+                                      + r"|(?<![得])不(?![同断过仅少错久管论如然禁由妨但光止得起]|一样|可思议)")
+# Chinese's questions that ask "whether" with a verb and its negation (有没有, 是不是, 要不要).
+_A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")
+# English's questions that hold a "not" they do not mean.
+_UNMEANT_NOT = re.compile(r"\bwhy (?:don['’]t|not)\b|,? (?:is|are|do|does|did|was|were|won|can|could|would"
+                          r"|should|have|has)n['’]t (?:it|you|they|we|he|she|I|there)\?", re.IGNORECASE)
+
+
+def added_negation(source: str, translation: str, src_lang: str | None, tgt_lang: str | None) -> str | None:
+    """The negation ``translation`` states (English <-> Chinese) when its source holds none in any
+    form (see the module docstring), else None."""
+    src, tgt = base_language(src_lang), base_language(tgt_lang)
+    if {src, tgt} != {"zh", "en"}:
+        return None
+    if src == "en":
+        if _ANY_ENGLISH_NEGATION.search(source) or _IMPLIED_ENGLISH_NEGATION.search(source):
+            return None
+        found = _STATED_CHINESE_NEGATION.search(_A_NOT_A.sub(" ", translation))
+    else:
+        if _ANY_CHINESE_NEGATION.search(source) or _IMPLIED_CHINESE_NEGATION.search(source):
+            return None
+        found = _ENGLISH_NEGATION.search(_UNMEANT_NOT.sub(" ", translation))
+    return found.group() if found else None
+
+
+def changed_negation(source: str, translation: str, src_lang: str | None, tgt_lang: str | None) -> bool:
+    """Whether ``translation`` lost its source's negation or states one the source does not."""
+    return bool(lost_negation(source, translation, src_lang, tgt_lang)
+                or added_negation(source, translation, src_lang, tgt_lang))

@@ -137,8 +137,9 @@ def value_of(words: str) -> int:
 
 
 _CN_DIGITS = "一二三四五六七八九两"
-# (Not after 双: 双十一 is Singles' Day, the shopping festival; it came back "double 11".)
-_CN_NUMERAL = re.compile(rf"(?<![零〇{_CN_DIGITS}十百千万亿第双])(第)?([{_CN_DIGITS}十][零〇{_CN_DIGITS}十百千万亿]*)"
+# (Not after 双: 双十一 is Singles' Day, the shopping festival; it came back "double 11". Nor after 几:
+# 几十年 is decades, not "10 years".)
+_CN_NUMERAL = re.compile(rf"(?<![零〇{_CN_DIGITS}十百千万亿第双几])(第)?([{_CN_DIGITS}十][零〇{_CN_DIGITS}十百千万亿]*)"
                          rf"(?![零〇{_CN_DIGITS}十百千万亿几进])(多|余)?(世纪)?")  # 十六进制: hexadecimal
 
 
@@ -490,3 +491,25 @@ def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -
             written = f"{n}日"  # "on the 11th": a day of the month
         spans.append(Span(m.start(), m.end(), m.group(0), "date" if written.endswith("日") else "number", written))
     return spans
+
+
+# Years counted after a numeral (十年没回来, 判二十五年, 头十年): a span of time; not a time from now
+# or then (十年前, 二十年来, 十年后), a decade (八十年代), a grade, a year's part or a yearly report.
+_YEARS_AFTER = re.compile(r"年(?![前后来以内里间代级度份初底末中左])")
+# The figure as the model left it, with no unit after it: at a clause's end or before a space.
+_BARE_FIGURE_END = r"(?![0-9A-Za-z,.-][0-9A-Za-z]|-| ?(?:years?|yrs?|decades?|-year)\b)"
+
+
+def with_years(text: str, source: str, spans: Sequence[Span]) -> str:
+    """``text`` (English, restored) with "years" after each figure whose Chinese numeral counted
+    years (十年没回来) where the model dropped them: it writes a numeral's figure for the model to copy and
+    the model wrote 年 as years mostly ("I've known him 10 years"), but not always ("It's not back in
+    10", 十三年没有工作过了 "I haven't worked in 13", 二十五年 "25."). Not after a figure a word
+    follows in the same word (10-shirt)."""
+    for span in spans:
+        if span.kind != "number" or span.target is None or not span.target.isdigit() \
+                or not _YEARS_AFTER.match(source, span.end):
+            continue
+        text = re.sub(rf"(?<![0-9A-Za-z.,]){re.escape(span.target)}{_BARE_FIGURE_END}", f"{span.target} years", text,
+                      count=1)
+    return text

@@ -52,6 +52,7 @@ model's to transliterate.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pypinyin import Style, lazy_pinyin
 
@@ -84,12 +85,16 @@ _SURNAME = "|".join([*_COMPOUND, *_SURNAMES])
 _NAME_CHAR = f"(?![{_NOT_GIVEN}])[\\u4e00-\\u9fff]"
 _AFTER_TITLE = re.compile(f"(?:{TITLES})({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
 _HAN = re.compile("[\\u4e00-\\u9fff]")
-# What may come right before a name with 先生/女士 (请王先生, 这位张女士, 和李先生).
-_BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等他她们"
+# What may come right before a name with 先生/女士 (请王先生, 这位张女士, 和李先生, 还记得王阿姨吗).
+_BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等他她们得到了着过把从为替陪帮诉像"
 # How English addresses each: Mr. Wang, Teacher Wang (as translations of Chinese fiction do), Dr. Li.
 FORMS_OF_ADDRESS = {"先生": "Mr.", "女士": "Ms.", "小姐": "Miss", "太太": "Mrs.", "老师": "Teacher", "医生": "Dr.",
                     "大夫": "Dr.", "教授": "Professor", "经理": "Manager", "主任": "Director", "校长": "Principal",
-                    "师傅": "Master", "律师": "Attorney", "警官": "Officer"}
+                    "师傅": "Master", "律师": "Attorney", "警官": "Officer",
+                    # ... and fiction's neighbours and elders (王阿姨总是多给她加一个鸡蛋 came back "the Aunt",
+                    # 还记得王阿姨吗 "aunt prince"; in TVsub's 2.1M lines three such, all foreign names).
+                    "阿姨": "Aunt", "叔叔": "Uncle", "奶奶": "Grandma", "爷爷": "Grandpa", "大妈": "Aunt",
+                    "大爷": "Uncle"}
 # A surname and the form of address right after it (two-character surnames first: 欧阳先生).
 _ADDRESSED = re.compile(f"({_SURNAME})({'|'.join(FORMS_OF_ADDRESS)})")
 
@@ -159,6 +164,20 @@ def _surnames_into_chinese(text: str) -> list[Span]:
         if m.group(1) not in _NOT_GIVEN_NAMES:
             spans.append(Span(m.start(2), m.end(2), m.group(2), "name", _ROMANISED[m.group(2)]))
     return spans
+
+
+def surnames_after_latin_given_names(text: str, source: str, spans: Sequence[Span]) -> str:
+    """``text`` (a Chinese translation) with a Chinese surname written back in Latin letters where
+    the model left the English given name before it as written: "David Chen" came back ``David 陈``
+    (it transliterates the given name as often: 莎拉·陈), and half a name in each script is
+    neither English nor Chinese: ``David Chen``."""
+    for span in spans:
+        if span.kind != "name" or _ROMANISED.get(span.text) != span.output:
+            continue
+        given = re.search(r"([A-Z][a-z]{2,}) $", source[:span.start])
+        if given:
+            text = re.sub(rf"(?<![A-Za-z]){given.group(1)} ?{span.output}", f"{given.group(1)} {span.text}", text)
+    return text
 
 
 def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:

@@ -4,7 +4,8 @@ A warning says that something of the source that must not change (a number, a co
 glossary term: :func:`doctrans.verbatim.check`) is not in a sentence's translation, or that the
 engine had to put a span back itself (:class:`doctrans.verbatim.SpanWarning` notes), or that a
 Chinese translation left a common English word of its source as it was (:func:`left_in_english`),
-or that a source's "do not" has no negation in its translation (doctrans.negation).
+or that a source's "do not" has no negation in its translation, or its translation a negation
+the source does not state (doctrans.negation).
 The CLI counts them in its summary line, ``--report`` lists them for review, the TUI marks the
 sentences.
 """
@@ -29,7 +30,7 @@ from doctrans.errors import UserError
 from doctrans.glossary import Glossary
 from doctrans.kept_names import common_words
 from doctrans.language_id import base_language
-from doctrans.negation import lost_negation
+from doctrans.negation import added_negation, lost_negation
 from doctrans.verbatim import Span, SpanWarning, check, protected_spans
 
 REPORT_SUFFIXES = (".json", ".csv")
@@ -40,7 +41,7 @@ FIELDS = ("file", "sentence", "problem", "kind", "span", "message", "source", "t
 class SentenceWarning:
     file: str  # the input document
     sentence: int  # 1-based, in reading order (as the TUI numbers them)
-    problem: str  # missing / placed / duplicated / unknown (see SpanWarning) / untranslated
+    problem: str  # missing / placed / duplicated / unknown / added (see SpanWarning) / untranslated
     kind: str  # number, url, code, ... or term
     span: str
     message: str
@@ -61,6 +62,10 @@ def sentence_warnings(source: str, translation: str, glossary: Glossary | None =
     negation = lost_negation(source, translation, src_lang, tgt_lang)
     lost = [SpanWarning("missing", "negation", negation, f"the source's {negation!r} has no negation in the "
                         "translation")] if negation else []
+    added = added_negation(source, translation, src_lang, tgt_lang)
+    if added:
+        lost.append(SpanWarning("added", "negation", added, f"the translation's {added!r} negates what the source "
+                                "does not"))
     return [*notes, *check(source, translation, terms, protected),
             *left_in_english(source, translation, protected, src_lang, tgt_lang), *lost]
 

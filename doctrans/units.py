@@ -155,6 +155,8 @@ _OUT_OF_CHINESE = {
     # 瓦 is a tile too: not before 片房斯砾特, 瓦斯 is gas, 瓦特 spelt out).
     "光年": "light-years", "毫安时": "mAh", "瓦": "W",
     "兆瓦时": "MWh", "吉瓦时": "GWh", "太瓦时": "TWh", "吉瓦": "GW", "汤匙": "tablespoons", "茶匙": "teaspoons",
+    # ... and a home cook's (番茄炒蛋's 白糖 1小勺 came back "1 thumbs", 1大勺油 "1 big oil").
+    "大勺": "tablespoons", "小勺": "teaspoons", "大匙": "tablespoons", "小匙": "teaspoons", "汤勺": "tablespoons",
     # Person-times, as a museum's or a railway's count of visits (接待游客1712.3万人次 came back "17.123
     # million people", 超过1700万人次 "more than 17 million times for the military").
     "人次": "visits",
@@ -188,6 +190,8 @@ _NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=Tru
 _NUMERAL_MEASURE = re.compile(r"(零下)?(?<![零〇一二两三四五六七八九十百千万亿几第每])(?<![统唯同单均专之])"
                               r"([零〇一二两三四五六七八九十百千]+)(多|余)?"
                               rf"({_NUMERAL_UNIT})(?![饭粒服隆拉格斤里半零〇一二两三四五六七八九十])")
+# Half a spoon, as a recipe measures its salt (盐 半小勺 came back "salt, half-stand").
+_HALF_SPOON = re.compile(r"(?<![一两三四五六七八九十0-9])半(大勺|小勺|大匙|小匙|汤勺|汤匙|茶匙)")
 # Below zero in degrees without a scale (a weather report's 零下5度): the sign is the figure's
 # ("气温将在零下5度到3度之间" came back "between zero 5 and 3 degrees"). 度 alone is left to the
 # model (an angle, a degree of something); after 零下 it is a temperature.
@@ -496,6 +500,8 @@ def _out_of_chinese(text: str) -> list[Span]:
         figure = f"{'-' if m.group(1) else ''}{english(Decimal(value))} {unit}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           {"多": f"more than {figure}", "余": f"over {figure}"}.get(m.group(3) or "", figure)))
+    for m in _HALF_SPOON.finditer(text):
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"half a {_SINGULAR[_OUT_OF_CHINESE[m.group(1)]]}"))
     for m in _BELOW_ZERO_DEGREES.finditer(text):  # in numerals too: 零下五度 came back "five degrees"
         figure = ascii_digits(m.group(1)) if m.group(1) else str(_numeral_figure(m.group(2)) or "")
         if figure and not any(s.start < m.end() and m.start() < s.end for s in spans):

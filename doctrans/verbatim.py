@@ -1078,7 +1078,8 @@ class SpanWarning:
     ``problem``: ``missing`` (a span of the source, or a glossary target term, is not in the
     translation), ``placed`` (the model dropped its placeholder: the span was put back at its
     relative position, so it is there but maybe in the wrong place), ``duplicated``/``unknown``
-    (the model wrote a placeholder twice, or one that does not exist: removed). ``kind``: the
+    (the model wrote a placeholder twice, or one that does not exist: removed), ``added`` (the
+    translation negates what the source does not: doctrans.negation). ``kind``: the
     span's kind, ``term`` for a glossary term."""
 
     problem: str

@@ -29,7 +29,7 @@ STORY = """林静推开门的时候，雨已经停了。
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(document_names)) == 5
+    assert len(two_column_rows(document_names)) == 7
 
 
 @pytest.mark.parametrize(("text", "expected"), two_column_rows(document_names))
@@ -92,12 +92,13 @@ def test_the_list_of_words_is_built_from_the_chinese_side(tmp_path: Path) -> Non
 
     from training import surname_words as builder
 
-    doc = {"en": ["x"] * 3, "zh": ["他很高兴，高兴极了。", "高兴！林静来了。", "王芳说。"]}
+    doc = {"en": ["x"] * 3, "zh": ["他很高兴，高兴极了。明天见。", "高兴！林静来了。明天。", "王芳说。明天好。"]}
     write_training_document(tmp_path, doc)
     builder.main(["--data", str(tmp_path), "--out", str(tmp_path), "--min-count", "9"])
     words = [w for w in (tmp_path / "surname_words.txt").read_text(encoding="utf-8").splitlines()
              if not w.startswith("#")]
-    assert words == ["高兴"]  # 3 corpora x 3 times; 林静 and 王芳 3 times each
+    # 3 corpora x 3 times: 高兴, and 明天, two given-name characters; 林静 and 王芳 3 times each
+    assert words == ["明天", "高兴"]
 
 
 def test_a_speaker_who_says_their_name_is_named_at_once() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from doctrans import negation
 from doctrans.engine.protect import prepare
-from doctrans.negation import lost_negation, spoken_negation
+from doctrans.negation import added_negation, lost_negation, spoken_negation
 from doctrans.report import sentence_warnings
 
 
@@ -87,3 +87,35 @@ def test_a_negation_quoted_in_capitals_is_mentioned_not_stated() -> None:
 
     assert source_negation('The key words "MUST", "MUST NOT" are to be read as in RFC 2119.', "en") is None
     assert source_negation('"Do not go," he said.', "en") == "not"
+
+
+@pytest.mark.parametrize(("source", "translation", "src", "tgt", "added"), [
+    # A board's minutes: "Tom Becker noted that the staff survey will close" came back 汤姆·贝克没有…;
+    # the dev's "we're still married" 我们还没结婚呢.
+    ("Tom Becker noted that the survey will close.", "汤姆·贝克没有调查会关闭。", "en", "zh", "没有"),
+    ("We're still married.", "我们还没结婚呢。", "en", "zh", "没"),
+    ("He is competent.", "他不称职。", "en", "zh", "不"),
+    # The source says "no" in another form: a refused alternative, a prefix, a lack, a miss.
+    ("Use a list instead of a tuple.", "使用列表而不是元组。", "en", "zh", None),
+    ("Close the unsaved window.", "关闭未保存的窗口。", "en", "zh", None),
+    ("Some functions lack a signature.", "某些函数没有签名。", "en", "zh", None),
+    ("We missed it.", "我们没赶上。", "en", "zh", None),
+    # Words with 不 that negate nothing, and a question asking "whether".
+    ("I'm sorry. This is different.", "对不起。这不一样。", "en", "zh", None),
+    ("Is there such a thing?", "有没有这样的东西？", "en", "zh", None),
+    ("他说了。", "He didn't say it.", "zh", "en", "n't"),
+    ("干脆来陪我怎么样", "Why don't you come with me?", "zh", "en", None),  # a suggestion
+    ("很好，对吧？", "It's good, isn't it?", "zh", "en", None),  # a tag question
+    ("他没说。", "He didn't say it.", "zh", "en", None),
+])
+def test_an_added_negation(source: str, translation: str, src: str, tgt: str, added: str | None) -> None:
+    assert added_negation(source, translation, src, tgt) == added
+    warnings = [w for w in sentence_warnings(source, translation, tgt_lang=tgt, src_lang=src)
+                if w.kind == "negation"]
+    assert [(w.problem, w.span) for w in warnings] == ([("added", added)] if added else [])
+
+
+def test_the_engine_prefers_a_hypothesis_that_adds_no_negation() -> None:
+    prep = prepare("Tom noted that the survey will close.", 16, tgt_lang="zh", src_lang="en")
+    hyps = ["汤姆没有调查会关闭。", "汤姆指出调查将关闭。"]
+    assert prep.pick(hyps, lambda h: h) == "汤姆指出调查将关闭。"

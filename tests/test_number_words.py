@@ -260,3 +260,23 @@ def test_a_percentage_in_words_before_its_figure_into_chinese(text: str, written
 ])
 def test_a_place_in_a_ranking_in_words(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_number_words(text, "en", "zh")] == found
+
+
+@pytest.mark.parametrize(("source", "decoded", "written"), [
+    # A story's 十年没回来 came back "It's not back in 10", a subtitle's 二十五年 "25.": the years
+    # the model dropped go back after the figure.
+    ("十年没回来，街上的店铺都换了名字。", "It's not back in ⦅1⦆. The shops all changed names.",
+     "It's not back in 10 years. The shops all changed names."),
+    ("二十五年", "⦅1⦆.", "25 years."),
+    ("我认识他十年了。", "I've known him for ⦅1⦆ years.", "I've known him for 10 years."),  # the model's
+    ("十年前，我搬到了这里。", "⦅1⦆ years ago, I moved here.", "10 years ago, I moved here."),
+    ("十年抚恤金", "⦅1⦆-shirt gold.", "10-shirt gold."),  # a word joined to the figure: not the place
+])
+def test_years_the_model_dropped_after_a_numeral_go_back(source: str, decoded: str, written: str) -> None:
+    prep = prepare(source, 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore(decoded).text == written
+
+
+def test_a_few_tens_of_years_are_decades_not_ten() -> None:
+    # 也可能影响未来几十年 came back "the future 10 years".
+    assert number_words.chinese_numerals("也可能影响未来几十年。") == []

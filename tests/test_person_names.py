@@ -7,7 +7,7 @@ import pytest
 
 from doctrans import person_names
 from doctrans.engine.protect import prepare
-from doctrans.person_names import find_person_names, pinyin
+from doctrans.person_names import find_person_names, pinyin, surnames_after_latin_given_names
 from tests.docstring_tables import two_column_rows
 
 
@@ -91,3 +91,24 @@ def test_a_chinese_surname_in_an_english_name_into_chinese(text: str, found: lis
 ])
 def test_a_players_and_a_coachs_names_in_a_match_report(text: str, name: str) -> None:
     assert [s.target for s in find_person_names(text, "zh", "en")] == [name]
+
+
+@pytest.mark.parametrize(("translation", "written"), [
+    # A board's minutes: "David Chen reported that..." came back David 陈报告了..., half a name in
+    # each script.
+    ("David 陈报告了收入。", "David Chen报告了收入。"),
+    ("大卫·陈报告了收入。", "大卫·陈报告了收入。"),  # transliterated whole: Chinese as it writes such names
+])
+def test_a_given_name_left_in_english_keeps_its_surname_in_english(translation: str, written: str) -> None:
+    source = "David Chen reported the revenue."
+    spans = find_person_names(source, "en", "zh")
+    assert surnames_after_latin_given_names(translation, source, spans) == written
+
+
+def test_a_surname_is_no_number_into_chinese() -> None:
+    # An earnings call's "I'm Karen Wu, Chief Financial Officer" came back 我是凯伦吴号.
+    prep = prepare("I'm Karen Wu, the host.", 16, tgt_lang="zh", src_lang="en")
+    assert "⦅1⦆" in prep.model_text
+    assert prep.restore("我是凯伦⦅1⦆号，主持人。").text == "我是凯伦吴，主持人。"
+    prep = prepare("David Chen reported the revenue.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore("David ⦅1⦆报告了收入。").text == "David Chen报告了收入。"

@@ -453,6 +453,10 @@ def test_a_chips_process_in_nanometres() -> None:
     # A Chinese recipe: 生抽2汤匙 came back "2 soup spoons", 盐1茶匙 "1 uppoon".
     ("生抽2汤匙，盐1茶匙，白糖两汤匙。", "en",
      [("2汤匙", "2 tablespoons"), ("1茶匙", "1 teaspoon"), ("两汤匙", "2 tablespoons")]),
+    # A home cook's spoons (番茄炒蛋: 白糖 1小勺 came back "1 thumbs", 1大勺油 "1 big oil", 盐 半小勺
+    # "salt, half-stand").
+    ("白糖 1小勺，油1大勺，盐 半小勺，两小匙醋。", "en",
+     [("1小勺", "1 teaspoon"), ("1大勺", "1 tablespoon"), ("半小勺", "half a teaspoon"), ("两小匙", "2 teaspoons")]),
 ])
 def test_energy_and_spoons(text: str, tgt: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_units(text, tgt)] == found

@@ -34,8 +34,9 @@ from doctrans.kept_names import CJK_LANGUAGES, half_translated, miscopied_names,
 from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import marker_into
-from doctrans.negation import lost_negation, spoken_negation
-from doctrans.number_words import proper_ordinals
+from doctrans.negation import changed_negation, spoken_negation
+from doctrans.number_words import proper_ordinals, with_years
+from doctrans.person_names import surnames_after_latin_given_names
 from doctrans.place_names import invented_places, look_alikes
 from doctrans.quoted_terms import DEFINED, DEFINED_INTO_ENGLISH, QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
@@ -130,6 +131,11 @@ class Prepared:
             if self.chinese_output:
                 restored = replace(restored, text=no_age_after_a_name(restored.text,
                                                                       [s.output for s in self.masked.spans]))
+                restored = replace(restored, text=surnames_after_latin_given_names(
+                    restored.text, self.masked.source, self.masked.spans))
+                # A surname is no number ("I'm Karen Wu, Chief Financial Officer" came back 凯伦吴号).
+                surnames = [s.output for s in self.masked.spans if s.kind == "name" and s.target is not None]
+                restored = replace(restored, text=no_counter_after(restored.text, surnames, "号"))
                 terms = [s.output for s in self.masked.spans
                          if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号"))
                          and not _YEAR_AFTER.match(self.masked.source, s.end)]
@@ -170,6 +176,8 @@ class Prepared:
                 restored = replace(restored, text=no_article_before_place(restored.text, places))
         if base_language(self.tgt_lang) == "en":
             restored = replace(restored, text=proper_ordinals(restored.text))
+            if self.masked.spans:
+                restored = replace(restored, text=with_years(restored.text, self.masked.source, self.masked.spans))
             if self.masked.spans and self.masked.spans[0].kind == "number":
                 restored = replace(restored, text=titled_part(self.source, restored.text, self.masked.spans[0].output))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
@@ -214,7 +222,7 @@ class Prepared:
 
     def _pick(self, hyps: Sequence[H], decode: Callable[[H], str], spelling: bool = True) -> tuple[H | None, int]:
         """:meth:`pick`'s hypothesis and its flaw: 0 none, :data:`_MISCOPIED` a word copied wrong,
-        :data:`_NEGATION_LOST` the source's negation lost."""
+        :data:`_NEGATION_LOST` the source's negation lost, or one it does not state added."""
         first_ok: H | None = None
         first_ok_text = ""
         first_placed: H | None = None  # the best that names no invented place but lost a negation
@@ -224,7 +232,7 @@ class Prepared:
             if self.masked.spans and not self.acceptable(text):
                 continue
             if not invented_places(self.source, text, self.src_lang, self.tgt_lang):
-                if lost_negation(self.source, text, self.src_lang, self.tgt_lang):
+                if changed_negation(self.source, text, self.src_lang, self.tgt_lang):
                     if first_placed is None:
                         first_placed = h
                 elif not (spelling and self._spelled_wrong(text)):
@@ -237,7 +245,7 @@ class Prepared:
             return first_miscopied, _MISCOPIED
         if first_placed is not None:
             return first_placed, _NEGATION_LOST
-        lost = first_ok is not None and lost_negation(self.source, first_ok_text, self.src_lang, self.tgt_lang)
+        lost = first_ok is not None and changed_negation(self.source, first_ok_text, self.src_lang, self.tgt_lang)
         return first_ok, _NEGATION_LOST if lost else 0
 
     def _spelled_wrong(self, text: str) -> bool:
