@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import partial
 
 from pypinyin import Style, lazy_pinyin
 
@@ -166,6 +167,10 @@ def _surnames_into_chinese(text: str) -> list[Span]:
     return spans
 
 
+def _in_english(m: re.Match[str], surname: str) -> str:
+    return f"{m.group(1)} {surname}" + (", " if m.group(2) else "")
+
+
 def surnames_after_latin_given_names(text: str, source: str, spans: Sequence[Span]) -> str:
     """``text`` (a Chinese translation) with a Chinese surname written back in Latin letters where
     the model left the English given name before it as written: "David Chen" came back ``David 陈``
@@ -176,7 +181,9 @@ def surnames_after_latin_given_names(text: str, source: str, spans: Sequence[Spa
             continue
         given = re.search(r"([A-Z][a-z]{2,}) $", source[:span.start])
         if given:
-            text = re.sub(rf"(?<![A-Za-z]){given.group(1)} ?{span.output}", f"{given.group(1)} {span.text}", text)
+            # ... and a comma before the next English name is the English one (David Chen，Priya Nair).
+            pattern = re.compile(rf"(?<![A-Za-z])({given.group(1)}) ?{re.escape(span.output)}(，\s*(?=[A-Za-z]))?")
+            text = pattern.sub(partial(_in_english, surname=span.text), text)
     return text
 
 

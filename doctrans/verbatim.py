@@ -1146,9 +1146,12 @@ def check(source: str, translation: str, terms: Sequence[Span] = (),
     :func:`protected_spans` with ``terms``, where the caller has them already."""
     need: Counter[tuple[str, str]] = Counter()
     glued: set[tuple[str, str]] = set()  # written with letters right after it in the source
+    as_written: dict[tuple[str, str], str] = {}  # a name's source spelling, which may stand for it
     for span in protected if protected is not None else protected_spans(source, terms):
         if span.target is not None:
             key = (span.kind, span.target)
+            if span.kind == "name" and span.text != span.target:
+                as_written[key] = span.text
         elif span.kind in CHECKED_KINDS:
             key = (span.kind, span.text)
         else:
@@ -1169,6 +1172,10 @@ def check(source: str, translation: str, terms: Sequence[Span] = (),
             # "second quarter" -> "Second quarter, up 12% ..."; 12岁以下儿童 "Children under 12"): it
             # is there. Not a code's or a path's: those are verbatim, their case is theirs.
             have += _occurrences(translation, text[0].upper() + text[1:], stuck)
+        if have < n and (kind, text) in as_written:
+            # A name kept as the source writes it is the name (a given name the model left in
+            # English keeps its surname so: "David Chen", not David 陈: doctrans.person_names).
+            have += _occurrences(translation, as_written[(kind, text)], stuck)
         if have < n:
             what = "glossary term" if kind == "term" else kind
             times = f" ({have} of {n} times)" if have else ""

@@ -112,3 +112,18 @@ def test_a_surname_is_no_number_into_chinese() -> None:
     assert prep.restore("我是凯伦⦅1⦆号，主持人。").text == "我是凯伦吴，主持人。"
     prep = prepare("David Chen reported the revenue.", 16, tgt_lang="zh", src_lang="en")
     assert prep.restore("David ⦅1⦆报告了收入。").text == "David Chen报告了收入。"
+
+
+def test_a_name_kept_in_english_is_no_missing_name() -> None:
+    # The minutes' "Present: Maria Lopez (Chair), David Chen, Priya Nair" came back with David 陈 and a
+    # Chinese comma; written back in English, the report had listed 陈 as missing.
+    from doctrans.report import sentence_warnings
+
+    source = "Present: Maria Lopez, David Chen, Priya Nair"
+    spans = find_person_names(source, "en", "zh")
+    assert surnames_after_latin_given_names("出席：Maria Lopez, David 陈，Priya Nair", source, spans) == \
+        "出席：Maria Lopez, David Chen, Priya Nair"
+    assert not [w for w in sentence_warnings(source, "出席：Maria Lopez, David Chen, Priya Nair", tgt_lang="zh",
+                                             src_lang="en") if w.kind == "name"]
+    assert [w.span for w in sentence_warnings(source, "出席：Maria Lopez, 大卫, Priya Nair", tgt_lang="zh",
+                                              src_lang="en") if w.kind == "name"] == ["陈"]
