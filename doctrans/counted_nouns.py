@@ -75,9 +75,47 @@ def _nouns() -> tuple[dict[str, tuple[str, bool]], re.Pattern[str]]:
                              rf"(?P<noun>{words})(?![A-Za-z\-])")
 
 
+@cache
+def _chinese_nouns() -> tuple[dict[str, tuple[str, str]], re.Pattern[str]]:
+    """(counter and noun, or the noun alone -> (English singular, plural), the pattern of a figure,
+    a counter and a noun): the table read the other way."""
+    nouns: dict[str, tuple[str, str]] = {}
+    for line in data_lines("counted_nouns.tsv"):
+        forms, counter, chinese = line.split("\t")
+        if not counter:
+            continue  # 5人, 3页: parts of other words (5人制, 第3页) as often
+        singular, plural = [*forms.split("|"), ""][:2]
+        nouns.setdefault(counter + chinese, (singular, plural or singular))
+        nouns.setdefault(chinese, (singular, plural or singular))
+    words = "|".join(sorted(map(re.escape, {k for k in nouns if not k.startswith(tuple(_COUNTERS))}),
+                            key=len, reverse=True))
+    return nouns, re.compile(rf"(?<![0-9.,，])(?P<figure>{_FIGURE})(?P<counter>[{_COUNTERS}])(?P<noun>{words})"
+                             rf"(?![\u4e00-\u9fff](?<![{_AFTER_CHINESE_NOUN}]))")
+
+
+# The counters a Chinese count may use for a noun of the table (5座城市 as 5个城市), and what may
+# follow the noun for it to end there (not 城市化, urbanisation, nor 车站站长, a stationmaster).
+_COUNTERS = "个座家所名位辆台栋口本场户种项"
+_AFTER_CHINESE_NOUN = "的和与及、在中里内有都也将已是了，。；：！？"
+
+
+def _into_english(text: str) -> list[Span]:
+    nouns, pattern = _chinese_nouns()
+    spans = []
+    for m in pattern.finditer(text):
+        singular, plural = nouns.get(m.group("counter") + m.group("noun")) or nouns[m.group("noun")]
+        figure = m.group("figure")
+        spans.append(Span(m.start(), m.end(), m.group(), "number", f"{figure} {singular if figure == '1' else plural}"))
+    return spans
+
+
 def find_counted_nouns(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The counts of ``text`` (a figure and the noun it counts) as ``number`` spans whose target is
-    the figure, its counter and the noun in Chinese (English into Chinese only)."""
+    the figure, its counter and the noun in Chinese; into English, a figure, a counter and a noun
+    of the table the same way round (福厦高铁沿线设有8座车站 came back "set by 8-cities", 5个城市 "5
+    city")."""
+    if base_language(tgt_lang) == "en" and base_language(src_lang) == "zh":
+        return _into_english(text)
     if base_language(tgt_lang) != "zh" or base_language(src_lang) == "zh":
         return []
     nouns, pattern = _nouns()

@@ -96,6 +96,19 @@ def english_to_chinese(name: str) -> str | None:
     return _tables()[0].get(name)
 
 
+# 我国 before what it has is China's (我国第一条跨海高速铁路 came back "a China th cross-sea...", 我国成年人
+# "the China adult"): before an ordinal, a superlative and the nouns news writes after it; not
+# before what it does (我国将, 我国是, 我们在我国见面).
+_OWNED = re.compile("第|首|最|经济|外贸|企业|人口|成年|居民|科技|制造|农业|工业|能源|教育|文化|历史|政府|人民"
+                    "|公民|法律|领土|首都|国内|城市|农村|市场|产业|出口|进口|消费")
+
+
+def _ours(text: str, end: int, name: str) -> str:
+    """``name`` (English) of the place that ends at ``end`` of ``text``, possessive where it is
+    我国 before what it has."""
+    return f"{name}'s" if text[end - 2:end] == "我国" and _OWNED.match(text, end) else name
+
+
 def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The place names and weekdays of ``text`` as ``place`` spans whose target is the name in
     ``tgt_lang`` (English <-> Chinese only)."""
@@ -105,9 +118,9 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
         return _with_unlisted([Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
                                for m in english_names.finditer(text)], _nationalities(text))
     if tgt == "en" and src != "en":
-        return _with_unlisted([Span(m.start(), m.end(), m.group(), "place", into_english[m.group()])
-                               for m in chinese_names.finditer(text)], [*_regions(text), *_divisions(text),
-                                                                        *_teams(text, into_english)])
+        found = [Span(m.start(), m.end(), m.group(), "place", _ours(text, m.end(), into_english[m.group()]))
+                 for m in chinese_names.finditer(text)]
+        return _with_unlisted(found, [*_regions(text), *_divisions(text), *_teams(text, into_english)])
     return []
 
 

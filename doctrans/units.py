@@ -190,6 +190,8 @@ _NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=Tru
 _NUMERAL_MEASURE = re.compile(r"(零下)?(?<![零〇一二两三四五六七八九十百千万亿几第每])(?<![统唯同单均专之])"
                               r"([零〇一二两三四五六七八九十百千]+)(多|余)?"
                               rf"({_NUMERAL_UNIT})(?![饭粒服隆拉格斤里半零〇一二两三四五六七八九十])")
+# A speed in kilometres: 时速 (an hour's speed) right before the figure, or with 约, 达, 为 or 高达 between.
+_SPEED_BEFORE = re.compile(r"时速(?:约|达|为|高达|可达|最高|超过)?$")
 # Half a spoon, as a recipe measures its salt (盐 半小勺 came back "salt, half-stand").
 _HALF_SPOON = re.compile(r"(?<![一两三四五六七八九十0-9])半(大勺|小勺|大匙|小匙|汤勺|汤匙|茶匙)")
 # Below zero in degrees without a scale (a weather report's 零下5度): the sign is the figure's
@@ -485,6 +487,8 @@ def _out_of_chinese(text: str) -> list[Span]:
     for m in _CHINESE_MEASURE.finditer(text):
         sign = "-" if m.group(1) else ""
         unit = _OUT_OF_CHINESE[m.group(3)]
+        if unit == "km" and _SPEED_BEFORE.search(text, max(0, m.start() - 6), m.start()):
+            unit = "km/h"  # 设计时速350公里 came back "designed to speed 350 km": a distance for a speed
         figure = ascii_digits(m.group(2))
         if figure == "1":
             unit = _SINGULAR.get(unit, unit)

@@ -50,3 +50,15 @@ def test_the_model_sees_a_placeholder_and_the_count_comes_back_once() -> None:
 ])
 def test_a_count_with_an_adjective_before_its_noun(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in automatic_terms(text, [], "en", "zh")] == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # A railway's news: 设有8座车站 came back "set by 8-cities", 5个城市 "5 city".
+    ("福厦高铁沿线设有8座车站，途经5个城市。", [("8座车站", "8 stations"), ("5个城市", "5 cities")]),
+    ("全市共有3所大学和1家医院。", [("3所大学", "3 universities"), ("1家医院", "1 hospital")]),
+    ("5座城市", [("5座城市", "5 cities")]),  # another counter the noun takes
+    ("5个城市化试点", []),  # 城市化: urbanisation
+    ("5人制足球", []),  # no counter: part of another word
+])
+def test_a_chinese_count_into_english(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_counted_nouns(text, "zh", "en")] == expected

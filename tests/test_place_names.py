@@ -168,3 +168,23 @@ def test_a_countrys_team_is_the_country_into_english() -> None:
     found = [(s.text, s.target) for s in find_place_names("中国队将于14日迎战卫冕冠军意大利队。", "zh", "en")]
     assert found == [("中国队", "China"), ("意大利队", "Italy")]
     assert find_place_names("中国队员们很高兴，美国队长来了。", "zh", "en") == []  # members, a captain
+
+
+@pytest.mark.parametrize(("text", "target"), [
+    # A news item's 我国第一条跨海高速铁路 came back "a China th cross-sea…", a talk's 我国成年人 "the China adult".
+    ("这是我国第一条跨海高速铁路。", "China's"),
+    ("我国成年人平均每年读书4.8本。", "China's"),
+    ("我国将继续扩大开放。", "China"),  # what it does
+    ("我们在我国见面。", "China"),
+])
+def test_our_country_before_what_it_has_is_possessive(text: str, target: str) -> None:
+    assert [s.target for s in find_place_names(text, "zh", "en")] == [target]
+
+
+def test_a_possessive_place_takes_no_article_and_goes_before_its_ordinal() -> None:
+    from doctrans.engine.protect import prepare
+
+    prep = prepare("这是我国第一条跨海高速铁路。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("This is the first ⦅1⦆ cross-sea railway.").text == "This is China's first cross-sea railway."
+    prep = prepare("我国成年人平均每年读书。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("The ⦅1⦆ adults read books.").text == "China's adults read books."

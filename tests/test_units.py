@@ -521,3 +521,16 @@ def test_a_phones_battery_charger_and_launch_time_and_a_planets_distance() -> No
     assert [(s.text, s.target) for s in found] == [("5600毫安时", "5600 mAh"), ("66瓦", "66 W"),
                                                   ("上午10:08", "10:08 a.m.")]
     assert [s.target for s in find_units("a planet 120 light-years from Earth", "zh")] == ["120光年"]
+
+
+def test_a_speed_in_kilometres_is_per_hour() -> None:
+    # A railway's 设计时速350公里 came back "designed to speed 350 km": a distance for a speed.
+    assert [(s.text, s.target) for s in find_units("全长277公里，设计时速350公里，最高时速可达400公里。", "en")] == \
+        [("277公里", "277 km"), ("350公里", "350 km/h"), ("400公里", "400 km/h")]
+
+
+def test_a_month_takes_no_year_after_it() -> None:
+    # A story's "He hasn't written since March" came back 他从3月年开始没写.
+    prep = prepare("He hasn't written since March.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore(prep.model_text.replace("He hasn't written since ", "他从").replace(".", "年开始没写。")).text \
+        == "他从3月开始没写。"

@@ -140,6 +140,9 @@ class Prepared:
                          if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号"))
                          and not _YEAR_AFTER.match(self.masked.source, s.end)]
                 restored = replace(restored, text=no_counter_after(restored.text, terms, "号年"))
+                # A month or a day takes no year after it ("He hasn't written since March": 从3月年开始).
+                days = [s.output for s in self.masked.spans if s.kind == "date" and s.output[-1:] in "月日"]
+                restored = replace(restored, text=no_counter_after(restored.text, days, "年"))
                 # A percentage takes no 号 (下降3.2%号第三季度: the model's after a change).
                 percentages = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("%")]
                 restored = replace(restored, text=no_counter_after(restored.text, percentages, "号"))
@@ -363,6 +366,12 @@ def no_article_before_place(text: str, places: Sequence[str]) -> str:
     place stands alone (not "the Guangdong market", "the Asia-Pacific region"); "the Middle East"
     and "the United States" keep theirs."""
     for place in dict.fromkeys(places):
+        if place.endswith("'s") and not _THE_PLACE.search(place):
+            # A possessive takes none, and goes before an ordinal or a superlative the model put
+            # first (我国第一条跨海高速铁路: "the first China's cross-sea railway").
+            text = re.sub(rf"\b[Tt]he ((?:first|second|third|last|only|[a-z]+est) )?({re.escape(place)})(?![A-Za-z])",
+                          lambda m: f"{m.group(2)} {m.group(1) or ''}".rstrip(), text)
+            continue
         if _THE_PLACE.search(place) or not place[:1].isupper() or place in _WEEKDAYS:
             continue  # the weekdays are place spans too: "the Sunday before" is English
         text = re.sub(rf"\b([Tt])he {re.escape(place)}{_AFTER_PLACE}",
