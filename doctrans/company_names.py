@@ -9,7 +9,7 @@ name is read only where its legal form says it is one (有限公司, 股份有�
 the subtitles use for a drug cartel), with a trade of the list before it or not; its trade name is
 the two to four characters before that, back to a mark, a word that joins (与, 和, 由...) or a place
 of doctrans.place_names, and none of them a character of a foreign name's transliteration
-(洛克斯利有限责任公司 is Locksley LLC):
+(洛克斯利有限责任公司 is Locksley LLC); 国家 before the trade is the state's (State), not a name:
 
 | source                           | written                                     |
 |----------------------------------|---------------------------------------------|
@@ -17,6 +17,8 @@ of doctrans.place_names, and none of them a character of a foreign name's transl
 | 华远科技股份有限公司成立于2008年    | Huayuan Technology Co., Ltd.                |
 | 本公司与华泰贸易有限公司签订合同    | Huatai Trading Co., Ltd.                    |
 | 格力电器股份有限公司              | Geli Electric Appliances Co., Ltd.          |
+| 中国国家铁路集团有限公司有关负责人表示 | China State Railway Group Co., Ltd.     |
+| 国家电网有限公司                  | State Grid Co., Ltd.                        |
 | 洛克斯利有限责任公司              | (none)                                      |
 | 犯罪集团                          | (none)                                      |
 | 该有限公司                        | (none)                                      |
@@ -52,7 +54,14 @@ _TRADES = {"科技": "Technology", "信息技术": "Information Technology", "�
            "材料": "Materials", "新材料": "New Materials", "智能": "Intelligent", "通信": "Communications",
            "半导体": "Semiconductor", "光电": "Optoelectronics", "环保": "Environmental Protection",
            "咨询": "Consulting", "教育": "Education", "旅游": "Tourism", "服装": "Garment", "纺织": "Textile",
-           "钢铁": "Iron and Steel", "制药": "Pharmaceutical", "数据": "Data", "云计算": "Cloud Computing"}
+           "钢铁": "Iron and Steel", "制药": "Pharmaceutical", "数据": "Data", "云计算": "Cloud Computing",
+           # A railway's news (中国国家铁路集团有限公司 came back "China National Tielu Group", its railway
+           # in pinyin), and the state's other industries.
+           "铁路": "Railway", "电网": "Grid", "石油": "Petroleum", "石化": "Petrochemical", "电力": "Electric Power",
+           "保险": "Insurance", "证券": "Securities", "矿业": "Mining", "航运": "Shipping", "航空": "Aviation",
+           "燃气": "Gas", "水务": "Water", "农业": "Agriculture", "互联网": "Internet",
+           "人工智能": "Artificial Intelligence", "机器人": "Robotics", "储能": "Energy Storage",
+           "光伏": "Photovoltaic"}
 # What ends a trade name looking back: a mark, a space, or a word that joins it to the sentence.
 _STOPS = set("，。；：、！？（）《》“”「」 \t\n与和及跟同由向为是于被把对从在将给让该本一家们的这那各其整全")
 # Verbs before a legal form with no name between (你是建议我们成立有限责任公司吗).
@@ -66,7 +75,8 @@ _FORM = re.compile("|".join(_SORTED_FORMS))
 def _run_before(text: str, end: int) -> int:
     """Where the run of Chinese characters ending at ``end`` starts (up to eight back, not past a stop)."""
     start = end
-    while start > 0 and end - start < 8 and text[start - 1] not in _STOPS and "\u4e00" <= text[start - 1] <= "\u9fff" \
+    while start > 0 and end - start < 8 and (text[start - 1] not in _STOPS or text.endswith("国家", 0, start)) \
+            and "\u4e00" <= text[start - 1] <= "\u9fff" \
             and not text.endswith("公司", 0, start):  # 子公司华远科技: another company's word
         start -= 1
     return start
@@ -111,7 +121,9 @@ def find_company_names(text: str, src_lang: str | None, tgt_lang: str | None) ->
             continue  # 该有限公司, 一家有限公司: no name; a longer run: no telling where it starts
         if any(c in FOREIGN_NAME_CHARS for c in text[start:end]):
             continue  # a foreign company's name in characters of transliteration (洛克斯利有限责任公司, Locksley LLC)
-        name = "".join(lazy_pinyin(text[start:end], style=Style.NORMAL, v_to_u=True))
+        # The state's own (中国国家铁路集团有限公司: China State Railway Group Co., Ltd.), not "Guojia".
+        name = "State" if text[start:end] == "国家" else "".join(lazy_pinyin(text[start:end], style=Style.NORMAL,
+                                                                                   v_to_u=True))
         words = [place[1]] if place else []
         words += [name[:1].upper() + name[1:]]
         if trade is not None:

@@ -194,6 +194,13 @@ _ZH_DAYS = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?:至|到|[-—
 _ZH_DAY = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?=[\u4e00-\u9fff])(?![日内以起后前至元本报期常均间记程志])")
 
 
+# A part of the day right after a date (a news item's 11月26日上午): the morning of November 26.
+_DAY_PARTS = {"上午": "morning", "早上": "morning", "清晨": "early morning", "凌晨": "early hours", "中午": "noon",
+              "下午": "afternoon", "傍晚": "evening", "晚上": "evening", "晚间": "evening", "夜间": "night"}
+# Not a clock time's (晚上8点: doctrans.units writes 8 p.m.).
+_ZH_DAY_PART = re.compile(f"(?:{'|'.join(_DAY_PARTS)})(?![0-9０-９一二三四五六七八九十两]{{1,3}}[点时:：])")
+
+
 def figure_value(digits: str) -> int:
     """The value of ASCII or full-width digits (``１２`` -> 12)."""
     return int(unicodedata.normalize("NFKC", digits))
@@ -277,6 +284,11 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             year = figure_value(m["y"]) if m["y"] else None
             month, day = figure_value(m["m"]), figure_value(m["d"]) if m["d"] else None
             if not _valid(month, day):
+                continue
+            part = _ZH_DAY_PART.match(text, m.end()) if day is not None else None
+            if part:  # 11月26日上午 came back "at November 26", the morning gone
+                spans.append(Span(m.start(), part.end(), text[m.start():part.end()], "date",
+                                  f"the {_DAY_PARTS[part.group()]} of {english(year, month, day)}"))
                 continue
             spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, month, day)))
         for m in _ZH_NUMERAL_DATE.finditer(text):

@@ -226,14 +226,25 @@ _PRONOUN_SPEECH = re.compile("(?<![\u4e00-\u9fff])(他们|她们|他|她)(表示
 _PRONOUNS = {"他": "he", "她": "she", "他们": "they", "她们": "they"}
 
 
+# An organisation's official speaking for it (中国国家铁路集团有限公司有关负责人表示 came back "China State
+# Railway Group Co., Ltd. is related to the manifest representation"): an official of it said.
+_OFFICIAL_SPEECH = re.compile(f"(?:有关|相关)?负责人({'|'.join(_SPEECH)})(?=[，,：:])")
+
+
 def with_speech_verbs(text: str, spans: list[Span]) -> list[Span]:
     """``spans`` with each person's name (a ``name`` span written in pinyin) that a verb of speech
-    follows grown to take it (``付凌晖表示`` -> ``Fu Linghui said``), and a pronoun with such a
+    follows grown to take it (``付凌晖表示`` -> ``Fu Linghui said``), an organisation's (a company or
+    a government body) that its official's does (``国家电网有限公司有关负责人表示`` -> ``an official of
+    State Grid Co., Ltd. said``), and a pronoun with such a
     verb where a clause starts (``他指出`` -> ``he pointed out``): Chinese into English."""
     out: list[Span] = []
     for span in spans:
         m = _SPEECH_AFTER.match(text, span.end)
-        if span.kind == "name" and span.target and _HAN.search(span.text) and m:
+        official = _OFFICIAL_SPEECH.match(text, span.end)
+        if span.kind in ("name", "phrase") and span.target and _HAN.search(span.text) and official:
+            span = Span(span.start, official.end(), text[span.start:official.end()], "phrase",  # its capital
+                        f"an official of {span.target} {_SPEECH[official.group(1)]}")  # is the sentence's
+        elif span.kind == "name" and span.target and _HAN.search(span.text) and m:
             span = Span(span.start, m.end(), text[span.start:m.end()], "name", f"{span.target} {_SPEECH[m.group(1)]}")
         out.append(span)
     for m in _PRONOUN_SPEECH.finditer(text):

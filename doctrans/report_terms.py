@@ -159,8 +159,17 @@ _ENGLISH_CHANGE = re.compile(
     r"|edged up|down|fell|falls|fall|decreased|declined|dropped|slipped|slid|plunged|tumbled|slumped|edged down)"
     r"(?: by)?\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z])|\s(percentage points?|basis points?)"
     r"(?![A-Za-z]))"
-    r"(?:\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month))?(?![A-Za-z])",
+    r"(?:(?P<month>\s+in\s+(?:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December))?\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month))?"
+    r"(?![A-Za-z])",
     re.IGNORECASE)
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+# A rise or a fall named as a noun ("Economists had expected a rise of 2.6%" came back 2.6%的启发, an
+# inspiration): 增长2.6%, 下降2.6%.
+_ENGLISH_NOUN_CHANGE = re.compile(r"(?<![A-Za-z])(?:a|an)\s+(rise|increase|gain|jump|fall|drop|decline|decrease)"
+                                  r"\s+of\s+([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z]))",
+                                  re.IGNORECASE)
 
 
 # A change to a level, its percentage the level ("Unemployment fell to 3.9%" came back 失业…为3.9%,
@@ -238,13 +247,19 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
     elif tgt == "zh" and src != "zh":
         for m in _ENGLISH_CHANGE.finditer(text):
             rise = m.group(2).lower() in _ENGLISH_RISES
-            period = "" if not m.group(5) else "环比" if m.group(5).lower().startswith("month") else "同比"
+            period = "" if not m.group(6) else "环比" if m.group(6).lower().startswith("month") else "同比"
+            if m.group("month"):  # rose 2.4% in October from a year earlier: 10月同比增长2.4%
+                period = f"{_MONTHS.index(m.group('month').split()[-1].lower()) + 1}月{period}"
             unit = "%" if not m.group(4) else "个基点" if m.group(4).startswith("basis") else "个百分点"
             size = f"{ascii_digits(m.group(3))}{unit}"
             verb = ("提高" if rise else "下降") if m.group(4) else ("增长" if rise else "下降")
             if m.group("closed"):  # a market's close ("closed up 0.5%" came back 关闭了增长0.5%, shut)
                 verb = "收涨" if rise else "收跌"
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{period}{verb}{size}"))
+        for m in _ENGLISH_NOUN_CHANGE.finditer(text):
+            rise = m.group(1).lower() in ("rise", "increase", "gain", "jump")
+            spans.append(Span(m.start(), m.end(), m.group(), "number",
+                              f"{'增长' if rise else '下降'}{ascii_digits(m.group(2))}%"))
         for m in _ENGLISH_CHANGE_TO.finditer(text):
             rise = m.group(1).lower() in _RISES_TO
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{'升至' if rise else '降至'}{m.group(2)}%"))

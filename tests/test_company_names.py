@@ -11,7 +11,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(company_names)) == 8
+    assert len(two_column_rows(company_names)) == 10
 
 
 @pytest.mark.parametrize(("text", "written"), two_column_rows(company_names))

@@ -179,3 +179,15 @@ def test_a_chinese_decade_is_the_decade_in_english(text: str, found: list[tuple[
 ])
 def test_a_decade_in_words_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_dates(text, "zh")] == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A railway's news: 11月26日上午，福厦高铁正式开通运营 came back "It's official at November 26", the
+    # morning gone.
+    ("11月26日上午，高铁正式开通。", [("11月26日上午", "the morning of November 26")]),
+    ("2026年3月5日下午", [("2026年3月5日下午", "the afternoon of March 5, 2026")]),
+    ("3月5日晚上8点开会", [("3月5日", "March 5")]),  # a clock time's: 8 p.m.
+    ("11月上午", [("11月", "November")]),  # a month has no morning
+])
+def test_a_part_of_the_day_after_a_date(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_dates(text, "en")] == found

@@ -127,3 +127,16 @@ def test_a_name_kept_in_english_is_no_missing_name() -> None:
                                              src_lang="en") if w.kind == "name"]
     assert [w.span for w in sentence_warnings(source, "出席：Maria Lopez, 大卫, Priya Nair", tgt_lang="zh",
                                               src_lang="en") if w.kind == "name"] == ["陈"]
+
+
+def test_an_organisations_official_speaks_for_it() -> None:
+    # A railway's news: 中国国家铁路集团有限公司有关负责人表示 came back "China State Railway Group Co., Ltd. is
+    # related to the manifest representation".
+    from doctrans.direction_terms import automatic_terms
+
+    found = automatic_terms("中国国家铁路集团有限公司有关负责人表示，开通将完善交通网络。", [], "zh", "en")
+    assert [(s.text, s.target) for s in found] == [
+        ("中国国家铁路集团有限公司有关负责人表示", "an official of China State Railway Group Co., Ltd. said")]
+    found = automatic_terms("杭州市交通局相关负责人介绍：", [], "zh", "en")
+    assert [s.target for s in found] == ["an official of the Hangzhou Municipal Transport Bureau said"]
+    assert [s.target for s in automatic_terms("负责人表示，", [], "zh", "en")] == []  # nobody's

@@ -547,3 +547,17 @@ def test_an_acquisitions_terms() -> None:
         "en", "zh")]
     assert found == [("subject to regulatory approvals", "尚需获得监管部门批准"),
                      ("customary closing conditions", "惯例成交条件")]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # An inflation report: "Consumer prices rose 2.4% in October from a year earlier" came back
+    # 来自一个早期的10月中的居民消费价格增长2.4% ("from an early one"), "expected a rise of 2.6%" 2.6%的启发
+    # (an inspiration).
+    ("Consumer prices rose 2.4% in October from a year earlier.", [("rose 2.4% in October from a year earlier",
+                                                                     "10月同比增长2.4%")]),
+    ("Economists had expected a rise of 2.6%.", [("a rise of 2.6%", "增长2.6%")]),
+    ("a drop of 3 percent", [("a drop of 3 percent", "下降3%")]),
+    ("It rose 2.4% in October.", [("rose 2.4%", "增长2.4%")]),  # no comparison: the month is the model's
+])
+def test_a_months_change_on_the_year_and_a_change_named_as_a_noun(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in report_terms.find_changes(text, "en", "zh")] == expected
