@@ -285,10 +285,10 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             month, day = figure_value(m["m"]), figure_value(m["d"]) if m["d"] else None
             if not _valid(month, day):
                 continue
-            part = _ZH_DAY_PART.match(text, m.end()) if day is not None else None
-            if part:  # 11月26日上午 came back "at November 26", the morning gone
-                spans.append(Span(m.start(), part.end(), text[m.start():part.end()], "date",
-                                  f"the {_DAY_PARTS[part.group()]} of {english(year, month, day)}"))
+            of_day = _ZH_DAY_PART.match(text, m.end()) if day is not None else None
+            if of_day:  # 11月26日上午 came back "at November 26", the morning gone
+                spans.append(Span(m.start(), of_day.end(), text[m.start():of_day.end()], "date",
+                                  f"the {_DAY_PARTS[of_day.group()]} of {english(year, month, day)}"))
                 continue
             spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, month, day)))
         for m in _ZH_NUMERAL_DATE.finditer(text):
