@@ -43,7 +43,8 @@ from doctrans.verbatim import Span
 _PHRASE_END = re.compile(
     r"\s*(?:$|[.,;:!?)\]\"'”’—–-]|(?:in|of|and|or|to|from|at|on|with|for|who|that|which|were|was|are|is|have|had|has"
     r"|will|would|could|can|may|across|around|over|under|by|per|each|this|last|since|as|but|while|a|an|the|than"
-    r"|worldwide|nationwide|globally|so|because|after|before|during|into|through|like|including|such|[a-z]+ed)"
+    r"|worldwide|nationwide|globally|so|because|after|before|during|into|through|like|including|such|between|within"
+    r"|among|along|throughout|near|via|[a-z]+ed)"
     r"(?![A-Za-z]))")
 _FIGURE = r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?"
 # Not after a currency sign, a colon, a dot, a letter or a digit; not after a capitalised name

@@ -136,6 +136,13 @@ _INTO_CHINESE = {
     # A recipe's and a kettle manual's spoons ("2 tablespoons of white vinegar" came back 2英尺, two feet).
     "tablespoons": "汤匙", "tablespoon": "汤匙", "tbsp": "汤匙", "teaspoons": "茶匙", "teaspoon": "茶匙",
     "tsp": "茶匙",
+    # A water quality report's concentrations ("below 5 micrograms per litre" came back 低于5微粒度, "0.6
+    # milligrams per litre" 0.6毫米粒度: millimetres) and the air's (PM2.5 in micrograms per cubic metre).
+    "milligrams per litre": "毫克/升", "milligrams per liter": "毫克/升", "mg/l": "毫克/升",
+    "micrograms per litre": "微克/升", "micrograms per liter": "微克/升", "µg/l": "微克/升",
+    "micrograms per cubic metre": "微克/立方米", "micrograms per cubic meter": "微克/立方米", "µg/m³": "微克/立方米",
+    "µg/m3": "微克/立方米", "milligrams": "毫克", "milligram": "毫克", "micrograms": "微克", "microgram": "微克",
+    "µg": "微克",
 }
 _OUT_OF_CHINESE = {
     "公里": "km", "千米": "km", "米": "m", "厘米": "cm", "毫米": "mm", "公斤": "kg", "千克": "kg", "克": "g",
@@ -160,6 +167,8 @@ _OUT_OF_CHINESE = {
     # Person-times, as a museum's or a railway's count of visits (接待游客1712.3万人次 came back "17.123
     # million people", 超过1700万人次 "more than 17 million times for the military").
     "人次": "visits",
+    # Concentrations (a city's air: PM2.5浓度为35微克/立方米; its water: 铅含量低于5微克/升).
+    "微克/立方米": "µg/m³", "毫克/升": "mg/L", "微克/升": "µg/L", "微克": "µg",
 }
 # An English unit written as a word is singular after 1 (``1 mile``, ``1 square foot``).
 _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre", "square feet": "square foot",

@@ -62,3 +62,11 @@ def test_a_count_with_an_adjective_before_its_noun(text: str, expected: list[tup
 ])
 def test_a_chinese_count_into_english(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_counted_nouns(text, "zh", "en")] == expected
+
+
+def test_a_count_before_between_and_within() -> None:
+    # A water quality report: "tested drinking water at 48 sites between January and June" came back
+    # 在48 1月和6月之间, the sites gone.
+    found = find_counted_nouns("The city tested water at 48 sites between January and June.", "en", "zh")
+    assert [(s.text, s.target) for s in found] == [("48 sites", "48个地点")]
+    assert [s.target for s in find_counted_nouns("12 schools within the city", "en", "zh")] == ["12所学校"]
