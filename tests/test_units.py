@@ -541,7 +541,8 @@ def test_a_month_takes_no_year_after_it() -> None:
     # per litre" 0.6毫米粒度 (millimetres).
     ("below 5 micrograms per litre, 0.6 milligrams per litre and 0.6 mg/L", "zh",
      [("5 micrograms per litre", "5微克/升"), ("0.6 milligrams per litre", "0.6毫克/升"), ("0.6 mg/L", "0.6毫克/升")]),
-    ("PM2.5平均浓度为35微克/立方米，铅含量低于5微克/升。", "en", [("35微克/立方米", "35 µg/m³"), ("5微克/升", "5 µg/L")]),
+    ("PM2.5平均浓度为35微克/立方米，铅含量低于5微克/升。", "en",
+     [("35微克/立方米", "35 µg/m³"), ("5微克/升", "5 µg/L")]),
 ])
 def test_concentrations(text: str, tgt: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_units(text, tgt)] == found
