@@ -16,6 +16,10 @@ marker written into Chinese or Japanese.
 | （4）   | (4)          |
 | 1.      | 1.           |
 | ①       | ①            |
+
+A report also counts its points in prose, each sentence opening with ``一是``, ``二是``…
+(``一是市场竞争日益激烈。二是应收账款周转天数偏长。`` came back "One is a market race… It's a 98
+days…"): English opens them with ``First,``, ``Second,`` (:func:`counted_point`).
 """
 
 from __future__ import annotations
@@ -61,3 +65,19 @@ def marker_into(marker: str, tgt_lang: str | None) -> str:
         return marker if n is None else f"{indent}{n}. "
     n = int(digits) if digits is not None else chinese_number(bracketed)
     return marker if n is None else f"{indent}({n}) "
+
+
+# 一是… 二是…: a point counted where a sentence starts, not the idiom 一是一，二是二 (one is one).
+_COUNTED_POINT = re.compile(r"\s*([一二三四五六七八九十])是(?![一二三四五六七八九十])(?=[\u4e00-\u9fff“（《])")
+_ORDINAL_WORDS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth")
+
+
+def counted_point(sentence: str, src_lang: str | None, tgt_lang: str | None) -> tuple[int, str] | None:
+    """(where the point starts, ``First, ``...) for a Chinese sentence that opens with 一是, 二是…
+    into English; None otherwise."""
+    if base_language(src_lang) != "zh" or base_language(tgt_lang) != "en":
+        return None
+    m = _COUNTED_POINT.match(sentence)
+    if m is None:
+        return None
+    return m.end(), f"{_ORDINAL_WORDS['一二三四五六七八九十'.index(m.group(1))]}, "

@@ -148,6 +148,10 @@ _CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年|�
                              rf"(增长|上升|提高|增加|上涨|上调|收涨|涨|下降|减少|降低|回落|下跌|下滑|下调|收跌|跌)了?\s?"
                              rf"(?:{_PERCENT}(?!的)|([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?个百分点)")
 _RISES = ("增长", "上升", "提高", "增加", "上涨", "上调", "收涨", "涨")
+# ... and by a sum of money against the period before (合同金额较上年增加2.3亿元 came back "230 million yuan
+# has been added to the last year"): the period is needed, the verb alone is the model's.
+_CHINESE_CHANGE_BY_AMOUNT = re.compile(r"(同比|环比|(?:比|较|与)(?:上年|去年|上一?季度|上个?月)(?:同期)?(?:相比)?，?)"
+                                       r"(增长|增加|提高|上升|减少|下降|降低)了?\s?")
 # A market's close (上证指数收涨0.5% came back "The previous expensed 0.5%").
 _CLOSED = {"收涨": "closed up", "收跌": "closed down"}  # 价格上涨了5% had come back "is fulfilled 5%"
 # Into Chinese, the percentage in words too ("Sales fell 3.2 percent" came back 3.2%第三季度的销售员,
@@ -244,6 +248,12 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
             verb = "rose" if m.group(1) in _CHINESE_RISES_TO else "fell"
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{verb} to {ascii_digits(m.group(2))}%"))
         spans += _to_amounts(text, _CHINESE_TO_AMOUNT, "en", _CHINESE_RISES_TO, ("rose to", "fell to"))
+        for m in _CHINESE_CHANGE_BY_AMOUNT.finditer(text):  # 合同金额较上年增加2.3亿元: up 230 million yuan
+            amount = next((a for a in find_amounts(text[m.end():], "en") if a.start == 0), None)
+            if amount is not None and amount.target is not None:
+                direction = "up" if m.group(2) in _RISES else "down"
+                spans.append(Span(m.start(), m.end() + amount.end, text[m.start():m.end() + amount.end], "number",
+                                  f"{direction} {amount.target}{_period_written(m.group(1))}"))
     elif tgt == "zh" and src != "zh":
         for m in _ENGLISH_CHANGE.finditer(text):
             rise = m.group(2).lower() in _ENGLISH_RISES

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from doctrans import list_markers
-from doctrans.list_markers import chinese_number, marker_into
+from doctrans.engine.protect import prepare
+from doctrans.list_markers import chinese_number, counted_point, marker_into
 from doctrans.translate_job import translate_file
 from tests.fakes import FakeTranslator
 
@@ -118,3 +119,24 @@ def test_word_chinese_counting_becomes_decimal_in_an_english_docx(tmp_path: Path
     assert ("decimal", "%1.") in formats(out) and not any(f == "chineseCounting" for f, _ in formats(out))
     translate_file(src, out, FakeTranslator(fn=lambda s: "项目。", src_lang="en", tgt_lang="zh"))
     assert formats(out) == formats(src)  # into Chinese: untouched
+
+
+@pytest.mark.parametrize(("sentence", "found"), [
+    # A work summary's 一是市场竞争日益激烈… 二是应收账款周转天数偏长 came back "One is a market race… It's a 98
+    # days…".
+    ("一是市场竞争日益激烈。", (2, "First, ")),
+    ("十是加强管理。", (2, "Tenth, ")),
+    ("一是一，二是二。", None),  # the idiom: one is one
+    ("他说一是好事。", None),  # not where the sentence starts
+])
+def test_a_point_counted_in_prose(sentence: str, found: tuple[int, str] | None) -> None:
+    assert counted_point(sentence, "zh", "en") == found
+    assert counted_point(sentence, "zh", "de") is None
+
+
+def test_the_counted_point_is_written_before_the_rest_in_small_letters() -> None:
+    prep = prepare("一是市场竞争日益激烈。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == "市场竞争日益激烈。"
+    assert prep.restore("The market competition is fierce.").text == "First, the market competition is fierce."
+    prep = prepare("二是美国市场很大。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("⦅1⦆ market is large.").text == "Second, United States market is large."  # a name: its capital

@@ -561,3 +561,11 @@ def test_an_acquisitions_terms() -> None:
 ])
 def test_a_months_change_on_the_year_and_a_change_named_as_a_noun(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in report_terms.find_changes(text, "en", "zh")] == expected
+
+
+def test_a_change_by_a_sum_of_money_against_the_year_before_into_english() -> None:
+    # A work summary's 合同金额较上年增加2.3亿元 came back "230 million yuan has been added to the last year".
+    found = report_terms.find_changes("合同金额较上年增加2.3亿元，净利润同比减少1200万元。", "zh", "en")
+    assert [(s.text, s.target) for s in found] == [("较上年增加2.3亿元", "up 230 million yuan year on year"),
+                                                   ("同比减少1200万元", "down 12 million yuan year on year")]
+    assert report_terms.find_changes("收入增加2.3亿元。", "zh", "en") == []  # no period: the model's

@@ -30,10 +30,17 @@ from doctrans.dates import drop_repeated_units, no_mid_year
 from doctrans.direction_terms import automatic_terms
 from doctrans.english_words import made_up_words
 from doctrans.glossary import Glossary
-from doctrans.kept_names import CJK_LANGUAGES, half_translated, miscopied_names, miscopied_words, rare_names
+from doctrans.kept_names import (
+    CJK_LANGUAGES,
+    common_words,
+    half_translated,
+    miscopied_names,
+    miscopied_words,
+    rare_names,
+)
 from doctrans.language_id import base_language
 from doctrans.latin_spacing import spaced_after_marks
-from doctrans.list_markers import marker_into
+from doctrans.list_markers import counted_point, marker_into
 from doctrans.negation import changed_negation, spoken_negation
 from doctrans.number_words import proper_ordinals, with_years
 from doctrans.person_names import surnames_after_latin_given_names
@@ -183,6 +190,11 @@ class Prepared:
                 restored = replace(restored, text=with_years(restored.text, self.masked.source, self.masked.spans))
             if self.masked.spans and self.masked.spans[0].kind == "number":
                 restored = replace(restored, text=titled_part(self.source, restored.text, self.masked.spans[0].output))
+        if self.prefix.endswith(", ") and not _starts_with_a_name(decoded, self.masked):
+            # First, the market… (the rest was translated as a sentence of its own)
+            first = re.match(r"[A-Z][a-z]*\b", restored.text)
+            if first and first.group() != "I" and first.group().lower() in common_words():
+                restored = replace(restored, text=restored.text[0].lower() + restored.text[1:])
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
 
     def model_target(self, translation: str) -> str:
@@ -297,6 +309,14 @@ _CALENDAR_YEAR = re.compile(r"(?:1[5-9]|2[01])[0-9]{2}")
 # A figure written with a Chinese unit or counter at its end (岁, 码, 公里, 名员工), not a date's.
 _HAN_END = re.compile(r"[\u4e00-\u9fff](?<![号年月日])$")
 _FIRST_PLACEHOLDER = re.compile(rf"\s*{PLACEHOLDER_OPEN}([0-9]{{1,3}}){PLACEHOLDER_CLOSE}")
+
+
+def _starts_with_a_name(decoded: str, masked: Masked) -> bool:
+    """Whether ``decoded`` starts with a placeholder of a span that keeps its capital (a place, a
+    name: "United States", "China's"; not a term translated in small letters)."""
+    first = _FIRST_PLACEHOLDER.match(decoded)
+    return first is not None and 1 <= int(first.group(1)) <= len(masked.spans) \
+        and not _translated_term(masked.spans[int(first.group(1)) - 1])
 
 
 def capitalised_start(decoded: str, text: str, masked: Masked) -> str:
@@ -578,14 +598,16 @@ def _translated_alone(sentence: str, terms: list[Span], asked: dict[int, QuotedT
 def _leading(sentence: str, src_lang: str | None, tgt_lang: str | None) -> tuple[int, str] | None:
     """(where the rest starts, what is written for what comes before it) for a sentence that
     starts with a news dateline (新华社北京11月20日电: given as a placeholder, it got a "The" before
-    it), a part number before a heading (第三条 费用及支付方式) or a label ("Note: ...", "注意：...")
-    and has more after it; None otherwise."""
+    it), a part number before a heading (第三条 费用及支付方式), a point counted in prose (一是…: First,)
+    or a label ("Note: ...", "注意：...") and has more after it; None otherwise."""
     dateline = find_dateline(sentence, src_lang, tgt_lang)
     if dateline and sentence[dateline[0].end:].strip():
         rest = sentence[dateline[0].end:]
         return len(sentence) - len(rest.lstrip()), dateline[0].output + " "
     numbered = numbered_heading(sentence, src_lang, tgt_lang)
-    return numbered if numbered is not None else leading_label(sentence, src_lang, tgt_lang)
+    if numbered is not None:
+        return numbered
+    return counted_point(sentence, src_lang, tgt_lang) or leading_label(sentence, src_lang, tgt_lang)
 
 
 def _after(prefix: str, body: Prepared) -> Prepared:
