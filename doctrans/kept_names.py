@@ -205,6 +205,37 @@ def _near_copy(copy: str, word: str) -> bool:
     return copy[0].lower() == word[0].lower() and SequenceMatcher(None, copy.lower(), word.lower()).ratio() >= 0.75
 
 
+@cache
+def kept_in_chinese() -> frozenset[str]:
+    """doctrans/data/kept_in_chinese.txt: the English words technical Chinese keeps as written (sys,
+    gzip, regex: training.kept_in_chinese)."""
+    return frozenset(data_lines("kept_in_chinese.txt"))
+
+
+# A run of two or more small-letter words (with spaces or commas between) that the model copied.
+_ENGLISH_RUN = re.compile(r"(?<![A-Za-z_.])[a-z]+(?:[ ,]+[a-z]+)+(?![A-Za-z_(])")
+# What code, markup or a program's output holds: their words are copied on purpose.
+_CODE_MARKS = re.compile(r"[`=(){}\[\]<>_*|\\/@#$\n]|::")
+_QUOTATION = re.compile(r'[“"][^“”"]*[”"]')
+
+
+def copied_phrase(source: str, translation: str) -> str | None:
+    """A phrase of common English words (two or more, all of the source, none that technical
+    Chinese keeps) that a Chinese ``translation`` of a prose ``source`` copied instead of
+    translating (a product page's "enough for 12 cups" came back "enough for 12杯": the model
+    copied what it did not translate around its placeholders), or None. Not from a source with
+    code, markup or several lines, and not inside quotes."""
+    if _CODE_MARKS.search(source):
+        return None
+    source_words = {m.group() for m in _SOURCE_WORD.finditer(source)}
+    common, technical = common_words(), kept_in_chinese()
+    for m in _ENGLISH_RUN.finditer(_QUOTATION.sub(" ", translation)):
+        words = re.findall(r"[a-z]+", m.group())
+        if all(w in source_words and w in common and w not in technical for w in words):
+            return m.group()
+    return None
+
+
 def miscopied_words(source: str, translation: str) -> frozenset[str]:
     """The Latin words of a Chinese ``translation`` of an English ``source`` that copy a word of
     the source wrong: not in the source, four letters or more, with the first letter and most of
@@ -247,6 +278,11 @@ _VERSION_AFTER = re.compile(r"[ \t]+([0-9]+(?:[./][0-9]+)*)(?![0-9A-Za-z%％.])"
                             r"(?![ \t]?(?:及|以|左右|[个年月日元万亿倍]))")
 
 
+# A product's line after its kept name (a product page's "AeroBrew Pro Coffee Maker" came back
+# AeroBrew号咖啡机, its Pro read as a number): the name holds it.
+_PRODUCT_LINE = re.compile(r"(?: (?:Pro|Max|Plus|Mini|Ultra|Lite|Air|SE|Neo|Go|Prime))+(?![A-Za-z0-9'’-])")
+
+
 def _with_version(text: str, end: int, taken: Sequence[Span]) -> int:
     """Where a Latin name ending at ``end`` ends with the version number after it, if any (the
     number one whole verbatim span of ``taken``, which the name then holds)."""
@@ -271,6 +307,11 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
         keep = lambda s: is_cjk(s[0]) or (s not in rendered and s.lower() not in common)  # noqa: E731
     names = []
     if src not in CJK_LANGUAGES:
+        # The product line after a name kept verbatim (AeroBrew Pro: AeroBrew is an identifier's span).
+        for t in taken:
+            line = _PRODUCT_LINE.match(text, t.end)
+            if line and t.text[:1].isupper():
+                names.append(Span(line.start() + 1, line.end(), line.group()[1:], "name", line.group()[1:]))
         # A word in capitals quoted as a term ("MUST", "SHALL NOT" in a specification's RFC 2119
         # paragraph) is mentioned, not used: kept as written, common word or not.
         for a, b in _gaps(text, taken):
@@ -280,6 +321,9 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
         for m in pattern.finditer(text, a, b):
             if keep(m.group()):
                 end = _with_version(text, m.end(), taken) if src in CJK_LANGUAGES else m.end()
+                line = _PRODUCT_LINE.match(text, end)
+                end = line.end() if line and not any(t.start < line.end() and line.start() < t.end for t in taken) \
+                    else end
                 names.append(Span(m.start(), end, text[m.start():end], "name", text[m.start():end]))
     if src not in CJK_LANGUAGES:
         # An organisation's name the models never learned (Acme Software, Hua Tai Trading Co) is

@@ -21,14 +21,12 @@ import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from functools import cache
 from pathlib import Path
 
-from doctrans.data_lists import data_lines
 from doctrans.direction_terms import automatic_terms
 from doctrans.errors import UserError
 from doctrans.glossary import Glossary
-from doctrans.kept_names import common_words
+from doctrans.kept_names import common_words, kept_in_chinese
 from doctrans.language_id import base_language
 from doctrans.negation import added_negation, lost_negation
 from doctrans.verbatim import Span, SpanWarning, check, protected_spans
@@ -75,12 +73,6 @@ def sentence_warnings(source: str, translation: str, glossary: Glossary | None =
 # Commerce Department said在星期三上), and a reader of the Chinese may not notice them among the
 # names and code the translation keeps on purpose.
 _LATIN_WORD = re.compile(r"(?<![0-9A-Za-z_.\-])[A-Za-z]{3,}(?![0-9A-Za-z_\-]|\.[A-Za-z])")
-
-
-@cache
-def kept_in_chinese() -> frozenset[str]:
-    """doctrans/data/kept_in_chinese.txt."""
-    return frozenset(data_lines("kept_in_chinese.txt"))
 
 
 _QUOTED = re.compile(r'[“"][^“”"]*[”"]')

@@ -234,3 +234,33 @@ def test_a_word_copied_wrong_makes_the_engine_keep_another_hypothesis() -> None:
     hyps = ["它防止类似小的 needsle 结构。", "它防止类似针状的结构。"]
     assert prep.pick(hyps, lambda h: h) == "它防止类似针状的结构。"
     assert prep.pick(hyps[:1], lambda h: h) == hyps[0]  # none without it: the best
+
+
+def test_a_products_line_goes_with_its_kept_name() -> None:
+    # A product page's "AeroBrew Pro Coffee Maker" came back AeroBrew号咖啡机, its Pro read as a number.
+    prep = prepare("AeroBrew Pro Coffee Maker", 16, tgt_lang="zh", src_lang="en")
+    assert [s.output for s in prep.masked.spans] == ["AeroBrew", "Pro"]
+    assert prep.restore("⦅1⦆ ⦅2⦆咖啡机").text == "AeroBrew Pro咖啡机"
+    found = kept_names.find_kept_names("我买了一台AeroBrew Pro咖啡机。", "zh", "en")
+    assert [s.text for s in found] == ["AeroBrew Pro"]
+    assert [s.text for s in kept_names.find_kept_names("A pro tip.", "en", "zh")] == []
+
+
+@pytest.mark.parametrize(("source", "translation", "copied"), [
+    # A product page's "enough for 12 cups" came back "enough for 12杯": the model copied what it did
+    # not translate around its placeholders; its n-best held 足够 ⦅3⦆.
+    ("- 1.8-litre glass carafe, enough for 12 cups", "- ⦅1⦆ ⦅2⦆, enough for ⦅3⦆", "enough for"),
+    ("- 1.8-litre glass carafe, enough for 12 cups", "- ⦅1⦆ ⦅2⦆,足够 ⦅3⦆", None),
+    ("Use the range type.", "使用range类型。", None),  # one word: the report's to list
+    ('It prints "hello world".', "它打印“hello world”。", None),  # quoted
+    ("started at 17:13:52\nhello\nworld", "17:13:52 hello world", None),  # a program's output
+    ("Call f(x) with any value.", "用 any value 调用 f(x)。", None),  # code around it
+])
+def test_a_phrase_copied_instead_of_translated(source: str, translation: str, copied: str | None) -> None:
+    assert kept_names.copied_phrase(source, translation) == copied
+
+
+def test_the_engine_prefers_a_hypothesis_that_translates_the_phrase() -> None:
+    prep = prepare("- 1.8-litre glass carafe, enough for 12 cups", 16, tgt_lang="zh", src_lang="en")
+    hyps = [prep.model_text, prep.model_text.replace(", enough for", ",足够")]
+    assert prep.pick(hyps, lambda h: h) == hyps[1]

@@ -569,3 +569,15 @@ def test_a_change_by_a_sum_of_money_against_the_year_before_into_english() -> No
     assert [(s.text, s.target) for s in found] == [("较上年增加2.3亿元", "up 230 million yuan year on year"),
                                                    ("同比减少1200万元", "down 12 million yuan year on year")]
     assert report_terms.find_changes("收入增加2.3亿元。", "zh", "en") == []  # no period: the model's
+
+
+def test_an_before_a_restored_span_that_starts_with_a_vowel() -> None:
+    # An app's 一个账号可以… came back "A account can…" (账号 a report term: account).
+    from doctrans.engine.protect import an_before_a_vowel
+
+    assert an_before_a_vowel("A account can log in. It is a app.", ["account", "app"]) == \
+        "An account can log in. It is an app."
+    assert an_before_a_vowel("a unit and a one-off", ["unit", "one-off"]) == "a unit and a one-off"
+    prep = prepare("一个账号可以登录。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore(prep.model_text.replace("一个", "A ").replace("可以登录。", " can log in.")).text == \
+        "An account can log in."

@@ -33,6 +33,7 @@ from doctrans.glossary import Glossary
 from doctrans.kept_names import (
     CJK_LANGUAGES,
     common_words,
+    copied_phrase,
     half_translated,
     miscopied_names,
     miscopied_words,
@@ -181,6 +182,9 @@ class Prepared:
                     restored.text, [s.output for s in self.masked.spans if s.kind in ("number", "date")]))
         if not self.chinese_output and self.masked.spans:
             restored = replace(restored, text=no_article_before_determiner(one_period(restored.text)))
+            if base_language(self.tgt_lang) == "en":
+                outputs = [s.output for s in self.masked.spans]
+                restored = replace(restored, text=an_before_a_vowel(restored.text, outputs))
             places = [s.output for s in self.masked.spans if s.kind == "place"]
             if places and base_language(self.tgt_lang) == "en":
                 restored = replace(restored, text=no_article_before_place(restored.text, places))
@@ -265,10 +269,11 @@ class Prepared:
 
     def _spelled_wrong(self, text: str) -> bool:
         """Whether ``text`` (as the model wrote it) copies an English word wrong into Chinese
-        (doctrans.kept_names.miscopied_words) or makes up an English word (doctrans.english_words)."""
+        (doctrans.kept_names.miscopied_words) or copies a phrase it left untranslated
+        (doctrans.kept_names.copied_phrase), or makes up an English word (doctrans.english_words)."""
         src, tgt = base_language(self.src_lang), base_language(self.tgt_lang)
         if src == "en" and tgt == "zh":
-            return bool(miscopied_words(self.source, text))
+            return bool(miscopied_words(self.source, text)) or copied_phrase(self.source, text) is not None
         return tgt == "en" and src != "en" and bool(made_up_words(self.source, text))
 
     def choose(self, hyps: Sequence[H], decode: Callable[[H], str], wider: Callable[[], Sequence[H]] | None,
@@ -354,6 +359,16 @@ def _translated_term(span: Span) -> bool:
 # An article the model wrote before a span that starts with a determiner of its own: "The ⦅1⦆
 # company" with ⦅1⦆ = "this quarter" came back "The this quarter company".
 _ARTICLE_BEFORE_DETERMINER = re.compile(r"\b([Tt]he|[Aa]n?) (?=(?:this|these|those|the|its|our|their)\b)")
+
+
+def an_before_a_vowel(text: str, written: Sequence[str]) -> str:
+    """``text`` (English) with "an" where the model set "a" before a restored span that starts with
+    a vowel (an app's 一个账号 came back "A account": the model wrote its article for a placeholder);
+    not before a "u" or "one", which may sound as a consonant (a unit, a one-off)."""
+    for out in dict.fromkeys(written):
+        if out[:1].lower() in "aeio" and not out.lower().startswith("one"):
+            text = re.sub(rf"\b([Aa]) (?={re.escape(out)}\b)", r"\1n ", text)
+    return text
 
 
 def no_article_before_determiner(text: str) -> str:
