@@ -49,7 +49,7 @@ _COLON = re.compile(r"\s*[:：]\s*$")
 _RUN_IN_STOP = re.compile(r"(?<=[A-Za-z]{3})\.\s*$")
 # A label: a heading and its colon at the start of a segment, maybe in bold, text after it.
 # The colon right after the heading: "Example::" is reST's literal marker, "参见 :ref:`x`" a role.
-_LABEL = re.compile(r"\s*(?:\*\*|__)?([A-Za-z][A-Za-z &]{0,30}?|[\u4e00-\u9fff]{1,8})(：|:(?=(?:\*\*|__)?\s))"
+_LABEL = re.compile(r"\s*(?:\*\*|__)?([A-Za-z][A-Za-z &'’]{0,30}?|[\u4e00-\u9fff]{1,8})(：|:(?=(?:\*\*|__)?\s))"
                     r"(?=(?:\*\*|__)?\s*[^\s:：])")
 
 
@@ -65,7 +65,7 @@ def _tables() -> tuple[dict[str, str], dict[str, str]]:
 
 
 def _key(english: str) -> str:
-    return " ".join(english.lower().replace("&", "and").split())
+    return " ".join(english.lower().replace("&", "and").replace("’", "'").split())
 
 
 def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:

@@ -226,3 +226,10 @@ def test_a_chapters_title_follows_its_number_after_a_colon(source: str, translat
 def test_a_news_pages_and_a_charitys_report_headings(text: str, written: str) -> None:
     found = section_headings.find_section_heading(text, "en", "zh")
     assert [s.target for s in found] == [written]
+
+
+@pytest.mark.parametrize("text", ["What's in the box: a coffee maker and a carafe.",
+                                  "What’s in the box: a coffee maker and a carafe."])
+def test_a_label_with_an_apostrophe(text: str) -> None:
+    # A product page's "What's in the box:" came back 盒子里是什么 ("what is in the box?").
+    assert section_headings.leading_label(text, "en", "zh") == (19, "包装清单：")
