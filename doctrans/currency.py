@@ -207,4 +207,17 @@ def _into_chinese(text: str) -> list[Span]:
         if value is not None and not any(s.start < m.end() and m.start() < s.end for s in spans):
             figure = in_wan(value.scaleb(SCALE_WORDS[m.group(2).lower()])) if m.group(2) else m.group(1)
             spans.append(Span(m.start(), m.end(), m.group(0), "number", figure + _WORDS[m.group(3).lower()]))
-    return sorted(spans, key=lambda s: s.start)
+    return sorted((_per_period(text, s) for s in spans), key=lambda s: s.start)
+
+
+# An amount for each period after it ("to save $180,000 a year" came back 180,000美元年, the year
+# glued to the money): 每年180,000美元.
+_PER_PERIOD = re.compile(r"\s+(?:a|an|per|each)\s+(year|month|week|day|hour)(?![A-Za-z])", re.IGNORECASE)
+_EACH = {"year": "每年", "month": "每月", "week": "每周", "day": "每天", "hour": "每小时"}
+
+
+def _per_period(text: str, span: Span) -> Span:
+    m = _PER_PERIOD.match(text, span.end)
+    if m is None or span.target is None:
+        return span
+    return Span(span.start, m.end(), text[span.start:m.end()], span.kind, _EACH[m.group(1).lower()] + span.target)

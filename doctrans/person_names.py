@@ -137,6 +137,7 @@ _PLAYER = re.compile(f"(?:(?<![\\u4e00-\\u9fff])|(?<=[，。、；：]))({_SURNA
 # before what a person does or a mark (小王子 is the little prince, 小白兔 a bunny, 小马过河 a pony).
 _FAMILIAR = re.compile(f"(?:(?<![\u4e00-\u9fff])|(?<=[{_BEFORE_NAME}]))(老|小)([{_SURNAMES}])"
                        "(?=[的说没把从给笑才就也又在问看叹点摇站走坐拿抬低回喊叫和是已正将却便还不"
+                       "放摆蹲拍指递掏擦抽喝吃听转推拉接想望盯皱愣"  # 老张放下茶杯, 老张摆摆手: "The old manipulation"
                        "，。、：；！？“”\"])")
 
 

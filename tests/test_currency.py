@@ -96,3 +96,14 @@ def test_a_capital_amounts_label_goes_with_it() -> None:
     """（大写：肆拾捌万元整） came back "(uppercase:RMB Four Hundred Eighty Thousand Only)"."""
     found = [(s.text, s.target) for s in find_amounts("人民币480,000元（大写：肆拾捌万元整）", "en")]
     assert ("大写：肆拾捌万元整", "in words: RMB Four Hundred Eighty Thousand Only") in found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # An opinion column's "to save $180,000 a year" came back 180,000美元年, the year glued to the money.
+    ("to save $180,000 a year.", [("$180,000 a year", "每年180,000美元")]),
+    ("It costs $5 per month and 10 dollars an hour.",
+     [("$5 per month", "每月5美元"), ("10 dollars an hour", "每小时10美元")]),
+    ("$5 a piece", [("$5", "5美元")]),
+])
+def test_an_amount_for_each_period(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_amounts(text, "zh")] == found

@@ -140,3 +140,9 @@ def test_an_organisations_official_speaks_for_it() -> None:
     found = automatic_terms("杭州市交通局相关负责人介绍：", [], "zh", "en")
     assert [s.target for s in found] == ["an official of the Hangzhou Municipal Transport Bureau said"]
     assert [s.target for s in automatic_terms("负责人表示，", [], "zh", "en")] == []  # nobody's
+
+
+@pytest.mark.parametrize("text", ["老张放下手里的茶杯，蹲下来看了看。", "老张摆摆手：“不要钱。”"])
+def test_a_familiar_name_before_what_a_hand_does(text: str) -> None:
+    # A story's 老张放下手里的茶杯 came back "The old tea cup", 老张摆摆手 "The old manipulation".
+    assert [s.target for s in find_person_names(text, "zh", "en")] == ["Lao Zhang"]
