@@ -18,6 +18,7 @@ model:
 | Outlook for 2026      | zh     | 2026年展望     |
 | 2025年度报告          | en     | Annual Report 2025 |
 | Revenue by Region     | zh     | 按地区划分的收入 |
+| 分地区收入            | en     | Revenue by Region |
 | Annual Report 2025: Key Findings | zh | 2025年年度报告：主要发现 |
 | Summary of results    | zh     | (the model's)  |
 | 总结一下              | en     | (the model's)  |
@@ -143,10 +144,15 @@ def _yeared(word: str, tgt: str | None) -> str | None:
 # 收入由Region): 按地区划分的收入 <-> Revenue by Region, both headings of the list.
 _ENGLISH_BY = re.compile(r"(?P<what>.+?)\s+by\s+(?P<by>.+)", re.IGNORECASE)
 _CHINESE_BY = re.compile(r"按(?P<by>.+?)划分的(?P<what>.+)")
+# ... and a statistics table's shorter way (a quarterly report's 分地区收入 came back "In the middle of
+# the area"): 分 and a two-character heading (地区, 行业, 产品) before the figure's.
+_CHINESE_SHORT_BY = re.compile(r"分(?P<by>[\u4e00-\u9fff]{2})(?P<what>[\u4e00-\u9fff]{2,8})")
 
 
 def _broken_down(word: str, tgt: str | None) -> str | None:
     m = (_ENGLISH_BY if tgt == "zh" else _CHINESE_BY).fullmatch(word)
+    if m is None and tgt == "en":
+        m = _CHINESE_SHORT_BY.fullmatch(word)
     if m is None or _UNIT_AFTER.fullmatch(m.group("by")):  # the unit is the whole heading's
         return None
     what, by = _heading(m.group("what").strip(), tgt), _heading(m.group("by").strip(), tgt)
