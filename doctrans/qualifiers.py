@@ -26,6 +26,7 @@ figure likewise:
 | up to 10 hours           | zh     | 最多10小时             |
 | as many as 40,000        | zh     | 多达40,000             |
 | every 15 minutes         | zh     | 每15分钟               |
+| within 30 days           | zh     | 30天内                 |
 | nearly 30% of them       | zh     | 近30%                  |
 | about 5 km away          | zh     | 约5公里                |
 | version 2.0 or later     | zh     | 2.0及更高版本          |
@@ -163,6 +164,11 @@ _STARTS_A_FIGURE = re.compile(r"[-−+$€£¥￥0-9０-９≤≥±]|US\$|HK\$|�
 _QUESTION = re.compile(r"(?i)\b(?:what|how)\s+$")
 # What "every" goes with: a count of a unit (every 15 minutes, every 3 months, every 100 km).
 _EVERY_FIGURE = re.compile(r"[0-9][0-9,.]*\s?(?!(?:st|nd|rd|th)\b)[A-Za-z]+")
+
+
+# "within" before a duration is a limit Chinese writes after it: 30天内.
+_WITHIN = re.compile(r"(?<![A-Za-z])(?i:within) ?$")
+_CHINESE_DURATION_END = re.compile(r"(?:秒|分钟|小时|天|日|周|星期|个月|年)$")
 
 
 def qualified_in_english(text: str, start: int) -> bool:
@@ -423,7 +429,11 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
             if before and before.group(1).lower() == "every" and not _EVERY_FIGURE.fullmatch(fig.text):
                 before = None  # every 2nd day is 每隔一天, not 每第2天
             after_en = _ENGLISH_AFTER.match(text, fig.end)
-            if before:
+            within = _WITHIN.search(text, 0, fig.start)
+            if within and _CHINESE_DURATION_END.search(written):
+                # A time limit ("We will respond within 30 days" came back 我们会在30天的回应): 30天内.
+                start, written = within.start(), f"{written}内"
+            elif before:
                 start, written = before.start(), f"{_ENGLISH_BEFORE[before.group(1).lower()]}{written}"
             elif after_en:
                 end, written = after_en.end(), f"{written}{_ENGLISH_AFTER_WORDS[after_en.group(1).lower()]}"
