@@ -212,8 +212,11 @@ def _into_chinese(text: str) -> list[Span]:
 
 # An amount for each period after it ("to save $180,000 a year" came back 180,000美元年, the year
 # glued to the money): 每年180,000美元.
-_PER_PERIOD = re.compile(r"\s+(?:a|an|per|each)\s+(year|month|week|day|hour)(?![A-Za-z])", re.IGNORECASE)
-_EACH = {"year": "每年", "month": "每月", "week": "每周", "day": "每天", "hour": "每小时"}
+# ... or with a slash, as a price list writes it ($9/month came back 9美元/month).
+_PER_PERIOD = re.compile(r"(?:\s+(?:a|an|per|each)\s+|\s?/\s?)(year|yr|month|mo|week|wk|day|hour|hr)(?![A-Za-z])",
+                         re.IGNORECASE)
+_EACH = {"year": "每年", "yr": "每年", "month": "每月", "mo": "每月", "week": "每周", "wk": "每周", "day": "每天",
+         "hour": "每小时", "hr": "每小时"}
 
 
 def _per_period(text: str, span: Span) -> Span:

@@ -104,6 +104,8 @@ def test_a_capital_amounts_label_goes_with_it() -> None:
     ("It costs $5 per month and 10 dollars an hour.",
      [("$5 per month", "每月5美元"), ("10 dollars an hour", "每小时10美元")]),
     ("$5 a piece", [("$5", "5美元")]),
+    # A pricing page's table: $9/month came back 9美元/month.
+    ("$9/month, $29 / mo", [("$9/month", "每月9美元"), ("$29 / mo", "每月29美元")]),
 ])
 def test_an_amount_for_each_period(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_amounts(text, "zh")] == found
