@@ -577,7 +577,8 @@ def test_an_before_a_restored_span_that_starts_with_a_vowel() -> None:
 
     assert an_before_a_vowel("A account can log in. It is a app.", ["account", "app"]) == \
         "An account can log in. It is an app."
-    assert an_before_a_vowel("a unit and a one-off", ["unit", "one-off"]) == "a unit and a one-off"
+    assert an_before_a_vowel("a unit, a one-off, a EU law", ["unit", "one-off", "EU"]) == \
+        "a unit, a one-off, a EU law"
     prep = prepare("一个账号可以登录。", 16, tgt_lang="en", src_lang="zh")
     assert prep.restore(prep.model_text.replace("一个", "A ").replace("可以登录。", " can log in.")).text == \
         "An account can log in."

@@ -364,9 +364,9 @@ _ARTICLE_BEFORE_DETERMINER = re.compile(r"\b([Tt]he|[Aa]n?) (?=(?:this|these|tho
 def an_before_a_vowel(text: str, written: Sequence[str]) -> str:
     """``text`` (English) with "an" where the model set "a" before a restored span that starts with
     a vowel (an app's 一个账号 came back "A account": the model wrote its article for a placeholder);
-    not before a "u" or "one", which may sound as a consonant (a unit, a one-off)."""
+    not before a "u", "one" or "eu", which may sound as a consonant (a unit, a one-off, a European)."""
     for out in dict.fromkeys(written):
-        if out[:1].lower() in "aeio" and not out.lower().startswith("one"):
+        if out[:1].lower() in "aeio" and not out.lower().startswith(("one", "eu", "ewe")):
             text = re.sub(rf"\b([Aa]) (?={re.escape(out)}\b)", r"\1n ", text)
     return text
 
