@@ -72,6 +72,8 @@ def test_a_batch_retries_the_row_as_one_document_at_a_time_does(translator: Onnx
     # 玛莉亚·洛普z): the name is kept, with its given name; a lone letter of no name is no cut word.
     ("Maria Lopez to confirm the date.", "玛莉亚·洛普z确认日期。", {"Maria", "Lopez"}),
     ("Use plan b if it fails.", "如果失败使用计划b。", set()),
+    # A story's "the light on Gull Point" came back 盖尔· Point: transliterated in part.
+    ("He kept the light on Gull Point.", "他在盖尔· Point守灯。", {"Gull", "Point"}),
 ])
 def test_a_word_cut_in_two_is_found_by_its_copied_end(source: str, translation: str, cut: set[str]) -> None:
     assert half_translated(source, translation) == cut

@@ -251,7 +251,8 @@ def test_a_products_line_goes_with_its_kept_name() -> None:
     # not translate around its placeholders; its n-best held 足够 ⦅3⦆.
     ("- 1.8-litre glass carafe, enough for 12 cups", "- ⦅1⦆ ⦅2⦆, enough for ⦅3⦆", "enough for"),
     ("- 1.8-litre glass carafe, enough for 12 cups", "- ⦅1⦆ ⦅2⦆,足够 ⦅3⦆", None),
-    ("Use the range type.", "使用range类型。", None),  # one word: the report's to list
+    ("Climb to the lamp room.", "爬到lamp房间。", "lamp"),  # a story's: one word too
+    ("Use the regex module with a shell.", "在shell里使用regex模块。", None),  # what technical Chinese keeps
     ('It prints "hello world".', "它打印“hello world”。", None),  # quoted
     ("started at 17:13:52\nhello\nworld", "17:13:52 hello world", None),  # a program's output
     ("Call f(x) with any value.", "用 any value 调用 f(x)。", None),  # code around it
