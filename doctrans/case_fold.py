@@ -69,7 +69,7 @@ from doctrans.language_id import base_language
 # A capital word glued to code's marks (``rdnSequence.?LAST``, ``$PATH``, ``MODE=FAST``) is a token
 # of the code, not a shouted word.
 _CAPS_WORD = re.compile(r"(?<![A-Za-z0-9_'’?.$@#%&=/\\])[A-Z]{2,}(?:['’][A-Z]+)?(?![A-Za-z0-9_])")
-_TITLE_WORD = re.compile(r"(?<![A-Za-z0-9_'’.\-])[A-Z][a-z]+(?![A-Za-z0-9_'’.\-(])")
+_TITLE_WORD = re.compile(r"(?<![A-Za-z0-9_'’.\-])[A-Z][a-z]+(?:['’]s)?(?![A-Za-z0-9_'’.\-(])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _AFTER_LEADING_PLACEHOLDER = re.compile(r"^([\s*_]*\u2985\d+\u2986[\s*_]*)([A-Z][a-z]+)(?![A-Za-z0-9_'’.\-])")
 _FIRST_WORD = re.compile(r"^([\s*_\"“‘'(\[-]*)([A-Z][a-z]+)(?![A-Za-z0-9_'’.\-])")
@@ -117,6 +117,20 @@ def title_cased(sentence: str) -> bool:
             and not sentence.rstrip().endswith(".") and not shouted(sentence))
 
 
+def _stem(word: str) -> str:
+    """``word`` without a possessive's ending (keeper's: keeper)."""
+    return re.sub(r"['’]s$", "", word)
+
+
+def _common_form(word: str, common: frozenset[str]) -> bool:
+    """A common word, or its possessive or a plain inflection of one (a story's title "The
+    Lighthouse Keeper's Daughter" came back 灯塔·普莱特的女儿, a headline's "Inflation Eases for Third
+    Straight Month" left Eases to be a name)."""
+    word = _stem(word)
+    return word in common or any(word.endswith(end) and word[:-len(end)] + add in common
+                                 for end, add in (("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ies", "y")))
+
+
 def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: str | None) -> str:
     """``model_text`` (the masked ``sentence``) with the capital words the model should read in
     small letters folded (rules in the module docstring); unchanged unless the target has no case
@@ -128,8 +142,8 @@ def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: st
     folded = _CAPS_WORD.sub(lambda m: m.group().lower() if m.group().lower() in common else m.group(), model_text)
     if title_cased(sentence):
         proper = proper_words()
-        folded = _TITLE_WORD.sub(lambda m: m.group().lower() if m.group().lower() in common
-                                 and m.group().lower() not in proper else m.group(), folded)
+        folded = _TITLE_WORD.sub(lambda m: m.group().lower() if _common_form(m.group().lower(), common)
+                                 and _stem(m.group().lower()) not in proper else m.group(), folded)
     # After a leading placeholder (a label, ``⦅1⦆ Administrator rights are required``) the first
     # word's capital is the sentence's, not a name's: the model copied it as a name.
     lead = _AFTER_LEADING_PLACEHOLDER.match(folded) or _first_content_word(folded, sentence)

@@ -70,3 +70,14 @@ def test_a_capital_word_glued_to_code_marks_keeps_its_case(text: str) -> None:
 def test_english_the_model_copied_comes_back_in_the_sources_case(text: str, output: str, written: str) -> None:
     prep = prepare(text, 16, tgt_lang="zh", src_lang="en")
     assert prep.restore(output).text == written
+
+
+@pytest.mark.parametrize(("title", "read"), [
+    # A story's title "The Lighthouse Keeper's Daughter" came back 灯塔·普莱特的女儿 (Keeper's a name), a
+    # headline's "Inflation Eases for Third Straight Month" kept Eases a name.
+    ("The Keeper's Daughter", "the keeper's daughter"),
+    ("Prices Eases for Third Straight Month", "prices eases for third straight month"),
+    ("Installing Python on Windows", "installing Python on Windows"),  # names stay
+])
+def test_a_titles_possessives_and_inflections_are_read_in_small_letters(title: str, read: str) -> None:
+    assert fold_case(title, title, "en", "zh") == read
