@@ -293,6 +293,9 @@ _VERSION_AFTER = re.compile(r"[ \t]+([0-9]+(?:[./][0-9]+)*)(?![0-9A-Za-z%％.])"
 _PRODUCT_LINE = re.compile(r"(?: (?:Pro|Max|Plus|Mini|Ultra|Lite|Air|SE|Neo|Go|Prime))+(?![A-Za-z0-9'’-])")
 
 
+_PRODUCT_NAME = re.compile(r"[A-Z][A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*|[A-Z][A-Za-z]*[0-9]+|i[A-Z][A-Za-z]+")
+
+
 def _with_version(text: str, end: int, taken: Sequence[Span]) -> int:
     """Where a Latin name ending at ``end`` ends with the version number after it, if any (the
     number one whole verbatim span of ``taken``, which the name then holds)."""
@@ -317,10 +320,11 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
         keep = lambda s: is_cjk(s[0]) or (s not in rendered and s.lower() not in common)  # noqa: E731
     names = []
     if src not in CJK_LANGUAGES:
-        # The product line after a name kept verbatim (AeroBrew Pro: AeroBrew is an identifier's span).
+        # The product line after a name kept verbatim (AeroBrew Pro: AeroBrew is an identifier's span),
+        # a word with a capital inside or a figure at its end; not a heading's ("Background: Air pollution").
         for t in taken:
             line = _PRODUCT_LINE.match(text, t.end)
-            if line and t.text[:1].isupper():
+            if line and _PRODUCT_NAME.fullmatch(t.text):
                 names.append(Span(line.start() + 1, line.end(), line.group()[1:], "name", line.group()[1:]))
         # A word in capitals quoted as a term ("MUST", "SHALL NOT" in a specification's RFC 2119
         # paragraph) is mentioned, not used: kept as written, common word or not.

@@ -67,7 +67,8 @@ _SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁
 _COMPOUND = ("欧阳", "司马", "诸葛", "上官", "东方", "皇甫", "令狐", "慕容")
 _SURNAME_READINGS = {"曾": "zeng", "单": "shan", "解": "xie", "查": "zha", "仇": "qiu", "区": "ou", "朴": "piao"}
 TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长|部长|副局长|局长|副市长|市长|副省长|省长|书记|董事长"
-          "|总经理|总裁|首席执行官|教授|院士|博士|记者|主任|处长|校长|院长|委员|大使|总统|首相|经理|工程师|医生|律师"
+          "|总经理|总裁|首席执行官|首席技术官|首席财务官|首席运营官|首席科学家|首席经济学家|总工程师|技术总监|总监|创始人"
+          "|教授|院士|博士|记者|主任|处长|校长|院长|委员|大使|总统|首相|经理|工程师|医生|律师"
           "|作家|导演|教练|队长|预报员|研究员|分析师|经济学家|专家|负责人|科长|所长|站长|厂长|县长|区长|镇长|村长"
           # A match report's players, after their team or their place on it (中国队武磊接…破门: "the NSA skull").
           "|前锋|后卫|门将|中场|球员|队员|选手|运动员|主帅|队"
@@ -232,6 +233,11 @@ _PRONOUNS = {"他": "he", "她": "she", "他们": "they", "她们": "they"}
 _OFFICIAL_SPEECH = re.compile(f"(?:有关|相关)?负责人({'|'.join(_SPEECH)})(?=[，,：:])")
 
 
+# 据 earlier in the clause makes the verb of speech its end (据首席技术官陈立明介绍: according to Chen
+# Liming), not a verb of the name ("According to ... Chen Liming said").
+_ACCORDING_TO = re.compile(r"据[^，。；：！？,;:!?]*$")
+
+
 def with_speech_verbs(text: str, spans: list[Span]) -> list[Span]:
     """``spans`` with each person's name (a ``name`` span written in pinyin) that a verb of speech
     follows grown to take it (``付凌晖表示`` -> ``Fu Linghui said``), an organisation's (a company or
@@ -242,6 +248,8 @@ def with_speech_verbs(text: str, spans: list[Span]) -> list[Span]:
     for span in spans:
         m = _SPEECH_AFTER.match(text, span.end)
         official = _OFFICIAL_SPEECH.match(text, span.end)
+        if _ACCORDING_TO.search(text, 0, span.start):
+            m = official = None
         if span.kind in ("name", "phrase") and span.target and _HAN.search(span.text) and official:
             span = Span(span.start, official.end(), text[span.start:official.end()], "phrase",  # its capital
                         f"an official of {span.target} {_SPEECH[official.group(1)]}")  # is the sentence's

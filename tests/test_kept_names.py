@@ -265,3 +265,11 @@ def test_the_engine_prefers_a_hypothesis_that_translates_the_phrase() -> None:
     prep = prepare("- 1.8-litre glass carafe, enough for 12 cups", 16, tgt_lang="zh", src_lang="en")
     hyps = [prep.model_text, prep.model_text.replace(", enough for", ",足够")]
     assert prep.pick(hyps, lambda h: h) == hyps[1]
+
+
+def test_a_product_line_only_after_a_products_name() -> None:
+    # A paper's "Background: Air pollution is..." had its Air kept as AeroBrew's Pro is.
+    prep = prepare("Background: Air pollution is a leading risk.", 16, tgt_lang="zh", src_lang="en")
+    assert "Air" not in [s.output for s in prep.masked.spans]
+    prep = prepare("The iPhone Pro Max is new.", 16, tgt_lang="zh", src_lang="en")
+    assert [s.output for s in prep.masked.spans] == ["iPhone", "Pro Max"]

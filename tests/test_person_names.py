@@ -146,3 +146,14 @@ def test_an_organisations_official_speaks_for_it() -> None:
 def test_a_familiar_name_before_what_a_hand_does(text: str) -> None:
     # A story's 老张放下手里的茶杯 came back "The old tea cup", 老张摆摆手 "The old manipulation".
     assert [s.target for s in find_person_names(text, "zh", "en")] == ["Lao Zhang"]
+
+
+def test_a_chief_officer_is_a_title_and_according_to_is_no_speech() -> None:
+    # A tech news item: 据公司首席技术官陈立明介绍 came back "the company Chief Technology Officer s", the name
+    # gone; with it a name, 据 makes 介绍 the phrase's end, not "Chen Liming said".
+    from doctrans.direction_terms import automatic_terms
+
+    found = automatic_terms("据公司首席技术官陈立明介绍，成本降低了40%。", [], "zh", "en")
+    assert [(s.text, s.target) for s in found if s.kind == "name"] == [("陈立明", "Chen Liming")]
+    found = automatic_terms("首席技术官陈立明介绍，成本降低了40%。", [], "zh", "en")
+    assert [(s.text, s.target) for s in found if s.kind == "name"] == [("陈立明介绍", "Chen Liming said")]
