@@ -233,18 +233,19 @@ class Prepared:
         """The hypothesis to keep of the search's n-best (best first; ``decode``: its text as the
         model wrote it): the best that copied every placeholder (:meth:`acceptable`), names no
         place the source does not (doctrans.place_names.invented_places), keeps the source's
-        negation (doctrans.negation) and spells its words right (into Chinese, copies no English
-        word wrong: ``needsle`` for needle-like; into English, makes up no word: ``occupted``); else
-        the best but for such a word, else the best without the negation, else the best that copied every
-        placeholder; None when none did (the engine then searches wider)."""
+        negation and adds none (doctrans.negation) and spells its words right (into Chinese, copies
+        no English word wrong, ``needsle`` for needle-like, nor leaves one untranslated, "enough
+        for"; into English, makes up no word: ``occupted``); else the best but for such a word, else
+        the best but for the negation, else the best that copied every placeholder; None when none
+        did (the engine then searches wider)."""
         return self._pick(hyps, decode)[0]
 
     def _pick(self, hyps: Sequence[H], decode: Callable[[H], str], spelling: bool = True) -> tuple[H | None, int]:
         """:meth:`pick`'s hypothesis and its flaw: 0 none, :data:`_MISCOPIED` a word copied wrong,
-        :data:`_NEGATION_LOST` the source's negation lost, or one it does not state added."""
+        :data:`_NEGATION_CHANGED` the source's negation lost, or one it does not state added."""
         first_ok: H | None = None
         first_ok_text = ""
-        first_placed: H | None = None  # the best that names no invented place but lost a negation
+        first_placed: H | None = None  # the best that names no invented place but changed a negation
         first_miscopied: H | None = None  # the best that would do but for a word copied wrong
         for h in hyps:  # best first: usually the first will do, and the rest are never decoded
             text = decode(h)
@@ -263,9 +264,9 @@ class Prepared:
         if first_miscopied is not None:
             return first_miscopied, _MISCOPIED
         if first_placed is not None:
-            return first_placed, _NEGATION_LOST
-        lost = first_ok is not None and changed_negation(self.source, first_ok_text, self.src_lang, self.tgt_lang)
-        return first_ok, _NEGATION_LOST if lost else 0
+            return first_placed, _NEGATION_CHANGED
+        changed = first_ok is not None and changed_negation(self.source, first_ok_text, self.src_lang, self.tgt_lang)
+        return first_ok, _NEGATION_CHANGED if changed else 0
 
     def _spelled_wrong(self, text: str) -> bool:
         """Whether ``text`` (as the model wrote it) copies an English word wrong into Chinese
@@ -280,7 +281,8 @@ class Prepared:
                spelling: bool = True) -> H:
         """The hypothesis the engine keeps of its n-best ``hyps`` (best first, at least one):
         :meth:`pick`'s; when none copied every placeholder, or the one picked has a flaw (it lost
-        the source's negation, or copied a word wrong: its n-best held none without), :meth:`pick`
+        the source's negation or added one, or copied a word wrong or left one untranslated: its
+        n-best held none without), :meth:`pick`
         of a wider search (``wider``; None: the beam is as wide as it goes) is kept if it does
         better; else the best of ``hyps``. ``spelling`` False: a word spelled wrong is no flaw (the
         engine's ``any_spelling``, for comparing its search with PyTorch's). (相当于整整一夜没睡,
@@ -302,7 +304,7 @@ _SPACE_BEFORE_FULL_WIDTH = re.compile(r"(?<=\S)[ \t]+(?=（)")
 
 # The flaws of a picked hypothesis, worse last (Prepared._pick).
 _MISCOPIED = 1
-_NEGATION_LOST = 2
+_NEGATION_CHANGED = 2
 
 
 # "election year", "fiscal-year": the source's own year after a term (选举年 is right).
