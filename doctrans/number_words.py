@@ -505,11 +505,12 @@ def with_years(text: str, source: str, spans: Sequence[Span]) -> str:
     years (十年没回来) where the model dropped them: it writes a numeral's figure for the model to copy and
     the model wrote 年 as years mostly ("I've known him 10 years"), but not always ("It's not back in
     10", 十三年没有工作过了 "I haven't worked in 13", 二十五年 "25."). Not after a figure a word
-    follows in the same word (10-shirt)."""
+    follows in the same word (10-shirt), nor where the figure is written twice (which is whose?)."""
     for span in spans:
         if span.kind != "number" or span.target is None or not span.target.isdigit() \
                 or not _YEARS_AFTER.match(source, span.end):
             continue
-        text = re.sub(rf"(?<![0-9A-Za-z.,]){re.escape(span.target)}{_BARE_FIGURE_END}", f"{span.target} years", text,
-                      count=1)
+        figure = rf"(?<![0-9A-Za-z.,]){re.escape(span.target)}(?![0-9])"
+        if len(re.findall(figure, text)) == 1:  # not another span's 10 (十个人等了十年: 10 people)
+            text = re.sub(figure + _BARE_FIGURE_END, f"{span.target} years", text)
     return text

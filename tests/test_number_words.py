@@ -280,3 +280,11 @@ def test_years_the_model_dropped_after_a_numeral_go_back(source: str, decoded: s
 def test_a_few_tens_of_years_are_decades_not_ten() -> None:
     # 也可能影响未来几十年 came back "the future 10 years".
     assert number_words.chinese_numerals("也可能影响未来几十年。") == []
+
+
+def test_years_go_back_only_where_the_figure_is_the_numerals_alone() -> None:
+    # 十个人等了十年: "10 people waited 10": which 10 is the years' cannot be told; left as written.
+    prep = prepare("十个人等了十年。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("⦅1⦆ people waited ⦅2⦆.").text == "10 people waited 10."
+    prep = prepare("他等了十年。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("He waited ⦅1⦆.").text == "He waited 10 years."
