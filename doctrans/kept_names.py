@@ -55,7 +55,14 @@ out of Chinese):
 Each name is a span whose target is itself (kind ``name``): doctrans.engine.protect masks it with
 the verbatim spans and glossary terms and restores it byte for byte, and doctrans.verbatim.check
 reports it when a translation lacks it. Names never overlap a verbatim span, a glossary term or a
-figure (they are looked for only between them), so a path or a version stays one span of its own.
+figure (they are looked for only between them), so a path or a version stays one span of its own;
+a product's line after a product's name goes with it (AeroBrew Pro, iPhone Pro Max: the model read
+Pro as a number, 号).
+
+Into Chinese the module also tells the engine's pick what went wrong with a name or a word
+(doctrans.engine.protect): a word cut in two or a name transliterated in part
+(:func:`half_translated`), a rare name copied wrong (:func:`miscopied_names`), a word copied wrong
+(:func:`miscopied_words`) and a common word or phrase left in English (:func:`copied_phrase`).
 """
 
 from __future__ import annotations
@@ -158,6 +165,7 @@ _SUFFIXES = frozenset({"ing", "ings", "ers", "tion", "tions", "sion", "ness", "m
 _SOURCE_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]+(?![A-Za-z0-9_])")
 
 
+# A capitalised word right after a transliteration's dot (盖尔· Point).
 _AFTER_NAME_DOT = re.compile(r"[\u4e00-\u9fff]·\s*([A-Z][a-z]+)(?![A-Za-z])")
 
 
@@ -165,7 +173,10 @@ def half_translated(source: str, translation: str) -> frozenset[str]:
     """The words of an English ``source`` that a Chinese ``translation`` cut in two, its beginning
     translated and its end copied after the Chinese characters (``Newark`` for 新ark River): the
     engine translates such a sentence again with them kept as written. A tail that is itself a
-    word of the source (调用read) or could end more than two of them is no cut word."""
+    word of the source (调用read) or could end more than two of them is no cut word. A name is cut
+    so too: its last letter or two left after its transliteration (玛莉亚·洛普z for Maria Lopez), or
+    its next word copied after the transliteration's dot (盖尔· Point for Gull Point): the whole name
+    is kept, its given names with it."""
     words = {m.group() for m in _SOURCE_WORD.finditer(source)}
     lower = {w.lower() for w in words}
     cut: set[str] = set()
