@@ -91,13 +91,14 @@ def _chinese_nouns() -> tuple[dict[str, tuple[str, str]], re.Pattern[str]]:
     words = "|".join(sorted(map(re.escape, {k for k in nouns if not k.startswith(tuple(_COUNTERS))}),
                             key=len, reverse=True))
     return nouns, re.compile(rf"(?<![0-9.,，])(?P<figure>{_FIGURE})(?P<counter>[{_COUNTERS}])(?P<noun>{words})"
-                             rf"(?![\u4e00-\u9fff](?<![{_AFTER_CHINESE_NOUN}]))")
+                             rf"(?![{_MAKES_ANOTHER_NOUN}])")
 
 
-# The counters a Chinese count may use for a noun of the table (5座城市 as 5个城市), and what may
-# follow the noun for it to end there (not 城市化, urbanisation, nor 车站站长, a stationmaster).
+# The counters a Chinese count may use for a noun of the table (5座城市 as 5个城市), and what after
+# the noun makes it another word (城市化 urbanisation, 城市群 a city cluster, 学校长 no school);
+# a verb may follow (23个省份开展了活动).
 _COUNTERS = "个座家所名位辆台栋口本场户种项"
-_AFTER_CHINESE_NOUN = "的和与及、在中里内有都也将已是了，。；：！？"
+_MAKES_ANOTHER_NOUN = "化群圈带级型类性率长们区"
 
 
 def _into_english(text: str) -> list[Span]:

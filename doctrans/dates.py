@@ -296,7 +296,7 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             if named is not None and _valid(named, day):
                 year = figure_value(m["y"]) if m["y"] else None
                 spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, named, day)))
-        spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m.group(1))
+        spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", _year_alone(text, m))
                                 for m in _ZH_YEAR.finditer(text)])
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date",
                                      f"from the {_ordinal(figure_value(m[1]))} to the {_ordinal(figure_value(m[2]))}")
@@ -375,6 +375,13 @@ def _with_deadline(text: str, date: Span) -> Span:
         return date
     start, written = word.start(), _DEADLINE_INTO[word.group(1).lower()].format(date.target)
     return Span(start, date.end, text[start:date.end], "date", written)
+
+
+def _year_alone(text: str, m: re.Match[str]) -> str:
+    """A year (``2018年``) into English: "in 2018" where it opens a sentence before a comma (an
+    interview's 2018年，我决定回国 came back "2018, I decided"), else the year."""
+    opens = m.start() == 0 or text[m.start() - 1] in "。！？；：\n“"
+    return f"in {m.group(1)}" if opens and text[m.end():m.end() + 1] in ("，", ",") else m.group(1)
 
 
 def _beside(dates: list[Span], alone: list[Span]) -> list[Span]:

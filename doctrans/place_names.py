@@ -103,10 +103,23 @@ _OWNED = re.compile("第|首|最|经济|外贸|企业|人口|成年|居民|科�
                     "|公民|法律|领土|首都|国内|城市|农村|市场|产业|出口|进口|消费")
 
 
+# 中国 before a people or a thing of it is Chinese (很多中国学生 came back "a lot of China students"),
+# before an ordinal or a superlative China's (中国第一座…).
+_OF_CHINA = re.compile("学生|企业|公司|经济|市场|政府|人民|游客|消费者|科学家|学者|文化|历史|城市|农村|家庭|用户|品牌"
+                       "|产品|电影|音乐|文学|艺术|传统|社会|教育|科技|球员|选手|运动员|工人|农民|家长|孩子|儿童|青年")
+
+
 def _ours(text: str, end: int, name: str) -> str:
-    """``name`` (English) of the place that ends at ``end`` of ``text``, possessive where it is
-    我国 before what it has."""
-    return f"{name}'s" if text[end - 2:end] == "我国" and _OWNED.match(text, end) else name
+    """``name`` (English) of the place that ends at ``end`` of ``text``: possessive where it is
+    我国 before what it has or 中国 before an ordinal, Chinese where it is 中国 before its people
+    or things."""
+    if text[end - 2:end] == "我国" and _OWNED.match(text, end):
+        return f"{name}'s"
+    if text[end - 2:end] == "中国" and _OF_CHINA.match(text, end):
+        return "Chinese"
+    if text[end - 2:end] == "中国" and text[end:end + 1] in ("第", "首", "最"):
+        return f"{name}'s"
+    return name
 
 
 def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:

@@ -58,6 +58,7 @@ def test_a_count_with_an_adjective_before_its_noun(text: str, expected: list[tup
     ("全市共有3所大学和1家医院。", [("3所大学", "3 universities"), ("1家医院", "1 hospital")]),
     ("5座城市", [("5座城市", "5 cities")]),  # another counter the noun takes
     ("5个城市化试点", []),  # 城市化: urbanisation
+    ("在全国23个省份开展了活动", [("23个省份", "23 provinces")]),  # a verb after it (an interview's)
     ("5人制足球", []),  # no counter: part of another word
 ])
 def test_a_chinese_count_into_english(text: str, expected: list[tuple[str, str]]) -> None:

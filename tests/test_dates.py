@@ -191,3 +191,13 @@ def test_a_decade_in_words_into_chinese(text: str, found: list[tuple[str, str]])
 ])
 def test_a_part_of_the_day_after_a_date(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_dates(text, "en")] == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # An interview's 2018年，我决定回国 came back "2018, I decided".
+    ("2018年，我决定回国。", [("2018年", "in 2018")]),
+    ("他说：2018年，我回国了。", [("2018年", "in 2018")]),
+    ("他2018年回国。", [("2018年", "2018")]),
+])
+def test_a_year_that_opens_a_sentence_is_in_that_year(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_dates(text, "en")] == found

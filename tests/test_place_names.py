@@ -188,3 +188,14 @@ def test_a_possessive_place_takes_no_article_and_goes_before_its_ordinal() -> No
     assert prep.restore("This is the first ⦅1⦆ cross-sea railway.").text == "This is China's first cross-sea railway."
     prep = prepare("我国成年人平均每年读书。", 16, tgt_lang="en", src_lang="zh")
     assert prep.restore("The ⦅1⦆ adults read books.").text == "China's adults read books."
+
+
+@pytest.mark.parametrize(("text", "target"), [
+    # An interview's 很多中国学生 came back "a lot of China students".
+    ("很多中国学生对科学很感兴趣。", "Chinese"),
+    ("中国经济保持增长。", "Chinese"),
+    ("这是中国第一座跨海大桥。", "China's"),
+    ("他去了中国。", "China"),
+])
+def test_china_before_its_people_or_things_is_chinese(text: str, target: str) -> None:
+    assert [s.target for s in find_place_names(text, "zh", "en")] == [target]

@@ -101,7 +101,7 @@ def test_report_terms_give_way_past_the_phrase_budget() -> None:
     keep theirs (the CPU models put seven out of order, two figures swapped; the GPU model of
     2026-11-27 keeps seven in order, and with the terms wrote "operating revenue" and "net profit"
     where alone it wrote "the camping" and "tails")."""
-    figures = ["2024", "125.06 billion yuan", "up 8.3% year on year", "9.64 billion yuan", "up 12.1% year on year"]
+    figures = ["in 2024", "125.06 billion yuan", "up 8.3% year on year", "9.64 billion yuan", "up 12.1% year on year"]
     seven = prepare("2024年，公司实现营业收入1,250.6亿元，同比增长8.3%；净利润96.4亿元，同比增长12.1%。", 16,
                     tgt_lang="en", src_lang="zh")
     assert [s.output for s in seven.masked.spans] == [figures[0], "posted operating revenue", *figures[1:3],
