@@ -50,7 +50,7 @@ from functools import cache
 from doctrans.currency import find_amounts
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
-from doctrans.magnitudes import ascii_digits
+from doctrans.magnitudes import ascii_digits, find_magnitudes
 from doctrans.verbatim import Span
 
 # Before a Chinese term these make it another one (上一季度: the last quarter); after it, 长 makes
@@ -169,6 +169,21 @@ _ENGLISH_CHANGE = re.compile(
     re.IGNORECASE)
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
+# A change to a level with the level it started from after it, as news writes it ("The number of
+# people facing acute hunger rose to 295 million last year, up from 282 million in 2024" came back
+# 从2.95亿发布到2.82亿, the figures swapped): 从2.82亿增至2.95亿.
+_ENGLISH_FIGURE = r"(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:\s(?:million|billion|trillion))?"
+_RISE_TO_FROM = re.compile(rf"(?<![A-Za-z])(rose|risen|increased|grew|climbed|jumped|fell|fallen|dropped|declined"
+                           rf"|decreased|slipped)\s+to\s+(?P<to>{_ENGLISH_FIGURE})(?P<when>\s+(?:last|this)\s+year)?,?"
+                           rf"\s+(?:up|down)\s+from\s+(?P<from>{_ENGLISH_FIGURE})(?![0-9A-Za-z])", re.IGNORECASE)
+
+
+def _figure_into_chinese(figure: str) -> str:
+    """A figure of :data:`_RISE_TO_FROM` as Chinese writes it (295 million: 2.95亿)."""
+    scaled = next((s.target for s in find_magnitudes(figure, "zh") if (s.start, s.end) == (0, len(figure))), None)
+    return scaled or figure
+
+
 # A rise or a fall named as a noun ("Economists had expected a rise of 2.6%" came back 2.6%的启发, an
 # inspiration): 增长2.6%, 下降2.6%.
 _ENGLISH_NOUN_CHANGE = re.compile(r"(?<![A-Za-z])(?:a|an)\s+(rise|increase|gain|jump|fall|drop|decline|decrease)"
@@ -266,6 +281,11 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
             if m.group("closed"):  # a market's close ("closed up 0.5%" came back 关闭了增长0.5%, shut)
                 verb = "收涨" if rise else "收跌"
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{period}{verb}{size}"))
+        for m in _RISE_TO_FROM.finditer(text):  # rose to 295 million, up from 282 million: 从2.82亿增至2.95亿
+            to, start = _figure_into_chinese(m.group("to")), _figure_into_chinese(m.group("from"))
+            verb = "增至" if m.group(1).lower() in _RISES_TO else "降至"
+            when = "" if not m.group("when") else "去年" if "last" in m.group("when").lower() else "今年"
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{when}从{start}{verb}{to}"))
         for m in _ENGLISH_NOUN_CHANGE.finditer(text):
             rise = m.group(1).lower() in ("rise", "increase", "gain", "jump")
             spans.append(Span(m.start(), m.end(), m.group(), "number",

@@ -594,3 +594,15 @@ def test_an_official_notices_fixed_phrases_into_english() -> None:
     assert [s.target for s in find_report_terms("本通知自发布之日起施行。", "zh", "en")] == \
         ["This notice shall take effect on the date of its release"]
 
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A UN agency's report in the news: "rose to 295 million last year, up from 282 million in 2024" came
+    # back 从2.95亿发布到2.82亿, the figures swapped.
+    ("Hunger rose to 295 million last year, up from 282 million in 2024.",
+     [("rose to 295 million last year, up from 282 million", "去年从2.82亿增至2.95亿")]),
+    ("Sales fell to 1,200, down from 1,500.", [("fell to 1,200, down from 1,500", "从1,500降至1,200")]),
+    ("It rose to 5%, up from 3%.", [("rose to 5%", "升至5%")]),  # a level's percentage: the level alone
+])
+def test_a_change_to_a_level_with_where_it_started(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in report_terms.find_changes(text, "en", "zh")] == found
