@@ -45,6 +45,7 @@ import itertools
 import re
 
 from doctrans.segment import Span, strip_span
+from doctrans.sentence_end import common_first_word_in_small_letters
 
 _OPENING = "“「『"
 _CLOSING = "”」』"
@@ -146,7 +147,4 @@ def narration_case(previous_source: str, source: str, translation: str, common: 
         return translation
     if source.lstrip()[:1] in _OPENING + '"\'‘':
         return translation  # another utterance
-    m = re.match(r"([A-Z][a-z]*)\b", translation)
-    if not m or m.group(1) == "I" or m.group(1).lower() not in common:
-        return translation
-    return translation[0].lower() + translation[1:]
+    return common_first_word_in_small_letters(translation, common)

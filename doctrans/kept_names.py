@@ -347,8 +347,8 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
             if keep(m.group()):
                 end = _with_version(text, m.end(), taken) if src in CJK_LANGUAGES else m.end()
                 line = _PRODUCT_LINE.match(text, end)
-                end = line.end() if line and not any(t.start < line.end() and line.start() < t.end for t in taken) \
-                    else end
+                if line and not Span(line.start(), line.end(), line.group(), "name").overlaps_any(taken):
+                    end = line.end()
                 names.append(Span(m.start(), end, text[m.start():end], "name", text[m.start():end]))
     if src not in CJK_LANGUAGES:
         # An organisation's name the models never learned (Acme Software, Hua Tai Trading Co) is

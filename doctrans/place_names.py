@@ -113,11 +113,12 @@ def _ours(text: str, end: int, name: str) -> str:
     """``name`` (English) of the place that ends at ``end`` of ``text``: possessive where it is
     我国 before what it has or 中国 before an ordinal, Chinese where it is 中国 before its people
     or things."""
-    if text[end - 2:end] == "我国" and _OWNED.match(text, end):
+    written = text[end - 2:end]
+    if written == "我国" and _OWNED.match(text, end):
         return f"{name}'s"
-    if text[end - 2:end] == "中国" and _OF_CHINA.match(text, end):
+    if written == "中国" and _OF_CHINA.match(text, end):
         return "Chinese"
-    if text[end - 2:end] == "中国" and text[end:end + 1] in ("第", "首", "最"):
+    if written == "中国" and text[end:end + 1] in ("第", "首", "最"):
         return f"{name}'s"
     return name
 

@@ -160,6 +160,16 @@ _ABBREVIATED_END = re.compile(rf"(?<![A-Za-z])(?:[ap]\.m|{_ABBREVIATIONS})\.$")
 _ABBREVIATION = re.compile(rf"(?<![A-Za-z])(?:{_ABBREVIATIONS}|Bros|St|No|[A-Z])\.$")
 
 
+def common_first_word_in_small_letters(translation: str, common: frozenset[str]) -> str:
+    """``translation`` (English) with its first word in small letters when it is a common word
+    (``common``; not ``I``, not a name): the translation of what goes on a sentence written before
+    it (a narration after its utterance, the point after ``First, ``)."""
+    m = re.match(r"([A-Z][a-z]*)\b", translation)
+    if not m or m.group(1) == "I" or m.group(1).lower() not in common:
+        return translation
+    return translation[0].lower() + translation[1:]
+
+
 def capitalised_start(source: str, translation: str, tgt_lang: str | None) -> str:
     """``translation`` with its first letter a capital when it starts a sentence of a cased
     language (English, the European languages) translated from a source without case (Chinese,

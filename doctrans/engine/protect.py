@@ -50,7 +50,7 @@ from doctrans.quoted_terms import DEFINED, DEFINED_INTO_ENGLISH, QuotedTerm, fin
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
 from doctrans.section_headings import find_section_heading, leading_label, numbered_heading, titled_part
 from doctrans.segment import is_cjk
-from doctrans.sentence_end import drop_unopened, end_like_source, end_marks
+from doctrans.sentence_end import common_first_word_in_small_letters, drop_unopened, end_like_source, end_marks
 from doctrans.units import (
     drop_repeated_measures,
     no_age_after_a_name,
@@ -141,9 +141,10 @@ class Prepared:
                                                                       [s.output for s in self.masked.spans]))
                 restored = replace(restored, text=surnames_after_latin_given_names(
                     restored.text, self.masked.source, self.masked.spans))
-                # A surname is no number ("I'm Karen Wu, Chief Financial Officer" came back 凯伦吴号).
-                surnames = [s.output for s in self.masked.spans if s.kind == "name" and s.target is not None]
-                restored = replace(restored, text=no_counter_after(restored.text, surnames, "号"))
+                # A name is no number: a surname's character ("I'm Karen Wu, Chief Financial Officer"
+                # came back 凯伦吴号) or a name kept as written.
+                names = [s.output for s in self.masked.spans if s.kind == "name" and s.target is not None]
+                restored = replace(restored, text=no_counter_after(restored.text, names, "号"))
                 terms = [s.output for s in self.masked.spans
                          if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号"))
                          and not _YEAR_AFTER.match(self.masked.source, s.end)]
@@ -196,9 +197,7 @@ class Prepared:
                 restored = replace(restored, text=titled_part(self.source, restored.text, self.masked.spans[0].output))
         if self.prefix.endswith(", ") and not _starts_with_a_name(decoded, self.masked):
             # First, the market… (the rest was translated as a sentence of its own)
-            first = re.match(r"[A-Z][a-z]*\b", restored.text)
-            if first and first.group() != "I" and first.group().lower() in common_words():
-                restored = replace(restored, text=restored.text[0].lower() + restored.text[1:])
+            restored = replace(restored, text=common_first_word_in_small_letters(restored.text, common_words()))
         return replace(restored, text=self.prefix + restored.text) if self.prefix else restored
 
     def model_target(self, translation: str) -> str:
