@@ -81,6 +81,7 @@ def _chinese_nouns() -> tuple[dict[str, tuple[str, str]], re.Pattern[str]]:
     """(counter and noun, or the noun alone -> (English singular, plural), the pattern of a figure,
     a counter and a noun): the table read the other way."""
     nouns: dict[str, tuple[str, str]] = {}
+    chinese_nouns: set[str] = set()
     for line in data_lines("counted_nouns.tsv"):
         forms, counter, chinese = line.split("\t")
         if not counter:
@@ -88,8 +89,8 @@ def _chinese_nouns() -> tuple[dict[str, tuple[str, str]], re.Pattern[str]]:
         singular, plural = [*forms.split("|"), ""][:2]
         nouns.setdefault(counter + chinese, (singular, plural or singular))
         nouns.setdefault(chinese, (singular, plural or singular))
-    words = "|".join(sorted(map(re.escape, {k for k in nouns if not k.startswith(tuple(_COUNTERS))}),
-                            key=len, reverse=True))
+        chinese_nouns.add(chinese)
+    words = "|".join(sorted(map(re.escape, chinese_nouns), key=len, reverse=True))
     return nouns, re.compile(rf"(?<![0-9.,，])(?P<figure>{_FIGURE})(?P<counter>[{_COUNTERS}])(?P<noun>{words})"
                              rf"(?![{_MAKES_ANOTHER_NOUN}])")
 

@@ -60,6 +60,8 @@ def test_a_count_with_an_adjective_before_its_noun(text: str, expected: list[tup
     ("5个城市化试点", []),  # 城市化: urbanisation
     ("在全国23个省份开展了活动", [("23个省份", "23 provinces")]),  # a verb after it (an interview's)
     ("5人制足球", []),  # no counter: part of another word
+    # Nouns that begin with a counter's character (家庭, 项目): the table's too (they had been left out).
+    ("共有3个家庭参加，完成了12个项目。", [("3个家庭", "3 families"), ("12个项目", "12 projects")]),
 ])
 def test_a_chinese_count_into_english(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_counted_nouns(text, "zh", "en")] == expected
