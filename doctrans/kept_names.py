@@ -165,6 +165,8 @@ _SUFFIXES = frozenset({"ing", "ings", "ers", "tion", "tions", "sion", "ness", "m
 _SOURCE_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]+(?![A-Za-z0-9_])")
 
 
+# A capitalised word right after Chinese characters and a space (卢克 Harris).
+_AFTER_TRANSLITERATION = re.compile(r"[\u4e00-\u9fff] ([A-Z][a-z]+)(?![A-Za-z])")
 # A capitalised word right after a transliteration's dot (盖尔· Point).
 _AFTER_NAME_DOT = re.compile(r"[\u4e00-\u9fff]·\s*([A-Z][a-z]+)(?![A-Za-z])")
 
@@ -202,6 +204,14 @@ def half_translated(source: str, translation: str) -> frozenset[str]:
     for m in _AFTER_NAME_DOT.finditer(translation):
         for run in re.finditer(rf"(?:[A-Z][a-z]+ )+{m.group(1)}\b", source):
             cut |= set(run.group().split())
+    # ... or its surname copied after its given name's transliteration (a match report's "captain Luke
+    # Harris" came back 卢克 Harris), the given name nowhere in the translation.
+    copied = {m.group() for m in _SOURCE_WORD.finditer(translation)}
+    for m in _AFTER_TRANSLITERATION.finditer(translation):
+        for run in re.finditer(rf"((?:[A-Z][a-z]+ )+){m.group(1)}\b", source):
+            given = [w for w in run.group(1).split() if w.lower() not in common_words()]
+            if given and not copied & set(given):
+                cut |= {*given, m.group(1)}
     return frozenset(cut)
 
 
@@ -367,7 +377,8 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
                     start = _word_start(m, first)
                 elif (_ORGANISATION.search(m.group()) and any(_rare_name(w) for w in words[:-1])) \
                         or _after_a_kept_name(text, m, [*taken, *names]):
-                    start = m.start()
+                    # from its first word that is no sentence's function word (Between Harbour …)
+                    start = _word_start(m, next((i for i, w in enumerate(words[:-1]) if w not in _FUNCTION_WORDS), 0))
                 elif _STRONG_LEGAL_FORM.search(m.group()) and len(words) >= 2:
                     # A legal form says it is a company whatever its words (a lease's "Harbour View
                     # Properties LLC" came back with the date inside it): from its first word that
@@ -378,7 +389,8 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
                     start = _word_start(m, lead)
                 else:
                     continue
-                dot = _ABBREVIATED.search(m.group()) and _ABBREVIATION_DOT.match(text, m.end())
+                # (" " + : the legal form alone is the run after a kept name: BrightHome Inc. is …)
+                dot = _ABBREVIATED.search(" " + m.group()) and _ABBREVIATION_DOT.match(text, m.end())
                 end = m.end() + (1 if dot else 0)
                 names.append(Span(start, end, text[start:end], "name", text[start:end]))
     return sorted(names, key=lambda s: s.start)

@@ -35,6 +35,8 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | “外面下雨了，”小林把伞放在门口    | Xiao Lin        |
 | 小王子和小白兔                   | (none)          |
 | 我去找李医生                     | Dr. Li          |
+| 请联系年级组张老师               | Teacher Zhang   |
+| 科林先生来了                     | (none)          |
 | 一位姓王的老师                   | Wang            |
 | 老百姓的生活                     | (none)          |
 | 欧阳明教授说                     | (none)          |
@@ -89,6 +91,10 @@ _AFTER_TITLE = re.compile(f"(?:{TITLES})({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_A
 _HAN = re.compile("[\\u4e00-\\u9fff]")
 # What may come right before a name with 先生/女士 (请王先生, 这位张女士, 和李先生, 还记得王阿姨吗).
 _BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等他她们得到了着过把从为替陪帮诉像"
+# ... and the unit a person works in, before a name with its title (a school's letter: 请联系年级组张老师
+# came back "call the year-level group teacher", the name gone; 财务部王经理, 办公室李主任). Not 科, a
+# character of transliterations (科林先生 is Mr. Collin).
+_UNIT_BEFORE_NAME = "组部处室班局院所队司厅"
 # How English addresses each: Mr. Wang, Teacher Wang (as translations of Chinese fiction do), Dr. Li.
 FORMS_OF_ADDRESS = {"先生": "Mr.", "女士": "Ms.", "小姐": "Miss", "太太": "Mrs.", "老师": "Teacher", "医生": "Dr.",
                     "大夫": "Dr.", "教授": "Professor", "经理": "Manager", "主任": "Director", "校长": "Principal",
@@ -202,7 +208,7 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         start = m.start()
         if any(s.start < m.end() and start < s.end for s in spans):
             continue
-        if start > 0 and _HAN.match(text[start - 1]) and text[start - 1] not in _BEFORE_NAME:
+        if start > 0 and _HAN.match(text[start - 1]) and text[start - 1] not in _BEFORE_NAME + _UNIT_BEFORE_NAME:
             continue  # inside a longer name: 卡斯特罗先生 is Mr. Castro, not "卡斯特Mr. Luo"
         written = f"{FORMS_OF_ADDRESS[m.group(2)]} {pinyin(m.group(1), '')}"
         spans.append(Span(start, m.end(), m.group(), "name", written))

@@ -18,6 +18,10 @@ it gives way to figures at the placeholder limit, as Latin names do: doctrans.en
 | 途经日本福冈和长崎。              | en     | Japan · Fukuoka · Nagasaki   |
 | 在福建省东山县沿海登陆            | en     | Fujian · Dongshan County     |
 | 该县和全县，一个县                | en     | (none)                       |
+| 北京市气象台发布预报              | en     | Beijing                      |
+| 深圳市南山区科技园                | en     | Shenzhen · Nanshan District  |
+| 上海市浦东新区                    | en     | Shanghai · Pudong New Area   |
+| 北京市民去北京市场和北京商业区    | en     | Beijing · Beijing · Beijing  |
 | 中东部地区降雨，索菲亚太累了。    | en     | the central and eastern regions |
 | 东部地区和东北地区               | en     | the eastern region · the northeastern region |
 | The U.S. and the UK, Asia-Pacific | zh     | 美国 · 英国 · 亚太           |
@@ -30,7 +34,9 @@ before a character that makes it a people, a language or another word (``德国�
 ``印度洋``, ``罗马数字``), and the names marked ``!`` in the list (``南非``, ``加纳``: 华南非常,
 增加纳税) are only written. A country's parts by the compass before 地区 (a statistics release's
 ``东部地区增长5.4%……东北地区增长3.9%`` came back "The central area, up 5.4% … eastern up 3.9%")
-are the region's name. Into other languages nothing changes.
+are the region's name. A city's ``市`` is its name's (``北京市`` is Beijing, not "Beijing town"),
+and a district right after a city is written in pinyin (``南山区``, Nanshan District, came back
+"South mountain"). Into other languages nothing changes.
 """
 
 from __future__ import annotations
@@ -132,9 +138,13 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
         return _with_unlisted([Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
                                for m in english_names.finditer(text)], _nationalities(text))
     if tgt == "en" and src != "en":
-        found = [Span(m.start(), m.end(), m.group(), "place", _ours(text, m.end(), into_english[m.group()]))
+        found = [_with_city(text, Span(m.start(), m.end(), m.group(), "place",
+                                       _ours(text, m.end(), into_english[m.group()])))
                  for m in chinese_names.finditer(text)]
-        return _with_unlisted(found, [*_regions(text), *_divisions(text), *_teams(text, into_english)])
+        districts = _districts(text, found)  # 海淀区 over the list's 海淀
+        found = [f for f in found if not f.overlaps_any(districts)] + districts
+        return _with_unlisted(sorted(found, key=lambda s: s.start),
+                              [*_regions(text), *_divisions(text), *_teams(text, into_english)])
     return []
 
 
@@ -152,6 +162,43 @@ def _teams(text: str, into_english: dict[str, str]) -> list[Span]:
         if name is not None and name not in _NO_TEAM:
             start = m.start() - len(name)
             spans.append(Span(start, m.end(), text[start:m.end()], "place", into_english[name]))
+    return spans
+
+
+# A city's 市 is its name's (北京市气象台 came back "The Beijing town meteorological observatory"):
+# English writes the name alone. Not where 市 begins another word (北京市场 a market, 市民 its people,
+# 市长 its mayor, 市委 its party committee, 市政 its public works, 市区 its urban area, 市内 within).
+_CITY = re.compile(r"市(?![场民长委政值况面价容内中区])")
+
+
+def _with_city(text: str, span: Span) -> Span:
+    if _CITY.match(text, span.end) is None:
+        return span
+    return Span(span.start, span.end + 1, text[span.start:span.end + 1], span.kind, span.target)
+
+
+# A city's district in pinyin (深圳市南山区 came back "Shenzhen South mountain", 杭州市西湖区 "the
+# center of the lake Hangzhou", 广州市天河区 "Guangzhou Water"): two characters and 区 right after a
+# city of the list, 新区 a new area (浦东新区, Pudong New Area). Not the areas every city has (老城区,
+# 商业区, 开发区, 风景区: the old town, a business district, a development zone, a scenic area).
+_DISTRICT = re.compile(r"([\u4e00-\u9fff]{2})(新区|区)")
+_NO_DISTRICT_TEXT = (
+    "老城 主城 中心 核心 商业 工业 住宅 居住 办公 生活 服务 功能 示范 试验 保护 风景 旅游 "
+    "开发 贫困 城市 城乡 沿海 边境 高新 经济 自贸 保税 受灾 重灾 管辖 行政 郊外 农村 山地 "
+    "东部 西部 南部 北部 中部 地区 周边 附近 全市 各个 所有 其他 部分 重点 相关 偏远 老旧 "
+    "新城 城中 市中 景点 港口 机场 校园 社区 园区 街道 郊县 县城 城郊")
+_NO_DISTRICT = frozenset(_NO_DISTRICT_TEXT.split())
+
+
+def _districts(text: str, cities: list[Span]) -> list[Span]:
+    spans = []
+    for city in cities:
+        m = _DISTRICT.match(text, city.end)
+        if m is None or m.group(1) in _NO_DISTRICT or set(_GRAMMAR_CHARACTERS) & set(m.group(1)):
+            continue
+        name = "".join(lazy_pinyin(m.group(1), style=Style.NORMAL)).capitalize()
+        kind = "New Area" if m.group(2) == "新区" else "District"
+        spans.append(Span(m.start(), m.end(), m.group(), "place", f"{name} {kind}"))
     return spans
 
 
@@ -186,8 +233,8 @@ def _regions(text: str) -> list[Span]:
 # in Chinese (TVsub's 库克县 is Cook County, not "Kuke County": doctrans.person_names' list).
 _DIVISION = re.compile(r"(?:(?<![\u4e00-\u9fff])|(?<=[省市州]))([\u4e00-\u9fff]{2})(县)"
                        r"|(?<=省)([\u4e00-\u9fff]{2})(市)")
-_NOT_IN_A_DIVISION = set("个各该全本这那每一两几多其此某们我你他她它咱了的着过在是和与及对将把被让给向从于为以而并说"
-                         + _FOREIGN_NAME_CHARS + "曼蒙凯鲍")
+_GRAMMAR_CHARACTERS = "个各该全本这那每一两几多其此某们我你他她它咱了的着过在是和与及对将把被让给向从于为以而并说"
+_NOT_IN_A_DIVISION = set(_GRAMMAR_CHARACTERS + _FOREIGN_NAME_CHARS + "曼蒙凯鲍")
 _DIVISION_WORD = {"县": "{} County", "市": "{}"}
 
 

@@ -57,6 +57,14 @@ from doctrans.verbatim import Span
 # a ministry its minister (外交部长).
 _NOT_BEFORE_CHINESE = "上下每这本同前后"
 _NOT_AFTER_CHINESE = "长"
+# ... and around one term, the characters that make it part of other words: 我校 is "our school"
+# but not in 自我校准 (self-calibration) or 我校准了 (I calibrated), TVsub's; 我市 not in 我市场.
+_CHINESE_CONTEXT = {"我校": ("自", "准"), "我市": ("", "场")}
+
+
+def _in_context(term: str) -> str:
+    before, after = _CHINESE_CONTEXT.get(term, ("", ""))
+    return ((f"(?<![{before}])" if before else "") + re.escape(term) + (f"(?![{after}])" if after else ""))
 
 
 _SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to"})
@@ -99,7 +107,7 @@ def _tables() -> tuple[list[str], dict[str, str], dict[str, str], re.Pattern[str
     # A term's possessive is the term's (the Landlord's prior written consent came back 兰德尔·德尔德的前任,
     # "Randall Dell's ex"); not a contraction (I'd, don't).
     english_terms = re.compile(rf"(?<![A-Za-z0-9_'’\-])(?:{alternation})(?![A-Za-z0-9_\-]|['’](?!s\b))")
-    alternation = "|".join(re.escape(n) for n in sorted(into_english, key=len, reverse=True))
+    alternation = "|".join(_in_context(n) for n in sorted(into_english, key=len, reverse=True))
     chinese_terms = re.compile(rf"(?<![{_NOT_BEFORE_CHINESE}])(?:{alternation})(?!{_NOT_AFTER_CHINESE})")
     return terms, into_chinese, into_english, english_terms, chinese_terms
 
@@ -128,10 +136,23 @@ def _longer_name(text: str, m: re.Match[str]) -> bool:
     return bool(_CAPITALISED_END.search(m.group())) and bool(_CAPITALISED_NEXT.match(text, m.end()))
 
 
+# The words a heading in title case writes in small letters: articles, conjunctions, prepositions.
+_SMALL_IN_TITLES_TEXT = (
+    "a an the and but or nor for so yet as at by in of off on per to up via vs with from into onto over than "
+    "versus between under upon out about after against among before during through without within along "
+    "across behind beyond near since toward towards until de la le von van der du del")
+_SMALL_IN_TITLES = frozenset(_SMALL_IN_TITLES_TEXT.split())
+
+
 def title_case(text: str) -> bool:
-    """Most words capitalised: a heading, where every content word looks like a name."""
-    words = re.findall(r"[A-Za-z]+", text)
-    return len(words) >= 2 and sum(w[0].isupper() for w in words) * 3 >= len(words) * 2
+    """Most words capitalised and no other word in small letters but an article, a conjunction or a
+    preposition: a heading, where every content word looks like a name. A sentence full of names
+    is none (a lease's "This Lease Agreement is made on March 3, 2026 between Harbor View Properties
+    LLC ("Landlord") and Daniel Ortiz ("Tenant")" was read as one, and its company was not kept)."""
+    words = re.findall(r"[A-Za-z]+(?:['’][A-Za-z]+)?", text)  # a possessive's s is its word's
+    capitalised = [w[0].isupper() or not w.islower() for w in words]  # iPhone is a name's
+    return (len(words) >= 2 and sum(capitalised) * 3 >= len(words) * 2
+            and all(c or w in _SMALL_IN_TITLES for w, c in zip(words, capitalised, strict=True)))
 
 
 # 截止 that ends its clause is a closing, not "as of" (优惠活动将于…晚上11点59分截止 came back "…as of.").

@@ -24,6 +24,8 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 五点左右          | around 5 o'clock | (as written) |
 | 十一点钟          | 11 o'clock      | (as written)  |
 | 上午9时许         | around 9 a.m.   | (as written)  |
+| 上午9:00至11:30   | 9:00 a.m. to 11:30 a.m. | (as written) |
+| 上午9:00-13:00    | 9:00 a.m. to 1:00 p.m. | (as written) |
 | 17时30分          | 5:30 p.m.       | (as written)  |
 | 6.1级地震         | a magnitude-6.1 earthquake | (as written) |
 | 风力达12级        | winds of force 12 | (as written) |
@@ -298,7 +300,10 @@ _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m
 # Hours and minutes in digits or Chinese numerals (下午三点半 came back "It's a halfway").
 # News writes 时 for 点 and 许 for "about" (``5日上午9时许`` came back "on the 5th at 9").
 # ... and a clock's digits after the part of the day (新机将于12月1日上午10:08开售 came back "on 10:08").
-_CHINESE_CLOCK_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9]{{1,2}})[:：]([0-5][0-9])(?![0-9])")
+# ... and the time a range ends at, in the same part of the day or the 24-hour clock (a school's
+# 上午9:00至11:30举行 came back "9:00 a.m. to 11:30 P.", the end's hour read as no time).
+_CHINESE_CLOCK_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9]{{1,2}})[:：]([0-5][0-9])(?![0-9])"
+                                 r"(?:\s?(?:至|到|-|–|—|~|～)\s?([0-9]{1,2})[:：]([0-5][0-9])(?![0-9]))?")
 _CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s?[点點时]"
                            r"(?:钟|整)?(?:\s?([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})\s?分|(半|一刻|三刻))?(许)?")
 # The 24-hour clock of Chinese news, digits before 时 (``17时30分``, ``9时许``): 5:30 p.m., about 9 a.m.
@@ -534,9 +539,14 @@ def _out_of_chinese(text: str) -> list[Span]:
         about = "around " if m.group(5) else ""
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{about}{hour}{minutes} {_PERIODS[m.group(1)]}"))
     for m in _CHINESE_CLOCK_TIME.finditer(text):
-        if 1 <= int(m.group(2)) <= 12:
-            spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                              f"{int(m.group(2))}:{m.group(3)} {_PERIODS[m.group(1)]}"))
+        if not 1 <= int(m.group(2)) <= 12:
+            continue
+        written = f"{int(m.group(2))}:{m.group(3)} {_PERIODS[m.group(1)]}"
+        end = _range_end(int(m.group(2)), _PERIODS[m.group(1)], m.group(4), m.group(5)) if m.group(4) else None
+        if end is None:  # no range, or none that can be one: the start alone
+            spans.append(Span(m.start(), m.end(3), text[m.start():m.end(3)], "number", written))
+        else:
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{written} to {end}"))
     for m in _CLOCK_24.finditer(text):
         hour, minute = int(ascii_digits(m.group(1))), int(ascii_digits(m.group(2))) if m.group(2) else None
         if hour > 24 or (minute is not None and minute > 59) or any(s.start < m.end() and m.start() < s.end
@@ -623,6 +633,22 @@ def _bare_clocks(text: str, taken: list[tuple[int, int]]) -> list[Span]:
                           _BARE_CLOCK_WORDS.get(m.group(5) or "", "{}").format(clock)))
         taken.append((m.start(), m.end()))
     return spans
+
+
+def _range_end(start_hour: int, period: str, hour_text: str, minute: str) -> str | None:
+    """The end of a range of the clock that starts at ``start_hour`` in ``period`` (a.m./p.m.), its
+    hour on the 12-hour clock of that part of the day (上午9:00至11:30) or on the 24-hour clock
+    (上午9:00至13:00); none where it ends before it starts."""
+    hour = int(hour_text)
+    if hour > 24:
+        return None
+    if hour >= 13:
+        return f"{hour - 12}:{minute} p.m." if hour < 24 else None
+    if hour == 12:
+        return f"12:{minute} p.m."
+    if hour < start_hour % 12 or hour == 0:
+        return None
+    return f"{hour}:{minute} {period}"
 
 
 def _clock_number(text: str) -> int | None:

@@ -763,9 +763,18 @@ def mask(text: str, max_placeholders: int = MAX_PLACEHOLDERS, terms: Sequence[Sp
         token = placeholder(k)
         out.append(token)
         length += len(token)
-        pos = s.end
+        pos = s.end + (1 if _plural_possessive(text, s) else 0)
     out.append(text[pos:])
     return Masked(text, "".join(out), tuple(kept), tuple(offsets), tuple(rest))
+
+
+def _plural_possessive(text: str, span: Span) -> bool:
+    """``span`` ends in a plural's ``s`` and an apostrophe follows, a possessive's (``60 days'
+    written notice``): the apostrophe is left out of what the model reads, which copied it after the
+    placeholder (``60天' 书面通知``). Not a single quote's end (``the 'two days' clause``)."""
+    if not span.text.endswith(("s", "S")) or not re.match(r"['’](?:\s|$)", text[span.end:span.end + 2]):
+        return False
+    return re.search(r"(?:^|[\s(\[])['‘]\w", text[:span.start]) is None
 
 
 # Model output: the canonical ⦅k⦆, the fullwidth ｟k｠, maybe with spaces the detokeniser put inside.

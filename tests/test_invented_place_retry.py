@@ -74,6 +74,11 @@ def test_a_batch_retries_the_row_as_one_document_at_a_time_does(translator: Onnx
     ("Use plan b if it fails.", "如果失败使用计划b。", set()),
     # A story's "the light on Gull Point" came back 盖尔· Point: transliterated in part.
     ("He kept the light on Gull Point.", "他在盖尔· Point守灯。", {"Gull", "Point"}),
+    # A match report's "captain Luke Harris" came back 卢克 Harris: the given name transliterated, the
+    # surname copied; kept whole. A name copied whole, or after a common word, is none.
+    ("A header from captain Luke Harris won it.", "队长卢克 Harris的头球赢了。", {"Luke", "Harris"}),
+    ("Bristol Rovers beat Exeter City.", "在星期六 Bristol Rovers 击败 Exeter City。", set()),
+    ("The Harris family came.", "这 Harris 家族来了。", set()),
 ])
 def test_a_word_cut_in_two_is_found_by_its_copied_end(source: str, translation: str, cut: set[str]) -> None:
     assert half_translated(source, translation) == cut

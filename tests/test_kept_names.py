@@ -204,6 +204,10 @@ def test_a_companys_abbreviation_keeps_its_full_stop_inside_a_sentence() -> None
     kept = [s.text for s in prep.masked.spans if s.kind == "name"]
     assert "Acme Data Services Inc." in kept and "Northwind Logistics Ltd." in kept
     assert "Acme Data Inc" in kept  # at the sentence's end the stop is the sentence's
+    # ... and after a name kept as an identifier (a recall notice's "BrightHome Inc. is voluntarily
+    # recalling" read as two sentences: 公司。 is voluntarily recalling, the rest left in English).
+    prep = prepare("BrightHome Inc. is voluntarily recalling its heaters.", 16, tgt_lang="zh", src_lang="en")
+    assert "Inc." in [s.text for s in prep.masked.spans] and ". is" not in (prep.model_text or "")
 
 
 @pytest.mark.parametrize(("text", "kept"), [
@@ -214,6 +218,9 @@ def test_a_companys_abbreviation_keeps_its_full_stop_inside_a_sentence() -> None
     # (the ...)" came back with the date inside the name (Harbour 2026年12月1日 View Properties LLC).
     ("The lease is made between Harbour View Properties LLC and Emma Wilson.", ["Harbour View Properties LLC"]),
     ("Between Harbour View Properties LLC and us.", ["Harbour View Properties LLC"]),
+    # A sentence full of names is no title-case heading (it was read as one: the company not kept).
+    ('This Lease Agreement is made on March 3, 2026 between Harbor View Properties LLC ("Landlord") and '
+     'Daniel Ortiz ("Tenant").', ["Harbor View Properties LLC"]),
     # Title Case without a legal form: every word looks like a name, none is kept.
     ("Getting Started With Acme Labs", []),
 ])

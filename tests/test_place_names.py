@@ -15,7 +15,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 15
+    assert len(docstring_table()) == 19
 
 
 @pytest.mark.parametrize(("text", "tgt", "expected"), docstring_table())
@@ -199,3 +199,14 @@ def test_a_possessive_place_takes_no_article_and_goes_before_its_ordinal() -> No
 ])
 def test_china_before_its_people_or_things_is_chinese(text: str, target: str) -> None:
     assert [s.target for s in find_place_names(text, "zh", "en")] == [target]
+
+
+def test_a_citys_shi_is_its_names_but_not_a_words_first_character() -> None:
+    """北京市气象台 came back "The Beijing town meteorological observatory"; 北京市民 are its people (the
+    model writes "Beijing citizens" when it reads 市民), 北京市场 a market, 北京市长 its mayor."""
+    def texts(text: str) -> list[str]:
+        return [s.text for s in find_place_names(text, "zh", "en")]
+    assert texts("北京市气象台") == ["北京市"]
+    assert texts("北京市民、北京市场、北京市长") == ["北京", "北京", "北京"]
+    # A district after its city, the list's own name (海淀) inside it.
+    assert [s.target for s in find_place_names("北京市海淀区实验小学", "zh", "en")] == ["Beijing", "Haidian District"]

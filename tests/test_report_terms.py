@@ -606,3 +606,34 @@ def test_an_official_notices_fixed_phrases_into_english() -> None:
 ])
 def test_a_change_to_a_level_with_where_it_started(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in report_terms.find_changes(text, "en", "zh")] == found
+
+
+@pytest.mark.parametrize(("text", "titled"), [
+    ("Rovers Edge Past City in Late Thriller", True),
+    ("Apple Unveils iPhone 17 Pro", True),
+    ("The Landlord's Duties", True),
+    ("How to use the API", False),
+    # Mostly names, but a verb in small letters: a sentence (a lease's parties).
+    ("This Lease Agreement is made on March 3, 2026 between Harbor View Properties LLC and Daniel Ortiz.", False),
+])
+def test_a_title_case_heading_writes_only_its_small_words_in_small_letters(text: str, titled: bool) -> None:
+    assert report_terms.title_case(text) is titled
+
+
+def test_a_leases_common_words() -> None:
+    """"the lease ends" was left in English (only the defined term, the Lease, was read); "A late fee of
+    $75 applies" came back 75美元适用, the fee gone."""
+    found = find_report_terms("After the lease ends, a late fee and the security deposit remain.", "en", "zh")
+    assert [s.target for s in found] == ["租约", "滞纳金", "押金"]
+    # Its name in a sentence (no title-case heading, so "Lease" before "Agreement" read as a longer name)
+    found = find_report_terms("This Lease Agreement is made on March 3, 2026.", "en", "zh")
+    assert [s.target for s in found] == ["租赁合同"]
+
+
+def test_an_institution_speaking_of_itself() -> None:
+    """我校将于12月5日举行… came back "I'm going to open …": 我校 is our school, but not inside 自我校准
+    (self-calibration) or 我校准了 (I calibrated), which TVsub's lines hold; 我市 not in 我市场."""
+    def targets(text: str) -> list[str]:
+        return [s.target for s in find_report_terms(text, "zh", "en")]
+    assert targets("我校将于12月5日举行活动，我市今年新增岗位。") == ["our school", "our city"]
+    assert targets("更好地进行自我校准。我校准了扫描仪。我市场调查做完了。") == []

@@ -384,3 +384,14 @@ def test_a_c_prototype_on_its_own_line_is_kept(text: str, kept: bool) -> None:
 def test_a_command_after_the_verb_that_runs_it_is_kept_whole(text: str, command: str | None) -> None:
     found = [s.text for s in find_spans(text) if s.kind == "code" and " " in s.text]
     assert found == ([command] if command else [])
+
+
+def test_a_plural_possessives_apostrophe_after_a_span_is_not_read() -> None:
+    """A lease's "with 60 days' written notice" came back 60天' 书面通知: the model copied the apostrophe
+    after the placeholder. It reads ``⦅k⦆ ⦅k+1⦆``; a single quote's end is kept."""
+    from doctrans.engine.protect import prepare
+    prep = prepare("Either party may end it with 60 days' written notice.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text is not None and "'" not in prep.model_text
+    assert [s.text for s in prep.masked.spans][-2:] == ["60 days", "written notice"]
+    prep = prepare("The 'last 60 days' rule applies.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text is not None and prep.model_text.count("'") == 2
