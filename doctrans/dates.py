@@ -366,8 +366,19 @@ _DEADLINE_INTO = {"no later than": "不迟于{}", "not later than": "不迟于{}
                   "until": "{}之前", "till": "{}之前", "as of": "截至{}", "by": "{}前"}
 
 
+# ... and a life's dates, as a biography opens (Margaret Okafor (born 14 June 1961) came back "(born
+# 1961年6月14日)", the word left in English): 生于, 卒于.
+_LIFE = re.compile(r"(?i)(?:\b(?:was|were)\s+)?\b(born|died)(?:\s+(?:on|in))?\s+$")
+_LIFE_INTO = {"born": "生于{}", "died": "卒于{}"}
+
+
 def _with_deadline(text: str, date: Span) -> Span:
-    """``date`` (a month's date into Chinese, 3月31日 or 3月) with the deadline word before it."""
+    """``date`` (a month's date into Chinese, 3月31日 or 3月) with the deadline word before it, or a
+    date of any kind with the word of a birth or a death."""
+    life = _LIFE.search(text, 0, date.start) if date.target else None
+    if life is not None and date.target:
+        start, written = life.start(), _LIFE_INTO[life.group(1).lower()].format(date.target)
+        return Span(start, date.end, text[start:date.end], "date", written)
     if not date.target or "月" not in date.target:
         return date
     word = _DEADLINE.search(text, 0, date.start)

@@ -124,13 +124,17 @@ def known_names() -> frozenset[str]:
 # A run of capitalised words, and what a rare one is not: an English word's ending (a sentence may
 # start with ``Notwithstanding``), or one letter.
 # (A legal form in capitals may end it: Harbour View Properties LLC.)
-_TITLE_RUN = re.compile(r"(?<![A-Za-z0-9_.\-/@#'’])[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)*(?:[ \t]+(?:LLC|PLC|LLP|GmbH))?"
+# (... or a legal form after a comma, as American companies write it: Northgate Foods, Inc.)
+_TITLE_RUN = re.compile(r"(?<![A-Za-z0-9_.\-/@#'’])[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)*"
+                        r"(?:[ \t]+(?:LLC|PLC|LLP|GmbH)|,[ \t]+(?:Inc|Ltd|Corp|LLC|PLC|LLP|GmbH))?"
                         r"(?![A-Za-z0-9_'’])")
 # The last word of a company's or an institution's name.
 _ORGANISATION = re.compile(r" (?:Inc|Ltd|LLC|PLC|LLP|GmbH|Corp|Corporation|Company|Co|Group|Software|Systems"
                            r"|Technologies|Technology"
                            r"|Labs|Foundation|Institute|University|College|Energy|Bank|Airlines|Motors|Holdings"
-                           r"|Partners|Trading|Industries|Pharmaceuticals|Media|Networks|Solutions|Capital)$")
+                           r"|Partners|Trading|Industries|Pharmaceuticals|Media|Networks|Solutions|Capital"
+                           r"|Foods|Organics|Brands|Logistics|Robotics|Therapeutics|Biosciences|Semiconductor"
+                           r"|Communications|Enterprises|Ventures|Studios|Entertainment|Resources|Insurance)$")
 _WORD_ENDING = re.compile(r"(?:ly|ing|tion|sion|ness|ment|able|ible|ed|less|ous|ive|ize|ise|ity|ful|al)$")
 
 
@@ -408,7 +412,7 @@ _FUNCTION_WORDS = frozenset({"The", "This", "That", "These", "Between", "And", "
 
 
 # A company's legal form, which its later mentions drop (Northwind Energy Inc. -> Northwind Energy).
-_LEGAL_FORM = re.compile(r" (?:Inc|Ltd|Corp|Co|Corporation|Company|LLC|PLC|LLP|GmbH)\.?$")
+_LEGAL_FORM = re.compile(r",? (?:Inc|Ltd|Corp|Co|Corporation|Company|LLC|PLC|LLP|GmbH)\.?$")
 
 
 def _known(name: str) -> bool:

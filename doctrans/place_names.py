@@ -165,10 +165,13 @@ def _teams(text: str, into_english: dict[str, str]) -> list[Span]:
     return spans
 
 
-# A city's 市 is its name's (北京市气象台 came back "The Beijing town meteorological observatory"):
+# A city's 市 is its name's, a province's 省 too (北京市气象台 came back "The Beijing town meteorological observatory"):
 # English writes the name alone. Not where 市 begins another word (北京市场 a market, 市民 its people,
 # 市长 its mayor, 市委 its party committee, 市政 its public works, 市区 its urban area, 市内 within).
-_CITY = re.compile(r"市(?![场民长委政值况面价容内中区])")
+_CITY = re.compile(r"市(?![场民长委政值况面价容内中区])"
+                   # ... and a province's 省 (浙江省12所中学 came back "Zhejiang Save 12"), not where it
+                   # saves (省钱, 省力, 省时) or begins a word (省份, 省级, 省委, 省长, 省会, 省内)
+                   r"|省(?![钱力事心略份级委长会内外政去下得掉时电油])")
 
 
 def _with_city(text: str, span: Span) -> Span:

@@ -172,7 +172,7 @@ class _Loop:
         out: dict[str, str] = {}
         glossary: Glossary | None = getattr(self.translator, "glossary", None)
         for run in block.runs:
-            text = block.text[run.start:run.end].strip()
+            text = block.text[slice(*run.stretch)].strip()
             if glossary is not None and text and text not in out:
                 found = glossary.find(text)
                 if len(found) == 1 and (found[0].start, found[0].end) == (0, len(text)) and found[0].target:

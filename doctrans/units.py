@@ -25,6 +25,7 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 十一点钟          | 11 o'clock      | (as written)  |
 | 上午9时许         | around 9 a.m.   | (as written)  |
 | 上午9:00至11:30   | 9:00 a.m. to 11:30 a.m. | (as written) |
+| 早上8点前         | before 8 a.m.   | (as written)  |
 | 上午9:00-13:00    | 9:00 a.m. to 1:00 p.m. | (as written) |
 | 17时30分          | 5:30 p.m.       | (as written)  |
 | 6.1级地震         | a magnitude-6.1 earthquake | (as written) |
@@ -295,6 +296,9 @@ _ENGLISH_DURATIONS = {"hour": "小时", "minute": "分钟", "second": "秒", "da
 _ENGLISH_DURATION = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0-]"
                                r"(working day|business day|hour|minute|second|day|week|month|year)s?"
                                r"(?![A-Za-z0-9_-]|[ \u00a0](?:old|of[ \u00a0]age)\b)", re.IGNORECASE)
+# Before or after the time (a travel guide's 建议早上8点前出发 came back "to send out 8 a.m.", the
+# "before" gone): the span holds the word, as a bare clock's does (doctrans.units._BARE_CLOCK_WORDS).
+_RELATIONS = "过后|以后|之后|之前|以前|前(?![往进来去行])|左右"  # not 9点前往机场, to head for it at 9
 _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m.", "中午": "p.m.", "下午": "p.m.",
             "晚上": "p.m.", "傍晚": "p.m.", "夜里": "p.m."}
 # Hours and minutes in digits or Chinese numerals (下午三点半 came back "It's a halfway").
@@ -303,9 +307,11 @@ _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m
 # ... and the time a range ends at, in the same part of the day or the 24-hour clock (a school's
 # 上午9:00至11:30举行 came back "9:00 a.m. to 11:30 P.", the end's hour read as no time).
 _CHINESE_CLOCK_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9]{{1,2}})[:：]([0-5][0-9])(?![0-9])"
-                                 r"(?:\s?(?:至|到|-|–|—|~|～)\s?([0-9]{1,2})[:：]([0-5][0-9])(?![0-9]))?")
+                                 r"(?:\s?(?:至|到|-|–|—|~|～)\s?([0-9]{1,2})[:：]([0-5][0-9])(?![0-9]))?"
+                                 rf"({_RELATIONS})?")
 _CHINESE_TIME = re.compile(rf"({'|'.join(_PERIODS)})\s?([0-9０-９]{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s?[点點时]"
-                           r"(?:钟|整)?(?:\s?([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})\s?分|(半|一刻|三刻))?(许)?")
+                           r"(?:钟|整)?(?:\s?([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})\s?分|(半|一刻|三刻))?(许)?"
+                           rf"({_RELATIONS})?")
 # The 24-hour clock of Chinese news, digits before 时 (``17时30分``, ``9时许``): 5:30 p.m., about 9 a.m.
 # Not 一时 (for a moment) nor 3小时 (three hours): digits only, right before 时.
 _CLOCK_24 = re.compile(r"(?<![0-9０-９.．第])([0-9０-９]{1,2})时(?:([0-9０-９]{1,2})分)?(许)?")
@@ -317,9 +323,9 @@ _CLOCK_24 = re.compile(r"(?<![0-9０-９.．第])([0-9０-９]{1,2})时(?:([0-9�
 # or before it at the end of a clause (工作到十一点。).
 _BARE_CLOCK = re.compile(r"(?<![0-9０-９.．第])([0-9０-９]{1,2}|[一二两三四五六七八九十]{1,3})[点點]"
                          r"(?:(钟|整)|([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})分|(半|一刻|三刻))?"
-                         r"(过后|以后|之后|之前|前|左右)?")
+                         r"(过后|以后|之后|之前|前(?![往进来去行])|左右)?")
 _BARE_CLOCK_WORDS = {"过后": "after {}", "以后": "after {}", "之后": "after {}", "之前": "before {}", "前": "before {}",
-                     "左右": "around {}"}
+                     "以前": "before {}", "左右": "around {}"}
 _CLOCK_BEFORE = re.compile(r"(?:[于在从]|等到|直到)$")
 # An earthquake's magnitude and a wind's force (``6.1级地震``, ``风力达12级``): 级 is a grade, and the
 # model wrote "a magnitude of 6.1" as ``6.1年的商业`` and ``最大风力达12级`` as "maximal 12 degrees".
@@ -424,8 +430,17 @@ def find_units(text: str, tgt_lang: str | None) -> list[Span]:
     return []
 
 
+# An appliance's rating, alternating current between its voltage and its frequency (a manual's
+# 220V～50Hz came back "220V REMOTE 50Hz"): one span, as written but for the ASCII tilde.
+_RATING = re.compile(rf"(?<![0-9A-Za-z_.,])({NUMBER}(?:[-–]{NUMBER})?[ \u00a0]?V)[ \u00a0]?[~～∼][ \u00a0]?"
+                     rf"({NUMBER}(?:/{NUMBER})?[ \u00a0]?Hz)(?![0-9A-Za-z_])")
+
+
 def _symbols(text: str) -> list[Span]:
-    spans = [Span(m.start(), m.end(), m.group(0), "number") for m in _SYMBOL_MEASURE.finditer(text)]
+    spans = [Span(m.start(), m.end(), m.group(0), "number", re.sub("[～∼]", "~", m.group(0)))
+             for m in _RATING.finditer(text)]
+    spans += [s for s in (Span(m.start(), m.end(), m.group(0), "number") for m in _SYMBOL_MEASURE.finditer(text))
+              if not s.overlaps_any(spans)]
     for m in _TIME_SYMBOL.finditer(text):
         figure = m.group(1)
         decade = m.group(2) == "s" and not m.group(3) and figure.endswith("0") and (
@@ -537,16 +552,18 @@ def _out_of_chinese(text: str) -> list[Span]:
         quarter = {"半": 30, "一刻": 15, "三刻": 45}.get(m.group(4) or "")
         minutes = f":{quarter}" if quarter else f":{minute:02d}" if minute is not None else ""
         about = "around " if m.group(5) else ""
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{about}{hour}{minutes} {_PERIODS[m.group(1)]}"))
+        written = f"{about}{hour}{minutes} {_PERIODS[m.group(1)]}"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", _related(written, m.group(6))))
     for m in _CHINESE_CLOCK_TIME.finditer(text):
         if not 1 <= int(m.group(2)) <= 12:
             continue
         written = f"{int(m.group(2))}:{m.group(3)} {_PERIODS[m.group(1)]}"
         end = _range_end(int(m.group(2)), _PERIODS[m.group(1)], m.group(4), m.group(5)) if m.group(4) else None
-        if end is None:  # no range, or none that can be one: the start alone
+        if end is None and m.group(4):  # a range that can be none: the start alone
             spans.append(Span(m.start(), m.end(3), text[m.start():m.end(3)], "number", written))
         else:
-            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{written} to {end}"))
+            written = f"{written} to {end}" if end else written
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", _related(written, m.group(6))))
     for m in _CLOCK_24.finditer(text):
         hour, minute = int(ascii_digits(m.group(1))), int(ascii_digits(m.group(2))) if m.group(2) else None
         if hour > 24 or (minute is not None and minute > 59) or any(s.start < m.end() and m.start() < s.end
@@ -633,6 +650,11 @@ def _bare_clocks(text: str, taken: list[tuple[int, int]]) -> list[Span]:
                           _BARE_CLOCK_WORDS.get(m.group(5) or "", "{}").format(clock)))
         taken.append((m.start(), m.end()))
     return spans
+
+
+def _related(time: str, relation: str | None) -> str:
+    """``time`` with the word before or after it says it (``before 8 a.m.``)."""
+    return _BARE_CLOCK_WORDS[relation].format(time) if relation else time
 
 
 def _range_end(start_hour: int, period: str, hour_text: str, minute: str) -> str | None:

@@ -201,3 +201,14 @@ def test_a_part_of_the_day_after_a_date(text: str, found: list[tuple[str, str]])
 ])
 def test_a_year_that_opens_a_sentence_is_in_that_year(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_dates(text, "en")] == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A biography's opening came back "(born 1961年6月14日)", the word left in English.
+    ("Margaret Okafor (born 14 June 1961) is a chemist.", [("born 14 June 1961", "生于1961年6月14日")]),
+    ("He was born in 1961 and died on March 3, 2020.", [("was born in 1961", "生于1961年"),
+                                                        ("died on March 3, 2020", "卒于2020年3月3日")]),
+    ("She was born in Enugu.", []),
+])
+def test_a_birth_or_a_death_goes_with_its_date_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_dates(text, "zh")] == found

@@ -39,8 +39,16 @@ def test_every_text_element_translated_once_and_package_unchanged(source: Path, 
     tr = FakeTranslator()
     out = tmp_path / "out.docx"
     translate_file(source, out, tr)
-    assert sorted(tr.calls) == sorted(_expected_sentences(source, tr))
-    assert len(tr.calls) == len(set(tr.calls))  # nothing sent twice (the fallback text box included)
+    # Besides the sentences, a formatted stretch inside a longer paragraph (a bold "very important",
+    # a link's "our web site") goes to the engine alone, for the writer to find in the sentence's
+    # translation (doctrans.documents.base.Run.group).
+    stretches = {b.text[slice(*r.stretch)].strip() for b in read_document(source).blocks() for r in b.runs if r.anchor}
+    assert {"very important", "our web site"} <= stretches
+    sentences = _expected_sentences(source, tr)
+    assert sorted(c for c in tr.calls if c in sentences) == sorted(sentences)
+    assert set(tr.calls) - set(sentences) <= stretches
+    # nothing sent twice (the fallback text box included)
+    assert len([c for c in tr.calls if c in sentences]) == len(set(sentences))
     # Expected content reached the engine as whole sentences, across bold/italic runs.
     for s in ["This is very important and quite subtle text.", "After the break.", "Nested cell text.",
               "Default header text.", "First page header.", "Even page header.", "Even footer.",
@@ -200,3 +208,47 @@ def test_a_contracts_bold_defined_party_stays_bold_over_its_chinese_name() -> No
     start = source.index('"Provider"')
     anchors = tb.copied_anchors([(start, start + len('"Provider"'))])
     assert target[anchors[start]:anchors[start + len('"Provider"')]] == "“提供方”"
+
+
+def test_a_formatted_phrase_and_a_links_words_land_on_their_translation(tmp_path: Path) -> None:
+    """A quarterly review's italic "Please read the full report" and its link's "safety portal" had
+    landed proportionally on other words (the link on 心的安); a bold phrase split in two runs (as
+    spell checking splits them) is one stretch. Each is translated alone and found in the sentence's
+    translation, wherever the model put it."""
+    from docx.opc.constants import RELATIONSHIP_TYPE
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    d = docx.Document()
+    p = d.add_paragraph("In the third quarter the plant recorded ")
+    p.add_run("zero lost").bold = True
+    p.add_run("-time injuries").bold = True
+    p.add_run(". ")
+    p.add_run("Please read the full report").italic = True
+    p.add_run(" before the meeting.")
+    p = d.add_paragraph("Details are on the ")
+    link = OxmlElement("w:hyperlink")
+    link.set(qn("r:id"), d.part.relate_to("https://example.com/s", RELATIONSHIP_TYPE.HYPERLINK, is_external=True))
+    run, text = OxmlElement("w:r"), OxmlElement("w:t")
+    text.text = "safety portal"
+    run.append(text)
+    link.append(run)
+    p._p.append(link)
+    p.add_run(" of the intranet.")
+    src = tmp_path / "review.docx"
+    d.save(str(src))
+    chinese = {
+        "In the third quarter the plant recorded zero lost-time injuries.": "第三季度，工厂实现了零误工伤害。",
+        "Please read the full report before the meeting.": "会前请阅读完整报告。",
+        "Details are on the safety portal of the intranet.": "详情见内网的安全门户。",
+        "zero lost-time injuries": "零误工伤害", "Please read the full report": "请阅读完整报告",
+        "safety portal": "安全门户",
+    }
+    out = tmp_path / "out.docx"
+    translate_file(src, out, FakeTranslator(fn=lambda s: chinese.get(s, s), tgt_lang="zh"))
+    first, second = [p for p in docx.Document(str(out)).paragraphs if p.text]
+    assert first.text == "第三季度，工厂实现了零误工伤害。会前请阅读完整报告。"
+    assert "".join(r.text for r in first.runs if r.bold) == "零误工伤害"
+    assert "".join(r.text for r in first.runs if r.italic) == "请阅读完整报告"
+    [linked] = [t.text for t in second._p.iter(W + "t") if t.getparent().getparent().tag == W + "hyperlink"]
+    assert linked == "安全门户"

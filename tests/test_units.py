@@ -18,7 +18,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 57
+    assert len(docstring_table()) == 58
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -546,3 +546,19 @@ def test_a_month_takes_no_year_after_it() -> None:
 ])
 def test_concentrations(text: str, tgt: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_units(text, tgt)] == found
+
+
+def test_a_time_with_before_or_after_it_keeps_the_word() -> None:
+    """A travel guide's 建议早上8点前出发 came back "to send out 8 a.m.", the "before" gone; 前往 is
+    to head for a place, no "before"."""
+    def spans(text: str) -> list[tuple[str, str | None]]:
+        return [(s.text, s.target) for s in find_units(text, "en")]
+    assert spans("下午5点以后，上午10:30前") == [("下午5点以后", "after 5 p.m."), ("上午10:30前", "before 10:30 a.m.")]
+    assert spans("上午9点前往机场") == [("上午9点", "9 a.m.")]
+
+
+def test_an_appliances_rating_is_one_span() -> None:
+    """A manual's 220V～50Hz came back "220V REMOTE 50Hz": the voltage and the frequency were two
+    spans, the tilde between them the model's to garble."""
+    assert [(s.text, s.target) for s in find_units("电源电压应为220V～50Hz。", "en")] == [("220V～50Hz", "220V~50Hz")]
+    assert [s.target for s in find_units("Input: 220-240V ~ 50/60Hz.", "zh")] == ["220-240V ~ 50/60Hz"]

@@ -42,6 +42,15 @@ class Run:
     # few words inside a sentence): the job translates its text alone as well, and the run maps
     # onto that translation where the sentence's translation holds it (TranslatedBlock.phrases).
     anchor: bool = False
+    # The formatted stretch this run is a piece of, where a format keeps one formatting over several
+    # runs (a .docx's bold phrase split into w:t pieces by spell checking or revisions): its text is
+    # the one translated alone and its ends the ones mapped exactly.
+    group: tuple[int, int] | None = None
+
+    @property
+    def stretch(self) -> tuple[int, int]:
+        """Where the formatting of this run starts and ends in its block's text."""
+        return self.group or (self.start, self.end)
 
 
 @dataclass
