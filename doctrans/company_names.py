@@ -61,7 +61,16 @@ _TRADES = {"科技": "Technology", "信息技术": "Information Technology", "�
            "保险": "Insurance", "证券": "Securities", "矿业": "Mining", "航运": "Shipping", "航空": "Aviation",
            "燃气": "Gas", "水务": "Water", "农业": "Agriculture", "互联网": "Internet",
            "人工智能": "Artificial Intelligence", "机器人": "Robotics", "储能": "Energy Storage",
-           "光伏": "Photovoltaic"}
+           "光伏": "Photovoltaic",
+           # A purchase contract's seller (苏州恒信自动化设备有限公司 came back "Suzhou constant trusting
+           # device Co., Ltd.") and the other trades of suppliers and services.
+           "自动化设备": "Automation Equipment", "自动化": "Automation", "设备": "Equipment", "精密": "Precision",
+           "仪器": "Instruments", "医疗器械": "Medical Devices", "医疗": "Medical", "健康": "Health",
+           "包装": "Packaging", "印刷": "Printing", "五金": "Hardware", "家具": "Furniture", "家居": "Home Furnishing",
+           "照明": "Lighting", "电池": "Battery", "塑料": "Plastics", "橡胶": "Rubber", "玻璃": "Glass",
+           "陶瓷": "Ceramics", "服饰": "Apparel", "物业": "Property Management", "餐饮": "Catering",
+           "酒店": "Hotel", "广告": "Advertising", "装饰": "Decoration", "供应链": "Supply Chain",
+           "人力资源": "Human Resources", "金融": "Financial"}
 # What ends a trade name looking back: a mark, a space, or a word that joins it to the sentence.
 _STOPS = set("，。；：、！？（）《》“”「」 \t\n与和及跟同由向为是于被把对从在将给让该本一家们的这那各其整全")
 # Verbs before a legal form with no name between (你是建议我们成立有限责任公司吗).

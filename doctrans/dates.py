@@ -348,8 +348,40 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                                 for pattern in (_EN_YEAR, _EN_YEAR_RANGE) for m in pattern.finditer(text)])
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m["y"] + "年代")
                                 for m in _EN_DECADE.finditer(text)])
-        spans = [_with_deadline(text, sp) for sp in spans]
+        spans = _beside(spans, [Span(m.start(), m.start() + 4, m.group()[:4], "date", m.group()[:4] + "年")
+                                for m in _YEAR_TO_PRESENT.finditer(text)])
+        spans = _ranges([_to_present(text, _with_deadline(text, sp)) for sp in spans], text)
     return spans
+
+
+_YEAR_TO_PRESENT = re.compile(r"(?<![0-9A-Za-z.,])(?:1[89]|20)[0-9]{2}(?=[ \u00a0]*[–—-][ \u00a0]*(?i:present|now)\b)")
+_DASH_BETWEEN = re.compile(r"[ \u00a0]*[–—][ \u00a0]*$|[ \u00a0]+-[ \u00a0]+$")
+
+
+def _ranges(spans: list[Span], text: str) -> list[Span]:
+    """Two dates into Chinese with a dash between them, one range (June 2017 – February 2021:
+    2017年6月至2021年2月)."""
+    out: list[Span] = []
+    for sp in spans:
+        last = out[-1] if out else None
+        if (last is not None and last.target and sp.target and "至" not in last.target
+                and _DASH_BETWEEN.fullmatch(text, last.end, sp.start)):
+            out[-1] = Span(last.start, sp.end, text[last.start:sp.end], "date", f"{last.target}至{sp.target}")
+        else:
+            out.append(sp)
+    return out
+
+
+# A range that runs until now, as a CV writes its jobs ("March 2021 – Present" came back 2021年3月 – 存在,
+# "exists"): 2021年3月至今.
+_TO_PRESENT = re.compile(r"[ \u00a0]*[–—-][ \u00a0]*(?:present|now|today|date)(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+def _to_present(text: str, date: Span) -> Span:
+    m = _TO_PRESENT.match(text, date.end)
+    if m is None or not date.target:
+        return date
+    return Span(date.start, m.end(), text[date.start:m.end()], "date", date.target + "至今")
 
 
 # What makes 年 the first character of a word (年龄, 年轻, 年度, 年底, 年会…): a 年 the model wrote again

@@ -212,3 +212,14 @@ def test_a_year_that_opens_a_sentence_is_in_that_year(text: str, found: list[tup
 ])
 def test_a_birth_or_a_death_goes_with_its_date_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_dates(text, "zh")] == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A CV's "March 2021 – Present" came back 2021年3月 – 存在 ("exists").
+    ("March 2021 – Present", [("March 2021 – Present", "2021年3月至今")]),
+    ("2019 - present", [("2019 - present", "2019年至今")]),
+    ("June 2017 – February 2021", [("June 2017 – February 2021", "2017年6月至2021年2月")]),
+    ("Q3 2026 - June 1 deadline", [("June 1", "6月1日")]),
+])
+def test_a_range_of_dates_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_dates(text, "zh")] == found

@@ -319,3 +319,17 @@ def test_a_list_without_markers_keeps_one_item_per_line(tmp_path: Path) -> None:
                "FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE",
                "AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM."]
     assert wrapped_runs(shouted) == [(0, 4)]
+
+
+def test_two_short_lines_are_two_lines_and_two_wrapped_ones_one_paragraph() -> None:
+    """A CV's "Senior Data Analyst, Lonestar Health Partners — Austin, TX" / "March 2021 – Present" was
+    read as one wrapped paragraph (the first of two lines is the widest by itself) and its dates came
+    back on the first line. Two lines of prose wrapped at 72 columns are still one paragraph."""
+    assert wrapped_runs(["Senior Data Analyst, Lonestar Health Partners — Austin, TX",
+                         "March 2021 – Present"]) == [(0, 1), (1, 2)]
+    assert wrapped_runs(["M.S. in Statistics, University of Texas at Austin, 2017",
+                         "B.A. in Economics, Rice University, 2015"]) == [(0, 1), (1, 2)]
+    assert wrapped_runs(["The committee met on Tuesday to review the budget for the coming year and",
+                         "agreed to defer the decision."]) == [(0, 2)]
+    assert wrapped_runs(["The committee met on Tuesday to review the budget for the coming year, the",
+                         "Treasurer presenting the accounts."]) == [(0, 2)]

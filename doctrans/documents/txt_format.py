@@ -68,6 +68,7 @@ _CODE_INDENT = 4
 _GOES_ON = re.compile(r"[(\[\"'“‘]?[a-z]")
 _NEAR_FULL = 0.6
 _MAX_WRAP = 100  # hard-wrapped prose is wrapped at most this many columns wide
+_FEW_LINES, _LEAST_LATIN_WRAP = 3, 66  # (wrapped_runs)
 # A "paragraph" of more lines than this (a file without blank lines) is cut into blocks of it,
 # so reading stays streamed and the first sentence is translated without reading the whole file.
 _MAX_PARAGRAPH_LINES = 200
@@ -176,6 +177,15 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
     width = max(widths)
     if len(lines) < 2 or width > _MAX_WRAP or width < 30 or _a_list(lines):
         return [(i, i + 1) for i in range(len(lines))]
+    if len(lines) <= _FEW_LINES and not any(is_cjk(c) for c in "".join(lines)):
+        # Two or three lines tell little of the width they were wrapped at (the first is the widest
+        # by itself): Latin prose is wrapped at 70-80 columns, so a shorter width is no evidence (a
+        # CV's "Senior Data Analyst, Lonestar Health Partners — Austin, TX" / "March 2021 – Present"
+        # was joined, and the dates moved onto the first line).
+        # (A next line in small letters still says it: goes_on below measures the lines' own width.)
+        fits_in = max(width, _LEAST_LATIN_WRAP)
+    else:
+        fits_in = width
     runs, start = [], 0
     for i in range(len(lines) - 1):
         if (FIELD_LINE.match(lines[i]) and FIELD_LINE.match(lines[i + 1])) or TOC_LINE.match(lines[i]):
@@ -190,7 +200,7 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
         # quote) was wrapped even when the next word would have fitted: the paragraph's widest
         # line is narrower than the width the author wrapped at, by up to a word.
         goes_on = not ends and _GOES_ON.match(word) is not None and widths[i] >= width * _NEAR_FULL
-        if sentence_end or (widths[i] + space + _cols(word) <= width and not goes_on):
+        if sentence_end or (widths[i] + space + _cols(word) <= fits_in and not goes_on):
             runs.append((start, i + 1))
             start = i + 1
     runs.append((start, len(lines)))
