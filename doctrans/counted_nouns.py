@@ -36,7 +36,7 @@ from functools import cache
 
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
-from doctrans.magnitudes import find_magnitudes
+from doctrans.magnitudes import decimal_value, english, find_magnitudes
 from doctrans.verbatim import Span
 
 # What may follow a counted noun: the phrase ends there.
@@ -44,7 +44,7 @@ _PHRASE_END = re.compile(
     r"\s*(?:$|[.,;:!?)\]\"'”’—–-]|(?:in|of|and|or|to|from|at|on|with|for|who|that|which|were|was|are|is|have|had|has"
     r"|will|would|could|can|may|across|around|over|under|by|per|each|this|last|since|as|but|while|a|an|the|than"
     r"|worldwide|nationwide|globally|so|because|after|before|during|into|through|like|including|such|between|within"
-    r"|among|along|throughout|near|via|[a-z]+ed)"
+    r"|among|along|throughout|near|via|every|a day|a week|daily|[a-z]+ed)"
     r"(?![A-Za-z]))")
 _FIGURE = r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?"
 # Not after a currency sign, a colon, a dot, a letter or a digit; not after a capitalised name
@@ -54,7 +54,10 @@ _WORD_AFTER = re.compile(r"\s+(?P<noun>[a-z]+)(?![A-Za-z\-])")
 _NAME_BEFORE = re.compile(r"(?<![A-Za-z])([A-Z][A-Za-z]*)\s$")
 _NOT_NAMES = frozenset({"In", "Of", "About", "Over", "Nearly", "Almost", "Around", "Some", "All", "The", "With",
                         "For", "By", "To", "And", "More", "Than", "At", "On", "From", "Only", "Just", "Another",
-                        "Across", "Among", "Under", "Since", "Roughly", "Approximately"})
+                        "Across", "Among", "Under", "Since", "Roughly", "Approximately",
+                        # an instruction's verb (a leaflet's "Take 2 tablets every 4–6 hours")
+                        "Take", "Give", "Use", "Add", "Buy", "Drink", "Eat", "Wait", "Allow", "Select", "Choose",
+                        "Mix", "Cut", "Pick", "Hire", "Invite", "Apply", "Bring", "Keep", "Remove", "Place"})
 
 
 # An adjective a count may put between the figure and the noun (a charity's "installed 96 new wells",
@@ -91,14 +94,18 @@ def _chinese_nouns() -> tuple[dict[str, tuple[str, str]], re.Pattern[str]]:
         nouns.setdefault(chinese, (singular, plural or singular))
         chinese_nouns.add(chinese)
     words = "|".join(sorted(map(re.escape, chinese_nouns), key=len, reverse=True))
-    return nouns, re.compile(rf"(?<![0-9.,，])(?P<figure>{_FIGURE})(?P<counter>[{_COUNTERS}])(?P<noun>{words})"
-                             rf"(?![{_MAKES_ANOTHER_NOUN}])")
+    figure = rf"(?P<figure>{_FIGURE})(?P<magnitude>万|亿)?"
+    return nouns, re.compile(rf"(?<![0-9.,，])(?:{figure}(?P<counter>[{_COUNTERS}])(?P<noun>{words})"
+                             rf"(?![{_MAKES_ANOTHER_NOUN}])"
+                             # ... or the noun first, as a list or a report counts (口罩50万只, 数控机床2台)
+                             rf"|(?P<noun_first>{words})(?P<figure2>{_FIGURE})(?P<magnitude2>万|亿)?"
+                             rf"(?P<counter2>[{_COUNTERS}])(?=[，。；、,.;）)\s]|$))")
 
 
 # The counters a Chinese count may use for a noun of the table (5座城市 as 5个城市), and what after
 # the noun makes it another word (城市化 urbanisation, 城市群 a city cluster, 学校长 no school);
 # a verb may follow (23个省份开展了活动).
-_COUNTERS = "个座家所名位辆台栋口本场户种项"
+_COUNTERS = "个座家所名位辆台栋口本场户种项只片"
 _MAKES_ANOTHER_NOUN = "化群圈带级型类性率长们区"
 
 
@@ -106,8 +113,14 @@ def _into_english(text: str) -> list[Span]:
     nouns, pattern = _chinese_nouns()
     spans = []
     for m in pattern.finditer(text):
-        singular, plural = nouns.get(m.group("counter") + m.group("noun")) or nouns[m.group("noun")]
-        figure = m.group("figure")
+        noun, figure = m.group("noun") or m.group("noun_first"), m.group("figure") or m.group("figure2")
+        counter, magnitude = m.group("counter") or m.group("counter2"), m.group("magnitude") or m.group("magnitude2")
+        singular, plural = nouns.get(counter + noun) or nouns[noun]
+        if magnitude:  # 2.1万 -> 21,000, 1.2亿 -> 120 million
+            value = decimal_value(figure)
+            if value is None:
+                continue
+            figure = english(value.scaleb(4 if magnitude == "万" else 8))
         spans.append(Span(m.start(), m.end(), m.group(), "number", f"{figure} {singular if figure == '1' else plural}"))
     return spans
 

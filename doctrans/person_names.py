@@ -28,6 +28,7 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | （记者王磊）                     | Wang Lei        |
 | 中国队武磊接队友传中头球破门     | Wu Lei          |
 | 比赛第33分钟，武磊接队友传中头球破门 | Wu Lei      |
+| 比赛第87分钟，武磊打入制胜球     | Wu Lei          |
 | 王先生来了                       | Mr. Wang        |
 | 请张女士发言                     | Ms. Zhang       |
 | 王老师笑着说                     | Teacher Wang    |
@@ -138,7 +139,8 @@ _SURNAMED = re.compile(f"(?<!百)姓({_SURNAME})(?=[的，,。、]|名|叫)")
 # A player where a clause starts, before what only a player does in a match report (比赛第33分钟，武磊
 # 接队友传中头球破门 came back "armed balloons"); not 破门而入, bursting through a door.
 _PLAYER = re.compile(f"(?:(?<![\\u4e00-\\u9fff])|(?<=[，。、；：]))({_SURNAME})({_NAME_CHAR}{{1,2}}?)"
-                     "(?=接队友|头球|破门(?!而)|射门|打进|攻入|扳平|梅开二度|助攻|远射|推射|抽射|禁区)")
+                     "(?=接队友|头球|破门(?!而)|射门|打进|打入|攻入|扳平|梅开二度|助攻|远射|推射|抽射|禁区|点球|任意球"
+                     "|传中|补射|单刀|上演帽子戏法)")
 # A familiar name, 老 or 小 before a surname, as fiction calls its people (老王没说话 came back "The
 # princes didn't talk", 小林 "Lyn" and "Jenning"): Lao Wang, Xiao Lin. Only where a phrase starts and
 # before what a person does or a mark (小王子 is the little prince, 小白兔 a bunny, 小马过河 a pony).

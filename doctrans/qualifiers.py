@@ -249,7 +249,19 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
     def english(a: Span, b: Span) -> str | None:
         return None if _units_differ(a.text, b.text) else f"{a.target or a.text} to {b.target or b.text}"
     ranged = _ranges(text, terms, sorted([*held, *loose], key=lambda s: s.start), _RANGE_SEP, english)
-    return _chinese_date_ranges(text, _chinese_changes_from(text, ranged, figures))
+    return [_varying(text, t) for t in _chinese_date_ranges(text, _chinese_changes_from(text, ranged, figures))]
+
+
+# A range that things vary over (降价幅度为5%至10%不等 came back "5% to 10% not equal"): 不等 is the
+# span's, "from 5% to 10%". Not 不等于, "is not equal to".
+_VARYING = re.compile(r"\s?不等(?!于)")
+
+
+def _varying(text: str, span: Span) -> Span:
+    m = _VARYING.match(text, span.end)
+    if m is None or not span.target or " to " not in span.target or span.target.startswith("from "):
+        return span
+    return Span(span.start, m.end(), text[span.start:m.end()], span.kind, f"from {span.target}")
 
 
 # A period from one date to another (a contract's 服务期限自2027年1月1日起至2027年12月31日止 came back

@@ -73,3 +73,15 @@ def test_a_count_before_between_and_within() -> None:
     found = find_counted_nouns("The city tested water at 48 sites between January and June.", "en", "zh")
     assert [(s.text, s.target) for s in found] == [("48 sites", "48个地点")]
     assert [s.target for s in find_counted_nouns("12 schools within the city", "en", "zh")] == ["12所学校"]
+
+
+def test_a_leaflets_tablets_a_tallys_abstentions_and_counts_with_the_noun_first() -> None:
+    """"Take 2 tablets" came back 2表 (a table), "with 5 abstentions" 以5缺失; into English 口罩50万只
+    came back "500,000 is only" (只 read as "only") and 5G基站2.1万个 without its count's noun."""
+    def written(text: str, src: str, tgt: str) -> list[tuple[str, str | None]]:
+        return [(s.text, s.target) for s in find_counted_nouns(text, src, tgt)]
+    assert written("Take 2 tablets every 4–6 hours.", "en", "zh") == [("2 tablets", "2片")]
+    assert written("It passed with 5 abstentions.", "en", "zh") == [("5 abstentions", "5票弃权")]
+    assert written("该厂每天生产口罩50万只。", "zh", "en") == [("口罩50万只", "500,000 masks")]
+    assert written("全市共有5G基站2.1万个。", "zh", "en") == [("基站2.1万个", "21,000 base stations")]
+    assert written("共有2.1万个城市", "zh", "en") == [("2.1万个城市", "21,000 cities")]

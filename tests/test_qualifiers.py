@@ -124,7 +124,8 @@ def test_figures_of_two_units_are_no_range_and_a_units_dash_is_no_minus() -> Non
     """A kettle's 220V～50Hz (220 volts AC at 50 hertz) came back "220V to 50Hz"; its 40℃-100℃ was
     masked as 40 °C and -100 °C, a minus where the dash joins a range."""
     volts = prepare("请确认电源电压为220V～50Hz。", 16, tgt_lang="en", src_lang="zh")
-    assert [s.text for s in volts.masked.spans] == ["220V", "50Hz"]
+    # (one rating, doctrans.units: the model wrote the ～ between two spans as "REMOTE")
+    assert [(s.text, s.target) for s in volts.masked.spans] == [("220V～50Hz", "220V~50Hz")]
     heat = prepare("选择所需温度（40℃-100℃）。", 16, tgt_lang="en", src_lang="zh")
     assert [(s.text, s.target) for s in heat.masked.spans] == [("40℃-100℃", "40 °C to 100 °C")]
     cold = prepare("气温-5℃，最低-10℃。", 16, tgt_lang="en", src_lang="zh")
@@ -213,3 +214,13 @@ def test_a_period_from_one_date_to_another_is_one_span_into_english(
 ])
 def test_a_part_of_a_whole_is_one_span_into_chinese(text: str, written: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in automatic_terms(text, [], "en", "zh")] == written
+
+
+def test_a_range_that_things_vary_over_holds_its_budeng() -> None:
+    """降价幅度为5%至10%不等 came back "5% to 10% not equal": the model read 不等 as "not equal"."""
+    prep = prepare("本次降价幅度为5%至10%不等。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text == "本次降价幅度为⦅1⦆。"
+    assert [s.target for s in prep.masked.spans] == ["from 5% to 10%"]
+    # 不等于 is "is not equal to": the range stays a range, the words the model's.
+    prep = prepare("5至10不等于15。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.model_text is not None and "不等于" in prep.model_text
