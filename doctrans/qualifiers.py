@@ -151,6 +151,8 @@ _ENGLISH_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_ENGLISH_BEFORE, 
 
 # What a figure starts with: not a numbered part (under Section 4 is no "less than 第4节").
 _STARTS_A_FIGURE = re.compile(r"[-−+$€£¥￥0-9０-９≤≥±]|US\$|HK\$|零下|人民币|增长|下降|同比|环比"
+                              # a sum with its currency's code ("about EUR 1,100" came back 省略, omitted)
+                              r"|(?:USD|EUR|GBP|JPY|CNY|RMB|CHF|CAD|AUD|HKD|SGD|INR|KRW)\s?[0-9]"
                               r"|[二三四五六七八九十]分之|[一二三四五六七八九两]成"  # fractions: 近三分之一, 约四成
                               # ... and English ones ("About one in three adults" had lost its "about";
                               # one in three, two-thirds: a number word, below)

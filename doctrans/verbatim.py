@@ -673,6 +673,14 @@ _RULES: list[tuple[str, Finder]] = [
     # A vulgar fraction, maybe after a whole number (a recipe's "Juice of 1½ lemons": NFKC reads 1½ as
     # 11⁄2, and the model wrote a date, 7月11日): the figure as it stands.
     ("number", _regex(rf"(?<![0-9A-Za-z_{_D[3:]}.])(?:[{_D}]+\s?)?[¼½¾⅐-⅞](?![{_D}⁄/])")),
+    # A chemical formula with subscript digits and a power in superscript (CO₂, H₂O, SO₄²⁻, E = mc², x³):
+    # the models read them through NFKC as CO2 and mc2, and wrote them so. (A word of three letters
+    # or more before a superscript is a footnote's, the rule above.)
+    ("number", _regex(r"(?<![0-9A-Za-z_])(?=[A-Za-z0-9]*[₀-₉])(?:[A-Z][a-z]?[0-9₀-₉]*)+"
+                      rf"(?:[{SUPERSCRIPT_DIGITS}]*[⁺⁻])?(?![0-9A-Za-z_])"
+                      # (not a unit's: m², cm³ go with their figure, doctrans.units)
+                      rf"|(?<![0-9A-Za-z_])(?!(?:m|cm|mm|km|dm|ft|in)[²³])[A-Za-z]{{1,2}}[{SUPERSCRIPT_DIGITS}]+"
+                      r"(?![0-9A-Za-z_])")),
     # Wi-Fi and its generation: the en->zh model wrote "Wi-Fi 6" as "Wi-Fim 6".
     ("code", _regex(r"(?<![0-9A-Za-z_-])Wi-?Fi(?: [0-9](?:E|e)?)?(?![0-9A-Za-z_-])")),
 ]

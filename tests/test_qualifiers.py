@@ -224,3 +224,9 @@ def test_a_range_that_things_vary_over_holds_its_budeng() -> None:
     # 不等于 is "is not equal to": the range stays a range, the words the model's.
     prep = prepare("5至10不等于15。", 16, tgt_lang="en", src_lang="zh")
     assert prep.model_text is not None and "不等于" in prep.model_text
+
+
+def test_a_qualifier_before_a_sum_with_its_currencys_code() -> None:
+    """"The fee is USD 1,200 (about EUR 1,100)" came back 省略1,100欧元: "about" read as "omit"."""
+    prep = prepare("The fee is USD 1,200 (about EUR 1,100).", 16, tgt_lang="zh", src_lang="en")
+    assert [(s.text, s.target) for s in prep.masked.spans][-1] == ("about EUR 1,100", "约1,100欧元")

@@ -395,3 +395,15 @@ def test_a_plural_possessives_apostrophe_after_a_span_is_not_read() -> None:
     assert [s.text for s in prep.masked.spans][-2:] == ["60 days", "written notice"]
     prep = prepare("The 'last 60 days' rule applies.", 16, tgt_lang="zh", src_lang="en")
     assert prep.model_text is not None and prep.model_text.count("'") == 2
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    # "Emissions of CO₂" came back CO2, "E = mc²" mc2: the models read them through NFKC.
+    ("Emissions of CO₂ fell while CH4 rose.", ["CO₂", "CH4"]),
+    ("The formula is E = mc², as shown.", ["mc²"]),
+    ("Water is H₂O and sulfate SO₄²⁻.", ["H₂O", "SO₄²⁻"]),
+    # A footnote's mark after a word stays the footnote's alone.
+    ("This is important¹ and true.", ["¹"]),
+])
+def test_a_formula_with_sub_or_superscript_digits_is_kept_whole(text: str, kept: list[str]) -> None:
+    assert [s.text for s in find_spans(text)] == kept
