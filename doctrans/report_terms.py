@@ -165,7 +165,9 @@ _PERCENT = r"([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?[%％]"
 # The period is optional: a change alone (``净利润下降2.1%``) lost its direction as often (the
 # model wrote ``Net profit for 120 million yuan, 2.1%.``), and ``较上年同期`` (on the same period
 # of the year before) is year on year.
-_CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年|上一?季度|上个?月)(?:同期)?(?:相比)?，?)?"
+# (... or against a year named: 较2005年下降了48.4% came back "ranks 2005 down 48.4%": down 48.4% from 2005)
+_CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年|上一?季度|上个?月|(?:19|20)[0-9]{{2}}年)"
+                             r"(?:同期)?(?:相比)?，?)?"
                              rf"(增长|上升|提高|增加|上涨|上调|收涨|涨|下降|减少|降低|回落|下跌|下滑|下调|收跌|跌)了?\s?"
                              rf"(?:{_PERCENT}(?!的)|([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?个百分点)")
 _RISES = ("增长", "上升", "提高", "增加", "上涨", "上调", "收涨", "涨")
@@ -256,9 +258,12 @@ def _to_amounts(text: str, verbs: re.Pattern[str], tgt: str, rises: tuple[str, .
 def _period_written(period: str | None) -> str:
     """The period a Chinese change is measured against, as English writes it after the change:
     环比 month on month, 较上季度 (than the quarter before; 线上渠道收入……较上季度提高2.3个百分点 came
-    back "above season up 2.3 percentage points") quarter on quarter, 同比 and 较上年 year on year."""
+    back "above season up 2.3 percentage points") quarter on quarter, 同比 and 较上年 year on year,
+    较2005年 from 2005."""
     if not period:
         return ""
+    if year := re.search(r"(?:19|20)[0-9]{2}(?=年)", period):
+        return f" from {year.group()}"
     if period == "环比" or "月" in period:
         return " month on month"
     return " quarter on quarter" if "季度" in period else " year on year"

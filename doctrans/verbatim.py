@@ -832,6 +832,19 @@ def copied_exactly(translation: str, masked: Masked) -> bool:
     return found == list(range(1, len(masked.spans) + 1))
 
 
+# A full stop the model put between a word and a placeholder, with no space ("直接经济损失约35亿元"
+# came back "directly in economy.⦅2⦆", restored as "economy.about 3.5 billion yuan").
+_STOP_BEFORE_PLACEHOLDER = re.compile(r"(?<=[a-z])\.(?=[⦅｟]\s?([0-9]+)\s?[⦆｠])")
+
+
+def _stray_stops(translation: str, masked: Masked) -> str:
+    """``translation`` with a space for each such stop, unless what the model read has the stop
+    there too (a name cut in two: ``os.⦅1⦆``)."""
+    def space(m: re.Match[str]) -> str:
+        return "." if f".{placeholder(int(m.group(1)))}" in masked.text else " "
+    return _STOP_BEFORE_PLACEHOLDER.sub(space, translation)
+
+
 def unmask(translation: str, masked: Masked) -> Restored:
     """Put every span of ``masked`` back into ``translation`` (the model output for ``masked.text``).
 
@@ -841,7 +854,7 @@ def unmask(translation: str, masked: Masked) -> Restored:
     each span is made natural for the language around it (see :func:`_space_wanted`). A repeated
     placeholder standing for the same text as a missing one is that one (:func:`_equal_spans_swapped`).
     """
-    translation = _equal_spans_swapped(translation, masked)
+    translation = _stray_stops(_equal_spans_swapped(translation, masked), masked)
     n = len(masked.spans)
     problems: list[str] = []
     seen: set[int] = set()

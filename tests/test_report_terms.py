@@ -637,3 +637,9 @@ def test_an_institution_speaking_of_itself() -> None:
         return [s.target for s in find_report_terms(text, "zh", "en")]
     assert targets("我校将于12月5日举行活动，我市今年新增岗位。") == ["our school", "our city"]
     assert targets("更好地进行自我校准。我校准了扫描仪。我市场调查做完了。") == []
+
+
+def test_a_change_against_a_year_named() -> None:
+    """二氧化碳排放量较2005年下降了48.4% came back "Carbon dioxide ranks 2005 down 48.4%"."""
+    changes = report_terms.find_changes("二氧化碳排放量较2005年下降了48.4%，收入比2019年增长12%。", "zh", "en")
+    assert [s.target for s in changes] == ["down 48.4% from 2005", "up 12% from 2019"]

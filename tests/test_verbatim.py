@@ -407,3 +407,12 @@ def test_a_plural_possessives_apostrophe_after_a_span_is_not_read() -> None:
 ])
 def test_a_formula_with_sub_or_superscript_digits_is_kept_whole(text: str, kept: list[str]) -> None:
     assert [s.text for s in find_spans(text)] == kept
+
+
+def test_a_stop_the_model_glued_before_a_placeholder_is_a_space() -> None:
+    """直接经济损失约35亿元 came back "directly in economy.⦅2⦆", restored "economy.about 3.5 billion yuan"."""
+    masked = mask("直接经济损失约35亿元")
+    assert unmask("direct economic losses.⦅1⦆", masked).text == "direct economic losses 35"
+    # ... where what the model read has the stop too, it stays (a name cut in two)
+    read = verbatim.Masked("os.getcwd", "os.⦅1⦆", (Span(3, 9, "getcwd", "code"),), (3,), ())
+    assert unmask("调用 os.⦅1⦆", read).text == "调用 os.getcwd"
