@@ -146,6 +146,13 @@ _INTO_CHINESE = {
     "micrograms per cubic metre": "微克/立方米", "micrograms per cubic meter": "微克/立方米", "µg/m³": "微克/立方米",
     "µg/m3": "微克/立方米", "milligrams": "毫克", "milligram": "毫克", "micrograms": "微克", "microgram": "微克",
     "µg": "微克",
+    # A water authority's volumes ("184.6 million cubic metres" came back 1.846亿 cubic metal, "612
+    # megalitres a day" 612补偿, "compensation").
+    "cubic metres": "立方米", "cubic meters": "立方米", "cubic metre": "立方米", "cubic meter": "立方米",
+    "m³": "立方米", "m3": "立方米", "cubic feet": "立方英尺", "cubic foot": "立方英尺",
+    "megalitres": "兆升", "megaliters": "兆升", "megalitre": "兆升", "megaliter": "兆升",
+    "millilitres": "毫升", "milliliters": "毫升", "millilitre": "毫升", "milliliter": "毫升",
+    "barrels": "桶", "barrel": "桶",
 }
 _OUT_OF_CHINESE = {
     "公里": "km", "千米": "km", "米": "m", "厘米": "cm", "毫米": "mm", "公斤": "kg", "千克": "kg", "克": "g",

@@ -562,3 +562,10 @@ def test_an_appliances_rating_is_one_span() -> None:
     spans, the tilde between them the model's to garble."""
     assert [(s.text, s.target) for s in find_units("电源电压应为220V～50Hz。", "en")] == [("220V～50Hz", "220V~50Hz")]
     assert [s.target for s in find_units("Input: 220-240V ~ 50/60Hz.", "zh")] == ["220-240V ~ 50/60Hz"]
+
+
+def test_a_water_authoritys_volumes_into_chinese() -> None:
+    """"184.6 million cubic metres" came back 1.846亿 cubic metal, "612 megalitres a day" 612补偿."""
+    from doctrans.engine.protect import prepare
+    prep = prepare("It supplied 184.6 million cubic metres and 612 megalitres.", 16, tgt_lang="zh", src_lang="en")
+    assert [s.target for s in prep.masked.spans] == ["1.846亿立方米", "612兆升"]

@@ -14,7 +14,9 @@ Layout rules (so a translated file looks like the original):
 - lines are joined only where the text really is hard-wrapped prose: the block's lines are at most
   ~100 columns wide (CJK counts two) and a line is taken as wrapped only if the first word of the
   next line would not have fitted on it -- the way a reader sees that a break was forced -- and a
-  line ending a sentence (the next not going on in lower case) is never joined to the next. Such a
+  line ending a sentence (the next not going on in lower case) is never joined to the next; two or
+  three Latin lines, whose widest says little of the width, are measured against 66 columns at
+  least (a CV's job line and the dates under it are two lines). Such a
   run of lines is translated as one text and re-wrapped to its width and indentation; every other
   line (one paragraph per line, numbered items, lines of very different lengths, addresses,
   verse) stays one block, so the line count is kept exactly.
