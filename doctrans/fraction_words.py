@@ -19,6 +19,7 @@ fraction written the other language's way, masked, restored and checked like a f
 | Three out of four doctors           | 四分之三             |
 | Half a million homes                | 50万                 |
 | Half of the budget                  | 一半                 |
+| Half the town lost power            | 一半                 |
 | a quarter of a percentage point     | 0.25个百分点         |
 | half a percentage point             | 0.5个百分点          |
 | 超过三分之二的受访者                 | two-thirds          |
@@ -44,7 +45,8 @@ a change after ``by`` with no noun after it (``fell by a fifth`` -> 下降了五
 it came back 被第五次损失了, "the fifth time"; not ``by a third party``); ``quarters``
 without a hyphen only before ``of the``/``of all``… (``two straight quarters of gains`` are
 periods); ``half`` alone stays the model's word, ``half of the``/``its``… is 一半 ("Half of the
-budget" came back 半辈子, half a lifetime); ``one in five`` is 五分之一 ("one in five adults" came
+budget" came back 半辈子, half a lifetime), and so is ``half the``/``its``… ("Half the town lost
+power" had lost its half); ``one in five`` is 五分之一 ("one in five adults" came
 back 五个成年人, five adults), and a part of a percentage point is its figure. Into English,
 ``N分之M`` for a denominator from 2 to 10 and a smaller numerator; 百分之 is a percentage
 (doctrans.magnitudes' and the model's).
@@ -170,7 +172,8 @@ def chinese_tenths(text: str, taken: Sequence[Span] = ()) -> list[Span]:
 
 _ONE_IN = re.compile(r"(?<![\w'’-])(one|two|three|four|five|six|seven|eight|nine|[1-9])\s+(?:in|out\s+of)\s+"
                      r"(two|three|four|five|six|seven|eight|nine|ten|[2-9]|[1-9][0-9]{1,2})(?![\w'’-])", re.IGNORECASE)
-_HALF_OF = re.compile(r"(?<![\w'’-])half\s+of(?=\s+(?:the|all|its|their|our|his|her|them|those|these|us|you)\b)",
+# (... "of" may go: "Half the town lost power" came back 三天的镇长, the half gone)
+_HALF_OF = re.compile(r"(?<![\w'’-])half(?:\s+of)?(?=\s+(?:the|all|its|their|our|his|her|them|those|these|us|you)\b)",
                       re.IGNORECASE)
 _POINT_PART = re.compile(r"(?<![\w'’-])(a quarter of a|half a|half of a|three quarters of a) percentage point"
                          r"(?![\w'’-])", re.IGNORECASE)

@@ -105,11 +105,27 @@ def negates(translation: str, tgt_lang: str | None) -> bool:
 
 
 def lost_negation(source: str, translation: str, src_lang: str | None, tgt_lang: str | None) -> str | None:
-    """The source's negation when its translation (English <-> Chinese) holds none, else None."""
+    """The source's negation when its translation (English <-> Chinese) holds none, else None; and
+    its "few" (``Few of the 300 residents had heard the warning`` came back 300名居民的家伙听说了警告,
+    "the residents heard it") when the translation says neither no nor few."""
     if {base_language(src_lang), base_language(tgt_lang)} != {"zh", "en"}:
         return None
     word = source_negation(source, src_lang)
-    return word if word is not None and not negates(translation, tgt_lang) else None
+    if word is not None and not negates(translation, tgt_lang):
+        return word
+    few = (_ENGLISH_FEW if base_language(src_lang) == "en" else _CHINESE_FEW).search(source)
+    said = _CHINESE_SAYS_FEW if base_language(tgt_lang) == "zh" else _ENGLISH_SAYS_FEW
+    return few.group() if few and not said.search(translation) and not negates(translation, tgt_lang) else None
+
+
+# "Few" and its kin say almost none: a translation must say so (很少, 几乎没有, 鲜有), or say no.
+# Not "a few" nor "quite a few" (some, many), nor "the last few", "the few lucky" (a small number).
+_ENGLISH_FEW = re.compile(r"(?<![A-Za-z])(?<!\ba )(?<!\bthe )(?<!last )(?<!first )(?<!next )(?<!past )(?<!these )"
+                          r"(?<!those )(?<!every )(?<!\bfor )(?:few|hardly|barely|scarcely|seldom|rarely)\b",
+                          re.IGNORECASE)
+_CHINESE_FEW = re.compile(r"很少|极少|甚少|鲜有|罕有|寥寥")
+_CHINESE_SAYS_FEW = re.compile(r"少|鲜|罕|寥|几乎")
+_ENGLISH_SAYS_FEW = re.compile(r"\b(?:few|little|hardly|barely|scarcely|seldom|rarely|almost)\b", re.IGNORECASE)
 
 
 # What says "no" in an English source short of the outright words: an alternative refused

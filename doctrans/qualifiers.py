@@ -156,7 +156,7 @@ _STARTS_A_FIGURE = re.compile(r"[-−+$€£¥￥0-9０-９≤≥±]|US\$|HK\$|�
                               r"|[二三四五六七八九十]分之|[一二三四五六七八九两]成"  # fractions: 近三分之一, 约四成
                               # ... and English ones ("About one in three adults" had lost its "about";
                               # one in three, two-thirds: a number word, below)
-                              r"|(?i:half of\b|a (?:third|quarter|fifth|tenth)\b)"
+                              r"|(?i:half(?: of)?\b|a (?:third|quarter|fifth|tenth)\b)"
                               # A figure in words: a Chinese numeral's measure (不到十平方米 had come
                               # back "a 10 m² basement"), an English duration ("no more than four hours").
                               r"|[一二两三四五六七八九十百千]"

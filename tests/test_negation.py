@@ -119,3 +119,17 @@ def test_the_engine_prefers_a_hypothesis_that_adds_no_negation() -> None:
     prep = prepare("Tom noted that the survey will close.", 16, tgt_lang="zh", src_lang="en")
     hyps = ["汤姆没有调查会关闭。", "汤姆指出调查将关闭。"]
     assert prep.pick(hyps, lambda h: h) == "汤姆指出调查将关闭。"
+
+
+@pytest.mark.parametrize(("source", "translation", "src", "tgt", "lost"), [
+    # "Few of the 300 residents had heard the warning" came back 300名居民的家伙听说了警告: they heard it.
+    ("Few of the 300 residents had heard the warning.", "300名居民的家伙听说了警告。", "en", "zh", "Few"),
+    ("Few of the 300 residents had heard the warning.", "300名居民中很少有人听到警告。", "en", "zh", None),
+    ("A few residents had heard it.", "一些居民听说了。", "en", "zh", None),  # a few: some
+    ("He rarely calls.", "他不常打电话。", "en", "zh", None),  # a no says it too
+    ("他很少回家。", "He goes home.", "zh", "en", "很少"),
+    ("他很少回家。", "He rarely goes home.", "zh", "en", None),
+])
+def test_few_says_almost_none_and_a_translation_must_too(source: str, translation: str, src: str, tgt: str,
+                                                        lost: str | None) -> None:
+    assert negation.lost_negation(source, translation, src, tgt) == lost
