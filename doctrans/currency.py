@@ -91,7 +91,7 @@ def find_amounts(text: str, tgt_lang: str | None) -> list[Span]:
     ``tgt_lang`` (English or Chinese; none for another target)."""
     lang = base_language(tgt_lang)
     if lang == "en":
-        return _out_of_chinese(text)
+        return [_chinese_per_period(text, s) for s in _out_of_chinese(text)]
     if lang == "zh":
         return _into_chinese(text)
     return []
@@ -217,6 +217,20 @@ _PER_PERIOD = re.compile(r"(?:\s+(?:a|an|per|each)\s+|\s?/\s?)(year|yr|month|mo|
                          re.IGNORECASE)
 _EACH = {"year": "每年", "yr": "每年", "month": "每月", "mo": "每月", "week": "每周", "wk": "每周", "day": "每天",
          "hour": "每小时", "hr": "每小时"}
+
+
+# ... and into English, the period before the amount (最低工资标准提高至每月2690元 came back "to every
+# month 2690 yuan"): 2690 yuan a month. Not 每人 (each person: the model's).
+_CHINESE_EACH = {"每年": "a year", "每月": "a month", "每周": "a week", "每天": "a day", "每日": "a day",
+                 "每小时": "an hour"}
+_CHINESE_PER_PERIOD = re.compile(f"({'|'.join(_CHINESE_EACH)})$")
+
+
+def _chinese_per_period(text: str, span: Span) -> Span:
+    m = _CHINESE_PER_PERIOD.search(text, 0, span.start)
+    if m is None or span.target is None:
+        return span
+    return Span(m.start(), span.end, text[m.start():span.end], span.kind, f"{span.target} {_CHINESE_EACH[m.group(1)]}")
 
 
 def _per_period(text: str, span: Span) -> Span:

@@ -109,3 +109,9 @@ def test_a_capital_amounts_label_goes_with_it() -> None:
 ])
 def test_an_amount_for_each_period(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_amounts(text, "zh")] == found
+
+
+def test_an_amount_for_each_period_into_english() -> None:
+    """最低工资标准提高至每月2690元 came back "to every month 2690 yuan": 2690 yuan a month."""
+    assert [(s.text, s.target) for s in find_amounts("提高至每月2690元，会员费每年199元，每人500元。", "en")] == [
+        ("每月2690元", "2690 yuan a month"), ("每年199元", "199 yuan a year"), ("500元", "500 yuan")]
