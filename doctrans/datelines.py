@@ -12,6 +12,7 @@
 | HOUSTON, March 3 (Reuters) -            | 路透社休斯敦3月3日电                      |
 | BEIJING, Nov. 20 (Xinhua) --            | 新华社北京11月20日电                      |
 | WASHINGTON, Jan 5 (AP) —                | 美联社华盛顿1月5日电                      |
+| PORTLAND, Ore. (AP) —                   | 美联社俄勒冈州波特兰电                    |
 | SEATTLE, October 24, 2026 —             | 西雅图2026年10月24日——                    |
 | BEIJING, May 16, 2026 /PRNewswire/ --   | 北京2026年5月16日 /美通社/ --             |
 
@@ -35,6 +36,7 @@ from doctrans.dates import ENGLISH_MONTH, MONTHS, figure_value, month_number
 from doctrans.language_id import base_language
 from doctrans.person_names import full_name_in_pinyin
 from doctrans.place_names import chinese_to_english, english_to_chinese
+from doctrans.segment import AP_STATES
 from doctrans.verbatim import Span
 
 _INTO_ENGLISH = {"新华社": "Xinhua", "中新社": "China News Service", "中新网": "Chinanews.com",
@@ -51,6 +53,25 @@ _WIRES = {"PRNewswire": "美通社", "Business Wire": "美国商业资讯"}
 _EN_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?P<m>{ENGLISH_MONTH})\s+(?P<d>[0-9]{{1,2}})"
                           r"(?:,\s+(?P<y>(?:19|20)[0-9]{2}))?\s*"
                           rf"(?:\((?P<agency>{'|'.join(_INTO_CHINESE)})\)|/(?P<wire>{'|'.join(_WIRES)})/)?\s*(?:--|-|—|–)")
+
+
+# An American news agency's dateline without a date: the city and its state as AP abbreviates it
+# ("PORTLAND, Ore. (AP) —" came back 波特兰奥雷。(AP), the state a word and its stop the sentence's).
+_EN_AGENCY_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?:(?P<state>"
+                                 rf"{'|'.join(re.escape(a) for a in AP_STATES)})\s+)?"
+                                 rf"\((?P<agency>{'|'.join(_INTO_CHINESE)})\)\s*(?:--|-|—|–)")
+
+
+def _agency_dateline(text: str) -> list[Span]:
+    """``PORTLAND, Ore. (AP) —`` as Chinese news writes it: 美联社俄勒冈州波特兰电."""
+    m = _EN_AGENCY_DATELINE.match(text)
+    if m is None:
+        return []
+    place = english_to_chinese(m["place"])
+    state = english_to_chinese(AP_STATES[m["state"]]) if m["state"] else ""
+    if place is None or state is None:
+        return []
+    return [Span(0, m.end(), m.group(), "number", f"{_INTO_CHINESE[m['agency']]}{state}{place}电")]
 
 
 def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
@@ -74,6 +95,8 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
     # reporter Li Ming) reporters get out of ..."): the byline alone.
     if tgt == "en" and src != "en" and (m := _OWN_REPORT.match(text)) and (by := _reporters(m.group(1))):
         return [Span(0, m.end(), m.group(), "number", f"({by}) --")]
+    if tgt == "zh" and src != "zh" and (found := _agency_dateline(text)):
+        return found
     if tgt == "zh" and src != "zh" and (m := _EN_DATELINE.match(text)):
         place = english_to_chinese(m["place"])
         month, day = month_number(m["m"]), int(m["d"])

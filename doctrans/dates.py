@@ -112,7 +112,11 @@ _AFTER_YEAR = (r"(?=[,.;:!?)\]\"”’]|\s*$|\s+(?:and|or|to|through|till|onward
 _EN_YEAR = re.compile(
     r"(?<![A-Za-z])(?:(?i:in|since|from|until|till|before|after|during|through|between|around|circa|early|late"
     r"|mid-|fiscal|year|(?:quarter|half|end|beginning|start|middle|spring|summer|autumn|fall|winter)\s+of)|By)"
-    rf"\s+(?P<y>{_YEAR_NO}){_AFTER_YEAR}")
+    rf"\s+(?P<y>{_YEAR_NO}){_AFTER_YEAR}"
+    # "by" in small letters before a year of this century's targets ("expected to carry 38,000 riders a
+    # day by 2035" came back 2035 alone, the 年 gone); before other figures it is as often a change's
+    # size ("fell by 1500").
+    rf"|(?<![A-Za-z])by\s+(?P<target>20[2-9][0-9]){_AFTER_YEAR}")
 # The second year of a range: "from 2019 to 2021", "between 2010 and 2020".
 _EN_YEAR_RANGE = re.compile(rf"(?<![A-Za-z])(?i:from|between)\s+{_YEAR_NO}\s+(?i:to|and|until|through)\s+"
                             rf"(?P<y>{_YEAR_NO}){_AFTER_YEAR}")
@@ -344,8 +348,9 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", f"{_MONTH_NUMBER[m.group().lower()]}月")
                                 for m in _EN_MONTH.finditer(text)]
                         + [Span(m.start("m"), m.end("m"), "May", "date", "5月") for m in _EN_MAY.finditer(text)])
-        spans = _beside(spans, [Span(m.start("y"), m.end("y"), m["y"], "date", m["y"] + "年")
-                                for pattern in (_EN_YEAR, _EN_YEAR_RANGE) for m in pattern.finditer(text)])
+        spans = _beside(spans, [Span(m.start(g), m.end(g), m[g], "date", m[g] + "年")
+                                for pattern in (_EN_YEAR, _EN_YEAR_RANGE) for m in pattern.finditer(text)
+                                for g in ("y", "target") if g in pattern.groupindex and m[g]])
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m["y"] + "年代")
                                 for m in _EN_DECADE.finditer(text)])
         spans = _beside(spans, [Span(m.start(), m.start() + 4, m.group()[:4], "date", m.group()[:4] + "年")
@@ -411,9 +416,14 @@ def _with_deadline(text: str, date: Span) -> Span:
     if life is not None and date.target:
         start, written = life.start(), _LIFE_INTO[life.group(1).lower()].format(date.target)
         return Span(start, date.end, text[start:date.end], "date", written)
-    if not date.target or "月" not in date.target:
+    # (a year after "by" too: "carry 38,000 riders a day by 2035" came back 将38,000除此天2035, the "by"
+    # gone; a year after the other words stays the year's own, the model writes them)
+    year = date.target is not None and re.fullmatch(r"[0-9]{4}年", date.target) is not None
+    if not date.target or ("月" not in date.target and not year):
         return date
     word = _DEADLINE.search(text, 0, date.start)
+    if word is not None and year and word.group(1).lower() != "by":
+        return date
     if word is None:
         return date
     start, written = word.start(), _DEADLINE_INTO[word.group(1).lower()].format(date.target)

@@ -41,6 +41,19 @@ _ABBREVIATIONS: dict[str, frozenset[str]] = {
         "jan feb mär apr jun jul aug sep sept okt nov dez"
     ),
 }
+# American states as news agencies abbreviate them in a dateline (PORTLAND, Ore. (AP) —): their stop
+# ends no sentence there (doctrans.datelines writes the dateline).
+AP_STATES = {"Ala.": "Alabama", "Ariz.": "Arizona", "Ark.": "Arkansas", "Calif.": "California", "Colo.": "Colorado",
+              "Conn.": "Connecticut", "Del.": "Delaware", "Fla.": "Florida", "Ga.": "Georgia", "Ill.": "Illinois",
+              "Ind.": "Indiana", "Kan.": "Kansas", "Ky.": "Kentucky", "La.": "Louisiana", "Md.": "Maryland",
+              "Mass.": "Massachusetts", "Mich.": "Michigan", "Minn.": "Minnesota", "Miss.": "Mississippi",
+              "Mo.": "Missouri", "Mont.": "Montana", "Neb.": "Nebraska", "Nev.": "Nevada", "N.H.": "New Hampshire",
+              "N.J.": "New Jersey", "N.M.": "New Mexico", "N.Y.": "New York", "N.C.": "North Carolina",
+              "N.D.": "North Dakota", "Okla.": "Oklahoma", "Ore.": "Oregon", "Pa.": "Pennsylvania",
+              "R.I.": "Rhode Island", "S.C.": "South Carolina", "S.D.": "South Dakota", "Tenn.": "Tennessee",
+              "Vt.": "Vermont", "Va.": "Virginia", "Wash.": "Washington", "W.Va.": "West Virginia",
+              "Wis.": "Wisconsin", "Wyo.": "Wyoming"}
+_DATELINE_CITY = re.compile(r"(?:^|\n)[ \t]*[A-Z][A-Z .'-]*[A-Z],[ \t]+$")
 _GERMAN_MONTHS = _words("januar februar märz april mai juni juli august september oktober november dezember")
 
 _CJK_TERMINATORS = "。！？｡"
@@ -112,6 +125,8 @@ def _is_boundary(text: str, lang: str, mark_start: int, mark: str, after: int, l
     abbreviations = _ABBREVIATIONS.get(lang, _ABBREVIATIONS["en"])
     if bare in abbreviations:
         return False
+    if word + "." in AP_STATES and _DATELINE_CITY.search(text, 0, mark_start - len(word)):
+        return False  # a dateline's state: "PORTLAND, Ore. (AP) —"
     if len(bare) == 1 and bare.isalpha() and word[:1].isupper():
         return False  # an initial: "J. Smith"
     if "." in bare and all(len(p) <= 2 for p in bare.split(".")) and bare.replace(".", "").isalpha():

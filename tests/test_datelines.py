@@ -18,7 +18,7 @@ def docstring_table() -> list[tuple[str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 12
+    assert len(docstring_table()) == 13
 
 
 @pytest.mark.parametrize(("source", "written"), docstring_table())

@@ -84,7 +84,7 @@ def test_a_day_character_the_model_added_after_a_whole_date_is_dropped() -> None
     ("The novel was published in 1952.", [("1952", "1952年")]),
     ("Sales in the fourth quarter of 2023 were high.", [("2023", "2023年")]),
     ("By 2030, the plan is done; from 2019 to 2021 and in the 1990s.",
-     [("2030", "2030年"), ("2019", "2019年"), ("2021", "2021年"), ("1990s", "1990年代")]),
+     [("By 2030", "2030年前"), ("2019", "2019年"), ("2021", "2021年"), ("1990s", "1990年代")]),
     ("In 1984 he left.", [("1984", "1984年")]),
     ("in 2000 cases, 1952 people, page 2024 of the log", []),  # counts, not years
     ("It rose by 2000. A total of 1500 and up to 2000.", []),  # counts too
@@ -147,6 +147,9 @@ def test_a_year_is_not_made_its_middle(source: str, decoded: str, expected: str)
     ("It opened after May 5.", [("after May 5", "5月5日之后")]),
     ("Sales in March rose.", [("March", "3月")]),
     ("It was built before 2020.", [("2020", "2020年")]),  # a year alone is dates' own
+    # ... but after "by" ("expected to carry 38,000 riders a day by 2035" came back without the by)
+    ("It should carry 38,000 riders a day by 2035.", [("by 2035", "2035年前")]),
+    ("Sales fell by 2000 units.", []),
 ])
 def test_a_deadline_goes_with_its_date_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
     # "no later than March 31" came back 3月31日后, after it

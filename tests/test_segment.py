@@ -102,3 +102,13 @@ def test_no_sentence_ends_inside_inline_code() -> None:
     assert split_sentences(text, "en") == [(0, len(text))]
     assert [text2[a:b] for text2 in ["Run `a... B` now. Then stop."] for a, b in split_sentences(text2, "en")] == [
         "Run `a... B` now.", "Then stop."]
+
+
+def test_a_datelines_state_ends_no_sentence() -> None:
+    """"PORTLAND, Ore. (AP) — The council voted." was cut after "Ore.", so the dateline was two
+    sentences and came back 波特兰奥雷。(AP); "ore." in prose still ends one."""
+    text = "PORTLAND, Ore. (AP) — The council voted."
+    assert [text[a:b] for a, b in split_sentences(text, "en")] == [text]
+    text = "We mined the ore. Then we left. He lives in Salem, Ore. He left."
+    assert [text[a:b] for a, b in split_sentences(text, "en")] == [
+        "We mined the ore.", "Then we left.", "He lives in Salem, Ore.", "He left."]
