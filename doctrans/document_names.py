@@ -97,6 +97,10 @@ _CLAUSE_START = set("，。！？；：、“”‘’「」『』（）()…—
 # foreign names (28 of 28 in TVsub: 我叫苏珊, Susan), which translated_names leaves to the model.
 _SELF_NAMED = re.compile(r"(?:我叫|他叫|她叫|名叫|名字是|名字叫|叫作|叫做)$")
 _NAME_ENDS = re.compile(r"$|[，。,、！!；;？?：:）)\s]|是|的")
+# ... and a speaker introducing herself where a sentence or a greeting ends (大家好，我是李娜，来自云南 came
+# back "I'm Leena"): the name right before a comma or a full stop, 我是 being as often "I am" a thing.
+_SELF_INTRODUCED = re.compile(r"(?:^|[，。！,!：:\s])我是$")
+_INTRODUCED_ENDS = re.compile(r"[，。,！!]")
 _TITLE_BEFORE = re.compile(f"(?:{TITLES}|老师|同学)$")
 
 
@@ -187,7 +191,8 @@ def find_document_names(texts: Iterable[str]) -> dict[str, str]:
             pinyins[name] = full_name_in_pinyin(name) or ""
             at_start = i == 0 or text[i - 1] in _CLAUSE_START
             starts[name] += at_start
-            if _SELF_NAMED.search(text, max(0, i - 5), i) and _NAME_ENDS.match(text, end):
+            if (_SELF_NAMED.search(text, max(0, i - 5), i) and _NAME_ENDS.match(text, end)) or \
+                    (_SELF_INTRODUCED.search(text, max(0, i - 3), i) and _INTRODUCED_ENDS.match(text, end)):
                 introduced.add(name)
             if _TITLE_BEFORE.search(text, max(0, i - 6), i):
                 titles[name] += 1

@@ -107,6 +107,10 @@ def test_a_speaker_who_says_their_name_is_named_at_once() -> None:
     assert find_document_names(["我叫周晓梅是一名生物学家。"]) == {"周晓梅": "Zhou Xiaomei"}
     # A subtitle's 我叫苏珊 is Susan: the document writes its names as a translation does.
     assert find_document_names(["我叫苏珊。", "克里斯和谢尔顿来了。"]) == {}
+    # ... and 我是 where a greeting or a sentence ends, the name right before a mark (大家好，我是王明，);
+    # 我是 is as often "I am" a thing (我是高手，, 我是白痴。).
+    assert find_document_names(["大家好，我是王明，来自云南的一名乡村教师。"]) == {"王明": "Wang Ming"}
+    assert find_document_names(["我是高手，谁也比不过我。", "你好，我是白痴。", "我是王明的老师。"]) == {}
 
 
 PRESS = """Northwind Energy Announces Record Third-Quarter Results
