@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import re
 
-from doctrans.kept_names import CJK_LANGUAGES, common_words, proper_words, shouted
+from doctrans.kept_names import ACRONYMS_THAT_ARE_WORDS, CJK_LANGUAGES, common_words, proper_words, shouted
 from doctrans.language_id import base_language
 
 # A capital word glued to code's marks (``rdnSequence.?LAST``, ``$PATH``, ``MODE=FAST``) is a token
@@ -139,7 +139,9 @@ def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: st
     if tgt not in CJK_LANGUAGES or not src or src in CJK_LANGUAGES:
         return model_text
     common = common_words()
-    folded = _CAPS_WORD.sub(lambda m: m.group().lower() if m.group().lower() in common else m.group(), model_text)
+    loud = shouted(sentence)
+    folded = _CAPS_WORD.sub(lambda m: m.group().lower() if m.group().lower() in common
+                            and (loud or m.group() not in ACRONYMS_THAT_ARE_WORDS) else m.group(), model_text)
     if title_cased(sentence):
         proper = proper_words()
         folded = _TITLE_WORD.sub(lambda m: m.group().lower() if _common_form(m.group().lower(), common)

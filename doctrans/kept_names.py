@@ -290,6 +290,11 @@ def miscopied_words(source: str, translation: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# Acronyms that spell a common word: in a sentence in mixed case they are the acronym (a headphone
+# manual's "The LED turns green" was read as "led", 导致, caused), in a shouted line the word.
+ACRONYMS_THAT_ARE_WORDS = frozenset({"LED", "LEDs", "PIN", "SIM", "RAM", "ROM", "AIDS", "WHO", "CAT", "HOV"})
+
+
 def shouted(text: str) -> bool:
     """No word has a small letter: a heading or a disclaimer in capitals."""
     return not any(c.islower() for c in text)
@@ -342,7 +347,9 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
     else:
         rendered, common = translated_caps(), common_words()
         pattern = _CAPS_OR_CJK
-        keep = lambda s: is_cjk(s[0]) or (s not in rendered and s.lower() not in common)  # noqa: E731
+        loud = shouted(text)
+        keep = lambda s: is_cjk(s[0]) or (s not in rendered and (  # noqa: E731
+            s.lower() not in common or (s in ACRONYMS_THAT_ARE_WORDS and not loud)))
     names = []
     if src not in CJK_LANGUAGES:
         # The product line after a name kept verbatim (AeroBrew Pro: AeroBrew is an identifier's span),

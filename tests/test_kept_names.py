@@ -280,3 +280,14 @@ def test_a_product_line_only_after_a_products_name() -> None:
     assert "Air" not in [s.output for s in prep.masked.spans]
     prep = prepare("The iPhone Pro Max is new.", 16, tgt_lang="zh", src_lang="en")
     assert [s.output for s in prep.masked.spans] == ["iPhone", "Pro Max"]
+
+
+def test_an_acronym_that_spells_a_word_is_the_acronym_in_mixed_case() -> None:
+    """A headphone manual's "The LED turns green" was read as "led" and came back 导致 (caused); in a
+    shouted line the same letters are the word."""
+    prep = prepare("The LED turns green when fully charged.", 16, tgt_lang="zh", src_lang="en")
+    assert "LED" in [s.text for s in prep.masked.spans]
+    prep = prepare("Enter your PIN and insert the SIM card.", 16, tgt_lang="zh", src_lang="en")
+    assert [s.text for s in prep.masked.spans] == ["PIN", "SIM"]
+    prep = prepare("THE TROOPS LED THE WAY.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text is not None and "led" in prep.model_text and not prep.masked.spans
