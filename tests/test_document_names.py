@@ -158,3 +158,10 @@ def test_a_letters_signature_is_a_name_of_the_document() -> None:
     letter = ["尊敬的王经理：", "此致\n敬礼！", "李明\n销售部\n2026年11月25日"]
     assert find_document_names(letter) == {"李明": "Li Ming"}
     assert find_document_names(["任务", "任务组"]) == {}
+
+
+def test_fictions_given_names() -> None:
+    """A novel's 陈默 (three times: where a clause starts, before 说) came back "Chemmer" and "Chenmer":
+    默 is a given name's character too."""
+    story = ["那天晚上，雨下得很大。陈默把车停在医院门口。", "“到了。”陈默说，“我在楼下。”", "陈默沉默了一会儿。"]
+    assert find_document_names(story) == {"陈默": "Chen Mo"}
