@@ -38,7 +38,7 @@ from doctrans.kept_names import common_words
 from doctrans.language_id import base_language
 from doctrans.progress_store import temp_prefix
 from doctrans.segment import join_gap, segment_block
-from doctrans.sentence_end import capitalised_start, without_added_end
+from doctrans.sentence_end import capitalised_start, common_first_word_in_small_letters, without_added_end
 
 # Characters a model may emit that cannot go into XML or would break the layout of the block a
 # sentence is put back into (tab and line feed are handled apart: a tab stays, a line feed is a space).
@@ -167,6 +167,8 @@ def assemble(block: Block, spans: Sequence[tuple[int, int]], targets: Sequence[s
         tgt = capitalised_start(text[s:e], without_added_end(text[s:e], tgt, block.kind == "heading"), tgt_lang)
         if i and base_language(tgt_lang) == "en":
             tgt = narration_case(text[spans[i - 1][0]:spans[i - 1][1]], text[s:e], tgt, common_words())
+            if parts[-1].rstrip().endswith((";", "；")):  # a statement after ；(doctrans.segment)
+                tgt = common_first_word_in_small_letters(tgt, common_words())
         if i:
             gap = join_gap(text[prev_end:s], tgt_lang, parts[-1], tgt)
             parts.append(gap)

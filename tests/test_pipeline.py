@@ -84,6 +84,16 @@ def test_assemble_keeps_the_gaps_and_aligns_the_sentences() -> None:
     assert assemble(block, [], [], "de") == TranslatedBlock(block, block.text, [], "de")
     # No spaces between sentences in Chinese.
     assert assemble(Block("paragraph", "One. Two."), [(0, 4), (5, 9)], ["一。", "二。"], "zh").text == "一。二。"
+    # A statement after a semicolon goes on the sentence (a report's 增长5.8%；一般公共预算收入…, translated
+    # a statement at a time): its first common word in small letters, a name as it is.
+    text = "全市生产总值增长5.8%；一般公共预算收入增长4.1%；北京的生产总值增长3%。"
+    first, second = text.index("；") + 1, text.rindex("；") + 1
+    spans = [(0, first), (first, second), (second, len(text))]
+    assert [text[a:b] for a, b in spans] == ["全市生产总值增长5.8%；", "一般公共预算收入增长4.1%；",
+                                              "北京的生产总值增长3%。"]
+    tb = assemble(Block("paragraph", text), spans, ["Output up 5.8%;", "General public budget revenue up 4.1%;",
+                                                    "Beijing's output up 3%."], "en")
+    assert tb.text == "Output up 5.8%; general public budget revenue up 4.1%; Beijing's output up 3%."
 
 
 # -- the atomic write --------------------------------------------------------------------------------

@@ -112,3 +112,18 @@ def test_a_datelines_state_ends_no_sentence() -> None:
     text = "We mined the ore. Then we left. He lives in Salem, Ore. He left."
     assert [text[a:b] for a, b in split_sentences(text, "en")] == [
         "We mined the ore.", "Then we left.", "He lives in Salem, Ore.", "He left."]
+
+
+def test_a_chinese_reports_statements_joined_by_semicolons_are_sentences() -> None:
+    """全市地区生产总值达到1.86万亿元，增长5.8%；一般公共预算收入……；城镇新增就业31.2万人…… held more
+    figures and terms than the model's phrase budget: "new urban jobs" and the unemployment rate were
+    lost. Each statement goes alone; a list's short pieces stay one sentence."""
+    text = ("过去一年，全市地区生产总值达到1.86万亿元，增长5.8%；一般公共预算收入2350亿元，增长4.1%；"
+            "城镇新增就业31.2万人，城镇调查失业率控制在5%以内。")
+    assert [text[a:b] for a, b in segment_block(text, "zh")] == [
+        "过去一年，全市地区生产总值达到1.86万亿元，增长5.8%；", "一般公共预算收入2350亿元，增长4.1%；",
+        "城镇新增就业31.2万人，城镇调查失业率控制在5%以内。"]
+    assert segment_block("主要包括：甲；乙；丙。", "zh") == [(0, 11)]
+    # English keeps its semicolons inside the sentence.
+    text = "Take 2 tablets every 4 hours; do not exceed 8 tablets in 24 hours."
+    assert segment_block(text, "en") == [(0, len(text))]
