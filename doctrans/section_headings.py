@@ -56,6 +56,7 @@ _LABEL = re.compile(r"\s*(?:\*\*|__)?([A-Za-z][A-Za-z &'’]{0,30}?|[\u4e00-\u9f
 
 # A Chinese leaflet's or label's heading in 【】 before its text (【用法用量】口服。 came back 'The "Using
 # measurement" graces.', and with the heading translated alone "costume [Dosage and Administration]").
+_BRACKETED_ALONE = re.compile(r"【\s*([\u4e00-\u9fff]{1,8})\s*】")
 _BRACKETED_LABEL = re.compile(r"\s*【([\u4e00-\u9fff]{1,8})】[ \t\u3000]*(?=\S)")
 
 
@@ -89,6 +90,11 @@ def find_section_heading(text: str, src_lang: str | None, tgt_lang: str | None) 
     if not word:
         return []
     target = _heading(word, tgt) or _headings_joined(word, tgt)
+    if target is None and tgt == "en" and (inner := _BRACKETED_ALONE.fullmatch(word)):
+        # A shop page's heading alone in 【】 (【售后服务】 came back 【 after-sales service 】, and its
+        # 【主要参数】 went to the model): [After-Sales Service], as a heading before its text is.
+        heading = _heading(inner.group(1), tgt)
+        target = f"[{heading}]" if heading else None
     if target is None:
         numbered = _numbered(text, src_lang, tgt_lang)
         return [numbered[1]] if numbered else _templated(word, start, tgt) or _label(text, tgt)

@@ -191,7 +191,7 @@ _ENGLISH_UNIT = "|".join(sorted((re.escape(u) for u in _INTO_CHINESE), key=len, 
 _ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−|minus )?"
                               rf"({NUMBER}(?:(?:[ \u00a0]?[×xX][ \u00a0]?|[ \u00a0]by[ \u00a0]){NUMBER})*)"
                               rf"[ \u00a0]?({_ENGLISH_UNIT})"
-                              r"(?![0-9A-Za-z_²/])", re.IGNORECASE)
+                              r"(?![0-9A-Za-z_²³/])", re.IGNORECASE)
 # Chinese units: not followed by a Han character that makes another word (米饭 is rice, 克服 overcome).
 _CHINESE_UNIT = "|".join(sorted(_OUT_OF_CHINESE, key=len, reverse=True))
 # A product's dimensions are one figure before their unit (120×80×45毫米 -> 120×80×45 mm).
@@ -276,7 +276,10 @@ def _range_low(text: str, end: int) -> re.Match[str] | None:
 # Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
 _SAME_SYMBOLS = ("KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "Kb", "Mb", "Gb", "bps", "kbps",
                  "Kbps", "Mbps", "Gbps", "KB/s", "MB/s", "GB/s", "Hz", "kHz", "MHz", "GHz", "ms", "µs", "μs", "ns",
-                 "px", "dpi", "ppi", "mAh", "rpm", "fps", "kV", "mV", "mA", "nm", "TFLOPS", "W", "mW", "V", "Wh")
+                 "px", "dpi", "ppi", "mAh", "rpm", "fps", "kV", "mV", "mA", "nm", "TFLOPS", "W", "mW", "V", "Wh",
+                 # flow rates, as a purifier's or a pump's sheet writes them (CADR值：500m³/h came back
+                 # 500m3/h, the superscript read through NFKC)
+                 "m³/h", "m³/min", "m³/s", "L/min", "L/h")
 _SYMBOL_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0]?"
                              rf"({'|'.join(sorted(map(re.escape, _SAME_SYMBOLS), key=len, reverse=True))})"
                              r"(?![0-9A-Za-z_²/])")

@@ -233,3 +233,10 @@ def test_a_news_pages_and_a_charitys_report_headings(text: str, written: str) ->
 def test_a_label_with_an_apostrophe(text: str) -> None:
     # A product page's "What's in the box:" came back 盒子里是什么 ("what is in the box?").
     assert section_headings.leading_label(text, "en", "zh") == (19, "包装清单：")
+
+
+def test_a_heading_alone_in_brackets_into_english() -> None:
+    """A shop page's 【售后服务】 came back 【 after-sales service 】 (a term of the report list, copied
+    with its brackets): a heading of the list alone in 【】 is [After-Sales Service]."""
+    assert prepare("【售后服务】", 16, tgt_lang="en", src_lang="zh").copy == "[After-Sales Service]"
+    assert prepare("【 产品特点 】", 16, tgt_lang="en", src_lang="zh").copy == "[Product Features]"

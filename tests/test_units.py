@@ -569,3 +569,9 @@ def test_a_water_authoritys_volumes_into_chinese() -> None:
     from doctrans.engine.protect import prepare
     prep = prepare("It supplied 184.6 million cubic metres and 612 megalitres.", 16, tgt_lang="zh", src_lang="en")
     assert [s.target for s in prep.masked.spans] == ["1.846亿立方米", "612兆升"]
+
+
+def test_a_flow_rate_keeps_its_superscript() -> None:
+    """A purifier's CADR值：500m³/h came back 500m3/h: the unit went to the model, which reads ³ as 3."""
+    assert [(s.text, s.target) for s in find_units("CADR值：500m³/h", "en")] == [("500m³/h", None)]
+    assert [(s.text, s.target) for s in find_units("a flow of 500 m³/h", "zh")] == [("500 m³/h", None)]
