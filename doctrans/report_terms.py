@@ -58,8 +58,10 @@ from doctrans.verbatim import Span
 _NOT_BEFORE_CHINESE = "上下每这本同前后"
 _NOT_AFTER_CHINESE = "长"
 # ... and around one term, the characters that make it part of other words: 我校 is "our school"
-# but not in 自我校准 (self-calibration) or 我校准了 (I calibrated), TVsub's; 我市 not in 我市场.
-_CHINESE_CONTEXT = {"我校": ("自", "准"), "我市": ("", "场")}
+# but not in 自我校准 (self-calibration) or 我校准了 (I calibrated), TVsub's; 我市 not in 我市场, 含税
+# (tax included) not in 包含税费.
+_CHINESE_CONTEXT = {"我校": ("自", "准"), "我市": ("", "场"),
+                    "含税": ("包", "费")}  # 价格包含税费: includes taxes and fees
 
 
 def _in_context(term: str) -> str:

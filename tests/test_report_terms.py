@@ -637,9 +637,18 @@ def test_an_institution_speaking_of_itself() -> None:
         return [s.target for s in find_report_terms(text, "zh", "en")]
     assert targets("我校将于12月5日举行活动，我市今年新增岗位。") == ["our school", "our city"]
     assert targets("更好地进行自我校准。我校准了扫描仪。我市场调查做完了。") == []
+    assert targets("总金额77万元（含税），价格包含税费。") == ["tax included"]
 
 
 def test_a_change_against_a_year_named() -> None:
     """二氧化碳排放量较2005年下降了48.4% came back "Carbon dioxide ranks 2005 down 48.4%"."""
     changes = report_terms.find_changes("二氧化碳排放量较2005年下降了48.4%，收入比2019年增长12%。", "zh", "en")
     assert [s.target for s in changes] == ["down 48.4% from 2005", "up 12% from 2019"]
+
+
+def test_a_rows_other_chinese_spellings_are_in_the_third_column() -> None:
+    """Two spellings written with a comma in the second column were one term no text writes (单位地区生产
+    总值能耗,单位GDP能耗): the others go in the third column, comma-separated."""
+    for line in data_lines("report_terms.tsv"):
+        chinese = line.split("\t")[1]
+        assert "," not in chinese and "，" not in chinese, line
