@@ -61,7 +61,9 @@ _NOT_AFTER_CHINESE = "长"
 # but not in 自我校准 (self-calibration) or 我校准了 (I calibrated), TVsub's; 我市 not in 我市场, 含税
 # (tax included) not in 包含税费.
 _CHINESE_CONTEXT = {"我校": ("自", "准"), "我市": ("", "场"),
-                    "含税": ("包", "费")}  # 价格包含税费: includes taxes and fees
+                    "含税": ("包", "费"),  # 价格包含税费: includes taxes and fees
+                    # 午饭后 is after lunch, 吃饭后 after eating (TVsub's 81 饭后 are nearly all those)
+                    "饭后": ("午晚早吃", ""), "饭前": ("午晚早吃", "")}
 
 
 def _in_context(term: str) -> str:

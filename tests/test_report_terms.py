@@ -638,6 +638,7 @@ def test_an_institution_speaking_of_itself() -> None:
     assert targets("我校将于12月5日举行活动，我市今年新增岗位。") == ["our school", "our city"]
     assert targets("更好地进行自我校准。我校准了扫描仪。我市场调查做完了。") == []
     assert targets("总金额77万元（含税），价格包含税费。") == ["tax included"]
+    assert targets("每日两次，饭后服用。午饭后继续，晚饭前回来。") == ["after meals"]
 
 
 def test_a_change_against_a_year_named() -> None:
