@@ -175,7 +175,9 @@ _CITY = re.compile(r"市(?![场民长委政值况面价容内中区])"
 
 
 def _with_city(text: str, span: Span) -> Span:
-    if _CITY.match(text, span.end) is None:
+    # Only a city or a province of China's (TVsub's 堪萨斯市 is Kansas City, not Kansas; 喀布尔省 Kabul
+    # province): the name in pinyin says it.
+    if _CITY.match(text, span.end) is None or not _in_pinyin(span.text, span.target):
         return span
     return Span(span.start, span.end + 1, text[span.start:span.end + 1], span.kind, span.target)
 
@@ -193,9 +195,19 @@ _NO_DISTRICT_TEXT = (
 _NO_DISTRICT = frozenset(_NO_DISTRICT_TEXT.split())
 
 
+def _in_pinyin(chinese: str, english: str | None) -> bool:
+    """Whether ``english`` is ``chinese`` in pinyin (深圳 Shenzhen, 西安 Xi'an): a city of China, whose
+    districts are written in pinyin too; not 纽约 (New York: TVsub's 纽约皇后区 is Queens, not
+    "Huanghou District"), nor 香港 (Hong Kong's districts have English names)."""
+    letters = "".join(c for c in (english or "").lower() if c.isalpha())
+    return letters == "".join(lazy_pinyin(chinese, style=Style.NORMAL)).lower()
+
+
 def _districts(text: str, cities: list[Span]) -> list[Span]:
     spans = []
     for city in cities:
+        if not _in_pinyin(city.text.removesuffix("市").removesuffix("省"), city.target):
+            continue
         m = _DISTRICT.match(text, city.end)
         if m is None or m.group(1) in _NO_DISTRICT or set(_GRAMMAR_CHARACTERS) & set(m.group(1)):
             continue

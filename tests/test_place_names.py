@@ -210,3 +210,10 @@ def test_a_citys_shi_is_its_names_but_not_a_words_first_character() -> None:
     assert texts("北京市民、北京市场、北京市长") == ["北京", "北京", "北京"]
     # A district after its city, the list's own name (海淀) inside it.
     assert [s.target for s in find_place_names("北京市海淀区实验小学", "zh", "en")] == ["Beijing", "Haidian District"]
+
+
+def test_a_foreign_citys_shi_and_districts_are_the_models() -> None:
+    """TVsub's 堪萨斯市 is Kansas City (not Kansas), 纽约皇后区 Queens (not "Huanghou District"): only a
+    place of China, its name in pinyin, takes its 市 and has its districts in pinyin."""
+    assert [s.text for s in find_place_names("堪萨斯市和纽约皇后区", "zh", "en")] == ["堪萨斯", "纽约"]
+    assert [s.target for s in find_place_names("西安市雁塔区", "zh", "en")] == ["Xi'an", "Yanta District"]
