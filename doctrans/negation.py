@@ -25,7 +25,9 @@ park", ``不应长时间使用`` "Shouldn't be used long"; 勿忘我 is a flower
 Then, both ways, a sentence whose source says "do not" (``not``, ``n't``, ``never``, ``cannot``;
 ``不要``, ``不得``, ``禁止``, ``请勿``…) and whose translation holds no negation at all is
 reported (:func:`lost_negation`), and the engine prefers a hypothesis of its n-best that keeps
-one (doctrans.engine.protect.Prepared.pick).
+one (doctrans.engine.protect.Prepared.pick). "Few" says almost none and counts so too (``few``,
+``hardly``, ``rarely``; ``很少``, ``鲜有``; not ``a few``): "Few of the 300 residents had heard the
+warning" came back 300名居民的家伙听说了警告, "the residents heard it".
 
 The other way round, a translation that states a negation its source holds in no form at all
 (:func:`added_negation`: "Tom Becker noted that the staff survey will close" came back

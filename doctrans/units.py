@@ -149,7 +149,7 @@ _INTO_CHINESE = {
     # A water authority's volumes ("184.6 million cubic metres" came back 1.846亿 cubic metal, "612
     # megalitres a day" 612补偿, "compensation").
     "cubic metres": "立方米", "cubic meters": "立方米", "cubic metre": "立方米", "cubic meter": "立方米",
-    "m³": "立方米", "m3": "立方米", "cubic feet": "立方英尺", "cubic foot": "立方英尺",
+    "m³": "立方米", "cubic feet": "立方英尺", "cubic foot": "立方英尺",
     "megalitres": "兆升", "megaliters": "兆升", "megalitre": "兆升", "megaliter": "兆升",
     "millilitres": "毫升", "milliliters": "毫升", "millilitre": "毫升", "milliliter": "毫升",
     "barrels": "桶", "barrel": "桶",
