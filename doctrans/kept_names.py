@@ -161,6 +161,8 @@ def rare_names(text: str) -> frozenset[str]:
 # -> 字母bet, ``cancellation`` -> 可以cellation, ``calltip`` -> 调用tip; 19 of the 2,980 dev
 # sentences). A common ending alone (``处理ing``) points at no one word.
 _GLUED_TAIL = re.compile(r"(?<=[\u4e00-\u9fff])[a-z]{3,}(?![A-Za-z])")
+# A word's first letters right before Chinese characters (ch根 for chroot).
+_GLUED_HEAD = re.compile(r"(?<![A-Za-z0-9_./-])[a-z]{2,}(?=[\u4e00-\u9fff])")
 # A name's last letter or two left after its transliteration ("Maria Lopez" came back 玛莉亚·洛普z):
 # so short a tail points at a word only among the source's capitalised words.
 _GLUED_LETTERS = re.compile(r"(?<=[\u4e00-\u9fff])[a-z]{1,2}(?![A-Za-z])")
@@ -182,7 +184,8 @@ def half_translated(source: str, translation: str) -> frozenset[str]:
     word of the source (调用read) or could end more than two of them is no cut word. A name is cut
     so too: its last letter or two left after its transliteration (玛莉亚·洛普z for Maria Lopez), or
     its next word copied after the transliteration's dot (盖尔· Point for Gull Point): the whole name
-    is kept, its given names with it."""
+    is kept, its given names with it. A word's beginning copied before the translation of its end
+    (ch根 for chroot) is a word cut in two as well."""
     words = {m.group() for m in _SOURCE_WORD.finditer(source)}
     lower = {w.lower() for w in words}
     cut: set[str] = set()
@@ -191,6 +194,15 @@ def half_translated(source: str, translation: str) -> frozenset[str]:
         if tail in lower or tail in _SUFFIXES:
             continue
         whole = {w for w in words if len(w) >= len(tail) + 2 and w.lower().endswith(tail)}
+        if 0 < len({w.lower() for w in whole}) <= 2:
+            cut |= whole
+    # ... or its beginning copied and the rest translated (a spec's "in chroots" came back 在 ch根中, root
+    # translated): a head that is no word of the source, of at most two of its words.
+    for m in _GLUED_HEAD.finditer(translation):
+        head = m.group()
+        if head in lower:
+            continue
+        whole = {w for w in words if len(w) >= len(head) + 2 and w.lower().startswith(head)}
         if 0 < len({w.lower() for w in whole}) <= 2:
             cut |= whole
     for m in _GLUED_LETTERS.finditer(translation):

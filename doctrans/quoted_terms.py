@@ -61,7 +61,12 @@ _PAIRS = {"“": "”", "「": "」", "『": "』", "【": "】", "《": "》", 
 # A quoted string in a Chinese sentence with a Latin letter and no Chinese character (up to 12 words).
 _LATIN_IN_CHINESE = re.compile(rf"([“「『【《])((?=[^”」』】》{_HAN}]*[A-Za-z])[^”」』】》{_HAN}\n]{{1,80}})"
                                r"([”」』】》])")
-_INTO_CHINESE = re.compile(r"([\"“])([A-Z][0-9A-Za-z'’\-]*(?: [0-9A-Za-z'’\-]+){0,5})([\"”])")
+# (... and in guillemets, as a specification quotes a field: dpkg's «Essential» came back «Esential» and ©)
+_INTO_CHINESE = re.compile(r"([\"“«])([A-Z][0-9A-Za-z'’\-]*(?: [0-9A-Za-z'’\-]+){0,5})([\"”»])")
+_CLOSES = {'"': '"', "“": "”", "«": "»"}
+# ... a field with its value too («Essential: yes» came back «Esential：是 ©): what guillemets hold in
+# an English text is a literal, kept as written.
+_GUILLEMETS = re.compile(r"«([^«»\n.!?]{1,40})»")
 
 
 class QuotedTerm(NamedTuple):
@@ -100,7 +105,7 @@ def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         out = []
         for m in _INTO_CHINESE.finditer(text):
             opening, closing = m.group(1), m.group(3)
-            if (opening == '"') != (closing == '"') or text[:m.start()].count('"') % 2:
+            if _CLOSES[opening] != closing or text[:m.start()].count('"') % 2:
                 continue  # a closing quote read as an opening one, or mixed styles
             defines = _defines(text, m)
             if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "([{=,") and not defines:
@@ -116,7 +121,9 @@ def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
                     out.append(QuotedTerm(opening.start(), m.end() + closing.end(), m.group(2), DEFINED, alone=True))
                     continue
             out.append(QuotedTerm(m.start(), m.end(), m.group(2), "“{}”", alone=defines))
-        return out
+        out += [QuotedTerm(m.start(), m.end(), m.group(1), "“{}”", alone=False) for m in _GUILLEMETS.finditer(text)
+                if not any(q.start <= m.start() < q.end for q in out) and re.search("[A-Za-z]", m.group(1))]
+        return sorted(out, key=lambda q: q.start)
     return []
 
 

@@ -79,6 +79,11 @@ def test_a_batch_retries_the_row_as_one_document_at_a_time_does(translator: Onnx
     ("A header from captain Luke Harris won it.", "队长卢克 Harris的头球赢了。", {"Luke", "Harris"}),
     ("Bristol Rovers beat Exeter City.", "在星期六 Bristol Rovers 击败 Exeter City。", set()),
     ("The Harris family came.", "这 Harris 家族来了。", set()),
+    # A word's beginning copied, its end translated: dpkg's spec "in chroots" came back 在 ch根 (root), a
+    # Python page's :meth:`uncancel <…>` came back un取消 (cancel); a word of the source is none.
+    ("It is not needed in chroots or containers.", "在 ch根或容器中不需要它。", {"chroots"}),
+    ("Do not call uncancel directly.", "不要直接调用un取消。", {"uncancel"}),
+    ("Use gzip to compress.", "使用gzip压缩。", set()),
 ])
 def test_a_word_cut_in_two_is_found_by_its_copied_end(source: str, translation: str, cut: set[str]) -> None:
     assert half_translated(source, translation) == cut

@@ -138,3 +138,12 @@ def test_a_party_the_report_terms_name_is_defined_whole_and_a_companys_stop_stay
     written = [(s.text, s.target) for s in prep.masked.spans]
     assert ("Northwind Data Ltd.", "Northwind Data Ltd.") in written
     assert ('(the "Provider")', "（以下简称“提供方”）") in written
+
+
+def test_a_literal_in_guillemets_is_kept_as_written_into_chinese() -> None:
+    """dpkg's protected-field spec: "Our current use of «Essential: yes» is confused" came back
+    «Esential：是 ©, "We use «Essential» to:" 我们使用©斯分数 (a © for the guillemet)."""
+    prep = prepare("Our current use of «Essential: yes» is confused.", 16, tgt_lang="zh", src_lang="en")
+    assert [(s.text, s.target) for s in prep.masked.spans] == [("«Essential: yes»", "“Essential: yes”")]
+    prep = prepare("We use «Essential» to mark them.", 16, tgt_lang="zh", src_lang="en")
+    assert [(s.text, s.target) for s in prep.masked.spans] == [("«Essential»", "“Essential”")]
