@@ -99,13 +99,13 @@ def _chinese_nouns() -> tuple[dict[str, tuple[str, str]], re.Pattern[str]]:
                              rf"(?![{_MAKES_ANOTHER_NOUN}])"
                              # ... or the noun first, as a list or a report counts (口罩50万只, 数控机床2台)
                              rf"|(?P<noun_first>{words})(?P<figure2>{_FIGURE})(?P<magnitude2>万|亿)?"
-                             rf"(?P<counter2>[{_COUNTERS}])(?=[，。；、,.;）)\s]|$))")
+                             rf"(?P<counter2>[{_COUNTERS}])(?=[，。；、,.;）)（(\s]|$))")
 
 
 # The counters a Chinese count may use for a noun of the table (5座城市 as 5个城市), and what after
 # the noun makes it another word (城市化 urbanisation, 城市群 a city cluster, 学校长 no school);
 # a verb may follow (23个省份开展了活动).
-_COUNTERS = "个座家所名位辆台栋口本场户种项只片"
+_COUNTERS = "个座家所名位辆台栋口本场户种项只片例"
 _MAKES_ANOTHER_NOUN = "化群圈带级型类性率长们区"
 
 

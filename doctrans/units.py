@@ -153,7 +153,11 @@ _INTO_CHINESE = {
     "megalitres": "兆升", "megaliters": "兆升", "megalitre": "兆升", "megaliter": "兆升",
     "millilitres": "毫升", "milliliters": "毫升", "millilitre": "毫升", "milliliter": "毫升",
     "barrels": "桶", "barrel": "桶",
+    # A paper's methods ("centrifuged … for 10 min at 4 °C" came back 10 min at, the minutes in English):
+    # after a space only (_SPACED_ONLY).
+    "min": "分钟", "mins": "分钟", "hr": "小时", "hrs": "小时", "sec": "秒", "secs": "秒",
 }
+_SPACED_ONLY = frozenset({"min", "mins", "hr", "hrs", "sec", "secs"})
 _OUT_OF_CHINESE = {
     "公里": "km", "千米": "km", "米": "m", "厘米": "cm", "毫米": "mm", "公斤": "kg", "千克": "kg", "克": "g",
     "毫克": "mg", "吨": "t", "升": "L", "毫升": "ml", "平方米": "m²", "平方公里": "km²", "摄氏度": "°C",
@@ -734,6 +738,8 @@ def _into_chinese(text: str) -> list[Span]:
         sign, unit = m.group(1), m.group(3)
         if unit in ("G", "M"):  # 5G is a network, 5M five million
             continue
+        if unit.lower() in _SPACED_ONLY and not text[m.end(2):m.start(3)]:
+            continue  # 2min, 24hrs: a log's or a configuration's, kept as written (_TIME_SYMBOL)
         if unit == "m" and _CLOCK_MINUTES.search(text, 0, m.start()):
             continue  # minutes after hours: libtasn1's "at 12h 00m 01.12s" came back "12h 00米"
         if unit == "m" and not m.group(1) and (millions := decimal_value(m.group(2))) is not None \

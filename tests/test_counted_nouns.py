@@ -85,3 +85,9 @@ def test_a_leaflets_tablets_a_tallys_abstentions_and_counts_with_the_noun_first(
     assert written("该厂每天生产口罩50万只。", "zh", "en") == [("口罩50万只", "500,000 masks")]
     assert written("全市共有5G基站2.1万个。", "zh", "en") == [("基站2.1万个", "21,000 base stations")]
     assert written("共有2.1万个城市", "zh", "en") == [("2.1万个城市", "21,000 cities")]
+
+
+def test_a_clinical_papers_cases_into_english() -> None:
+    """共纳入患者312例，其中男性178例（57.1%） came back "The 312 example, with male 178": 例 counts cases."""
+    found = find_counted_nouns("共纳入患者312例，其中男性178例（57.1%）。", "zh", "en")
+    assert [(s.text, s.target) for s in found] == [("患者312例", "312 patients"), ("男性178例", "178 men")]

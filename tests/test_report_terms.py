@@ -653,3 +653,9 @@ def test_a_rows_other_chinese_spellings_are_in_the_third_column() -> None:
     for line in data_lines("report_terms.tsv"):
         chinese = line.split("\t")[1]
         assert "," not in chinese and "，" not in chinese, line
+
+
+def test_a_clinical_papers_finding() -> None:
+    """两组差异有统计学意义（P<0.05） came back "both diffs have statistics meaning"."""
+    assert [s.target for s in find_report_terms("两组差异有统计学意义（P<0.05）。", "zh", "en")] == [
+        "the difference was statistically significant"]

@@ -36,7 +36,7 @@ def test_docstring_table_row(source: str, en: str, zh: str) -> None:
 
 @pytest.mark.parametrize(("text", "tgt"), [
     ("他吃了3碗米饭，3克服了困难。", "en"),  # 米饭 is rice, 克服 "overcome"
-    ("He ran 10 min and 3 laps on 5G with 5M users, 5 in all.", "zh"),
+    ("He ran 3 laps on 5G with 5M users, 5 in all.", "zh"),
     ("It ended at 13 pm.", "zh"),  # no such time
     ("It is 15 km long.", "de"),  # only English and Chinese targets
     ("Press Ctrl+MS to open MB2 or 5MBs.", "zh"),  # no figure before, or more letters after
@@ -575,3 +575,9 @@ def test_a_flow_rate_keeps_its_superscript() -> None:
     """A purifier's CADR值：500m³/h came back 500m3/h: the unit went to the model, which reads ³ as 3."""
     assert [(s.text, s.target) for s in find_units("CADR值：500m³/h", "en")] == [("500m³/h", None)]
     assert [(s.text, s.target) for s in find_units("a flow of 500 m³/h", "zh")] == [("500 m³/h", None)]
+
+
+def test_minutes_abbreviated_after_a_space_into_chinese() -> None:
+    """A paper's "centrifuged at 3,000 × g for 10 min at 4 °C" came back 10 min at 4摄氏度."""
+    assert [(s.text, s.target) for s in find_units("for 10 min at 4 °C, then 2 hrs", "zh")] == [
+        ("10 min", "10分钟"), ("4 °C", "4摄氏度"), ("2 hrs", "2小时")]
