@@ -135,8 +135,11 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     into_chinese, into_english, english_names, chinese_names = _tables()
     if tgt == "zh" and src != "zh":
-        return _with_unlisted([Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
-                               for m in english_names.finditer(text)], _nationalities(text))
+        universities = _universities(text, english_names, into_chinese)
+        listed = [Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
+                  for m in english_names.finditer(text)]
+        listed = [s for s in listed if not s.overlaps_any(universities)] + universities
+        return _with_unlisted(sorted(listed, key=lambda s: s.start), _nationalities(text))
     if tgt == "en" and src != "en":
         found = [_with_city(text, Span(m.start(), m.end(), m.group(), "place",
                                        _ours(text, m.end(), into_english[m.group()])))
@@ -214,6 +217,27 @@ def _districts(text: str, cities: list[Span]) -> list[Span]:
         name = "".join(lazy_pinyin(m.group(1), style=Style.NORMAL)).capitalize()
         kind = "New Area" if m.group(2) == "新区" else "District"
         spans.append(Span(m.start(), m.end(), m.group(), "place", f"{name} {kind}"))
+    return spans
+
+
+# A university named by its place (a CV's "University of Texas at Austin" came back 得克萨斯州的公民,
+# "Rice University" 大米宇宙): the place in Chinese and 大学, a state's 州 dropped (得克萨斯大学), a
+# state university 州立大学. Only a place of the list; a campus after "at" is left to the model.
+_UNIVERSITY = re.compile(r"(?<![A-Za-z])(?:University of (?P<of>[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?)"
+                         r"|(?!(?:The|A|An|This|That|Our|Their|His|Her|Its) )"
+                         r"(?P<named>[A-Z][A-Za-z]+(?: (?!State )[A-Z][A-Za-z]+)?) (?P<state>State )?University)"
+                         r"(?![A-Za-z])")
+
+
+def _universities(text: str, english_names: re.Pattern[str], into_chinese: dict[str, str]) -> list[Span]:
+    spans = []
+    for m in _UNIVERSITY.finditer(text):
+        place = m["of"] or m["named"]
+        if not english_names.fullmatch(place):
+            continue
+        chinese = into_chinese[place]
+        written = chinese.removesuffix("州") + ("州立大学" if m["state"] else "大学")
+        spans.append(Span(m.start(), m.end(), m.group(), "place", written))
     return spans
 
 

@@ -217,3 +217,16 @@ def test_a_foreign_citys_shi_and_districts_are_the_models() -> None:
     place of China, its name in pinyin, takes its 市 and has its districts in pinyin."""
     assert [s.text for s in find_place_names("堪萨斯市和纽约皇后区", "zh", "en")] == ["堪萨斯", "纽约"]
     assert [s.target for s in find_place_names("西安市雁塔区", "zh", "en")] == ["Xi'an", "Yanta District"]
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # A CV's "University of Texas at Austin" came back 得克萨斯州的公民 (citizens).
+    ("M.S. in Statistics, University of Texas at Austin, 2017", ["得克萨斯大学"]),
+    ("She joined Michigan State University in 2010.", ["密歇根州立大学"]),
+    ("The University of California, Berkeley", ["加利福尼亚大学"]),
+    ("He studied at New York University.", ["纽约大学"]),
+    ("University of Leeds", []),  # a place the list does not hold: the model's
+    ("Our University is great.", []),
+])
+def test_a_university_named_by_its_place_into_chinese(text: str, written: list[str]) -> None:
+    assert [s.target for s in find_place_names(text, "en", "zh")] == written
