@@ -116,7 +116,10 @@ _EN_YEAR = re.compile(
     # "by" in small letters before a year of this century's targets ("expected to carry 38,000 riders a
     # day by 2035" came back 2035 alone, the 年 gone); before other figures it is as often a change's
     # size ("fell by 1500").
-    rf"|(?<![A-Za-z])by\s+(?P<target>20[2-9][0-9]){_AFTER_YEAR}")
+    rf"|(?<![A-Za-z])by\s+(?P<target>20[2-9][0-9]){_AFTER_YEAR}"
+    # ... and a year that ends a CV's or a reference's line after a comma ("University of Texas at
+    # Austin, 2017" came back 2017号, "No. 2017")
+    r"|(?<=, )(?P<ending>(?:19|20)[0-9]{2})(?=\.?\s*$)")
 # The second year of a range: "from 2019 to 2021", "between 2010 and 2020".
 _EN_YEAR_RANGE = re.compile(rf"(?<![A-Za-z])(?i:from|between)\s+{_YEAR_NO}\s+(?i:to|and|until|through)\s+"
                             rf"(?P<y>{_YEAR_NO}){_AFTER_YEAR}")
@@ -350,7 +353,7 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                         + [Span(m.start("m"), m.end("m"), "May", "date", "5月") for m in _EN_MAY.finditer(text)])
         spans = _beside(spans, [Span(m.start(g), m.end(g), m[g], "date", m[g] + "年")
                                 for pattern in (_EN_YEAR, _EN_YEAR_RANGE) for m in pattern.finditer(text)
-                                for g in ("y", "target") if g in pattern.groupindex and m[g]])
+                                for g in ("y", "target", "ending") if g in pattern.groupindex and m[g]])
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", m["y"] + "年代")
                                 for m in _EN_DECADE.finditer(text)])
         spans = _beside(spans, [Span(m.start(), m.start() + 4, m.group()[:4], "date", m.group()[:4] + "年")
@@ -460,6 +463,9 @@ def drop_repeated_units(text: str, dates: list[str]) -> str:
                 text = re.sub(re.escape(date) + rf"年(?![{YEAR_WORD_NEXT}间内])", date, text)
         elif date.endswith(("年", "年代")):  # "1952年年" -> "1952年"; "2024年年底" reads as 2024年底
             text = re.sub(re.escape(date) + r"(?:年代|年(?!代))", date, text)
+            # ... and a number's 号 after a year at the end of a clause (a CV's "Austin, 2017" came back
+            # 2017年号: the model read the year as a number)
+            text = re.sub(re.escape(date) + r"号(?![\u3400-\u9fff])", date, text)
         elif date.endswith(("底", "初", "中", "末", "中期")):  # "in the middle of 2024": 在2024年中中
             text = text.replace(date + date[-1], date)
     return text

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from doctrans import dates
-from doctrans.dates import find_dates
+from doctrans.dates import drop_repeated_units, find_dates
 from doctrans.engine.protect import prepare
 from doctrans.glossary import Glossary
 from doctrans.report import sentence_warnings
@@ -226,3 +226,13 @@ def test_a_birth_or_a_death_goes_with_its_date_into_chinese(text: str, found: li
 ])
 def test_a_range_of_dates_into_chinese(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_dates(text, "zh")] == found
+
+
+def test_a_year_that_ends_a_cvs_line() -> None:
+    """"M.S. in Statistics, University of Texas at Austin, 2017" came back 2017号 ("No. 2017"): the year
+    after a comma at the line's end is a year, and a 号 the model writes after it goes."""
+    assert [(s.text, s.target) for s in find_dates("University of Texas at Austin, 2017", "zh")] == [
+        ("2017", "2017年")]
+    assert find_dates("The total was 1,500, 2017 units", "zh") == []
+    assert drop_repeated_units("得克萨斯大学2017年号", ["2017年"]) == "得克萨斯大学2017年"
+    assert drop_repeated_units("2017年号称", ["2017年"]) == "2017年号称"  # 号称, a word
