@@ -119,7 +119,8 @@ _EN_YEAR = re.compile(
     rf"|(?<![A-Za-z])by\s+(?P<target>20[2-9][0-9]){_AFTER_YEAR}"
     # ... and a year that ends a CV's or a reference's line after a comma ("University of Texas at
     # Austin, 2017" came back 2017号, "No. 2017")
-    r"|(?<=, )(?P<ending>(?:19|20)[0-9]{2})(?=\.?\s*$)")
+    # (after a word: '"v2.1.0", 2024' is code's)
+    r"|(?<=[A-Za-z], )(?P<ending>(?:19|20)[0-9]{2})(?=\.?\s*$)")
 # The second year of a range: "from 2019 to 2021", "between 2010 and 2020".
 _EN_YEAR_RANGE = re.compile(rf"(?<![A-Za-z])(?i:from|between)\s+{_YEAR_NO}\s+(?i:to|and|until|through)\s+"
                             rf"(?P<y>{_YEAR_NO}){_AFTER_YEAR}")

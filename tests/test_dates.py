@@ -234,5 +234,6 @@ def test_a_year_that_ends_a_cvs_line() -> None:
     assert [(s.text, s.target) for s in find_dates("University of Texas at Austin, 2017", "zh")] == [
         ("2017", "2017年")]
     assert find_dates("The total was 1,500, 2017 units", "zh") == []
+    assert find_dates('"v2.1.0", 2024', "zh") == []  # code's arguments
     assert drop_repeated_units("得克萨斯大学2017年号", ["2017年"]) == "得克萨斯大学2017年"
     assert drop_repeated_units("2017年号称", ["2017年"]) == "2017年号称"  # 号称, a word
