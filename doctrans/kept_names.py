@@ -68,7 +68,7 @@ Into Chinese the module also tells the engine's pick what went wrong with a name
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 from functools import cache
 
@@ -177,6 +177,13 @@ _AFTER_TRANSLITERATION = re.compile(r"[\u4e00-\u9fff] ([A-Z][a-z]+)(?![A-Za-z])"
 _AFTER_NAME_DOT = re.compile(r"[\u4e00-\u9fff]·\s*([A-Z][a-z]+)(?![A-Za-z])")
 
 
+def _cut_from(piece: str, words: set[str], fits: Callable[[str, str], bool]) -> set[str]:
+    """The source ``words`` (two at most, in any case) that ``piece`` is the copied end or beginning
+    of (``fits``: ``str.endswith`` or ``str.startswith``), two letters longer at least; none if more."""
+    whole = {w for w in words if len(w) >= len(piece) + 2 and fits(w.lower(), piece)}
+    return whole if 0 < len({w.lower() for w in whole}) <= 2 else set()
+
+
 def half_translated(source: str, translation: str) -> frozenset[str]:
     """The words of an English ``source`` that a Chinese ``translation`` cut in two, its beginning
     translated and its end copied after the Chinese characters (``Newark`` for 新ark River): the
@@ -190,21 +197,13 @@ def half_translated(source: str, translation: str) -> frozenset[str]:
     lower = {w.lower() for w in words}
     cut: set[str] = set()
     for m in _GLUED_TAIL.finditer(translation):
-        tail = m.group()
-        if tail in lower or tail in _SUFFIXES:
-            continue
-        whole = {w for w in words if len(w) >= len(tail) + 2 and w.lower().endswith(tail)}
-        if 0 < len({w.lower() for w in whole}) <= 2:
-            cut |= whole
+        if m.group() not in lower and m.group() not in _SUFFIXES:
+            cut |= _cut_from(m.group(), words, str.endswith)
     # ... or its beginning copied and the rest translated (a spec's "in chroots" came back 在 ch根中, root
     # translated): a head that is no word of the source, of at most two of its words.
     for m in _GLUED_HEAD.finditer(translation):
-        head = m.group()
-        if head in lower:
-            continue
-        whole = {w for w in words if len(w) >= len(head) + 2 and w.lower().startswith(head)}
-        if 0 < len({w.lower() for w in whole}) <= 2:
-            cut |= whole
+        if m.group() not in lower:
+            cut |= _cut_from(m.group(), words, str.startswith)
     for m in _GLUED_LETTERS.finditer(translation):
         tail = m.group()
         names = {w for w in words

@@ -198,23 +198,28 @@ _NO_DISTRICT_TEXT = (
 _NO_DISTRICT = frozenset(_NO_DISTRICT_TEXT.split())
 
 
+def _pinyin(chinese: str) -> str:
+    """``chinese`` in pinyin as one word, without tones (南山 nanshan)."""
+    return "".join(lazy_pinyin(chinese, style=Style.NORMAL))
+
+
 def _in_pinyin(chinese: str, english: str | None) -> bool:
     """Whether ``english`` is ``chinese`` in pinyin (深圳 Shenzhen, 西安 Xi'an): a city of China, whose
     districts are written in pinyin too; not 纽约 (New York: TVsub's 纽约皇后区 is Queens, not
     "Huanghou District"), nor 香港 (Hong Kong's districts have English names)."""
     letters = "".join(c for c in (english or "").lower() if c.isalpha())
-    return letters == "".join(lazy_pinyin(chinese, style=Style.NORMAL)).lower()
+    return letters == _pinyin(chinese).lower()
 
 
 def _districts(text: str, cities: list[Span]) -> list[Span]:
     spans = []
     for city in cities:
-        if not _in_pinyin(city.text.removesuffix("市").removesuffix("省"), city.target):
-            continue
         m = _DISTRICT.match(text, city.end)
         if m is None or m.group(1) in _NO_DISTRICT or set(_GRAMMAR_CHARACTERS) & set(m.group(1)):
             continue
-        name = "".join(lazy_pinyin(m.group(1), style=Style.NORMAL)).capitalize()
+        if not _in_pinyin(city.text.removesuffix("市").removesuffix("省"), city.target):
+            continue
+        name = _pinyin(m.group(1)).capitalize()
         kind = "New Area" if m.group(2) == "新区" else "District"
         spans.append(Span(m.start(), m.end(), m.group(), "place", f"{name} {kind}"))
     return spans
@@ -283,7 +288,7 @@ def _divisions(text: str) -> list[Span]:
         name, kind = next((m.group(k), m.group(k + 1)) for k in (1, 3) if m.group(k))
         if _NOT_IN_A_DIVISION & set(name):
             continue
-        written = "".join(lazy_pinyin(name, style=Style.NORMAL)).capitalize()
+        written = _pinyin(name).capitalize()
         spans.append(Span(m.start(), m.end(), m.group(), "place", _DIVISION_WORD[kind].format(written)))
     return spans
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from doctrans.language_id import base_language
+
 Span = tuple[int, int]
 
 def _words(s: str) -> frozenset[str]:
@@ -274,7 +276,7 @@ def segment_block(
 ) -> list[Span]:
     """Sentences of a block, each cut further to fit the model's budget when a counter is given."""
     spans = split_sentences(text, lang)
-    if lang.split("-")[0].lower() in ("zh", "ja"):
+    if base_language(lang) in ("zh", "ja"):
         spans = [piece for span in spans for piece in _at_semicolons(text, span)]
     # A safe length in characters, whatever the tokenizer: no piece of a model's budget is longer
     # (SentencePiece pieces are at most 16 characters), and without a budget nothing longer than

@@ -312,7 +312,8 @@ _ENGLISH_DURATION = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0-
                                r"(?![A-Za-z0-9_-]|[ \u00a0](?:old|of[ \u00a0]age)\b)", re.IGNORECASE)
 # Before or after the time (a travel guide's 建议早上8点前出发 came back "to send out 8 a.m.", the
 # "before" gone): the span holds the word, as a bare clock's does (doctrans.units._BARE_CLOCK_WORDS).
-_RELATIONS = "过后|以后|之后|之前|以前|前(?![往进来去行])|左右"  # not 9点前往机场, to head for it at 9
+_BARE_RELATIONS = "过后|以后|之后|之前|前(?![往进来去行])|左右"  # not 9点前往机场, to head for it at 9
+_RELATIONS = f"{_BARE_RELATIONS}|以前"
 _PERIODS = {"上午": "a.m.", "早上": "a.m.", "早晨": "a.m.", "凌晨": "a.m.", "中午": "p.m.", "下午": "p.m.",
             "晚上": "p.m.", "傍晚": "p.m.", "夜里": "p.m."}
 # Hours and minutes in digits or Chinese numerals (下午三点半 came back "It's a halfway").
@@ -337,7 +338,7 @@ _CLOCK_24 = re.compile(r"(?<![0-9０-９.．第])([0-9０-９]{1,2})时(?:([0-9�
 # or before it at the end of a clause (工作到十一点。).
 _BARE_CLOCK = re.compile(r"(?<![0-9０-９.．第])([0-9０-９]{1,2}|[一二两三四五六七八九十]{1,3})[点點]"
                          r"(?:(钟|整)|([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})分|(半|一刻|三刻))?"
-                         r"(过后|以后|之后|之前|前(?![往进来去行])|左右)?")
+                         rf"({_BARE_RELATIONS})?")
 _BARE_CLOCK_WORDS = {"过后": "after {}", "以后": "after {}", "之后": "after {}", "之前": "before {}", "前": "before {}",
                      "以前": "before {}", "左右": "around {}"}
 _CLOCK_BEFORE = re.compile(r"(?:[于在从]|等到|直到)$")
