@@ -23,6 +23,8 @@ term and checked like one after translation:
 | 9月份              | September           | (as written)        |
 | 3月                | March               | (as written)        |
 | 2024年十月一日     | October 1, 2024     | (as written)        |
+| 二〇二四年五月二十日 | May 20, 2024      | (as written)        |
+| 一九九八年         | 1998                | (as written)        |
 | September          | (as written)        | 9月                 |
 | 2024年             | 2024                | (as written)        |
 | 1至10月份          | January to October  | (as written)        |
@@ -142,7 +144,12 @@ _YEAR_PART_INTO = {"end": "底", "beginning": "初", "start": "初", "middle": "
 _DECADE_PART_INTO = {"end": "末", "beginning": "初", "start": "初", "middle": "中期", "early": "初", "late": "末",
                      "mid": "中期"}
 _D = "0-9０-９"
+# A year in numerals digit by digit, as a judgment's or an official letter's date writes it
+# (二〇二四年五月二十日 came back "May 20, two, four years").
+_NUMERAL_YEAR = "[〇零一二三四五六七八九]{4}"
 _ZH_YEAR = re.compile(rf"(?<![{_D}.])((?:1[5-9]|2[01])[0-9]{{2}})年(?![度代初底末中内间前后{_D}])")
+_ZH_NUMERAL_YEAR = re.compile(rf"(?<![零一二三四五六七八九十百千〇两{_D}])({_NUMERAL_YEAR})年"
+                              rf"(?![度代初底末中内间前后{_D}])")
 # Not an infant's age in months (6月龄 came back "June": doctrans.units reads it).
 _ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?!龄)"
                       rf"(?:(?P<d>[{_D}]{{1,2}})[日号]|份)?")
@@ -152,7 +159,8 @@ _ZH_DATE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2
 _ZH_MONTH_RANGE = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<a>[{_D}]{{1,2}})(?:月)?(?:至|到|-|—|－|~|～)"
                              rf"(?P<b>[{_D}]{{1,2}})月(?:份)?(?![{_D}]|[日号])")
 _ZH_NUMERAL_DATE = re.compile(
-    r"(?<![零一二三四五六七八九十百千〇两个每0-9０-９])(?:(?P<y>[0-9０-９]{4})年)?(?P<m>十[一二]?|[一二三四五六七八九])月"
+    r"(?<![零一二三四五六七八九十百千〇两个每0-9０-９])(?:(?P<y>[0-9０-９]{4}|" + _NUMERAL_YEAR + r")年)?"
+    r"(?P<m>十[一二]?|[一二三四五六七八九])月"
     r"(?:(?P<d>三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])[日号]|份)?"
     r"(?![亮光球饼台])")
 
@@ -302,10 +310,15 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         for m in _ZH_NUMERAL_DATE.finditer(text):
             named, day = read_numeral(m["m"]), read_numeral(m["d"]) if m["d"] else None
             if named is not None and _valid(named, day):
-                year = figure_value(m["y"]) if m["y"] else None
+                year = _year_value(m["y"]) if m["y"] else None
+                if year is not None and not 1500 <= year <= 2199:
+                    continue
                 spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, named, day)))
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", _year_alone(text, m))
-                                for m in _ZH_YEAR.finditer(text)])
+                                for m in _ZH_YEAR.finditer(text)]
+                       + [Span(m.start(), m.end(), m.group(), "date", _year_alone(text, m, str(year)))
+                          for m in _ZH_NUMERAL_YEAR.finditer(text)
+                          if 1500 <= (year := _year_value(m[1])) <= 2199])
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date",
                                      f"from the {_ordinal(figure_value(m[1]))} to the {_ordinal(figure_value(m[2]))}")
                                 for m in _ZH_DAYS.finditer(text)
@@ -434,11 +447,21 @@ def _with_deadline(text: str, date: Span) -> Span:
     return Span(start, date.end, text[start:date.end], "date", written)
 
 
-def _year_alone(text: str, m: re.Match[str]) -> str:
-    """A year (``2018年``) into English: "in 2018" where it opens a sentence before a comma (an
-    interview's 2018年，我决定回国 came back "2018, I decided"), else the year."""
+def _year_value(year: str) -> int:
+    """A year's value, in digits (``2024``, ``２０２４``) or in numerals digit by digit (``二〇二四``)."""
+    return figure_value(year) if year[0] in _D_CHARS else int(read_numeral(year) or 0)
+
+
+_D_CHARS = "0123456789０１２３４５６７８９"
+
+
+def _year_alone(text: str, m: re.Match[str], year: str | None = None) -> str:
+    """A year (``2018年``; ``year``: its value where the match writes it otherwise) into English:
+    "in 2018" where it opens a sentence before a comma (an interview's 2018年，我决定回国 came back
+    "2018, I decided"), else the year."""
+    year = year or m.group(1)
     opens = m.start() == 0 or text[m.start() - 1] in "。！？；：\n“"
-    return f"in {m.group(1)}" if opens and text[m.end():m.end() + 1] in ("，", ",") else m.group(1)
+    return f"in {year}" if opens and text[m.end():m.end() + 1] in ("，", ",") else year
 
 
 def _beside(dates: list[Span], alone: list[Span]) -> list[Span]:
@@ -462,6 +485,10 @@ def drop_repeated_units(text: str, dates: list[str]) -> str:
                 text = text.replace(date + "号", date)
                 # "on the 12th" came back 在12日年爱丁堡: a year's 年 after a day, not a word's (年会).
                 text = re.sub(re.escape(date) + rf"年(?![{YEAR_WORD_NEXT}间内])", date, text)
+                # "held on 9 September 2025" came back 在2025年9月9日上的会议: English's "on" is no 上
+                # after a day (日上午, 日上市 are words: only before 的, a mark, the end or what is held).
+                text = re.sub(re.escape(date) + r"上(?=[的，。、；：！？,.;:!?\s]|$|举行|召开|举办|进行|发布)",
+                              date, text)
         elif date.endswith(("年", "年代")):  # "1952年年" -> "1952年"; "2024年年底" reads as 2024年底
             text = re.sub(re.escape(date) + r"(?:年代|年(?!代))", date, text)
             # ... and a number's 号 after a year at the end of a clause (a CV's "Austin, 2017" came back
@@ -470,6 +497,17 @@ def drop_repeated_units(text: str, dates: list[str]) -> str:
         elif date.endswith(("底", "初", "中", "末", "中期")):  # "in the middle of 2024": 在2024年中中
             text = text.replace(date + date[-1], date)
     return text
+
+
+# "on Monday" came back 星期一上的乘方: English's "on" before a weekday is no 上 after it (星期一上午 is
+# Monday morning, 周一上班 going to work: only before 的, a mark or the end).
+_ON_WEEKDAY = re.compile(rf"\bon\s+(?:{'|'.join(_WEEKDAYS)})\b", re.IGNORECASE)
+_WEEKDAY_SHANG = re.compile(r"((?:星期|周|礼拜)[一二三四五六日天])上(?=[的，。、；：！？,.;:!?]|$)")
+
+
+def no_on_after_weekday(text: str, source: str) -> str:
+    """``text`` (Chinese) without the 上 a model wrote after a weekday for the source's "on"."""
+    return _WEEKDAY_SHANG.sub(r"\1", text) if _ON_WEEKDAY.search(source) else text
 
 
 _MID = re.compile(r"\bmid(?:dle)?\b|\bmid-", re.IGNORECASE)

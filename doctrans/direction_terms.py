@@ -101,7 +101,11 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     terms = _joined(terms, find_number_words(text, src_lang, tgt_lang, [*spans, *terms]), terms)
     # A company's name holds its legal form, which the report terms write alone (股份有限公司 Co., Ltd.).
     terms = _joined(terms, find_company_names(text, src_lang, tgt_lang), [*spans, *terms])
-    terms = _joined(terms, find_report_terms(text, src_lang, tgt_lang), [*spans, *terms])
+    # A term written with a figure (2型糖尿病, type 2 diabetes) holds its figure's span whole and wins
+    # over it, as a glossary term does (doctrans.verbatim.protected_spans); the others give way.
+    report = find_report_terms(text, src_lang, tgt_lang)
+    terms = _joined(terms, [r for r in report if _has_digit(r.text)], terms)
+    terms = _joined(terms, [r for r in report if not _has_digit(r.text)], [*spans, *terms])
     terms = _joined(terms, find_government_bodies(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_place_names(text, src_lang, tgt_lang), [*spans, *terms])
     terms = _joined(terms, find_person_names(text, src_lang, tgt_lang), [*spans, *terms])
@@ -109,6 +113,10 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
         terms = with_speech_verbs(text, terms)
     terms = _joined(terms, find_kept_names(text, src_lang, tgt_lang, [*spans, *terms]), terms)
     return with_qualifiers(text, with_ranges(text, terms, spans, src_lang, tgt_lang), spans, src_lang, tgt_lang)
+
+
+def _has_digit(text: str) -> bool:
+    return any(c.isdigit() for c in text)
 
 
 def _joined(terms: list[Span], found: list[Span], taken: list[Span]) -> list[Span]:

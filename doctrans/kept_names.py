@@ -303,7 +303,11 @@ def miscopied_words(source: str, translation: str) -> frozenset[str]:
 
 # Acronyms that spell a common word: in a sentence in mixed case they are the acronym (a headphone
 # manual's "The LED turns green" was read as "led", 导致, caused), in a shouted line the word.
-ACRONYMS_THAT_ARE_WORDS = frozenset({"LED", "LEDs", "PIN", "SIM", "RAM", "ROM", "AIDS", "WHO", "CAT", "HOV"})
+ACRONYMS_THAT_ARE_WORDS = frozenset({"LED", "LEDs", "PIN", "SIM", "RAM", "ROM", "AIDS", "WHO", "CAT", "HOV",
+                                     # ... and a repository's files named in its README ("See LICENSE for
+                                     # details" was read as "license", 驾照, a driving licence)
+                                     "LICENSE", "LICENCE", "CHANGELOG", "CONTRIBUTING", "AUTHORS", "NOTICE",
+                                     "COPYING", "INSTALL", "SECURITY", "CHANGES", "TODO"})
 
 
 def shouted(text: str) -> bool:

@@ -6,7 +6,8 @@ its word-start mark). Out of a Chinese source, English output gets a space after
 letter (after a word or a masked span), and after ``. ? ! :`` before a capital that follows a word
 of small letters (so ``e.g.``, ``U.S.``, ``3.5``, ``os.path`` and ``http://`` stay as they are).
 Chinese glues its full-width brackets to the words around them, and the model copies that:
-``2024年政府工作报告（摘要）`` came back ``2024 Government Work Report(digest)``. Where the source
+``2024年政府工作报告（摘要）`` came back ``2024 Government Work Report(digest)``; its “” too (点击“申请退款” came back
+``clicking"apply for a refund"``). Where the source
 wrote ``（``, an English ``(`` glued to a word or span before a word gets a space before it, and a
 ``)`` glued to the next word a space after it, unless the source glued them the same way (code
 copied within the sentence: ``say_after(1, 'hello')`` next to a Chinese comment with its （）).
@@ -34,7 +35,28 @@ def spaced_after_marks(text: str, source: str = "") -> str:
     if "（" in source:
         text = _AFTER_CLOSE.sub(lambda m: m.group(0) if ")" + m.group(1) in source else ") ",
                                 _BEFORE_OPEN.sub(lambda m: _spaced_open(m, source), text))
+    if "“" in source and text.count('"') % 2 == 0:
+        text = _spaced_quotes(text)
     return text
+
+
+def _spaced_quotes(text: str) -> str:
+    """``text`` with a space before an opening ``"`` glued to the word before it and after a
+    closing one glued to the next word (点击“申请退款” came back 'clicking"apply for a refund"'):
+    Chinese glues its “” to the words around them; English does not."""
+    out, opening = [], True
+    for i, c in enumerate(text):
+        if c == '"':
+            before, after = text[i - 1:i], text[i + 1:i + 2]
+            if opening and (before.isalnum() or before == "\u2986") and (after.isalnum() or after == "\u2985"):
+                out.append(" ")
+            out.append(c)
+            if not opening and (after.isalpha() or after == "\u2985") and (before.isalnum() or before in ".!?\u2986"):
+                out.append(" ")
+            opening = not opening
+            continue
+        out.append(c)
+    return "".join(out)
 
 
 def _spaced_open(m: re.Match[str], source: str) -> str:

@@ -69,6 +69,7 @@ from doctrans.fraction_words import (
     english_fractions,
     english_shares,
 )
+from doctrans.kept_names import common_words
 from doctrans.language_id import base_language
 from doctrans.magnitudes import english, in_wan
 from doctrans.verbatim import Span
@@ -101,6 +102,11 @@ _AGE_WORDS = re.compile(rf"(?<![\w'’-])({_NUMBER})(?:-years?-old|\s+years?\s+o
 _STATED_AGE = re.compile(rf"(?<![\w'’-])(?:he|she|i)(?:\s+(?:was|is|am|turned|turns)|['’]s)\s+"
                          rf"(?:(?:about|almost|nearly|only|just|barely|around|already|not yet)\s+)?({_NUMBER})"
                          r"(?=\s*[,.;!?]|\s+(?:when|and|then|at the time)\b)", re.IGNORECASE)
+# ... and a named person's ("Emma was eleven." came back 艾玛是十一, the age lost): a capitalised name
+# that is no common word (not "It was eleven", a time; not "Chapter Eleven").
+_NAMED_STATED_AGE = re.compile(rf"(?<![\w'’-])([A-Z][a-z]+)(?:\s+(?:was|is|turned|turns)|['’]s)\s+"
+                               rf"(?:(?:about|almost|nearly|only|just|barely|around|already|not yet)\s+)?"
+                               rf"((?i:{_NUMBER}))(?=\s*[,.;!?]|\s+(?:when|and|then|at the time)\b)")
 _INTO = frozenset({"zh", "ja"})
 # "up from 31% three years ago" came back 前31%左右了, the three years gone: a time ago in words
 # below ten is one span (ten and up are numbers above, digits doctrans.units' durations).
@@ -214,6 +220,10 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         age = value_of(m.group(1))
         if 2 <= age < 120:  # "she is one" is more often a pronoun (one of them)
             spans.append(Span(m.start(1), m.end(1), m.group(1), "number", write_numeral(age, lang) + "岁"))
+    for m in _NAMED_STATED_AGE.finditer(text):
+        age = value_of(m.group(2))
+        if 2 <= age < 120 and m.group(1).lower() not in common_words():
+            spans.append(Span(m.start(2), m.end(2), m.group(2), "number", write_numeral(age, lang) + "岁"))
     spans = [s for i, s in enumerate(spans) if not s.overlaps_any([*taken, *spans[:i]])]
     for m in _PHRASE.finditer(text):
         if any(m.start() < t.end and t.start < m.end() for t in [*taken, *spans]):

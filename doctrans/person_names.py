@@ -10,6 +10,8 @@ English writes a Chinese name in pinyin, surname first, the given name in one wo
   (``表示``, ``说``, ``指出``, ``在``, ``会见``...) or a mark: ``国务院总理李强在会上说``;
 - 老 or 小 before a surname where a phrase starts and before what a person does or a mark, as
   fiction calls its people: ``老王没说话`` -> ``Lao Wang``, ``小林把伞放在门口`` -> ``Xiao Lin``;
+- a form's or a judgment's field that names a person (``姓名：``, ``原告：``, ``审判员``), then a
+  colon or a full-width space, and the name that fills it: ``原告：张伟，男`` -> ``Zhang Wei``;
 - a surname alone with a form of address after it where a phrase starts: ``王先生`` -> ``Mr.
   Wang``, ``请张女士发言`` -> ``Ms. Zhang``, ``王老师笑着说`` -> ``Teacher Wang`` (the model wrote
   "The primary teacher", then "Ms. King"), ``李医生`` -> ``Dr. Li``, ``张教授`` -> ``Professor Zhang``.
@@ -40,6 +42,10 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | 科林先生来了                     | (none)          |
 | 一位姓王的老师                   | Wang            |
 | 老百姓的生活                     | (none)          |
+| 原告：张伟，男                   | Zhang Wei       |
+| 姓名：王秀英　性别：女           | Wang Xiuying    |
+| 审判员　赵敏                     | Zhao Min        |
+| 被告：王某，男                   | (none)          |
 | 欧阳明教授说                     | (none)          |
 | 杜兰先生来了                     | (none)          |
 | 史密斯先生说                     | (none)          |
@@ -76,11 +82,13 @@ TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长
           # A match report's players, after their team or their place on it (中国队武磊接…破门: "the NSA skull").
           "|前锋|后卫|门将|中场|球员|队员|选手|运动员|主帅|队"
           # ... and a volleyball or basketball report's (主攻手李盈莹全场拿下28分 came back without her).
-          "|主攻手|副攻手|二传手|中锋|控球后卫")
+          "|主攻手|副攻手|二传手|中锋|控球后卫"
+          # ... and a judgment's (委托诉讼代理人王芳到庭 came back "its delegation prosecutions").
+          "|委托诉讼代理人|诉讼代理人|委托代理人|审判长|审判员|书记员")
 _AFTER = ("表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|主持|发表|宣布|透露|回答|告诉|报道|[：:，,。、）)]"
           "|打进|攻入|破门|射门|头球|扳平|连进|传中|接|夺得|获得"
           # When a person spoke or played (主教练蔡斌赛后表示 came back "Head coach representations").
-          "|赛后|会后|全场|日前|近日|昨天|今天|昨日|拿下|独得|砍下")
+          "|赛后|会后|全场|日前|近日|昨天|今天|昨日|拿下|独得|砍下|到庭|出庭")
 # Characters a given name does not have: the grammar around a name (他高兴地说, 方法是).
 _NOT_GIVEN = "的地得了着过也都还就才又在是和与及对将把被让给向从于为以而并且说称表指认示这那个们"
 # ... nor a foreign name's transliteration (史密斯先生 is Mr. Smith, not "Shi Misi"; 罗斯 is Ross).
@@ -90,6 +98,16 @@ _SURNAME = "|".join([*_COMPOUND, *_SURNAMES])
 _NAME_CHAR = f"(?![{_NOT_GIVEN}])[\\u4e00-\\u9fff]"
 _AFTER_TITLE = re.compile(f"(?:{TITLES})({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
 _HAN = re.compile("[\\u4e00-\\u9fff]")
+# A form's or a judgment's field that names a person, then a colon or a (full-width) space: the name
+# that fills it (a discharge summary's 姓名：王秀英 came back "Name: Charming English", a judgment's
+# 原告：张伟 "The plaintiff: A great", 审判员　赵敏 "The trials, allergic"). The name ends the field;
+# not 王某 (a judgment's anonymised party).
+_FIELD_LABELS = ("姓名|学生姓名|患者姓名|原告|被告|申请人|被申请人|上诉人|被上诉人|第三人|法定代表人|委托诉讼代理人"
+                 "|委托代理人|诉讼代理人|代理人|审判长|审判员|人民陪审员|陪审员|书记员|法官助理|法官|联系人|负责人"
+                 "|经办人|作者|编辑|责任编辑|记者|主讲人|主持人|报告人|讲师|嘉宾|译者|摄影|通讯员|医师|主治医师"
+                 "|主治医生|签名|签字|收件人|发件人|寄件人|审核人|批准人|制表人|填表人|值班人|监护人|申报人")
+_FIELD_NAME = re.compile(f"(?:^|(?<=[\\s\u3000，。；;、（(]))(?:{_FIELD_LABELS})(?:[：:][ \u3000]*|[ \u3000]+)"
+                         f"({_SURNAME})((?![某])(?:{_NAME_CHAR}){{1,2}})(?=$|[\\s\u3000，,。；;、（(）)])")
 # What may come right before a name with 先生/女士 (请王先生, 这位张女士, 和李先生, 还记得王阿姨吗).
 _BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等他她们得到了着过把从为替陪帮诉像"
 # ... and the unit a person works in, before a name with its title (a school's letter: 请联系年级组张老师
@@ -205,7 +223,9 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
     if base_language(tgt_lang) != "en" or base_language(src_lang) == "en":
         return []
     spans = [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
-             for m in _AFTER_TITLE.finditer(text)]
+             for pattern in (_AFTER_TITLE, _FIELD_NAME) for m in pattern.finditer(text)
+             if m.group(2) not in FORMS_OF_ADDRESS]  # 联系人：王女士 is Ms. Wang, below
+    spans = [s for i, s in enumerate(spans) if not s.overlaps_any(spans[:i])]
     for m in _ADDRESSED.finditer(text):
         start = m.start()
         if any(s.start < m.end() and start < s.end for s in spans):

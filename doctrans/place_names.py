@@ -64,7 +64,9 @@ _BANK_OR_PART = "岸部边麓侧面端方"
 _NOT_AFTER_NAME.update(dict.fromkeys(("河北", "河南", "湖北", "湖南", "山西", "山东", "江西", "海南"), _BANK_OR_PART))
 # ... and before one: 湖南海口 is Haikou in Hunan (南海岸 a south shore, 南海滩 South Beach: TVsub's),
 # 上海南站 Shanghai South Station.
-_NOT_BEFORE_NAME = {"南海": "湖", "海南": "上"}
+# 西藏 is hidden after 东 (把东西藏起来), in an idiom (东躲西藏) and after a transliterated name's 西
+# (珀西藏有…, Percy hid; 露西 is Lucy): TVsub's other 14 are Tibet.
+_NOT_BEFORE_NAME = {"南海": "湖", "海南": "上", "西藏": "东躲珀露杰"}
 
 
 @cache

@@ -283,7 +283,9 @@ _SAME_SYMBOLS = ("KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB",
                  "px", "dpi", "ppi", "mAh", "rpm", "fps", "kV", "mV", "mA", "nm", "TFLOPS", "W", "mW", "V", "Wh",
                  # flow rates, as a purifier's or a pump's sheet writes them (CADR值：500m³/h came back
                  # 500m3/h, the superscript read through NFKC)
-                 "m³/h", "m³/min", "m³/s", "L/min", "L/h")
+                 "m³/h", "m³/min", "m³/s", "L/min", "L/h",
+                 # a clinical record's (a discharge summary's 血压135/82mmHg came back 135/82mmmHg)
+                 "mmHg", "mmol/L", "mg/dL", "g/L", "mg/kg")
 _SYMBOL_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0]?"
                              rf"({'|'.join(sorted(map(re.escape, _SAME_SYMBOLS), key=len, reverse=True))})"
                              r"(?![0-9A-Za-z_²/])")
@@ -451,9 +453,14 @@ _RATING = re.compile(rf"(?<![0-9A-Za-z_.,])({NUMBER}(?:[-–]{NUMBER})?[ \u00a0]
                      rf"({NUMBER}(?:/{NUMBER})?[ \u00a0]?Hz)(?![0-9A-Za-z_])")
 
 
+# A blood pressure, systolic over diastolic, with its unit: one span as written.
+_BLOOD_PRESSURE = re.compile(r"(?<![0-9A-Za-z_.,/])[0-9]{2,3}/[0-9]{2,3}[ \u00a0]?mmHg(?![A-Za-z])")
+
+
 def _symbols(text: str) -> list[Span]:
     spans = [Span(m.start(), m.end(), m.group(0), "number", re.sub("[～∼]", "~", m.group(0)))
              for m in _RATING.finditer(text)]
+    spans += [Span(m.start(), m.end(), m.group(0), "number") for m in _BLOOD_PRESSURE.finditer(text)]
     spans += [s for s in (Span(m.start(), m.end(), m.group(0), "number") for m in _SYMBOL_MEASURE.finditer(text))
               if not s.overlaps_any(spans)]
     for m in _TIME_SYMBOL.finditer(text):
@@ -524,8 +531,25 @@ def _frequencies(text: str) -> list[Span]:
 _INDEX_POINTS = re.compile(rf"(?:收报|报收|收于|报)({NUMBER})点(?![钟半多])")
 
 
+# A rate a minute, as a clinical record counts a pulse or breaths (心率96次/分 came back "heart 96
+# times/divided"): beats or breaths by the word before it.
+_PER_MINUTE = re.compile(rf"{FIGURE_START}({NUMBER})\s?次/分(?:钟)?")
+_BREATHS_BEFORE = re.compile(r"呼吸[^，,。；;]{0,4}$")
+_BEATS_BEFORE = re.compile(r"(?:心率|脉搏|心跳|脉率)[^，,。；;]{0,4}$")
+
+
+def _per_minute(text: str) -> list[Span]:
+    spans = []
+    for m in _PER_MINUTE.finditer(text):
+        before = text[max(0, m.start() - 8):m.start()]
+        what = "breaths" if _BREATHS_BEFORE.search(before) else "beats" if _BEATS_BEFORE.search(before) else ""
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{ascii_digits(m.group(1))} {what}/min"
+                          if what else f"{ascii_digits(m.group(1))}/min"))
+    return spans
+
+
 def _out_of_chinese(text: str) -> list[Span]:
-    spans = _frequencies(text)
+    spans = _frequencies(text) + _per_minute(text)
     spans += [Span(m.start(), m.end(), m.group(0), "number", f"at {ascii_digits(m.group(1))} points")
               for m in _INDEX_POINTS.finditer(text)]
     for m in _CHINESE_MEASURE.finditer(text):
@@ -843,16 +867,16 @@ def no_age_after_a_name(text: str, written: list[str]) -> str:
     return text
 
 
-def no_counter_after(text: str, written: list[str], counters: str) -> str:
+def no_counter_after(text: str, written: list[str], counters: str, words_after: str = "份度代初底末中级轻纪龄") -> str:
     """``text`` (Chinese) without a character of ``counters`` the model wrote right after a restored
     span of ``written`` (those the source does not follow with years: doctrans.engine.protect). For
     the model a placeholder is mostly a figure, and a figure wants a unit: after a term or a place
     it wrote 号 or 年 ("The stock market fell sharply" came back ``股市号头骨折了``, "Floods killed 12
     people" ``洪水年杀了12个人``), after a count 年 ("18,450 employees in 27 countries" came back
     ``在27年内有18,450员工``, in 27 years; "grow by 5%" ``5%年``, "9 days" ``9天年``). 年份, 年度,
-    年代, 年轻… are words of their own."""
+    年代, 年轻… are words of their own (``words_after``: the characters that make them)."""
     for word in written:
-        text = re.sub(rf"(?<![0-9.,，]){re.escape(word)}[{counters}](?![份度代初底末中级轻纪龄])", word, text)
+        text = re.sub(rf"(?<![0-9.,，]){re.escape(word)}[{counters}](?![{words_after}])", word, text)
     return text
 
 

@@ -990,7 +990,11 @@ def _space_wanted(span: Span, side: str, out: str, src_space: bool, src_char: st
     if side == "right" and span.text[-1:] in _FULL_WIDTH_STOPS and span.output[-1:] in _CLOSING and _latin(out):
         return True  # its space written out: "注意：Windows" is "Note: Windows", not "Note:Windows"
     if _latin(out):
-        if src_char and _latin(src_char) and not src_space:
+        # Chinese glues a Latin unit to the word after it without meaning to (2g静脉滴注): a span
+        # written from Chinese into Latin letters is spaced from it ("2g intravenous drip").
+        edge = span.text[:1] if side == "left" else span.text[-1:]
+        if src_char and _latin(src_char) and not src_space and not (is_cjk(edge) and _latin(span.output[:1]
+                                                                              if side == "left" else span.output[-1:])):
             return None
         return True
     if (side == "left" and out in _OPENING) or (side == "right" and out in _CLOSING):

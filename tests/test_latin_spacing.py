@@ -60,3 +60,12 @@ def test_a_chinese_title_with_its_bracketed_note_reads_as_english() -> None:
     prep = prepare("2024年政府工作报告（摘要）", 16, tgt_lang="en", src_lang="zh")
     text = prep.restore(prep.model_text.replace("（摘要）", "(digest)")).text
     assert text == "2024 Government Work Report (digest)"
+
+
+def test_quotes_the_model_glued_as_chinese_does_get_their_spaces() -> None:
+    """点击“申请退款” came back 'clicking"apply for a refund"'."""
+    source = "请在“我的订单”页面点击“申请退款”，填写原因后提交。"
+    assert spaced_after_marks('Please click"⦅2⦆"on the "My ⦅1⦆" page.', source) == \
+        'Please click "⦅2⦆" on the "My ⦅1⦆" page.'
+    assert spaced_after_marks('He said"OK".', "他说“好”。") == 'He said "OK".'
+    assert spaced_after_marks('He said"OK".', "他说好。") == 'He said"OK".'  # no “ in the source: as written

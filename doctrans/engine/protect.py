@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from doctrans.case_fold import fold_case, source_case
 from doctrans.datelines import find_dateline
-from doctrans.dates import drop_repeated_units, no_mid_year
+from doctrans.dates import drop_repeated_units, no_mid_year, no_on_after_weekday
 from doctrans.direction_terms import automatic_terms
 from doctrans.english_words import made_up_words
 from doctrans.glossary import Glossary
@@ -133,6 +133,8 @@ class Prepared:
             restored = replace(restored, text=drop_repeated_units(restored.text, dates))
             if self.chinese_output:
                 restored = replace(restored, text=no_mid_year(restored.text, dates, self.source))
+        if self.chinese_output:
+            restored = replace(restored, text=no_on_after_weekday(restored.text, self.source))
         if self.masked.spans:
             measures = [s.output for s in self.masked.spans if s.kind != "date" and s.target is not None]
             restored = replace(restored, text=drop_repeated_measures(restored.text, measures))
@@ -148,10 +150,15 @@ class Prepared:
                 terms = [s.output for s in self.masked.spans
                          if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号"))
                          and not _YEAR_AFTER.match(self.masked.source, s.end)]
-                restored = replace(restored, text=no_counter_after(restored.text, terms, "号年"))
+                # A year's part is no term's (年中, 年初: "In a mixing bowl" came back 在搅拌碗年中).
+                restored = replace(restored, text=no_counter_after(restored.text, terms, "号年", "份度代级轻纪龄"))
                 # A month or a day takes no year after it ("He hasn't written since March": 从3月年开始).
                 days = [s.output for s in self.masked.spans if s.kind == "date" and s.output[-1:] in "月日"]
                 restored = replace(restored, text=no_counter_after(restored.text, days, "年"))
+                # A clock time takes no year nor number ("The meeting closed at 11:25" came back
+                # 11:25年的会议结束).
+                times = [s.output for s in self.masked.spans if s.kind == "time"]
+                restored = replace(restored, text=no_counter_after(restored.text, times, "号年"))
                 # A percentage takes no 号 (下降3.2%号第三季度: the model's after a change).
                 percentages = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("%")]
                 restored = replace(restored, text=no_counter_after(restored.text, percentages, "号"))
