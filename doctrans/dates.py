@@ -210,6 +210,12 @@ _ZH_DAYS = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?:至|到|[-—
 _ZH_DAY = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?=[\u4e00-\u9fff])(?![日内以起后前至元本报期常均间记程志])")
 
 
+# A day's deadline (12月1日前提交): "by" before what is handed in or done, else "before"; not 前往 (to go
+# to), 前进, 前后 (around), 前夕 (the eve of), 前面.
+_ZH_BEFORE = re.compile(r"前(?![往进后夕面方排列天年])"
+                        r"(提交|完成|报送|上交|交|报名|缴纳|缴费|付款|支付|办理|申请|返回|寄出|发出|确认|回复)?")
+
+
 # A part of the day right after a date (a news item's 11月26日上午): the morning of November 26.
 _DAY_PARTS = {"上午": "morning", "早上": "morning", "清晨": "early morning", "凌晨": "early hours", "中午": "noon",
               "下午": "afternoon", "傍晚": "evening", "晚上": "evening", "晚间": "evening", "夜间": "night"}
@@ -305,6 +311,12 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             if of_day:  # 11月26日上午 came back "at November 26", the morning gone
                 spans.append(Span(m.start(), of_day.end(), text[m.start():of_day.end()], "date",
                                   f"the {_DAY_PARTS[of_day.group()]} of {english(year, month, day)}"))
+                continue
+            deadline = _ZH_BEFORE.match(text, m.end()) if day is not None else None
+            if deadline:  # 12月1日前提交报告 came back "December 1 commits", the deadline lost
+                by = "by" if deadline.group(1) else "before"
+                spans.append(Span(m.start(), m.end() + 1, text[m.start():m.end() + 1], "date",
+                                  f"{by} {english(year, month, day)}"))
                 continue
             spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, month, day)))
         for m in _ZH_NUMERAL_DATE.finditer(text):

@@ -24,6 +24,8 @@ _AFTER_END = re.compile(r"(?<=[a-z]{2})([.?!:])(?=[A-Z][a-z])")
 # A word (or span) glued to "(" before a word, and ")" glued to the next word.
 _BEFORE_OPEN = re.compile(r"((?<=[^\W\d_]{2})|\u2986)\((?=[^\W_]|\u2985)")
 _AFTER_CLOSE = re.compile(r"(?<=[^\W_]|\u2986)\)(?=([^\W\d_]{2}|\u2985))")
+_INNER_OPEN = re.compile(r"\([ \t]+(?=[^\s)])")
+_INNER_CLOSE = re.compile(r"(?<=[^\s(])[ \t]+\)")
 _WORD_BEFORE = re.compile(r"\w+$")
 _CALL = re.compile(r"\w\(")
 
@@ -32,6 +34,9 @@ def spaced_after_marks(text: str, source: str = "") -> str:
     """``text`` (English, placeholders masked) with a space after a mark glued to the next word;
     around its brackets where ``source`` wrote full-width ones."""
     text = _AFTER_END.sub(r"\1 ", _AFTER_COMMA.sub(r"\1 ", text))
+    if "（" in source and "( " not in source:
+        # ... and no space inside them ("（周一）" came back "( Monday)").
+        text = _INNER_OPEN.sub("(", _INNER_CLOSE.sub(")", text))
     if "（" in source:
         text = _AFTER_CLOSE.sub(lambda m: m.group(0) if ")" + m.group(1) in source else ") ",
                                 _BEFORE_OPEN.sub(lambda m: _spaced_open(m, source), text))

@@ -89,7 +89,7 @@ import itertools
 import re
 from decimal import Decimal
 
-from doctrans.chinese_numerals import count_numeral, english_words, read_numeral, write_numeral
+from doctrans.chinese_numerals import count_numeral, english_ordinal, english_words, read_numeral, write_numeral
 from doctrans.dates import YEAR_WORD_NEXT
 from doctrans.language_id import base_language
 from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
@@ -548,8 +548,23 @@ def _per_minute(text: str) -> list[Span]:
     return spans
 
 
+# A floor of a building (三楼第二会议室 came back "The second conference room th floor", the 3 lost):
+# not a building's number (3号楼), a floor's level (楼层), a staircase (楼梯), 同一楼 nor 下一楼.
+_FLOOR = re.compile(r"(?<![0-9一二三四五六七八九十第号栋座幢几每同上下这那])([0-9]{1,3}|[一二三四五六七八九十]{1,3})楼"
+                    r"(?![梯房盘主宇阁层楼道])")
+
+
+def _floors(text: str) -> list[Span]:
+    spans = []
+    for m in _FLOOR.finditer(text):
+        n = int(m.group(1)) if m.group(1).isdigit() else read_numeral(m.group(1))
+        if n is not None and 1 <= n <= 200:
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{english_ordinal(n)} floor"))
+    return spans
+
+
 def _out_of_chinese(text: str) -> list[Span]:
-    spans = _frequencies(text) + _per_minute(text)
+    spans = _frequencies(text) + _per_minute(text) + _floors(text)
     spans += [Span(m.start(), m.end(), m.group(0), "number", f"at {ascii_digits(m.group(1))} points")
               for m in _INDEX_POINTS.finditer(text)]
     for m in _CHINESE_MEASURE.finditer(text):

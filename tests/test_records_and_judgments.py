@@ -170,3 +170,30 @@ def test_a_named_persons_age_in_words_is_an_age() -> None:
     assert [(s.text, s.output) for s in prep.masked.spans] == [("eleven", "十一岁")]
     prep = prepare("It was eleven.", 16, tgt_lang="zh", src_lang="en")
     assert all(not s.output.endswith("岁") for s in prep.masked.spans)
+
+
+def test_a_floor_of_a_building_keeps_its_number() -> None:
+    """三楼第二会议室 came back "The second conference room th floor", the 3 lost."""
+    prep = prepare("会议在三楼第二会议室举行。", 16, tgt_lang="en", src_lang="zh")
+    assert ("三楼", "3rd floor") in [(s.text, s.target) for s in prep.masked.spans]
+    for text in ("他住在3号楼。", "我们在同一楼层。", "楼梯很窄。"):
+        prep = prepare(text, 16, tgt_lang="en", src_lang="zh")
+        assert all("floor" not in (s.target or "") for s in prep.masked.spans), text
+
+
+def test_a_days_deadline_keeps_its_before() -> None:
+    """12月1日前提交报告 came back "December 1 commits", the deadline lost."""
+    prep = prepare("李娜负责整理反馈，12月1日前提交报告。", 16, tgt_lang="en", src_lang="zh")
+    assert ("12月1日前", "by December 1") in [(s.text, s.target) for s in prep.masked.spans]
+    prep = prepare("3月5日前往北京。", 16, tgt_lang="en", src_lang="zh")  # 前往: to go to
+    assert ("3月5日", "March 5") in [(s.text, s.target) for s in prep.masked.spans]
+
+
+def test_a_weekday_in_full_width_brackets_after_a_date_is_spaced_as_english() -> None:
+    prep = prepare("时间：2025年11月24日（周一）", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("⦅1⦆( Monday)").text.endswith("November 24, 2025 (Monday)")
+
+
+def test_the_attendees_label_of_minutes() -> None:
+    prep = prepare("参会人员：王磊、赵鹏", 16, tgt_lang="en", src_lang="zh")
+    assert prep.prefix.startswith("Present:") or (prep.copy or "").startswith("Present:")
