@@ -11,7 +11,8 @@ English writes a Chinese name in pinyin, surname first, the given name in one wo
 - 老 or 小 before a surname where a phrase starts and before what a person does or a mark, as
   fiction calls its people: ``老王没说话`` -> ``Lao Wang``, ``小林把伞放在门口`` -> ``Xiao Lin``;
 - a form's or a judgment's field that names a person (``姓名：``, ``原告：``, ``审判员``), then a
-  colon or a full-width space, and the name that fills it: ``原告：张伟，男`` -> ``Zhang Wei``;
+  colon or a full-width space, and the name that fills it: ``原告：张伟，男`` -> ``Zhang Wei``; a
+  field that lists people (``参会人员：王磊、李娜``), each of them (李娜 had come back "Leena");
 - a surname alone with a form of address after it where a phrase starts: ``王先生`` -> ``Mr.
   Wang``, ``请张女士发言`` -> ``Ms. Zhang``, ``王老师笑着说`` -> ``Teacher Wang`` (the model wrote
   "The primary teacher", then "Ms. King"), ``李医生`` -> ``Dr. Li``, ``张教授`` -> ``Professor Zhang``.
@@ -46,6 +47,8 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | 姓名：王秀英　性别：女           | Wang Xiuying    |
 | 审判员　赵敏                     | Zhao Min        |
 | 被告：王某，男                   | (none)          |
+| 参会人员：李娜                   | Li Na           |
+| 出席：史密斯                     | (none)          |
 | 欧阳明教授说                     | (none)          |
 | 杜兰先生来了                     | (none)          |
 | 史密斯先生说                     | (none)          |
@@ -108,6 +111,29 @@ _FIELD_LABELS = ("姓名|学生姓名|患者姓名|原告|被告|申请人|被�
                  "|主治医生|签名|签字|收件人|发件人|寄件人|审核人|批准人|制表人|填表人|值班人|监护人|申报人")
 _FIELD_NAME = re.compile(f"(?:^|(?<=[\\s\u3000，。；;、（(]))(?:{_FIELD_LABELS})(?:[：:][ \u3000]*|[ \u3000]+)"
                          f"({_SURNAME})((?![某])(?:{_NAME_CHAR}){{1,2}})(?=$|[\\s\u3000，,。；;、（(）)])")
+# A field that lists people (参会人员：王磊、李娜、赵鹏): each name of the list, surname first; a given
+# name of one character may be one a transliteration uses too (李娜 came back "Leena"), a longer one not
+# (史密斯 is Smith).
+_PEOPLE_LABELS = "参会人员|参会人|与会人员|出席人员|出席|列席|缺席|参加人员|抄送|成员|组员"
+_PEOPLE_FIELD = re.compile(f"(?:^|(?<=[\\s\u3000，。；;]))(?:{_PEOPLE_LABELS})[：:][ \u3000]*")
+_GRAMMAR = _NOT_GIVEN.replace(FOREIGN_NAME_CHARS, "")
+_LISTED_NAME = re.compile(f"({_SURNAME})((?![某])(?:{_NAME_CHAR}){{2}}|(?![{_GRAMMAR}某])[\\u4e00-\\u9fff])"
+                          f"(?=$|[、，,；;。\\s\\u3000（(])")
+
+
+def _listed_names(text: str) -> list[Span]:
+    spans = []
+    for field in _PEOPLE_FIELD.finditer(text):
+        pos = field.end()
+        while (m := _LISTED_NAME.match(text, pos)) is not None:
+            spans.append(Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2))))
+            pos = m.end()
+            if text[pos:pos + 1] not in ("、", "，", ","):
+                break
+            pos += 1
+    return spans
+
+
 # What may come right before a name with 先生/女士 (请王先生, 这位张女士, 和李先生, 还记得王阿姨吗).
 _BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等他她们得到了着过把从为替陪帮诉像"
 # ... and the unit a person works in, before a name with its title (a school's letter: 请联系年级组张老师
@@ -225,6 +251,7 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
     spans = [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
              for pattern in (_AFTER_TITLE, _FIELD_NAME) for m in pattern.finditer(text)
              if m.group(2) not in FORMS_OF_ADDRESS]  # 联系人：王女士 is Ms. Wang, below
+    spans += _listed_names(text)
     spans = [s for i, s in enumerate(spans) if not s.overlaps_any(spans[:i])]
     for m in _ADDRESSED.finditer(text):
         start = m.start()
