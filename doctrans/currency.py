@@ -226,7 +226,17 @@ _CHINESE_EACH = {"每年": "a year", "每月": "a month", "每周": "a week", "�
 _CHINESE_PER_PERIOD = re.compile(f"({'|'.join(_CHINESE_EACH)})$")
 
 
+# ... and after it, an amount for each person or unit (门票80元/人 came back "80 yuan/OWTO").
+_CHINESE_PER_UNIT = re.compile(r"\s?/\s?(人|位|晚|间|次|件|张|小时|天)")
+_PER_UNIT = {"人": "per person", "位": "per person", "晚": "per night", "间": "per room", "次": "per visit",
+             "件": "per item", "张": "per ticket", "小时": "per hour", "天": "per day"}
+
+
 def _chinese_per_period(text: str, span: Span) -> Span:
+    unit = _CHINESE_PER_UNIT.match(text, span.end)
+    if unit is not None and span.target is not None:
+        span = Span(span.start, unit.end(), text[span.start:unit.end()], span.kind,
+                    f"{span.target} {_PER_UNIT[unit.group(1)]}")
     m = _CHINESE_PER_PERIOD.search(text, 0, span.start)
     if m is None or span.target is None:
         return span

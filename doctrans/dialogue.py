@@ -130,8 +130,28 @@ def dialogue_cuts(text: str, span: Span, roles: dict[int, str] | None = None) ->
     return pieces or [span]
 
 
+# A script's stage direction in brackets where a line starts or after its speaker (林晓雨：（放下杯子）我们
+# 谈谈吧。 came back "Lin Xiaoyu: Let's talk.", the direction lost): a piece of its own.
+_WORDS = re.compile(r"[\u4e00-\u9fff]|[A-Za-z]+ [A-Za-z]+")
+_DIRECTION = re.compile(r"\s*(?:[^\s：:（()）]{1,12}[：:]\s*)?([（(][^（）()\n0-9]{2,40}[）)])")
+
+
+def stage_direction_cuts(text: str, span: Span) -> list[Span]:
+    """``text[span]`` cut before and after a stage direction that opens it or follows its speaker."""
+    m = _DIRECTION.match(text, span[0], span[1])
+    # words, not code's (a signature's "(int)" after its colon) nor figures: Chinese, or two words or more
+    if m is None or not _WORDS.search(m.group(1)) or not _LETTER.search(text, m.end(), span[1]):
+        return [span]
+    cuts = [c for c in (m.start(1), m.end(1)) if span[0] < c < span[1]]
+    pieces = [strip_span(text, a, b) for a, b in itertools.pairwise([span[0], *cuts, span[1]])]
+    return [p for p in pieces if p is not None]
+
+
 def split_dialogue(text: str, spans: list[Span]) -> list[Span]:
-    """Every sentence span of a block's ``text`` cut at its quotations (:func:`dialogue_cuts`)."""
+    """Every sentence span of a block's ``text`` cut at its quotations (:func:`dialogue_cuts`) and
+    its stage direction (:func:`stage_direction_cuts`)."""
+    if any(c in text for c in "（("):
+        spans = [piece for span in spans for piece in stage_direction_cuts(text, span)]
     if not any(c in text for c in '"“「『\'‘'):
         return spans
     roles = _straight_roles(text) | _single_roles(text)

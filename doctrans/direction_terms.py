@@ -69,6 +69,7 @@ from doctrans.place_names import find_place_names
 from doctrans.qualifiers import find_qualified_counts, with_qualifiers, with_ranges
 from doctrans.report_periods import find_report_periods
 from doctrans.report_terms import find_changes, find_report_terms
+from doctrans.scene_headings import find_scene_headings
 from doctrans.scores import find_scores
 from doctrans.section_headings import find_section_heading
 from doctrans.ui_labels import find_ui_labels
@@ -83,7 +84,8 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     itself: the translation starts with it (protect's lead), and the check read 新华社 and 北京 alone."""
     for dateline in find_dateline(text, src_lang, tgt_lang):
         terms = [t for t in terms if not (t.kind == "name" and dateline.start <= t.start and t.end <= dateline.end)]
-    for found in (find_section_heading(text, src_lang, tgt_lang), find_letter_formula(text, src_lang, tgt_lang),
+    for found in (find_section_heading(text, src_lang, tgt_lang), find_scene_headings(text, src_lang, tgt_lang),
+                  find_letter_formula(text, src_lang, tgt_lang),
                   find_dateline(text, src_lang, tgt_lang),
                   find_citations(text, src_lang, tgt_lang),
                   find_changes(text, src_lang, tgt_lang), find_shares(text, src_lang, tgt_lang),

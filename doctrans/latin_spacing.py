@@ -20,7 +20,7 @@ import re
 
 # After a word or a placeholder (a figure, a date: "1987年，你出生那年" came back "1987,you're born").
 _AFTER_COMMA = re.compile(r"(?:(?<=[^\W\d_])|(?<=\u2986))([,;])(?=[^\W\d_])")
-_AFTER_END = re.compile(r"(?<=[a-z]{2})([.?!:])(?=[A-Z][a-z])")
+_AFTER_END = re.compile(r"(?:(?<=[a-z]{2})([.?!:])|(?<=\))(:))(?=[A-Z][a-z])")  # (March 12):Shanghai too
 # A word (or span) glued to "(" before a word, and ")" glued to the next word.
 _BEFORE_OPEN = re.compile(r"((?<=[^\W\d_]{2})|\u2986)\((?=[^\W_]|\u2985)")
 _AFTER_CLOSE = re.compile(r"(?<=[^\W_]|\u2986)\)(?=([^\W\d_]{2}|\u2985))")
@@ -33,7 +33,7 @@ _CALL = re.compile(r"\w\(")
 def spaced_after_marks(text: str, source: str = "") -> str:
     """``text`` (English, placeholders masked) with a space after a mark glued to the next word;
     around its brackets where ``source`` wrote full-width ones."""
-    text = _AFTER_END.sub(r"\1 ", _AFTER_COMMA.sub(r"\1 ", text))
+    text = _AFTER_END.sub(lambda m: (m.group(1) or m.group(2)) + " ", _AFTER_COMMA.sub(r"\1 ", text))
     if "（" in source and "( " not in source:
         # ... and no space inside them ("（周一）" came back "( Monday)").
         text = _INNER_OPEN.sub("(", _INNER_CLOSE.sub(")", text))

@@ -43,6 +43,15 @@ _ABBREVIATIONS: dict[str, frozenset[str]] = {
         "jan feb mär apr jun jul aug sep sept okt nov dez"
     ),
 }
+_SCENE_SIDES = frozenset({"INT", "EXT", "INT./EXT", "EXT./INT", "I/E"})
+
+
+def _opens_line(text: str, i: int) -> bool:
+    """Nothing but spaces or tabs between ``text[i]`` and the start of its line."""
+    before = text[:i].rstrip(" \t")
+    return not before or before.endswith("\n")
+
+
 # American states as news agencies abbreviate them in a dateline (PORTLAND, Ore. (AP) —): their stop
 # ends no sentence there (doctrans.datelines writes the dateline).
 AP_STATES = {"Ala.": "Alabama", "Ariz.": "Arizona", "Ark.": "Arkansas", "Calif.": "California", "Colo.": "Colorado",
@@ -127,6 +136,8 @@ def _is_boundary(text: str, lang: str, mark_start: int, mark: str, after: int, l
     abbreviations = _ABBREVIATIONS.get(lang, _ABBREVIATIONS["en"])
     if bare in abbreviations:
         return False
+    if word in _SCENE_SIDES and _opens_line(text, mark_start - len(word)):
+        return False  # a screenplay's scene heading: "INT. POLICE STATION - NIGHT" (doctrans.scene_headings)
     if word + "." in AP_STATES and _DATELINE_CITY.search(text, 0, mark_start - len(word)):
         return False  # a dateline's state: "PORTLAND, Ore. (AP) —"
     if len(bare) == 1 and bare.isalpha() and word[:1].isupper():

@@ -513,6 +513,9 @@ def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None,
 _BARE_SECTION_NUMBER = re.compile(r"\s*\d{1,2}[ \t\u3000]+(?=[A-Z\u4e00-\u9fff])")
 
 
+_SPEAKER = re.compile(r"\s*[A-Z][A-Z.'’ -]{0,30}:\s*")
+
+
 def _enumerator(sentence: str, src_lang: str | None, tgt_lang: str | None) -> re.Match[str] | None:
     found = _ENUMERATOR.match(sentence)
     if found is not None:
@@ -549,6 +552,8 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
             copy = latin_copy(sentence, terms)  # terms out of Chinese: spaced, English marks
         elif is_chinese(tgt_lang) and any(t.target is not None for t in terms):
             copy = chinese_copy(sentence, terms)
+        if is_chinese(tgt_lang) and _SPEAKER.fullmatch(sentence) and copy.rstrip().endswith(":"):
+            copy = copy.rstrip()[:-1] + "："  # a script's speaker before a stage direction (DANNY: as SARAH：)
         return Prepared(sentence, mask(sentence, 0), None, copy)
     if placeholders == 0:
         return Prepared(sentence, mask(sentence, 0), substitute(sentence, terms), None)

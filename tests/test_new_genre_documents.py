@@ -1,6 +1,7 @@
-"""A hospital's discharge summary, a court's judgment, a board's minutes and a recipe (stop 50):
-what their translations had lost, each rule on its own and then the documents whole through the
-CLI with the built-in model."""
+"""Documents of genres first tried at stop 50 -- a hospital's discharge summary, a court's judgment,
+minutes, a recipe, a shop's FAQ, a README, a story, a script, an itinerary: what their translations
+had lost, each rule on its own, and some of the documents whole through the CLI with the built-in
+model."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from doctrans.cli import app
+from doctrans.dialogue import split_dialogue
 from doctrans.engine.protect import prepare
+from doctrans.latin_spacing import spaced_after_marks
 
 runner = CliRunner()
 
@@ -197,3 +200,33 @@ def test_a_weekday_in_full_width_brackets_after_a_date_is_spaced_as_english() ->
 def test_the_attendees_label_of_minutes() -> None:
     prep = prepare("参会人员：王磊、赵鹏", 16, tgt_lang="en", src_lang="zh")
     assert prep.prefix.startswith("Present:") or (prep.copy or "").startswith("Present:")
+
+
+def test_a_stage_direction_after_its_speaker_is_translated_on_its_own() -> None:
+    """林晓雨：（放下杯子）我们谈谈吧。 came back "Lin Xiaoyu: Let's talk.", the direction lost."""
+    text = "林晓雨：（放下杯子）我们谈谈吧。"
+    pieces = [text[a:b] for a, b in split_dialogue(text, [(0, len(text))])]
+    assert pieces == ["林晓雨：", "（放下杯子）", "我们谈谈吧。"]
+    for kept in ("（1）请填写表格。", "参数：(int) 数量", "（还有 3.11.10 和 3.8.20） 将发出审计事件。"):
+        assert split_dialogue(kept, [(0, len(kept))]) == [(0, len(kept))], kept
+    assert prepare("DANNY:", 16, tgt_lang="zh", src_lang="en").copy == "DANNY："  # as the other speakers'
+
+
+def test_an_amount_for_each_person_keeps_its_unit() -> None:
+    prep = prepare("游览乐山大佛，门票80元/人。", 16, tgt_lang="en", src_lang="zh")
+    found = [(s.text, s.target) for s in prep.masked.spans]
+    assert ("80元/人", "80 yuan per person") in found and ("乐山大佛", "Leshan Giant Buddha") in found
+
+
+def test_an_itinerarys_flight_keeps_its_airline_and_airports() -> None:
+    prep = prepare("乘坐东方航空MU5401航班，08:35从上海虹桥机场起飞，11:50抵达成都天府国际机场。", 16,
+                   tgt_lang="en", src_lang="zh")
+    targets = [s.target for s in prep.masked.spans]
+    for kept in ("China Eastern Airlines", "Hongqiao Airport", "Tianfu International Airport"):
+        assert kept in targets
+    assert [s.text for s in prep.masked.spans if s.target is None] == ["MU5401", "08:35", "11:50"]
+
+
+def test_a_colon_after_a_bracket_gets_its_space() -> None:
+    assert spaced_after_marks("The first day (March 12):Shanghai", "第一天（3月12日）：上海") == \
+        "The first day (March 12): Shanghai"
