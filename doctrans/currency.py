@@ -227,9 +227,9 @@ _CHINESE_PER_PERIOD = re.compile(f"({'|'.join(_CHINESE_EACH)})$")
 
 
 # ... and after it, an amount for each person or unit (门票80元/人 came back "80 yuan/OWTO").
-_CHINESE_PER_UNIT = re.compile(r"\s?/\s?(人|位|晚|间|次|件|张|小时|天)")
-_PER_UNIT = {"人": "per person", "位": "per person", "晚": "per night", "间": "per room", "次": "per visit",
-             "件": "per item", "张": "per ticket", "小时": "per hour", "天": "per day"}
+_CHINESE_PER_UNIT = re.compile(r"\s?/\s?(人|位|晚|间|件|小时|天)")
+_PER_UNIT = {"人": "per person", "位": "per person", "晚": "per night", "间": "per room", "件": "per item",
+             "小时": "per hour", "天": "per day"}
 
 
 def _chinese_per_period(text: str, span: Span) -> Span:
