@@ -160,7 +160,9 @@ def rare_names(text: str) -> frozenset[str]:
 # word it cut in two: the beginning translated, the rest copied (``Newark`` -> 新ark, ``alphabet``
 # -> 字母bet, ``cancellation`` -> 可以cellation, ``calltip`` -> 调用tip; 19 of the 2,980 dev
 # sentences). A common ending alone (``处理ing``) points at no one word.
-_GLUED_TAIL = re.compile(r"(?<=[\u4e00-\u9fff])[a-z]{3,}(?![A-Za-z])")
+# ... or after a space (a news item's "Deutsche Bahn" came back 后 utsche Bahn, a manual's "mousewheel"
+# 鼠标 wheel).
+_GLUED_TAIL = re.compile(r"(?:(?<=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff] ))[a-z]{3,}(?![A-Za-z])")
 # A word's first letters right before Chinese characters (ch根 for chroot).
 _GLUED_HEAD = re.compile(r"(?<![A-Za-z0-9_./-])[a-z]{2,}(?=[\u4e00-\u9fff])")
 # A name's last letter or two left after its transliteration ("Maria Lopez" came back 玛莉亚·洛普z):

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from doctrans.cli import app
 from doctrans.dialogue import split_dialogue
 from doctrans.engine.protect import prepare
+from doctrans.kept_names import half_translated
 from doctrans.latin_spacing import spaced_after_marks
 
 runner = CliRunner()
@@ -230,3 +231,11 @@ def test_an_itinerarys_flight_keeps_its_airline_and_airports() -> None:
 def test_a_colon_after_a_bracket_gets_its_space() -> None:
     assert spaced_after_marks("The first day (March 12):Shanghai", "第一天（3月12日）：上海") == \
         "The first day (March 12): Shanghai"
+
+
+def test_a_word_cut_in_two_is_caught_after_a_space_too() -> None:
+    """"Deutsche Bahn" came back 后 utsche Bahn: the engine translates such a sentence again with the
+    name kept; a source word copied after a space is no cut word."""
+    assert half_translated("Deutsche Bahn suspended trains.", "后 utsche Bahn 停用了火车。") == {"Deutsche"}
+    assert half_translated("Scroll with the mousewheel.", "通过鼠标 wheel 滚动。") == {"mousewheel"}
+    assert half_translated("Run the subprocess module.", "运行 subprocess 模块。") == frozenset()
