@@ -239,3 +239,10 @@ def test_a_word_cut_in_two_is_caught_after_a_space_too() -> None:
     assert half_translated("Deutsche Bahn suspended trains.", "后 utsche Bahn 停用了火车。") == {"Deutsche"}
     assert half_translated("Scroll with the mousewheel.", "通过鼠标 wheel 滚动。") == {"mousewheel"}
     assert half_translated("Run the subprocess module.", "运行 subprocess 模块。") == frozenset()
+
+
+def test_a_chats_speakers_are_labels() -> None:
+    """顾客：太好了 came back "Princesss. That's great"."""
+    for source, label in (("顾客：太好了，需要我寄回去吗？", "Customer:"), ("客服：是的。", "Customer Service:")):
+        prep = prepare(source, 16, tgt_lang="en", src_lang="zh")
+        assert prep.prefix.startswith(label) or (prep.copy or "").startswith(label), source
