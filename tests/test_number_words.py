@@ -97,8 +97,11 @@ def test_an_ordinal_the_model_built_wrong_is_written_as_english_writes_it() -> N
     assert proper_ordinals("Twentyth time, oneth, nineth") == "Twentieth time, first, ninth"
     kept = "the fourth and the thirtieth month, a ninth of the width, Smith's tenth birth"
     assert proper_ordinals(kept) == kept
-    prep = prepare("现在，它们已经长得比三楼还高了。", 16, tgt_lang="en", src_lang="zh")
+    prep = prepare("现在，它们已经长得比那层楼还高了。", 16, tgt_lang="en", src_lang="zh")
     assert prep.restore("Now higher than the threeth floor.").text == "Now higher than the third floor."
+    # The floor itself is a span now (doctrans.units: 三楼 -> 3rd floor), masked and restored.
+    prep = prepare("现在，它们已经长得比三楼还高了。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("Now higher than the ⦅1⦆.").text == "Now higher than the 3rd floor."
     into_chinese = prepare("It is on the threeth floor.", 16, tgt_lang="zh", src_lang="en")
     assert "threeth" in into_chinese.restore("它在threeth层。").text  # only English output is corrected
 
