@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from doctrans.chinese_numerals import count_numeral
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
 from doctrans.magnitudes import decimal_value, english, find_magnitudes
@@ -102,6 +103,11 @@ def _chinese_nouns() -> tuple[dict[str, tuple[str, str]], re.Pattern[str]]:
                              rf"(?P<counter2>[{_COUNTERS}])(?=[，。；、,.;）)（(\s]|$))")
 
 
+_WORD_VALUES = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_FAMILY = ("great-grandchildren", "grandchildren", "granddaughters", "grandsons", "daughters", "sons")
+_WORD_COUNT = re.compile(rf"(?<![\w'’-])({'|'.join(_WORD_VALUES)})\s+({'|'.join(_FAMILY)})(?![\w'’-])", re.IGNORECASE)
+
+
 # The counters a Chinese count may use for a noun of the table (5座城市 as 5个城市), and what after
 # the noun makes it another word (城市化 urbanisation, 城市群 a city cluster, 学校长 no school);
 # a verb may follow (23个省份开展了活动).
@@ -151,6 +157,12 @@ def find_counted_nouns(text: str, src_lang: str | None, tgt_lang: str | None) ->
             counter, noun = counted[:1], counted[1:]
             counted = counter + _ADJECTIVES[m.group("adjective")] + noun
         spans.append(Span(m.start(), m.end(), m.group(), "number", figure + counted))
+    # A family counted in words (an obituary's "two daughters, five grandchildren"): two to nine only,
+    # before a noun of its family (one of them, "two people", stay the model's).
+    for m in _WORD_COUNT.finditer(text):
+        counted, _singular = nouns[m.group(2).lower()]
+        spans.append(Span(m.start(), m.end(), m.group(), "number",
+                          count_numeral(_WORD_VALUES[m.group(1).lower()], "zh") + counted))
     # A figure with its magnitude word (3 million people): in 万/亿 with the counter.
     for mag in magnitudes:
         after = _WORD_AFTER.match(text, mag.end)

@@ -213,7 +213,7 @@ _ZH_DAY = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?=[\u4e00-\u9fff
 # A day's deadline (12月1日前提交): "by" before what is handed in or done, else "before"; not 前往 (to go
 # to), 前进, 前后 (around), 前夕 (the eve of), 前面.
 _ZH_BEFORE = re.compile(r"前(?![往进后夕面方排列天年])"
-                        r"(提交|完成|报送|上交|交|报名|缴纳|缴费|付款|支付|办理|申请|返回|寄出|发出|确认|回复)?")
+                        r"(提交|完成|报送|上交|交|报名|缴纳|缴费|付款|支付|办理|申请|返回|寄出|发出|确认|回复|将|把)?")
 
 
 # A part of the day right after a date (a news item's 11月26日上午): the morning of November 26.

@@ -246,3 +246,22 @@ def test_a_chats_speakers_are_labels() -> None:
     for source, label in (("顾客：太好了，需要我寄回去吗？", "Customer:"), ("客服：是的。", "Customer Service:")):
         prep = prepare(source, 16, tgt_lang="en", src_lang="zh")
         assert prep.prefix.startswith(label) or (prep.copy or "").startswith(label), source
+
+
+def test_an_obituarys_family_is_counted() -> None:
+    """"five grandchildren" came back 五千个孙子, five thousand grandchildren."""
+    prep = prepare("She is survived by two daughters, five grandchildren and three great-grandchildren.", 16,
+                   tgt_lang="zh", src_lang="en")
+    assert [s.output for s in prep.masked.spans] == ["两个女儿", "五个孙辈", "三个曾孙辈"]
+
+
+def test_at_a_clock_time_is_no_shang_after_it() -> None:
+    prep = prepare("A memorial service will be held at 2 p.m. on Saturday.", 16, tgt_lang="zh", src_lang="en")
+    # before a verb: as written
+    assert prep.restore("追悼会将在⦅2⦆⦅1⦆上举行。").text == "追悼会将在星期六下午2点上举行。"
+    assert prep.restore("追悼会将在⦅2⦆⦅1⦆上。").text == "追悼会将在星期六下午2点。"
+
+
+def test_a_notices_deadline_before_jiang_is_by() -> None:
+    prep = prepare("请于3月31日前将论文全文发送至邮箱。", 16, tgt_lang="en", src_lang="zh")
+    assert ("3月31日前", "by March 31") in [(s.text, s.target) for s in prep.masked.spans]

@@ -159,6 +159,12 @@ class Prepared:
                 # 11:25年的会议结束).
                 times = [s.output for s in self.masked.spans if s.kind == "time"]
                 restored = replace(restored, text=no_counter_after(restored.text, times, "号年"))
+                # ... and English's "at" or "on" before it is no 上 after it ("will be held at 2 p.m."
+                # came back 在下午2点上): before 的, a mark or the end only (下午2点上课 is a class).
+                clocks = times + [s.output for s in self.masked.spans if _CLOCK.fullmatch(s.output)]
+                for clock in clocks:
+                    restored = replace(restored, text=re.sub(re.escape(clock) + r"上(?=[的，。、；：！？]|$)", clock,
+                                                             restored.text))
                 # A percentage takes no 号 (下降3.2%号第三季度: the model's after a change).
                 percentages = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("%")]
                 restored = replace(restored, text=no_counter_after(restored.text, percentages, "号"))
@@ -513,6 +519,7 @@ def prepare(sentence: str, placeholders: int, glossary: Glossary | None = None,
 _BARE_SECTION_NUMBER = re.compile(r"\s*\d{1,2}[ \t\u3000]+(?=[A-Z\u4e00-\u9fff])")
 
 
+_CLOCK = re.compile(r"(?:上午|下午|早上|晚上|中午|凌晨)?[0-9]{1,2}(?:点(?:[0-9]{1,2}分|半)?|[:：][0-9]{2})")
 _SPEAKER = re.compile(r"\s*[A-Z][A-Z.'’ -]{0,30}:\s*")
 
 
