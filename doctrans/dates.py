@@ -328,9 +328,9 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                 spans.append(Span(m.start(), m.end(), m.group(), "date", english(year, named, day)))
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", _year_alone(text, m))
                                 for m in _ZH_YEAR.finditer(text)]
-                       + [Span(m.start(), m.end(), m.group(), "date", _year_alone(text, m, str(year)))
+                       + [Span(m.start(), m.end(), m.group(), "date", _year_alone(text, m, str(value)))
                           for m in _ZH_NUMERAL_YEAR.finditer(text)
-                          if 1500 <= (year := _year_value(m[1])) <= 2199])
+                          if 1500 <= (value := _year_value(m[1])) <= 2199])
         spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date",
                                      f"from the {_ordinal(figure_value(m[1]))} to the {_ordinal(figure_value(m[2]))}")
                                 for m in _ZH_DAYS.finditer(text)
@@ -461,10 +461,7 @@ def _with_deadline(text: str, date: Span) -> Span:
 
 def _year_value(year: str) -> int:
     """A year's value, in digits (``2024``, ``２０２４``) or in numerals digit by digit (``二〇二四``)."""
-    return figure_value(year) if year[0] in _D_CHARS else int(read_numeral(year) or 0)
-
-
-_D_CHARS = "0123456789０１２３４５６７８９"
+    return figure_value(year) if year[0].isdigit() else int(read_numeral(year) or 0)
 
 
 def _year_alone(text: str, m: re.Match[str], year: str | None = None) -> str:

@@ -305,11 +305,12 @@ def miscopied_words(source: str, translation: str) -> frozenset[str]:
 
 # Acronyms that spell a common word: in a sentence in mixed case they are the acronym (a headphone
 # manual's "The LED turns green" was read as "led", 导致, caused), in a shouted line the word.
-ACRONYMS_THAT_ARE_WORDS = frozenset({"LED", "LEDs", "PIN", "SIM", "RAM", "ROM", "AIDS", "WHO", "CAT", "HOV",
-                                     # ... and a repository's files named in its README ("See LICENSE for
-                                     # details" was read as "license", 驾照, a driving licence)
-                                     "LICENSE", "LICENCE", "CHANGELOG", "CONTRIBUTING", "AUTHORS", "NOTICE",
-                                     "COPYING", "INSTALL", "SECURITY", "CHANGES", "TODO"})
+_ACRONYMS = frozenset({"LED", "LEDs", "PIN", "SIM", "RAM", "ROM", "AIDS", "WHO", "CAT", "HOV"})
+# ... and a repository's files named in its README, as written ("See LICENSE for details" was read as
+# "license", 驾照, a driving licence).
+_REPOSITORY_FILES = frozenset({"LICENSE", "LICENCE", "CHANGELOG", "CONTRIBUTING", "AUTHORS", "NOTICE", "COPYING",
+                               "INSTALL", "SECURITY", "CHANGES", "TODO"})
+ACRONYMS_THAT_ARE_WORDS = _ACRONYMS | _REPOSITORY_FILES  # capitals that name a thing in mixed case
 
 
 def shouted(text: str) -> bool:

@@ -992,9 +992,9 @@ def _space_wanted(span: Span, side: str, out: str, src_space: bool, src_char: st
     if _latin(out):
         # Chinese glues a Latin unit to the word after it without meaning to (2g静脉滴注): a span
         # written from Chinese into Latin letters is spaced from it ("2g intravenous drip").
-        edge = span.text[:1] if side == "left" else span.text[-1:]
-        if src_char and _latin(src_char) and not src_space and not (is_cjk(edge) and _latin(span.output[:1]
-                                                                              if side == "left" else span.output[-1:])):
+        edge = slice(0, 1) if side == "left" else slice(-1, None)
+        out_of_chinese = is_cjk(span.text[edge]) and _latin(span.output[edge])
+        if src_char and _latin(src_char) and not src_space and not out_of_chinese:
             return None
         return True
     if (side == "left" and out in _OPENING) or (side == "right" and out in _CLOSING):
