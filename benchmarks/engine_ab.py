@@ -52,7 +52,7 @@ def _worker(doc_file: str) -> None:
             import inspect
 
             opts = {"length_penalty": 1.0, "no_repeat_ngram": 0, "max_repeat_run": 0, "new_digits": True,
-                    "any_spelling": True} \
+                    "any_spelling": True, "any_script": True} \
                 if search == "same" else {}
             # An older ref's engine may not know the newer options: the same search without them.
             known = inspect.signature(OnnxTranslator.load).parameters

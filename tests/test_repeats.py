@@ -11,8 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import doctrans.engine.beam as beam_module
 from doctrans.engine import BundleError
-from doctrans.engine.beam import beam_search
+from doctrans.engine.beam import beam_search, beam_search_n_best
 from doctrans.engine.onnx_engine import OnnxTranslator
 from doctrans.engine.repeats import RepeatGuard
 from tests.shipped_models import shipped_translator
@@ -165,6 +166,22 @@ def test_forbidden_tokens_are_never_written_per_row(beam: int) -> None:
     rows = beam_search(_Digits(), 2, beam, [6, 6], 1, 2, forbid=[np.array([ID["0"]]), np.array([], dtype=np.int64)])
     assert ID["0"] not in rows[0].tokens and rows[0].tokens  # the first row may not, and still writes
     assert rows[1].tokens == free[1].tokens  # the second row is untouched
+
+
+@pytest.mark.parametrize("few", [True, False])
+def test_both_forms_of_the_bans_choose_the_same(few: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A few banned ids are written as -inf through the ids, many as an additive row
+    (beam._forbid_rows): the search chooses the same either way."""
+    forbid = [np.array([ID["0"], ID["点"]]), np.array([ID["点"]])]
+    monkeypatch.setattr(beam_module, "_FEW_BANS", 512 if few else 0)
+    shape = list if few else np.ndarray
+    assert isinstance(beam_module._forbid_rows(forbid, len(PIECES)), shape)
+    rows = beam_search_n_best(_Digits(), 2, 3, [6, 6], 1, 2, forbid=forbid)
+    monkeypatch.setattr(beam_module, "_FEW_BANS", 0 if few else 512)
+    other = beam_search_n_best(_Digits(), 2, 3, [6, 6], 1, 2, forbid=forbid)
+    assert [[(h.tokens, h.score) for h in r] for r in rows] == [[(h.tokens, h.score) for h in r] for r in other]
+    assert not any(ID["0"] in h.tokens or ID["点"] in h.tokens for h in rows[0])
+    assert not any(ID["点"] in h.tokens for h in rows[1]) and any(ID["0"] in h.tokens for h in rows[1])
 
 
 def test_a_source_without_digits_bans_every_digit_piece() -> None:
