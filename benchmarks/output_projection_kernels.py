@@ -14,6 +14,11 @@ projection), ``384 1152`` (q, k and v as one), ``384 1536`` (the FFN's first).
 
 It prints the best of 5 rounds of 20 calls per kernel and size, and each kernel's mean relative
 error against fp32 numpy.
+
+``--evict MB [MB ...]`` instead times the bundle's int8 kernel with that many megabytes of another
+array written between two calls (the median of 60), as a decoder step's other weights pass through
+the cache between two projections: how much of the cache the weights get to keep (2026-12-02,
+this project's VM: fast up to 4 MB touched, 2-3x slower from 8 MB).
 """
 
 from __future__ import annotations
@@ -71,17 +76,42 @@ def nbits(w: np.ndarray, bits: int, block: int = 32) -> ModelProto:
                   True)
 
 
+def evicted(sess: ort.InferenceSession, x: np.ndarray, megabytes: int, calls: int = 60) -> float:
+    """Median seconds of a call with ``megabytes`` of another array written before each."""
+    other = np.ones(megabytes * 262144, np.float32)  # 4-byte floats
+    times = []
+    for _ in range(calls):
+        if megabytes:
+            other += 1.0
+        t = time.perf_counter()
+        sess.run(None, {"X": x})
+        times.append(time.perf_counter() - t)
+    return float(np.median(times))
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rows", type=int, nargs="+", default=[5, 40, 160])
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--shape", type=int, nargs=2, default=[K, N], metavar=("K", "N"))
+    p.add_argument("--evict", type=int, nargs="+", metavar="MB",
+                   help="time the int8 kernel with this many MB written between calls (0: none)")
     a = p.parse_args(argv)
     k, n = a.shape
     rng = np.random.default_rng(0)
     w = (rng.standard_normal((k, n)) * 0.05).astype(np.float32)
     so = ort.SessionOptions()
     so.intra_op_num_threads = a.threads
+    if a.evict:
+        sess = ort.InferenceSession(dynamic_int8(w).SerializeToString(), so, providers=["CPUExecutionProvider"])
+        x_all = rng.standard_normal((max(a.rows), k)).astype(np.float32)
+        print(f"int8 matmul {k} x {n} ({k * n / 2**20:.1f} MiB of weights), {a.threads} thread(s): median ms "
+              "of a call with MB written between calls")
+        print("| rows | " + " | ".join(f"{mb} MB" for mb in a.evict) + " |")
+        print("|---" * (len(a.evict) + 1) + "|")
+        for m in a.rows:
+            print(f"| {m} | " + " | ".join(f"{evicted(sess, x_all[:m], mb) * 1e3:.3f}" for mb in a.evict) + " |")
+        return 0
     kernels = {"int8 DynamicQuantizeMatMul": dynamic_int8(w), "fp32 MatMul": fp32(w),
                "MatMulNBits 8-bit": nbits(w, 8), "MatMulNBits 4-bit": nbits(w, 4)}
     sessions = {k: ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
