@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from doctrans.citations import find_citations
 from doctrans.company_names import find_company_names
+from doctrans.coordinates import find_coordinates
 from doctrans.counted_nouns import find_counted_nouns
 from doctrans.currency import find_amounts
 from doctrans.datelines import find_dateline
@@ -92,6 +93,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
                   find_scores(text, src_lang, tgt_lang), find_words_and_digits(text, src_lang, tgt_lang),
                   find_recent_periods(text, src_lang, tgt_lang), find_qualified_counts(text, src_lang, tgt_lang),
                   find_halves(text, src_lang, tgt_lang), find_clock_words(text, src_lang, tgt_lang),
+                  find_coordinates(text, src_lang, tgt_lang),
                   find_amounts(text, tgt_lang), find_large_measures(text, tgt_lang),
                   find_counted_nouns(text, src_lang, tgt_lang), find_magnitudes(text, tgt_lang),
                   find_report_periods(text, src_lang, tgt_lang),
