@@ -141,16 +141,39 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
         listed = [Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
                   for m in english_names.finditer(text)]
         listed = [s for s in listed if not s.overlaps_any(universities)] + universities
-        return _with_unlisted(sorted(listed, key=lambda s: s.start), _nationalities(text))
+        return _with_unlisted(sorted(map(lambda s: _made_in(text, s, "zh"), listed), key=lambda s: s.start),
+                              _nationalities(text))
     if tgt == "en" and src != "en":
         found = [_with_city(text, Span(m.start(), m.end(), m.group(), "place",
                                        _ours(text, m.end(), into_english[m.group()])))
                  for m in chinese_names.finditer(text)]
         districts = _districts(text, found)  # 海淀区 over the list's 海淀
         found = [f for f in found if not f.overlaps_any(districts)] + districts
-        return _with_unlisted(sorted(found, key=lambda s: s.start),
+        return _with_unlisted(sorted(map(lambda s: _made_in(text, s, "en"), found), key=lambda s: s.start),
                               [*_regions(text), *_divisions(text), *_teams(text, into_english)])
     return []
+
+
+# A product's origin as its label writes it, one span with the place: "Made in Vietnam" came back
+# 越南了 (Vietnam, done); into Chinese it is 越南制造. Out of Chinese only where X制造 ends the
+# label or the sentence (中国制造业 is manufacturing, 中国制造的手机 phones made in China).
+_MADE_IN_BEFORE = re.compile(r"(?<![A-Za-z])([Mm])ade in $")
+_MADE_AFTER = re.compile(r"制造(?=$|[\s。.，,；;！!？?）)”\"」』])")
+
+
+def _made_in(text: str, place: Span, tgt: str) -> Span:
+    """``place`` with the origin label around it (Made in X <-> X制造), or as it is."""
+    if place.target is None:
+        return place
+    if tgt == "zh":
+        before = _MADE_IN_BEFORE.search(text, 0, place.start)
+        if before is not None:
+            return Span(before.start(), place.end, text[before.start():place.end], "place", place.target + "制造")
+    elif tgt == "en" and _MADE_AFTER.match(text, place.end):
+        lead = text[:place.start].rstrip()
+        made = "Made" if not lead or lead[-1] in "：:。.!！?？" else "made"
+        return Span(place.start, place.end + 2, text[place.start:place.end + 2], "place", f"{made} in {place.target}")
+    return place
 
 
 # A country's or a city's team is the place in English sports reports (以3比1战胜巴西队 came back

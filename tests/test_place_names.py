@@ -230,3 +230,20 @@ def test_a_foreign_citys_shi_and_districts_are_the_models() -> None:
 ])
 def test_a_university_named_by_its_place_into_chinese(text: str, written: list[str]) -> None:
     assert [s.target for s in find_place_names(text, "en", "zh")] == written
+
+
+@pytest.mark.parametrize(("text", "src", "tgt", "span", "written"), [
+    ("Model: XR-200. Made in Vietnam.", "en", "zh", "Made in Vietnam", "越南制造"),
+    ("piece of junk, made in Russia.", "en", "zh", "made in Russia", "俄罗斯制造"),
+    ("产地：越南制造", "zh", "en", "越南制造", "Made in Vietnam"),
+    ("这台相机是日本制造。", "zh", "en", "日本制造", "made in Japan"),
+    ("你会发现“中国制造”四个字", "zh", "en", "中国制造", "made in China"),
+])
+def test_a_products_origin_is_one_span_with_its_place(text: str, src: str, tgt: str, span: str, written: str) -> None:
+    assert (span, written) in [(s.text, s.target) for s in find_place_names(text, src, tgt)]
+
+
+@pytest.mark.parametrize("text", ["中国制造业增加值增长5%", "中国制造的手机"])
+def test_manufacturing_and_things_made_keep_the_place_alone(text: str) -> None:
+    """中国制造业 is China's manufacturing, 中国制造的手机 phones made in China: the place alone."""
+    assert [(s.text, s.target) for s in find_place_names(text, "zh", "en")] == [("中国", "China")]
