@@ -157,3 +157,20 @@ def test_a_chief_officer_is_a_title_and_according_to_is_no_speech() -> None:
     assert [(s.text, s.target) for s in found if s.kind == "name"] == [("陈立明", "Chen Liming")]
     found = automatic_terms("首席技术官陈立明介绍，成本降低了40%。", [], "zh", "en")
     assert [(s.text, s.target) for s in found if s.kind == "name"] == [("陈立明介绍", "Chen Liming said")]
+
+
+@pytest.mark.parametrize(("text", "name", "written"), [
+    ("信封上写着他的名字：张建国。", "张建国", "Zhang Jianguo"),
+    ("他名叫王小明，今年十岁。", "王小明", "Wang Xiaoming"),
+    ("她的名字叫陈晓燕", "陈晓燕", "Chen Xiaoyan"),
+])
+def test_a_name_given_as_one_is_written_in_pinyin(text: str, name: str, written: str) -> None:
+    assert (name, written) in [(s.text, s.target) for s in find_person_names(text, "zh", "en")]
+
+
+@pytest.mark.parametrize("text", ["你怎么能真的相信我的名字是贾米尔", "那为什么店名叫史崔尔?", "我们给他起名叫罗格吧",
+                                  "他的名字叫王先生"])
+def test_a_transliterated_name_given_as_one_is_left_to_the_model(text: str) -> None:
+    """TVsub's names after 名叫 are foreign ones (贾米尔 is Jamil): not pinyin."""
+    assert [s for s in find_person_names(text, "zh", "en") if s.target and " " in s.target
+            and not s.target.startswith("Mr.")] == []
