@@ -28,6 +28,7 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 早上8点前         | before 8 a.m.   | (as written)  |
 | 上午9:00-13:00    | 9:00 a.m. to 1:00 p.m. | (as written) |
 | 17时30分          | 5:30 p.m.       | (as written)  |
+| 2日18时           | 6 p.m. on the 2nd | (as written) |
 | 6.1级地震         | a magnitude-6.1 earthquake | (as written) |
 | 风力达12级        | winds of force 12 | (as written) |
 | magnitude of 6.1  | (as written)    | 6.1级         |
@@ -441,10 +442,28 @@ def find_units(text: str, tgt_lang: str | None) -> list[Span]:
     ``tgt_lang`` (English or Chinese; none for another target)."""
     lang = base_language(tgt_lang)
     if lang == "en":
-        return sorted(_out_of_chinese(text) + _symbols(text), key=lambda s: s.start)
+        return sorted(_with_days(text, _out_of_chinese(text)) + _symbols(text), key=lambda s: s.start)
     if lang == "zh":
         return sorted(_into_chinese(text) + _symbols(text), key=lambda s: s.start)
     return []
+
+
+# A day of the month alone right before a time of day, as news dates its counts (截至1日20时 came back
+# "as of 1, 8 p.m."): one span, "8 p.m. on the 1st". Not after a month (12月1日14时: doctrans.dates
+# writes the date) nor a figure (30日内 is days).
+_DAY_BEFORE = re.compile(r"(?<![0-9０-９.月])([1-9]|[12][0-9]|3[01])日$")
+_CLOCK_WRITTEN = re.compile(r"[0-9]{1,2}(?::[0-9]{2})? [ap]\.m\.$")
+
+
+def _with_days(text: str, spans: list[Span]) -> list[Span]:
+    out = []
+    for span in spans:
+        day = _DAY_BEFORE.search(text, 0, span.start) if span.target and _CLOCK_WRITTEN.match(span.target) else None
+        if day is not None:
+            span = Span(day.start(), span.end, text[day.start():span.end], "number",
+                        f"{span.target} on the {english_ordinal(int(day.group(1)))}")
+        out.append(span)
+    return out
 
 
 # An appliance's rating, alternating current between its voltage and its frequency (a manual's

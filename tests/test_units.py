@@ -18,7 +18,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 58
+    assert len(docstring_table()) == 59
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -581,3 +581,12 @@ def test_minutes_abbreviated_after_a_space_into_chinese() -> None:
     """A paper's "centrifuged at 3,000 × g for 10 min at 4 °C" came back 10 min at 4摄氏度."""
     assert [(s.text, s.target) for s in find_units("for 10 min at 4 °C, then 2 hrs", "zh")] == [
         ("10 min", "10分钟"), ("4 °C", "4摄氏度"), ("2 hrs", "2小时")]
+
+
+@pytest.mark.parametrize(("text", "span", "written"), [
+    ("截至1日20时，地震已造成46人遇难", "1日20时", "8 p.m. on the 1st"),
+    ("截至2日18时30分，共转移群众1万人", "2日18时30分", "6:30 p.m. on the 2nd"),
+    ("12月1日14时37分发生地震", "14时37分", "2:37 p.m."),  # the date is doctrans.dates'
+])
+def test_a_day_of_the_month_before_a_time_of_day_is_one_span(text: str, span: str, written: str) -> None:
+    assert (span, written) in [(s.text, s.target) for s in find_units(text, "en")]
