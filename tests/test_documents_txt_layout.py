@@ -333,3 +333,16 @@ def test_two_short_lines_are_two_lines_and_two_wrapped_ones_one_paragraph() -> N
                          "agreed to defer the decision."]) == [(0, 2)]
     assert wrapped_runs(["The committee met on Tuesday to review the budget for the coming year, the",
                          "Treasurer presenting the accounts."]) == [(0, 2)]
+
+
+def test_a_chinese_line_starting_with_figures_is_no_wrapped_line(tmp_path: Path) -> None:
+    """A holiday notice: the line before 1月1日（星期四）至… was taken as wrapped (the whole next line,
+    without a space, was its first word), and both came back joined and re-wrapped over four lines."""
+    lines = ["根据国务院办公厅通知精神，现将2026年元旦放假安排通知如下：",
+             "1月1日（星期四）至1月3日（星期六）放假调休，共3天。",
+             "放假期间，请各部门做好安全保卫工作，遇有重大突发事件，要按规定及时报告并妥善处置。"]
+    _each_line_its_own(tmp_path, lines)
+    # Wrapped Chinese prose is still one paragraph where the figure would not have fitted.
+    wrapped = ["报告期内，公司坚持稳中求进的工作总基调，持续深化改革创新，全年实现营业收入",
+               "1,250.6亿元，同比增长8.3%，归属于上市公司股东的净利润96.4亿元。"]
+    assert wrapped_runs(wrapped) == [(0, 2)]

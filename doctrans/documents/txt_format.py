@@ -138,7 +138,12 @@ def _first_word(text: str) -> str:
     text = text.lstrip()
     if text and is_cjk(text[0]):
         return text[0]  # CJK breaks after any character
-    return text.split(maxsplit=1)[0] if text.strip() else ""
+    word = text.split(maxsplit=1)[0] if text.strip() else ""
+    # ... and before any: a line starting with figures then CJK (1月1日（星期四）至…) could have been
+    # broken after its figures, so only they had to fit (the whole line was taken as its first
+    # word, and a notice's two lines were joined and re-wrapped).
+    cut = next((i for i, c in enumerate(word) if is_cjk(c)), len(word))
+    return word[:cut] or word
 
 
 # A line that ends a sentence: terminal punctuation, maybe closing quotes or brackets after it.
