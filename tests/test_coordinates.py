@@ -1,5 +1,4 @@
-"""Latitudes and longitudes written the target's way (doctrans.coordinates), and the terms of an
-earthquake report and a device manual that came back garbled (2026-12-02)."""
+"""Latitudes and longitudes written the target's way (doctrans.coordinates)."""
 
 from __future__ import annotations
 
@@ -7,7 +6,6 @@ import pytest
 
 from doctrans.coordinates import find_coordinates
 from doctrans.engine.protect import prepare
-from doctrans.report_terms import find_report_terms
 
 
 @pytest.mark.parametrize(("text", "src", "tgt", "written"), [
@@ -38,25 +36,3 @@ def test_an_earthquake_report_keeps_its_coordinates_through_the_engine() -> None
     # Restored as one span each: the figure and its hemisphere together.
     restored = prep.restore(prep.model_text.replace("震中位于", "The epicentre is at ")).text
     assert "29.59°N" in restored and "102.08°E" in restored
-
-
-@pytest.mark.parametrize(("text", "src", "tgt", "term", "target"), [
-    ("专家提醒，可能发生5级左右余震。", "zh", "en", "余震", "aftershock"),
-    ("另有16人失联。", "zh", "en", "失联", "lost contact"),
-    ("据应急管理部消息", "zh", "en", "应急管理部", "Ministry of Emergency Management"),
-    ("中国地震台网正式测定", "zh", "en", "中国地震台网", "China Earthquake Networks Center"),
-    ("请群众远离危房。", "zh", "en", "危房", "unsafe buildings"),
-    ("We returned $620 million through dividends and share repurchases.", "en", "zh", "share repurchases",
-     "股票回购"),
-    ("Before first use, charge the battery for at least 4 hours.", "en", "zh", "charge the battery", "给电池充电"),
-    ("Press and hold the power button.", "en", "zh", "Press and hold", "按住"),
-    ("insert a paperclip into the hole", "en", "zh", "paperclip", "回形针"),
-])
-def test_report_and_manual_terms(text: str, src: str, tgt: str, term: str, target: str) -> None:
-    assert (term, target) in [(s.text, s.target) for s in find_report_terms(text, src, tgt)]
-
-
-@pytest.mark.parametrize("text", ["按住她的腿", "你血流不止 用力按住伤口", "在六年前的一场地震中部分倒塌"])
-def test_words_only_written_are_not_read(text: str) -> None:
-    """按住 is to hold someone down as often (TVsub), and 震中 (the epicentre) is inside 地震中."""
-    assert [s.text for s in find_report_terms(text, "zh", "en") if s.text in ("按住", "震中")] == []

@@ -659,3 +659,28 @@ def test_a_clinical_papers_finding() -> None:
     """两组差异有统计学意义（P<0.05） came back "both diffs have statistics meaning"."""
     assert [s.target for s in find_report_terms("两组差异有统计学意义（P<0.05）。", "zh", "en")] == [
         "the difference was statistically significant"]
+
+
+@pytest.mark.parametrize(("text", "src", "tgt", "term", "target"), [
+    ("专家提醒，可能发生5级左右余震。", "zh", "en", "余震", "aftershock"),
+    ("另有16人失联。", "zh", "en", "失联", "lost contact"),
+    ("据应急管理部消息", "zh", "en", "应急管理部", "Ministry of Emergency Management"),
+    ("中国地震台网正式测定", "zh", "en", "中国地震台网", "China Earthquake Networks Center"),
+    ("请群众远离危房。", "zh", "en", "危房", "unsafe buildings"),
+    ("We returned $620 million through dividends and share repurchases.", "en", "zh", "share repurchases",
+     "股票回购"),
+    ("Before first use, charge the battery for at least 4 hours.", "en", "zh", "charge the battery", "给电池充电"),
+    ("Press and hold the power button.", "en", "zh", "Press and hold", "按住"),
+    ("insert a paperclip into the hole", "en", "zh", "paperclip", "回形针"),
+    ("根据国务院办公厅通知精神", "zh", "en", "国务院办公厅", "General Office of the State Council"),
+    ("1月1日至1月3日放假调休，共3天。", "zh", "en", "放假调休", "days off"),
+    ("The postmark read Edinburgh.", "en", "zh", "postmark", "邮戳"),
+])
+def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt: str, term: str, target: str) -> None:
+    assert (term, target) in [(s.text, s.target) for s in find_report_terms(text, src, tgt)]
+
+
+@pytest.mark.parametrize("text", ["按住她的腿", "你血流不止 用力按住伤口", "在六年前的一场地震中部分倒塌"])
+def test_words_only_written_are_not_read(text: str) -> None:
+    """按住 is to hold someone down as often (TVsub), and 震中 (the epicentre) is inside 地震中."""
+    assert [s.text for s in find_report_terms(text, "zh", "en") if s.text in ("按住", "震中")] == []
