@@ -675,12 +675,20 @@ def test_a_clinical_papers_finding() -> None:
     ("根据国务院办公厅通知精神", "zh", "en", "国务院办公厅", "General Office of the State Council"),
     ("1月1日至1月3日放假调休，共3天。", "zh", "en", "放假调休", "days off"),
     ("The postmark read Edinburgh.", "en", "zh", "postmark", "邮戳"),
+    ("10月份国民经济保持总体平稳、稳中有进发展态势。", "zh", "en", "稳中有进", "steady progress"),
+    ("10月份国民经济保持总体平稳", "zh", "en", "国民经济", "the national economy"),
+    ("全国固定资产投资（不含农户）41.8万亿元", "zh", "en", "不含农户", "excluding rural households"),
+    ("A hit rate below 60% means the TTL is too short.", "en", "zh", "hit rate", "命中率"),
+    ("| Time to live, in seconds |", "en", "zh", "Time to live", "生存时间"),
+    ("killed by the OOM killer.", "en", "zh", "OOM killer", "OOM killer"),
 ])
 def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt: str, term: str, target: str) -> None:
     assert (term, target) in [(s.text, s.target) for s in find_report_terms(text, src, tgt)]
 
 
-@pytest.mark.parametrize("text", ["按住她的腿", "你血流不止 用力按住伤口", "在六年前的一场地震中部分倒塌"])
+@pytest.mark.parametrize("text", ["按住她的腿", "你血流不止 用力按住伤口", "在六年前的一场地震中部分倒塌",
+                                  "命中率不错吧"])
 def test_words_only_written_are_not_read(text: str) -> None:
-    """按住 is to hold someone down as often (TVsub), and 震中 (the epicentre) is inside 地震中."""
-    assert [s.text for s in find_report_terms(text, "zh", "en") if s.text in ("按住", "震中")] == []
+    """按住 is to hold someone down as often (TVsub), 震中 (the epicentre) is inside 地震中, and TVsub's
+    命中率 is a shooter's."""
+    assert [s.text for s in find_report_terms(text, "zh", "en") if s.text in ("按住", "震中", "命中率")] == []
