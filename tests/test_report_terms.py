@@ -681,6 +681,9 @@ def test_a_clinical_papers_finding() -> None:
     ("A hit rate below 60% means the TTL is too short.", "en", "zh", "hit rate", "命中率"),
     ("| Time to live, in seconds |", "en", "zh", "Time to live", "生存时间"),
     ("killed by the OOM killer.", "en", "zh", "OOM killer", "OOM killer"),
+    ("She studied physics at MIT.", "en", "zh", "MIT", "麻省理工学院"),
+    ("you said Harvard or West Point.", "en", "zh", "Harvard", "哈佛"),
+    ("他毕业于麻省理工学院。", "zh", "en", "麻省理工学院", "the Massachusetts Institute of Technology"),
 ])
 def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt: str, term: str, target: str) -> None:
     assert (term, target) in [(s.text, s.target) for s in find_report_terms(text, src, tgt)]
