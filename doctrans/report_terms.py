@@ -184,10 +184,11 @@ _CLOSED = {"收涨": "closed up", "收跌": "closed down"}  # 价格上涨了5% 
 # Into Chinese, the percentage in words too ("Sales fell 3.2 percent" came back 3.2%第三季度的销售员,
 # the fall gone), and the verbs news writes for a rise or a fall.
 _ENGLISH_RISES = ("up", "rose", "rises", "rise", "increased", "grew", "gained", "jumped", "climbed", "soared",
-                  "surged", "edged up")
+                  "surged", "edged up", "gaining", "rising")
 _ENGLISH_CHANGE = re.compile(
-    r"(?<![A-Za-z])(?P<closed>closed\s+)?(up|rose|rises|rise|increased|grew|gained|jumped|climbed|soared|surged"
-    r"|edged up|down|fell|falls|fall|decreased|declined|dropped|slipped|slid|plunged|tumbled|slumped|edged down)"
+    r"(?<![A-Za-z])(?P<closed>(?:closed|closing)\s+)?(up|rose|rises|rise|increased|grew|gained|jumped|climbed|soared|surged"
+    r"|edged up|gaining|rising|down|fell|falls|fall|decreased|declined|dropped|slipped|slid|plunged|tumbled|slumped"
+    r"|edged down|falling|losing)"
     r"(?: by)?\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z])|\s(percentage points?|basis points?)"
     r"(?![A-Za-z]))"
     r"(?:(?P<month>\s+in\s+(?:January|February|March|April|May|June|July|August|September|October|November"

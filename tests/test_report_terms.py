@@ -684,7 +684,23 @@ def test_a_clinical_papers_finding() -> None:
     ("She studied physics at MIT.", "en", "zh", "MIT", "麻省理工学院"),
     ("you said Harvard or West Point.", "en", "zh", "Harvard", "哈佛"),
     ("他毕业于麻省理工学院。", "zh", "en", "麻省理工学院", "the Massachusetts Institute of Technology"),
+    ("keeping its benchmark rate in the 4.25%-4.50% range", "en", "zh", "benchmark rate", "基准利率"),
+    ("Policymakers still expect two quarter-point cuts", "en", "zh", "quarter-point cuts", "25个基点的降息"),
+    ("according to their median projection.", "en", "zh", "median projection", "中值预测"),
+    ("最近我们把服务从单体架构迁移到了微服务。", "zh", "en", "微服务", "microservices"),
+    ("采用了基于消息队列的最终一致性方案，用 Kafka 做事件总线。", "zh", "en", "事件总线", "event bus"),
+    ("通过 HPA 根据 CPU 使用率自动扩缩容。", "zh", "en", "自动扩缩容", "autoscaling"),
 ])
+
+
+@pytest.mark.parametrize(("text", "change", "written"), [
+    ("with the S&P 500 closing up 0.4% and", "closing up 0.4%", "收涨0.4%"),
+    ("and the Nasdaq gaining 0.3%.", "gaining 0.3%", "增长0.3%"),
+    ("the Dow falling 1.2% on the day", "falling 1.2%", "下降1.2%"),
+])
+def test_a_markets_moves_in_the_participle_are_changes(text: str, change: str, written: str) -> None:
+    """A wire story's "closing up 0.4%" came back 关闭增长0.4% (shut), "gaining 0.3%" 获得0.3%."""
+    assert (change, written) in [(s.text, s.target) for s in report_terms.find_changes(text, "en", "zh")]
 def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt: str, term: str, target: str) -> None:
     assert (term, target) in [(s.text, s.target) for s in find_report_terms(text, src, tgt)]
 
