@@ -263,6 +263,10 @@ def test_a_products_line_goes_with_its_kept_name() -> None:
     ('It prints "hello world".', "它打印“hello world”。", None),  # quoted
     ("started at 17:13:52\nhello\nworld", "17:13:52 hello world", None),  # a program's output
     ("Call f(x) with any value.", "用 any value 调用 f(x)。", None),  # code around it
+    # A contract's verb in its -s form, between two placeholders: a regular form of a common word.
+    ("Licensor grants Licensee a license.", "许可方 grants 被许可方一个许可证。", "grants"),
+    ("The files were placed in the folder.", "文件被placed到文件夹里。", "placed"),
+    ("Use the regex module.", "使用regexes模块。", None),  # not in the source
 ])
 def test_a_phrase_copied_instead_of_translated(source: str, translation: str, copied: str | None) -> None:
     assert kept_names.copied_phrase(source, translation) == copied

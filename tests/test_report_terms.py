@@ -692,8 +692,6 @@ def test_a_clinical_papers_finding() -> None:
     ("通过 HPA 根据 CPU 使用率自动扩缩容。", "zh", "en", "自动扩缩容", "autoscaling"),
     ("a non-exclusive, non-transferable license to use the Software.", "en", "zh", "non-transferable", "不可转让"),
     ("governed by the laws of the State of New York.", "en", "zh", "the State of New York", "纽约州"),
-    ("Subject to the terms of this Agreement, Licensor grants", "en", "zh", "Subject to the terms of this Agreement",
-     "在遵守本协议条款的前提下"),
 ])
 
 def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt: str, term: str, target: str) -> None:
