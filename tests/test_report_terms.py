@@ -692,6 +692,11 @@ def test_a_clinical_papers_finding() -> None:
     ("通过 HPA 根据 CPU 使用率自动扩缩容。", "zh", "en", "自动扩缩容", "autoscaling"),
     ("a non-exclusive, non-transferable license to use the Software.", "en", "zh", "non-transferable", "不可转让"),
     ("governed by the laws of the State of New York.", "en", "zh", "the State of New York", "纽约州"),
+    ("黄山是中国著名的风景名胜区。", "zh", "en", "风景名胜区", "scenic area"),
+    ("1990年被列入世界文化与自然遗产名录。", "zh", "en", "世界文化与自然遗产名录",
+     "the World Cultural and Natural Heritage List"),
+    ("景区门票旺季190元/人，淡季150元/人", "zh", "en", "淡季", "off-season"),
+    ("也可以乘坐云谷索道，单程票价80元。", "zh", "en", "单程票价", "one-way fare"),
 ])
 
 def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt: str, term: str, target: str) -> None:
