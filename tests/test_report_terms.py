@@ -697,6 +697,8 @@ def test_a_clinical_papers_finding() -> None:
      "the World Cultural and Natural Heritage List"),
     ("景区门票旺季190元/人，淡季150元/人", "zh", "en", "淡季", "off-season"),
     ("也可以乘坐云谷索道，单程票价80元。", "zh", "en", "单程票价", "one-way fare"),
+    ("Arsenal equalised shortly after half-time through Saka.", "en", "zh", "equalised", "扳平比分"),
+    ("but Foden's late strike sealed the win.", "en", "zh", "sealed the win", "锁定胜局"),
 ])
 
 def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt: str, term: str, target: str) -> None:
