@@ -341,6 +341,23 @@ _RECENT_UNITS = {"minute": "分钟", "hour": "小时", "day": "天", "week": "�
                  "decade": "年"}
 
 
+# A team's record over its recent games (City have won 11 of their last 12 league games came back
+# 11的最后一12联赛比赛): 最近12场联赛比赛中的11场, the count the model then says it won or lost.
+_RECENT_GAMES = re.compile(rf"(?<![\w'’-])([0-9]{{1,2}}|{_SMALL})\s+of\s+(?:their|its|his|her|our)\s+last\s+"
+                           rf"([0-9]{{1,2}}|{_SMALL})\s+(?:(league|home|away|Premier League)\s+)?"
+                           r"(?:games|matches|fixtures)(?![\w'’-])", re.IGNORECASE)
+_GAMES_OF = {"league": "联赛", "premier league": "英超", "home": "主场", "away": "客场"}
+
+
+def _recent_games(text: str) -> list[Span]:
+    spans = []
+    for m in _RECENT_GAMES.finditer(text):
+        won, of = (x if x.isdigit() else count_numeral(value_of(x)) for x in (m.group(1), m.group(2)))
+        kind = _GAMES_OF.get((m.group(3) or "").lower(), "")
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"最近{of}场{kind}比赛中的{won}场"))
+    return spans
+
+
 def find_recent_periods(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """``in the past five years`` -> ``在过去五年里``, ``the last 12 months`` -> ``过去12个月``, ``the past
     decade`` -> ``过去十年``, ``over the next three years`` -> ``未来三年内``, English into Chinese (see
@@ -350,7 +367,7 @@ def find_recent_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
         return _recent_periods_into_english(text)
     if base_language(src_lang) != "en" or base_language(tgt_lang) != "zh":
         return []
-    spans = []
+    spans = _recent_games(text)
     for m in _RECENT.finditer(text):
         count, unit = (m.group(3) or "").lower(), m.group(4).lower().rstrip("s")
         plural = m.group(4).lower().endswith("s")

@@ -291,3 +291,17 @@ def test_years_go_back_only_where_the_figure_is_the_numerals_alone() -> None:
     assert prep.restore("⦅1⦆ people waited ⦅2⦆.").text == "10 people waited 10."
     prep = prepare("他等了十年。", 16, tgt_lang="en", src_lang="zh")
     assert prep.restore("He waited ⦅1⦆.").text == "He waited 10 years."
+
+
+@pytest.mark.parametrize(("text", "span", "written"), [
+    ("City have now won 11 of their last 12 league games.", "11 of their last 12 league games",
+     "最近12场联赛比赛中的11场"),
+    ("They lost three of their last five matches.", "three of their last five matches", "最近五场比赛中的三场"),
+])
+def test_a_teams_record_over_its_recent_games(text: str, span: str, written: str) -> None:
+    """"won 11 of their last 12 league games" came back 11的最后一12联赛比赛."""
+    assert [(s.text, s.target) for s in find_recent_periods(text, "en", "zh")] == [(span, written)]
+
+
+def test_the_last_games_of_a_season_are_left_to_the_model() -> None:
+    assert find_recent_periods("one of the last two games of the season", "en", "zh") == []
