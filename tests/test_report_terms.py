@@ -699,6 +699,11 @@ def test_a_clinical_papers_finding() -> None:
     ("也可以乘坐云谷索道，单程票价80元。", "zh", "en", "单程票价", "one-way fare"),
     ("Arsenal equalised shortly after half-time through Saka.", "en", "zh", "equalised", "扳平比分"),
     ("but Foden's late strike sealed the win.", "en", "zh", "sealed the win", "锁定胜局"),
+    ("We conducted a randomized controlled trial of 1,204 participants.", "en", "zh", "randomized controlled trial",
+     "随机对照试验"),
+    ("significantly improved glycemic control in adults", "en", "zh", "glycemic control", "血糖控制"),
+    ("续航比上一代强很多，重度使用一天一充没问题。", "zh", "en", "续航", "battery life"),
+    ("白天成像清晰，夜景模式一般。", "zh", "en", "夜景模式", "night mode"),
 ])
 
 def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt: str, term: str, target: str) -> None:
@@ -706,11 +711,12 @@ def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt:
 
 
 @pytest.mark.parametrize("text", ["按住她的腿", "你血流不止 用力按住伤口", "在六年前的一场地震中部分倒塌",
-                                  "命中率不错吧", "根据当前 Dialect 来解析。"])
+                                  "命中率不错吧", "根据当前 Dialect 来解析。", "TNT炸药的性价比可不怎么高"])
 def test_words_only_written_are_not_read(text: str) -> None:
     """按住 is to hold someone down as often (TVsub), 震中 (the epicentre) is inside 地震中, and TVsub's
     命中率 is a shooter's."""
-    assert [s.text for s in find_report_terms(text, "zh", "en") if s.text in ("按住", "震中", "命中率", "根据")] == []
+    only_written = ("按住", "震中", "命中率", "根据", "性价比")
+    assert [s.text for s in find_report_terms(text, "zh", "en") if s.text in only_written] == []
 
 
 @pytest.mark.parametrize(("text", "change", "written"), [
