@@ -43,6 +43,8 @@ names are looked for only where nothing else is.
 
 from __future__ import annotations
 
+import re
+
 from doctrans.citations import find_citations
 from doctrans.company_names import find_company_names
 from doctrans.coordinates import find_coordinates
@@ -116,7 +118,26 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     if base_language(src_lang) == "zh" and base_language(tgt_lang) == "en":
         terms = with_speech_verbs(text, terms)
     terms = _joined(terms, find_kept_names(text, src_lang, tgt_lang, [*spans, *terms]), terms)
+    if base_language(src_lang) == "zh" and base_language(tgt_lang) == "en":
+        terms = _dates_with_times(text, terms)
     return with_qualifiers(text, with_ranges(text, terms, spans, src_lang, tgt_lang), spans, src_lang, tgt_lang)
+
+
+# A time of day that follows its date with nothing between (12月1日14时37分 came back "December 1 2:37
+# p.m.", the two run together): one span, the time on the date, as English news dates an event.
+_CLOCK_TARGET = re.compile(r"[0-9]{1,2}(?::[0-9]{2})? [ap]\.m\.")
+
+
+def _dates_with_times(text: str, terms: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    for term in terms:
+        last = out[-1] if out else None
+        if (last is not None and last.kind == "date" and last.end == term.start and term.target
+                and last.target and _CLOCK_TARGET.fullmatch(term.target) and last.target[:1].isupper()):
+            out[-1] = Span(last.start, term.end, text[last.start:term.end], "date", f"{term.target} on {last.target}")
+            continue
+        out.append(term)
+    return out
 
 
 def _has_digit(text: str) -> bool:

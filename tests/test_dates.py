@@ -9,6 +9,7 @@ import pytest
 
 from doctrans import dates
 from doctrans.dates import drop_repeated_units, find_dates
+from doctrans.direction_terms import automatic_terms
 from doctrans.engine.protect import prepare
 from doctrans.glossary import Glossary
 from doctrans.report import sentence_warnings
@@ -237,3 +238,17 @@ def test_a_year_that_ends_a_cvs_line() -> None:
     assert find_dates('"v2.1.0", 2024', "zh") == []  # code's arguments
     assert drop_repeated_units("得克萨斯大学2017年号", ["2017年"]) == "得克萨斯大学2017年"
     assert drop_repeated_units("2017年号称", ["2017年"]) == "2017年号称"  # 号称, a word
+
+
+@pytest.mark.parametrize(("text", "span", "written"), [
+    ("中国地震台网正式测定：12月1日14时37分在四川发生6.8级地震。", "12月1日14时37分", "2:37 p.m. on December 1"),
+    ("2025年3月5日下午3点，大会开幕。", "2025年3月5日下午3点", "3 p.m. on March 5, 2025"),
+])
+def test_a_time_right_after_its_date_is_the_time_on_the_date(text: str, span: str, written: str) -> None:
+    """12月1日14时37分 came back "December 1 2:37 p.m.", the two run together."""
+    assert (span, written) in [(t.text, t.target) for t in automatic_terms(text, [], "zh", "en")]
+
+
+def test_a_date_and_a_time_apart_stay_two() -> None:
+    found = [(t.text, t.target) for t in automatic_terms("12月1日 14时", [], "zh", "en")]
+    assert found == [("12月1日", "December 1"), ("14时", "2 p.m.")]
