@@ -247,3 +247,14 @@ def test_a_products_origin_is_one_span_with_its_place(text: str, src: str, tgt: 
 def test_manufacturing_and_things_made_keep_the_place_alone(text: str) -> None:
     """中国制造业 is China's manufacturing, 中国制造的手机 phones made in China: the place alone."""
     assert [(s.text, s.target) for s in find_place_names(text, "zh", "en")] == [("中国", "China")]
+
+
+@pytest.mark.parametrize(("text", "name", "written"), [
+    ("在四川甘孜州泸定县发生6.8级地震", "甘孜州", "Garze Prefecture"),
+    ("甘孜藏族自治州位于四川西部", "甘孜藏族自治州", "Garze Tibetan Autonomous Prefecture"),
+    ("最佳观赏日出的地点是光明顶和始信峰", "始信峰", "Shixin Peak"),
+])
+def test_prefectures_and_summits_of_the_news_and_guides(text: str, name: str, written: str) -> None:
+    """An earthquake's 甘孜州 came back "Gooth state"; 甘孜 alone (TVsub's Charlie Ganz) is not read."""
+    assert (name, written) in [(s.text, s.target) for s in find_place_names(text, "zh", "en")]
+    assert find_place_names("查理·甘孜杀害了艺术品小偷", "zh", "en") == []
