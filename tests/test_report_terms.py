@@ -704,6 +704,9 @@ def test_a_clinical_papers_finding() -> None:
     ("significantly improved glycemic control in adults", "en", "zh", "glycemic control", "血糖控制"),
     ("续航比上一代强很多，重度使用一天一充没问题。", "zh", "en", "续航", "battery life"),
     ("白天成像清晰，夜景模式一般。", "zh", "en", "夜景模式", "night mode"),
+    ("will receive compensatory time off or overtime pay", "en", "zh", "overtime pay", "加班费"),
+    ("Requests for leave must be submitted through the HR portal", "en", "zh", "HR portal", "HR门户"),
+    ("受强冷空气影响，预计气温将下降8～10℃。", "zh", "en", "强冷空气", "strong cold air"),
 ])
 
 def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt: str, term: str, target: str) -> None:
