@@ -234,7 +234,9 @@ def test_a_closing_is_no_as_of_and_a_rise_in_prices_keeps_its_direction() -> Non
     assert [(s.text, s.target) for s in find_changes("价格上涨了5%，成本降低3%。", "zh", "en")] == \
         [("上涨了5%", "up 5%"), ("降低3%", "down 3%")]
     prep = prepare("优惠活动将于12月5日晚上11点59分截止。", 16, tgt_lang="en", src_lang="zh")
-    assert prep.restore("The offer ends ⦅1⦆ ⦅2⦆.").text == "The offer ends December 5 11:59 p.m."
+    # The date and its time are one span (direction_terms._dates_with_times), 截止 none.
+    assert prep.model_text == "优惠活动将于⦅1⦆截止。"
+    assert prep.restore("The offer ends ⦅1⦆.").text == "The offer ends 11:59 p.m. on December 5."
 
 
 def test_a_term_after_a_time_glued_to_it_in_chinese_is_spaced_in_english() -> None:
