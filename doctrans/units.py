@@ -104,6 +104,9 @@ _INTO_CHINESE = {
     "m": "米", "metres": "米", "meters": "米", "metre": "米", "meter": "米",
     "cm": "厘米", "centimetres": "厘米", "centimeters": "厘米", "centimetre": "厘米", "centimeter": "厘米",
     "mm": "毫米", "millimetres": "毫米", "millimeters": "毫米", "millimetre": "毫米", "millimeter": "毫米",
+    # A purifier's filter (particles as small as 0.3 microns was copied into Chinese, unit and all).
+    "microns": "微米", "micron": "微米", "micrometres": "微米", "micrometers": "微米", "micrometre": "微米",
+    "micrometer": "微米",
     "kg": "公斤", "kilograms": "公斤", "kilogram": "公斤", "g": "克", "grams": "克", "gram": "克",
     "mg": "毫克", "tonnes": "吨", "tonne": "吨", "l": "升", "litres": "升", "liters": "升", "litre": "升",
     "liter": "升", "ml": "毫升",
@@ -167,7 +170,7 @@ _OUT_OF_CHINESE = {
     "平方英里": "square miles", "公顷": "hectares", "磅": "pounds", "盎司": "ounces", "加仑": "gallons",
     # A statistics release's grain in 斤 (全年粮食产量13908亿斤 left 斤 to the model), as its English
     # edition writes it.
-    "斤": "jin", "纳米": "nm",
+    "斤": "jin", "纳米": "nm", "微米": "μm",
     # Energy (a grid's 兆瓦时, a battery plant's 吉瓦时) and a recipe's spoons (生抽2汤匙 came back "2 soup
     # spoons", 1茶匙 "1 uppoon").
     "个基点": "basis points", "基点": "basis points",

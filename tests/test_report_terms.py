@@ -709,6 +709,9 @@ def test_a_clinical_papers_finding() -> None:
     ("will receive compensatory time off or overtime pay", "en", "zh", "overtime pay", "加班费"),
     ("Requests for leave must be submitted through the HR portal", "en", "zh", "HR portal", "HR门户"),
     ("受强冷空气影响，预计气温将下降8～10℃。", "zh", "en", "强冷空气", "strong cold air"),
+    ("华为发布了新一代旗舰手机Mate 80系列，起售价为5499元。", "zh", "en", "起售价", "starting price"),
+    ("将进一步推动供应链本土化。", "zh", "en", "供应链本土化", "supply chain localization"),
+    ("Free shipping on orders over $50. 30-day money-back guarantee.", "en", "zh", "money-back guarantee", "退款保证"),
 ])
 
 def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt: str, term: str, target: str) -> None:

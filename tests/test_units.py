@@ -590,3 +590,12 @@ def test_minutes_abbreviated_after_a_space_into_chinese() -> None:
 ])
 def test_a_day_of_the_month_before_a_time_of_day_is_one_span(text: str, span: str, written: str) -> None:
     assert (span, written) in [(s.text, s.target) for s in find_units(text, "en")]
+
+
+@pytest.mark.parametrize(("text", "tgt", "span", "written"), [
+    ("The filter captures particles as small as 0.3 microns.", "zh", "0.3 microns", "0.3微米"),
+    ("细颗粒物直径小于等于2.5微米", "en", "2.5微米", "2.5 μm"),
+])
+def test_microns_are_a_measure(text: str, tgt: str, span: str, written: str) -> None:
+    """A purifier's "particles as small as 0.3 microns" was copied into Chinese, unit and all."""
+    assert (span, written) in [(s.text, s.target) for s in find_units(text, tgt)]
