@@ -12,6 +12,7 @@ formula (written without the model, like a section heading):
 | 尊敬的张伟先生：        | Dear Mr. Zhang Wei:      | (as written)     |
 | 尊敬的客户：            | Dear Customer:           | (as written)     |
 | 亲爱的同事们：          | Dear Colleagues:         | (as written)     |
+| 各位家长：              | Dear Parents:            | (as written)     |
 | 此致                    | Yours sincerely,         | (as written)     |
 | 敬礼！                  | With best regards.       | (as written)     |
 | Dear Mr. Smith,         | (as written)             | 尊敬的Smith先生： |
@@ -42,6 +43,9 @@ _GROUPS_ZH = {"客户": "Customer", "用户": "User", "会员": "Member", "同�
               "各位同事": "Colleagues", "家长": "Parents", "各位家长": "Parents", "同学们": "Students",
               "先生/女士": "Sir or Madam", "先生／女士": "Sir or Madam", "女士们、先生们": "Ladies and Gentlemen"}
 _SALUTATION_ZH = re.compile(r"^(尊敬的|亲爱的)\s?(.{1,12}?)\s?[：:，,]?$")
+# A group addressed without 尊敬的 (a school's notice opens 各位家长： — it came back "Everybody's
+# parents:"): the groups above that say 各位 or 们 themselves, with the colon that makes it a salutation.
+_GROUP_SALUTATION_ZH = re.compile(r"^(各位.{1,6}|.{1,4}们)\s?[：:]$")
 _CLOSINGS_ZH = {"此致": "Yours sincerely,", "此致敬礼": "Yours sincerely,", "此致敬礼！": "Yours sincerely,",
                 # 敬礼 alone, without a letter's ！, is a soldier's salute (TVsub: "Present arms!").
                 "敬礼！": "With best regards.", "顺颂商祺": "With best wishes,",
@@ -88,6 +92,8 @@ def find_letter_formula(text: str, src_lang: str | None, tgt_lang: str | None) -
     if src == "zh" and tgt == "en":
         if (m := _SALUTATION_ZH.match(body)) and (who := _addressee_in_english(m.group(2))) is not None:
             written = f"Dear {who}:"
+        elif (m := _GROUP_SALUTATION_ZH.match(body)) and m.group(1) in _GROUPS_ZH:
+            written = f"Dear {_GROUPS_ZH[m.group(1)]}:"
         else:
             written = _CLOSINGS_ZH.get(body)
     elif src == "en" and tgt == "zh":

@@ -11,7 +11,7 @@ from tests.docstring_tables import three_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(three_column_rows(letters)) == 11
+    assert len(three_column_rows(letters)) == 12
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), three_column_rows(letters))
@@ -58,3 +58,9 @@ def test_a_salutations_titles_are_a_sentences_forms_of_address_but_the_letters_o
                                                                                   "尊敬的张律师：", "尊敬的刘院长：")}
     assert written == {"尊敬的王老师：": ["Dear Teacher Wang:"], "尊敬的李小姐：": ["Dear Ms. Li:"],
                        "尊敬的张律师：": ["Dear Mr. Zhang:"], "尊敬的刘院长：": ["Dear Dean Liu:"]}
+
+
+@pytest.mark.parametrize("text", ["各位：", "家长们都来了：", "女士们、先生们：", "各位家长"])
+def test_a_group_without_its_colon_or_not_listed_is_no_salutation(text: str) -> None:
+    """Only a listed group that says 各位 or 们 itself, with its colon (女士们、先生们 opens a speech)."""
+    assert find_letter_formula(text, "zh", "en") == []

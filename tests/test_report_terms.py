@@ -712,6 +712,10 @@ def test_a_clinical_papers_finding() -> None:
     ("华为发布了新一代旗舰手机Mate 80系列，起售价为5499元。", "zh", "en", "起售价", "starting price"),
     ("将进一步推动供应链本土化。", "zh", "en", "供应链本土化", "supply chain localization"),
     ("Free shipping on orders over $50. 30-day money-back guarantee.", "en", "zh", "money-back guarantee", "退款保证"),
+    ("如有疑问，请联系班主任。", "zh", "en", "班主任", "head teacher"),
+    ("Astronomers have discovered a rocky planet orbiting a star.", "en", "zh", "rocky planet", "岩石行星"),
+    ("published on Tuesday in the journal Nature Astronomy.", "en", "zh", "the journal Nature Astronomy",
+     "《自然-天文学》"),
 ])
 
 def test_terms_of_a_quake_report_a_manual_and_a_notice(text: str, src: str, tgt: str, term: str, target: str) -> None:
