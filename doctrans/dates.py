@@ -248,12 +248,40 @@ def _valid(month: int, day: int | None) -> bool:
                                                                   else 31))
 
 
+# Weekdays a week's timetable names (a library's 每周二、周四上午9:00—11:30开放 came back "the school
+# library books and Thursday", Tuesday lost): "every Tuesday and Thursday", 每周一至周五 "every Monday
+# to Friday". Two days or more: 每周一 alone is also 每周一次 (once a week), left to the model.
+_ZH_WEEK_DAY = r"(?:星期|周)?([一二三四五六日天])"
+_ZH_WEEKLY = re.compile(rf"每(?:周|星期)([一二三四五六日天])((?:(?:、|和|及|至|到|-|—){_ZH_WEEK_DAY})+)"
+                        r"(?![一二三四五六日天次])")
+_ZH_WEEKLY_NEXT = re.compile(rf"(、|和|及|至|到|-|—){_ZH_WEEK_DAY}")
+
+
+def _weekly_days(text: str) -> list[Span]:
+    spans = []
+    for m in _ZH_WEEKLY.finditer(text):
+        days = [_WEEKDAYS[_ZH_WEEKDAYS.index(m.group(1).replace("天", "日"))]]
+        seps = []
+        for n in _ZH_WEEKLY_NEXT.finditer(m.group(2)):
+            seps.append("to" if n.group(1) in ("至", "到", "-", "—") else "and")
+            days.append(_WEEKDAYS[_ZH_WEEKDAYS.index(n.group(2).replace("天", "日"))])
+        if "to" in seps:
+            if len(days) != 2:
+                continue  # 周一至周三、周五: left to the model
+            written = f"every {days[0]} to {days[1]}"
+        else:
+            written = "every " + (" and ".join(days) if len(days) == 2 else ", ".join(days[:-1]) + " and " + days[-1])
+        spans.append(Span(m.start(), m.end(), m.group(), "date", written))
+    return spans
+
+
 def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
     """The dates of ``text`` written another way in ``tgt_lang``, as spans (kind ``date``) whose
     target is that writing; none for a target that writes them as the source does."""
     lang = base_language(tgt_lang)
     spans = []
     if lang == "en":
+        spans += _weekly_days(text)
         for m in _ZH_SEASON.finditer(text):
             spans.append(Span(m.start(), m.end(), m.group(), "date",
                               f"the {_ZH_SEASONS[m['s']]} of {figure_value(m['y'])}"))

@@ -252,3 +252,18 @@ def test_a_time_right_after_its_date_is_the_time_on_the_date(text: str, span: st
 def test_a_date_and_a_time_apart_stay_two() -> None:
     found = [(t.text, t.target) for t in automatic_terms("12月1日 14时", [], "zh", "en")]
     assert found == [("12月1日", "December 1"), ("14时", "2 p.m.")]
+
+
+@pytest.mark.parametrize(("text", "span", "written"), [
+    ("学校图书馆每周二、周四上午9:00—11:30开放。", "每周二、周四", "every Tuesday and Thursday"),
+    ("每周一至周五营业", "每周一至周五", "every Monday to Friday"),
+    ("每周一、三、五上课", "每周一、三、五", "every Monday, Wednesday and Friday"),
+])
+def test_the_weekdays_of_a_timetable(text: str, span: str, written: str) -> None:
+    """A library's 每周二、周四…开放 came back "books and Thursday", Tuesday lost."""
+    assert [(s.text, s.target) for s in find_dates(text, "en")] == [(span, written)]
+
+
+@pytest.mark.parametrize("text", ["每周一次", "每周一开会", "每周一至三次", "每周一到两次"])
+def test_once_a_week_is_no_timetable(text: str) -> None:
+    assert find_dates(text, "en") == []
