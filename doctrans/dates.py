@@ -251,20 +251,26 @@ def _valid(month: int, day: int | None) -> bool:
 # Weekdays a week's timetable names (a library's 每周二、周四上午9:00—11:30开放 came back "the school
 # library books and Thursday", Tuesday lost): "every Tuesday and Thursday", 每周一至周五 "every Monday
 # to Friday". Two days or more: 每周一 alone is also 每周一次 (once a week), left to the model.
+_ZH_WEEK_SEP = "、|和|及|至|到|-|—"
 _ZH_WEEK_DAY = r"(?:星期|周)?([一二三四五六日天])"
-_ZH_WEEKLY = re.compile(rf"每(?:周|星期)([一二三四五六日天])((?:(?:、|和|及|至|到|-|—){_ZH_WEEK_DAY})+)"
+_ZH_WEEKLY = re.compile(rf"每(?:周|星期)([一二三四五六日天])((?:(?:{_ZH_WEEK_SEP}){_ZH_WEEK_DAY})+)"
                         r"(?![一二三四五六日天次])")
-_ZH_WEEKLY_NEXT = re.compile(rf"(、|和|及|至|到|-|—){_ZH_WEEK_DAY}")
+_ZH_WEEKLY_NEXT = re.compile(rf"({_ZH_WEEK_SEP}){_ZH_WEEK_DAY}")
+
+
+def _weekday(numeral: str) -> str:
+    """一 -> Monday ... 日 or 天 -> Sunday."""
+    return _WEEKDAYS[_ZH_WEEKDAYS.index(numeral.replace("天", "日"))]
 
 
 def _weekly_days(text: str) -> list[Span]:
     spans = []
     for m in _ZH_WEEKLY.finditer(text):
-        days = [_WEEKDAYS[_ZH_WEEKDAYS.index(m.group(1).replace("天", "日"))]]
+        days = [_weekday(m.group(1))]
         seps = []
         for n in _ZH_WEEKLY_NEXT.finditer(m.group(2)):
             seps.append("to" if n.group(1) in ("至", "到", "-", "—") else "and")
-            days.append(_WEEKDAYS[_ZH_WEEKDAYS.index(n.group(2).replace("天", "日"))])
+            days.append(_weekday(n.group(2)))
         if "to" in seps:
             if len(days) != 2:
                 continue  # 周一至周三、周五: left to the model
@@ -290,7 +296,7 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             if not 1 <= month <= 12:
                 continue
             nth = "last" if m["last"] else ("first", "second", "third", "fourth")["一二三四".index(m["n"])]
-            weekday = _WEEKDAYS[_ZH_WEEKDAYS.index(m["w"].replace("天", "日"))]
+            weekday = _weekday(m["w"])
             of_year = f" {figure_value(m['y'])}" if m["y"] else ""
             written = f"the {nth} {weekday} of {MONTHS[month - 1]}{of_year}"
             spans.append(Span(m.start(), m.end(), m.group(), "date", written))

@@ -43,8 +43,6 @@ names are looked for only where nothing else is.
 
 from __future__ import annotations
 
-import re
-
 from doctrans.citations import find_citations
 from doctrans.company_names import find_company_names
 from doctrans.coordinates import find_coordinates
@@ -76,7 +74,7 @@ from doctrans.scene_headings import find_scene_headings
 from doctrans.scores import find_scores
 from doctrans.section_headings import find_section_heading
 from doctrans.ui_labels import find_ui_labels
-from doctrans.units import find_large_measures, find_units
+from doctrans.units import CLOCK_WRITTEN, find_large_measures, find_units
 from doctrans.verbatim import Span, find_spans
 
 
@@ -125,7 +123,6 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
 
 # A time of day that follows its date with nothing between (12月1日14时37分 came back "December 1 2:37
 # p.m.", the two run together): one span, the time on the date, as English news dates an event.
-_CLOCK_TARGET = re.compile(r"[0-9]{1,2}(?::[0-9]{2})? [ap]\.m\.")
 
 
 def _dates_with_times(text: str, terms: list[Span]) -> list[Span]:
@@ -133,7 +130,7 @@ def _dates_with_times(text: str, terms: list[Span]) -> list[Span]:
     for term in terms:
         last = out[-1] if out else None
         if (last is not None and last.kind == "date" and last.end == term.start and term.target
-                and last.target and _CLOCK_TARGET.fullmatch(term.target) and last.target[:1].isupper()):
+                and last.target and CLOCK_WRITTEN.fullmatch(term.target) and last.target[:1].isupper()):
             out[-1] = Span(last.start, term.end, text[last.start:term.end], "date", f"{term.target} on {last.target}")
             continue
         out.append(term)

@@ -279,21 +279,22 @@ def copied_phrase(source: str, translation: str) -> str | None:
     common, technical = common_words(), kept_in_chinese()
     for m in _ENGLISH_RUN.finditer(_QUOTATION.sub(" ", translation)):
         words = re.findall(r"[a-z]+", m.group())
-        if all(w in source_words and _common_form(w, common) and w not in technical for w in words):
+        if all(w in source_words and _common_form(w, common, technical) and w not in technical for w in words):
             return m.group()
     return None
 
 
-def _common_form(word: str, common: frozenset[str]) -> bool:
+def _common_form(word: str, common: frozenset[str], technical: frozenset[str]) -> bool:
     """``word`` is a common word or a regular form of one (a contract's "Licensor grants Licensee"
-    came back 许可方 grants 被许可方: grants is grant's; the list holds the words' plain forms)."""
+    came back 许可方 grants 被许可方: grants is grant's; the list holds the words' plain forms), the
+    stem not a word technical Chinese keeps."""
     if word in common:
         return True
     stems = [word[:-1]] if word.endswith("s") else []
-    stems += [word[:-2]] if word.endswith(("es", "ed")) else []
+    stems += [word[:-2], word[:-1]] if word.endswith("ed") else []  # walked; used, placed
+    stems += [word[:-2]] if word.endswith("es") else []
     stems += [word[:-3], word[:-3] + "e"] if word.endswith("ing") else []
-    stems += [word[:-1]] if word.endswith("ed") else []  # used, placed
-    return any(len(stem) >= 3 and stem in common and stem not in kept_in_chinese() for stem in stems)
+    return any(len(stem) >= 3 and stem in common and stem not in technical for stem in stems)
 
 
 def miscopied_words(source: str, translation: str) -> frozenset[str]:

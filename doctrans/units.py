@@ -455,13 +455,15 @@ def find_units(text: str, tgt_lang: str | None) -> list[Span]:
 # "as of 1, 8 p.m."): one span, "8 p.m. on the 1st". Not after a month (12月1日14时: doctrans.dates
 # writes the date) nor a figure (30日内 is days).
 _DAY_BEFORE = re.compile(r"(?<![0-9０-９.月])([1-9]|[12][0-9]|3[01])日$")
-_CLOCK_WRITTEN = re.compile(r"[0-9]{1,2}(?::[0-9]{2})? [ap]\.m\.$")
+# A time of day as the spans above write it in English (9 a.m., 2:37 p.m.); doctrans.direction_terms
+# puts such a time on the date before it.
+CLOCK_WRITTEN = re.compile(r"[0-9]{1,2}(?::[0-9]{2})? [ap]\.m\.")
 
 
 def _with_days(text: str, spans: list[Span]) -> list[Span]:
     out = []
     for span in spans:
-        day = _DAY_BEFORE.search(text, 0, span.start) if span.target and _CLOCK_WRITTEN.match(span.target) else None
+        day = _DAY_BEFORE.search(text, 0, span.start) if span.target and CLOCK_WRITTEN.fullmatch(span.target) else None
         if day is not None:
             span = Span(day.start(), span.end, text[day.start():span.end], "number",
                         f"{span.target} on the {english_ordinal(int(day.group(1)))}")
