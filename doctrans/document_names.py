@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING
 
 from doctrans.data_lists import data_lines
 from doctrans.documents.base import Block
+from doctrans.english_people import find_document_people
 from doctrans.glossary import Glossary, fold
 from doctrans.kept_names import organisation_forms
 from doctrans.language_id import base_language
@@ -235,18 +236,25 @@ def document_organisations(blocks: Iterable[Block]) -> frozenset[str]:
 
 def keeping_document_names(translator: Translator, blocks: Iterable[Block], src_lang: str | None) -> Translator:
     """``translator`` writing the document's people's names in pinyin, or into Chinese keeping its
-    organisations' names as written wherever they stand (through its glossary, after the user's
-    terms); ``translator`` itself when the document is neither Chinese into English nor English
+    organisations' names as written wherever they stand and writing its people one way, in full and
+    by surname alone (doctrans.english_people), through its glossary, after the user's terms;
+    ``translator`` itself when the document is neither Chinese into English nor English
     into Chinese, names nobody, or the engine takes no glossary."""
     with_glossary = getattr(translator, "with_glossary", None)
     if with_glossary is None:
         return translator
     src, tgt = base_language(src_lang), base_language(translator.tgt_lang)
     if src == "en" and tgt == "zh":
+        blocks = list(blocks)
         organisations = document_organisations(blocks)
-        if not organisations:
+        glossary = translator.glossary or Glossary([])
+        users = {t.folded for t in glossary.terms}
+        people = {n: t for n, t in find_document_people((b.text for b in blocks if not b.verbatim),
+                                                        getattr(translator, "translate_alone", None)).items()
+                  if fold(n) not in users}
+        if not organisations and not people:
             return translator
-        return with_glossary((translator.glossary or Glossary([])).with_kept(organisations))
+        return with_glossary(glossary.with_kept(organisations).with_names(people))
     if src != "zh" or tgt != "en":
         return translator
     names = document_names(blocks)

@@ -28,6 +28,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from doctrans.english_people import KIND_AFTER
 from doctrans.errors import UserError
 from doctrans.kept_names import ABBREVIATED_LEGAL_FORMS
 from doctrans.text_table import TableRowError, first_row_delimiter, read_utf8_text, table_rows
@@ -88,8 +89,9 @@ class Glossary:
     # Words kept as written wherever they stand as whole words (doctrans.code_names: the program
     # names of a document's code), as ``name`` spans after the terms; matched in any case.
     kept: frozenset[str] = frozenset()
-    # People's names a Chinese document shows to be names (doctrans.document_names) -> their
-    # pinyin, as ``name`` spans after the terms and the kept words; matched as written.
+    # People's names a document shows to be names (doctrans.document_names) -> their pinyin, or
+    # into Chinese the transliteration (doctrans.english_people), as ``name`` spans after the terms
+    # and the kept words; matched as written.
     names: dict[str, str] = field(default_factory=dict)
     # First folded character -> terms starting with it, longest first: find() only tries the
     # terms that can start at a position, so a glossary of thousands of terms stays cheap.
@@ -106,7 +108,10 @@ class Glossary:
         # had its stop left to the model, which ended the sentence there: Ltd之间进行。).
         self._kept = re.compile(rf"(?<![0-9A-Za-z_.\-])(?:{words})(?:{_ABBREVIATION_STOP})?"
                                 rf"(?![0-9A-Za-z_\-]|\.[0-9A-Za-z_])", re.IGNORECASE) if self.kept else None
-        people = "|".join(map(re.escape, sorted(self.names, key=len, reverse=True)))
+        # A name in Latin letters is a whole word (Sinner is not in Sinners), and not where a place or
+        # a body is named after it (the White House); a Chinese one matches anywhere.
+        people = "|".join(rf"(?<![0-9A-Za-z_]){re.escape(n)}(?![0-9A-Za-z_])(?!{KIND_AFTER.pattern})"
+                          if n[:1].isascii() else re.escape(n) for n in sorted(self.names, key=len, reverse=True))
         self._names = re.compile(people) if self.names else None
 
     def with_kept(self, words: frozenset[str]) -> Glossary:
