@@ -17,7 +17,11 @@ and Korean have no case, so nothing is lost by showing the model the small lette
   capitals for a name and transliterated it: ``Risk Factors`` -> ``雷克·福克斯``, ``The Old Man And
   The Sea`` -> ``奥德·哈德曼``, ``Annual Report 2025`` -> ``基于2025的支持``; in small letters
   they translated the words (``风险``, ``老兄和海边``, ``2025报告``); even ``Risk factors`` was
-  still ``瑞克·帕克``.
+  still ``瑞克·帕克``. In a heading of three words or more, so are rarer words the training pairs
+  write in small letters (doctrans.english_words; not names they capitalise): a weather service's
+  ``Heat Advisory for the Weekend`` left ``Advisory`` to be a name, ``阿德维苏利斯``; not right after a
+  name's placeholder (``MySQL Connector/Python``: a product's line). Two such words in small letters
+  read as code to the model (``Select All``, ``Uncomment Region`` came back copied), so they keep it.
 
 | target | text                                           | what the model reads                          |
 |--------|------------------------------------------------|-----------------------------------------------|
@@ -29,6 +33,8 @@ and Korean have no case, so nothing is lost by showing the model the small lette
 | zh     | Running Tasks in Threads                       | running tasks in threads                      |
 | zh     | Installing Python on Windows                   | installing Python on Windows                  |
 | zh     | Annual Report of the Department of Finance     | annual report of the Department of Finance    |
+| zh     | Heat Advisory for the Weekend                  | heat advisory for the weekend                 |
+| zh     | Stack Viewer                                   | Stack Viewer                                  |
 | zh     | The Witness Protection Program ended.          | The Witness Protection Program ended.         |
 | zh     | ⦅1⦆ Administrator rights are required.         | ⦅1⦆ administrator rights are required.        |
 | zh     | Sales were up 8% in the third quarter.         | sales were up 8% in the third quarter.        |
@@ -63,7 +69,15 @@ from __future__ import annotations
 
 import re
 
-from doctrans.kept_names import ACRONYMS_THAT_ARE_WORDS, CJK_LANGUAGES, common_words, proper_words, shouted
+from doctrans.english_words import english_words
+from doctrans.kept_names import (
+    ACRONYMS_THAT_ARE_WORDS,
+    CJK_LANGUAGES,
+    common_words,
+    known_names,
+    proper_words,
+    shouted,
+)
 from doctrans.language_id import base_language
 
 # A capital word glued to code's marks (``rdnSequence.?LAST``, ``$PATH``, ``MODE=FAST``) is a token
@@ -143,9 +157,19 @@ def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: st
     folded = _CAPS_WORD.sub(lambda m: m.group().lower() if m.group().lower() in common
                             and (loud or m.group() not in ACRONYMS_THAT_ARE_WORDS) else m.group(), model_text)
     if title_cased(sentence):
-        proper = proper_words()
-        folded = _TITLE_WORD.sub(lambda m: m.group().lower() if _common_form(m.group().lower(), common)
-                                 and _stem(m.group().lower()) not in proper else m.group(), folded)
+        proper = proper_words() | known_names()
+        # Rarer words only in a heading of three words or more: two words in small letters read as
+        # code to the model (Select All, Uncomment Region came back copied).
+        words = english_words() if len(_WORD.findall(sentence)) >= 3 else frozenset()
+
+        def heading_case(m: re.Match[str]) -> str:
+            word = m.group().lower()
+            rare_ok = not folded[:m.start()].endswith("\u2986 ")  # not a product's line (MySQL Connector)
+            if (_common_form(word, common) or (rare_ok and _stem(word) in words)) and _stem(word) not in proper:
+                return word
+            return m.group()
+
+        folded = _TITLE_WORD.sub(heading_case, folded)
     # After a leading placeholder (a label, ``⦅1⦆ Administrator rights are required``) the first
     # word's capital is the sentence's, not a name's: the model copied it as a name.
     lead = _AFTER_LEADING_PLACEHOLDER.match(folded) or _first_content_word(folded, sentence)

@@ -14,7 +14,7 @@ magnitude word is converted as doctrans.magnitudes does, one without keeps its d
 | 300万欧元         | €3 million           | (as written)   |
 | 500元             | 500 yuan             | (as written)   |
 | 30美元            | $30                  | (as written)   |
-| 12000元           | 12000 yuan           | (as written)   |
+| 12000元           | 12,000 yuan          | (as written)   |
 | 2万日元           | 20,000 yen           | (as written)   |
 | $4.2 billion      | (as written)         | 42亿美元       |
 | US$500            | (as written)         | 500美元        |
@@ -57,7 +57,17 @@ from doctrans.chinese_numerals import (
     read_large_numeral,
 )
 from doctrans.language_id import base_language
-from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
+from doctrans.magnitudes import (
+    FIGURE_START,
+    NUMBER,
+    POWERS,
+    SCALE_WORDS,
+    ascii_digits,
+    decimal_value,
+    english,
+    grouped_digits,
+    in_wan,
+)
 from doctrans.verbatim import Span
 
 _WAN = "|".join(sorted(POWERS, key=len, reverse=True))
@@ -161,8 +171,9 @@ def _out_of_chinese(text: str) -> list[Span]:
         value = decimal_value(m.group(1))
         if value is None or any(s.start < m.end() and m.start() < s.end for s in spans):
             continue
-        # A figure with 万/亿 is converted (doctrans.magnitudes); one without keeps its digits.
-        figure = english(value.scaleb(POWERS[m.group(2)])) if m.group(2) else ascii_digits(m.group(1))
+        # A figure with 万/亿 is converted (doctrans.magnitudes); one without keeps its digits, in
+        # groups of three as English writes an amount (52316元 -> 52,316 yuan).
+        figure = english(value.scaleb(POWERS[m.group(2)])) if m.group(2) else grouped_digits(ascii_digits(m.group(1)))
         sign, word = _CHINESE_NAMES[m.group(3)]
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{figure}{word}"))
     # In Chinese numerals, as speech and fiction write money (她花了五百块钱: the yuan were lost).
@@ -213,16 +224,20 @@ def _into_chinese(text: str) -> list[Span]:
 # An amount for each period after it ("to save $180,000 a year" came back 180,000美元年, the year
 # glued to the money): 每年180,000美元.
 # ... or with a slash, as a price list writes it ($9/month came back 9美元/month).
-_PER_PERIOD = re.compile(r"(?:\s+(?:a|an|per|each)\s+|\s?/\s?)(year|yr|month|mo|week|wk|day|hour|hr)(?![A-Za-z])",
-                         re.IGNORECASE)
+# ... and a price for each thing a market counts in (an earnings release's "$1.43 per diluted share"
+# came back 1.43美元每股摊薄, "$0.38 per share" 0.38美元每股; a wire's "$82 a barrel"): 每股0.38美元, 每桶82美元.
+_PER_PERIOD = re.compile(r"(?:\s+(?:a|an|per|each)\s+|\s?/\s?)(year|yr|month|mo|week|wk|day|hour|hr|diluted share|share"
+                         r"|barrel|ounce|gallon|tonne|ton|night|person)(?![A-Za-z])", re.IGNORECASE)
 _EACH = {"year": "每年", "yr": "每年", "month": "每月", "mo": "每月", "week": "每周", "wk": "每周", "day": "每天",
-         "hour": "每小时", "hr": "每小时"}
+         "hour": "每小时", "hr": "每小时", "diluted share": "每股摊薄", "share": "每股", "barrel": "每桶",
+         "ounce": "每盎司", "gallon": "每加仑", "tonne": "每吨", "ton": "每吨", "night": "每晚", "person": "每人"}
 
 
 # ... and into English, the period before the amount (最低工资标准提高至每月2690元 came back "to every
-# month 2690 yuan"): 2690 yuan a month. Not 每人 (each person: the model's).
+# month 2690 yuan"): 2,690 yuan a month. Not 每人 (each person: the model's).
 _CHINESE_EACH = {"每年": "a year", "每月": "a month", "每周": "a week", "每天": "a day", "每日": "a day",
-                 "每小时": "an hour"}
+                 "每小时": "an hour", "每股": "a share", "每桶": "a barrel", "每盎司": "an ounce", "每吨": "a tonne",
+                 "每加仑": "a gallon", "每晚": "a night"}
 _CHINESE_PER_PERIOD = re.compile(f"({'|'.join(_CHINESE_EACH)})$")
 
 

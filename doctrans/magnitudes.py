@@ -175,6 +175,14 @@ def _percentages(text: str, lang: str) -> list[Span]:
 _DIGIT_OF = str.maketrans("零〇一二三四五六七八九", "00123456789")
 
 
+def grouped_digits(figure: str) -> str:
+    """A figure of four digits or more written without separators, as English writes it (a
+    statistics release's 52316元 is 52,316 yuan); any other as it is (1,250, 0.38, 007)."""
+    if re.fullmatch(r"[1-9][0-9]{3,}(?:\.[0-9]+)?", figure) is None:
+        return figure
+    return _grouped(Decimal(figure))
+
+
 def ascii_digits(digits: str) -> str:
     """A figure as matched by ``NUMBER`` in ASCII: full-width digits, ``，`` and ``．`` folded."""
     return unicodedata.normalize("NFKC", digits)

@@ -106,12 +106,30 @@ def test_a_capital_amounts_label_goes_with_it() -> None:
     ("$5 a piece", [("$5", "5美元")]),
     # A pricing page's table: $9/month came back 9美元/month.
     ("$9/month, $29 / mo", [("$9/month", "每月9美元"), ("$29 / mo", "每月29美元")]),
+    # ... and for each thing a market counts in: an earnings release's "$1.43 per diluted share"
+    # came back 1.43美元每股摊薄, "$0.38 per share" 0.38美元每股.
+    ("or $1.43 per diluted share, a dividend of $0.38 per share and 45 cents a share",
+     [("$1.43 per diluted share", "每股摊薄1.43美元"), ("$0.38 per share", "每股0.38美元"), ("45 cents a share", "每股45美分")]),
+    ("Brent at $82 a barrel, gold at $2,400 an ounce, rooms $120 per night, tickets $25 per person, $3.10 a gallon",
+     [("$82 a barrel", "每桶82美元"), ("$2,400 an ounce", "每盎司2,400美元"), ("$120 per night", "每晚120美元"),
+      ("$25 per person", "每人25美元"), ("$3.10 a gallon", "每加仑3.10美元")]),
+    ("$5 a shareholder", [("$5", "5美元")]),
 ])
 def test_an_amount_for_each_period(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_amounts(text, "zh")] == found
 
 
 def test_an_amount_for_each_period_into_english() -> None:
-    """最低工资标准提高至每月2690元 came back "to every month 2690 yuan": 2690 yuan a month."""
+    """最低工资标准提高至每月2690元 came back "to every month 2690 yuan": 2,690 yuan a month."""
     assert [(s.text, s.target) for s in find_amounts("提高至每月2690元，会员费每年199元，每人500元。", "en")] == [
-        ("每月2690元", "2690 yuan a month"), ("每年199元", "199 yuan a year"), ("500元", "500 yuan")]
+        ("每月2690元", "2,690 yuan a month"), ("每年199元", "199 yuan a year"), ("500元", "500 yuan")]
+    # ... and a price for each thing a market counts in (每股 before the amount, as 每月).
+    assert [(s.text, s.target) for s in find_amounts("每股派发0.38元，油价每桶82美元，金价每盎司2400美元。", "en")] == [
+        ("0.38元", "0.38 yuan"), ("每桶82美元", "$82 a barrel"), ("每盎司2400美元", "$2,400 an ounce")]
+
+
+def test_an_amount_into_english_is_written_in_groups_of_three() -> None:
+    """A statistics release's 人均可支配收入52316元 came back "52316 yuan": English groups the digits."""
+    found = [(s.text, s.target) for s in find_amounts("收入52316元，房租3500元，车费28.5元，另付1,250元。", "en")]
+    assert found == [("52316元", "52,316 yuan"), ("3500元", "3,500 yuan"), ("28.5元", "28.5 yuan"),
+                     ("1,250元", "1,250 yuan")]

@@ -90,10 +90,13 @@ def test_changes_on_the_year_before(text: str, src: str, tgt: str, found: list[t
 
 def test_a_chinese_sentence_of_terms_only_is_written_the_english_way() -> None:
     """Nothing left for the model: the terms come back spaced, the full stop an English one (they
-    were glued: 'first quartergross domestic productup 5.3% year on year。')."""
+    were glued: 'first quartergross domestic productup 5.3% year on year。'), a sentence with its
+    capital ('earnings per share 0.52 yuan.'); not a heading without a stop."""
     prepared = prepare("一季度国内生产总值同比增长5.3%。", 16, tgt_lang="en", src_lang="zh")
     assert prepared.model_text is None
-    assert prepared.copy == "first quarter gross domestic product up 5.3% year on year."
+    assert prepared.copy == "First quarter gross domestic product up 5.3% year on year."
+    assert prepare("每股收益0.52元。", 16, tgt_lang="en", src_lang="zh").copy == "Earnings per share 0.52 yuan."
+    assert prepare("国内生产总值", 16, tgt_lang="en", src_lang="zh").copy == "gross domestic product"
 
 
 def test_report_terms_give_way_past_the_phrase_budget() -> None:
@@ -335,7 +338,7 @@ def test_a_government_work_reports_phrases_into_english() -> None:
         "the general principle of pursuing progress while ensuring stability", "new urban jobs", "consumer prices",
         "increase", "grain output", "hit another record high"]
     prep = prepare("国内生产总值增长5%左右。", 16, tgt_lang="en", src_lang="zh")
-    assert prep.copy == "gross domestic product up about 5%."  # a document's block gets its capital
+    assert prep.copy == "Gross domestic product up about 5%."
 
 
 def test_excluding_keeps_its_negation() -> None:
@@ -381,8 +384,8 @@ def test_a_market_report_into_english() -> None:
     """上证指数收涨0.5%，报3050.12点 came back "The previous expensed 0.5%, datagram 3050.12"; 创业板指跌1.2%
     "The foundation board is falling in 1.2%"."""
     prep = prepare("上证指数收涨0.5%，报3050.12点。", 16, tgt_lang="en", src_lang="zh")
-    assert prep.copy == "the Shanghai Composite Index closed up 0.5%, at 3050.12 points."
-    assert prepare("创业板指跌1.2%。", 16, tgt_lang="en", src_lang="zh").copy == "the ChiNext Index down 1.2%."
+    assert prep.copy == "The Shanghai Composite Index closed up 0.5%, at 3050.12 points."
+    assert prepare("创业板指跌1.2%。", 16, tgt_lang="en", src_lang="zh").copy == "The ChiNext Index down 1.2%."
     assert prepare("会议于3点开始。", 16, tgt_lang="en", src_lang="zh").masked.spans[0].target == "3 o'clock"
 
 

@@ -448,8 +448,8 @@ def _spaced_brackets(gap: str) -> str:
 def latin_copy(text: str, spans: Sequence[Span]) -> str:
     """A Chinese sentence made only of terms with English targets (``一季度国内生产总值同比增长5.3%。``),
     written without the model: the terms apart by a space where the source glued them, and the
-    full-width marks between them as English writes them (``first quarter gross domestic product up
-    5.3% year on year.``)."""
+    full-width marks between them as English writes them, a sentence with its capital (``First quarter
+    gross domestic product up 5.3% year on year.``)."""
     out: list[str] = []
     pos = 0
     for s in spans:
@@ -467,6 +467,11 @@ def latin_copy(text: str, spans: Sequence[Span]) -> str:
         opened = joined.endswith("(") or (joined.endswith('"') and joined.count('"') % 2 == 1)
         closing = w[0] in ".,;:!?)" or (w[0] == '"' and joined.count('"') % 2 == 1)
         joined += w if opened or closing else " " + w
+    # A sentence starts with a capital (每股收益0.52元。 came back "earnings per share 0.52 yuan."); not
+    # a word in inner capitals or a code word (iPhone, pip).
+    first = re.match(r"[a-z]+(?=[\s,])", joined)
+    if first is not None and re.search(r"[.!?]$", joined):
+        joined = joined[0].upper() + joined[1:]
     return one_period(joined)  # "3:30 p.m.." -> "3:30 p.m."
 
 
