@@ -37,7 +37,7 @@ from functools import cache
 from doctrans.chinese_numerals import count_numeral
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
-from doctrans.magnitudes import decimal_value, english, find_magnitudes
+from doctrans.magnitudes import decimal_value, english, find_magnitudes, grouped_digits
 from doctrans.verbatim import Span
 
 # What may follow a counted noun: the phrase ends there.
@@ -72,6 +72,8 @@ def _nouns() -> tuple[dict[str, tuple[str, bool]], re.Pattern[str]]:
     nouns: dict[str, tuple[str, bool]] = {}
     for line in data_lines("counted_nouns.tsv"):
         forms, counter, chinese = line.split("\t")
+        if forms.startswith("!"):
+            continue  # only written: the English is another thing as often (fans that cool a laptop)
         for i, form in enumerate(forms.split("|")):
             nouns[form] = (counter + chinese, i == 0 and not form.endswith("s"))
     words = "|".join(sorted(map(re.escape, nouns), key=len, reverse=True))
@@ -90,7 +92,7 @@ def _chinese_nouns() -> tuple[dict[str, tuple[str, str]], re.Pattern[str]]:
         forms, counter, chinese = line.split("\t")
         if not counter:
             continue  # 5人, 3页: parts of other words (5人制, 第3页) as often
-        singular, plural = [*forms.split("|"), ""][:2]
+        singular, plural = [*forms.removeprefix("!").split("|"), ""][:2]
         nouns.setdefault(counter + chinese, (singular, plural or singular))
         nouns.setdefault(chinese, (singular, plural or singular))
         chinese_nouns.add(chinese)
@@ -127,6 +129,8 @@ def _into_english(text: str) -> list[Span]:
             if value is None:
                 continue
             figure = english(value.scaleb(4 if magnitude == "万" else 8))
+        else:
+            figure = grouped_digits(figure)  # 32518名球迷 -> 32,518 fans
         spans.append(Span(m.start(), m.end(), m.group(), "number", f"{figure} {singular if figure == '1' else plural}"))
     return spans
 

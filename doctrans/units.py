@@ -535,8 +535,49 @@ _PER = {"日": "day", "天": "day", "周": "week", "星期": "week", "月": "mon
 _ZH_INTERVAL = re.compile(r"每(?:隔)?\s?([0-9]{1,3})\s?(分钟|小时)(?:一班|一趟|一次|发一班|发车一次)")
 
 
+# A dose, as a leaflet gives it (成人一次1粒 came back "A grown-up 1 granular"): 1 capsule at a time,
+# 1-2 tablets at a time, half a tablet at a time. 一次 or 每次 right before the figure; not a count of
+# doses (一次3剂) nor a tablet's strength (每片含).
+_ZH_DOSE = re.compile(r"(?<![0-9一二两三四五六七八九十第])(?:一次|每次)\s?"
+                      r"([0-9]{1,2}(?:\.[0-9])?|[一二两三四五六七八九十半]{1,2})"
+                      r"(?:\s?(?:-|~|～|至|到|或)\s?([0-9]{1,2}(?:\.[0-9])?|[一二两三四五六七八九十]{1,2}))?"
+                      r"\s?(粒|片|袋|丸|包|贴|滴|喷|揿)(?![数剂含])")
+_DOSE_UNITS = {"粒": ("capsule", "capsules"), "片": ("tablet", "tablets"), "袋": ("sachet", "sachets"),
+               "丸": ("pill", "pills"), "包": ("sachet", "sachets"), "贴": ("patch", "patches"),
+               "滴": ("drop", "drops"), "喷": ("spray", "sprays"), "揿": ("puff", "puffs")}
+
+
+def _dose_figure(figure: str) -> str | None:
+    if figure[0].isdigit():
+        return figure
+    n = read_numeral(figure)
+    return None if n is None else str(n)
+
+
+# ... and how it is taken, where a leaflet's instructions start (【用法用量】口服。 came back "Glad."):
+# orally; not 口服液 (an oral liquid) nor 心服口服 (won over).
+_ORALLY = re.compile(r"(?:(?<=[】：:。；;\s])|^)口服(?=[。，,；;：:]|一次|每次|$)")
+
+
+def _doses(text: str) -> list[Span]:
+    spans = [Span(m.start(), m.end(), m.group(), "phrase", "orally") for m in _ORALLY.finditer(text)]
+    for m in _ZH_DOSE.finditer(text):
+        one, many = _DOSE_UNITS[m.group(3)]
+        if m.group(1) == "半" and m.group(2) is None:
+            written = f"half a {one}"
+        else:
+            low = _dose_figure(m.group(1))
+            high = _dose_figure(m.group(2)) if m.group(2) else None
+            if low is None or (m.group(2) and high is None):
+                continue
+            figure = f"{low}-{high}" if high else low
+            written = f"{figure} {one if figure == '1' else many}"
+        spans.append(Span(m.start(), m.end(), m.group(), "number", f"{written} at a time"))
+    return spans
+
+
 def _frequencies(text: str) -> list[Span]:
-    spans = []
+    spans = _doses(text)
     for m in _ZH_FREQUENCY.finditer(text):
         n = int(m.group(2)) if m.group(2).isdigit() else read_numeral(m.group(2))
         if not n:
@@ -878,11 +919,53 @@ def _into_chinese(text: str) -> list[Span]:
             period = "中午" if hour == 12 else "晚上" if hour >= 7 else "下午"
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           f"{period}{hour}点" + (f"{int(minute)}分" if minute and int(minute) else "")))
+    for m in _NOON.finditer(text):
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", "中午" if m.group().lower() == "noon" else "午夜"))
+    spans = _clock_ranges(text, _with_weekdays(text, spans))
     kept: list[Span] = []  # the rules above in order of precedence: "children under 10 years of age"
     for span in spans:     # is an age bound, not also a duration of 10 years inside it
         if not span.overlaps_any(kept):
             kept.append(span)
     return kept
+
+
+# A time of day before its weekday, as American news dates it ("from noon Saturday until 8 p.m. Sunday"
+# came back 从中午星期六，直到晚上8点星期日): Chinese names the day first, 星期六中午, 星期日晚上8点. Then two
+# times joined by "to"/"until"/a dash are one range ("open from 10 a.m. to 7 p.m." came back 在上午10点
+# …打开晚上7点, the end torn off): 上午10点至晚上7点.
+_NOON = re.compile(r"(?<![A-Za-z])(?:noon|midnight)(?=\s+(?:on\s+)?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday"
+                   r"|Sunday)\b)", re.IGNORECASE)
+_WEEKDAY_AFTER = re.compile(r"\s+(?:on\s+)?(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b")
+_ZH_WEEKDAY = {"Monday": "星期一", "Tuesday": "星期二", "Wednesday": "星期三", "Thursday": "星期四", "Friday": "星期五",
+               "Saturday": "星期六", "Sunday": "星期日"}
+_CLOCK_TO = re.compile(r"\s*(?:to|until|till|through|-|–|—)\s*", re.IGNORECASE)
+
+
+_ZH_CLOCK = re.compile(r"(?:星期.)?(?:中午|午夜|凌晨|上午|下午|晚上)(?:[0-9]{1,2}点(?:[0-9]{1,2}分)?)?")
+
+
+def _is_clock(span: Span) -> bool:
+    return span.target is not None and _ZH_CLOCK.fullmatch(span.target) is not None
+
+
+def _with_weekdays(text: str, spans: list[Span]) -> list[Span]:
+    out = []
+    for span in spans:
+        day = _WEEKDAY_AFTER.match(text, span.end) if _is_clock(span) else None
+        if day is not None:
+            span = Span(span.start, day.end(), text[span.start:day.end()], span.kind,
+                        _ZH_WEEKDAY[day.group(1)] + (span.target or ""))
+        out.append(span)
+    return out
+
+
+def _clock_ranges(text: str, spans: list[Span]) -> list[Span]:
+    clocks = sorted((s for s in spans if _is_clock(s)), key=lambda s: s.start)
+    ranges = []
+    for a, b in itertools.pairwise(clocks):
+        if _CLOCK_TO.fullmatch(text, a.end, b.start) and not any(r.overlaps_any([a]) for r in ranges):
+            ranges.append(Span(a.start, b.end, text[a.start:b.end], "number", f"{a.target}至{b.target}"))
+    return ranges + spans  # first: the rules' order is their precedence
 
 
 def one_period(text: str) -> str:

@@ -91,3 +91,12 @@ def test_a_clinical_papers_cases_into_english() -> None:
     """共纳入患者312例，其中男性178例（57.1%） came back "The 312 example, with male 178": 例 counts cases."""
     found = find_counted_nouns("共纳入患者312例，其中男性178例（57.1%）。", "zh", "en")
     assert [(s.text, s.target) for s in found] == [("患者312例", "312 patients"), ("男性178例", "178 men")]
+
+
+def test_a_crowd_into_english_in_groups_of_three_and_fans_only_written() -> None:
+    """A match report's 32518名球迷 came back "32518 ballots"; "2 fans" of a laptop are no crowd."""
+    assert [(s.text, s.target) for s in find_counted_nouns("共吸引了32518名球迷到场观战", "zh", "en")] == [
+        ("32518名球迷", "32,518 fans")]
+    assert find_counted_nouns("The laptop has 2 fans.", "en", "zh") == []
+    assert [(s.text, s.target) for s in find_counted_nouns("全市有12400名员工", "zh", "en")] == [
+        ("12400名员工", "12,400 employees")]

@@ -109,7 +109,8 @@ def test_a_capital_amounts_label_goes_with_it() -> None:
     # ... and for each thing a market counts in: an earnings release's "$1.43 per diluted share"
     # came back 1.43美元每股摊薄, "$0.38 per share" 0.38美元每股.
     ("or $1.43 per diluted share, a dividend of $0.38 per share and 45 cents a share",
-     [("$1.43 per diluted share", "每股摊薄1.43美元"), ("$0.38 per share", "每股0.38美元"), ("45 cents a share", "每股45美分")]),
+     [("$1.43 per diluted share", "每股摊薄1.43美元"), ("$0.38 per share", "每股0.38美元"),
+      ("45 cents a share", "每股45美分")]),
     ("Brent at $82 a barrel, gold at $2,400 an ounce, rooms $120 per night, tickets $25 per person, $3.10 a gallon",
      [("$82 a barrel", "每桶82美元"), ("$2,400 an ounce", "每盎司2,400美元"), ("$120 per night", "每晚120美元"),
       ("$25 per person", "每人25美元"), ("$3.10 a gallon", "每加仑3.10美元")]),

@@ -369,9 +369,12 @@ def test_a_range_of_durations_is_one_span(text: str, found: list[tuple[str, str]
 
 
 @pytest.mark.parametrize(("text", "found"), [
-    # A leaflet's 一日2次 came back "one day 2".
-    ("成人一次1粒，一日2次。", [("一日2次", "twice a day")]),
-    ("每天三次，每次一片。", [("每天三次", "three times a day")]),
+    # A leaflet's 一日2次 came back "one day 2", and 一次1粒 "A grown-up 1 granular": the dose too.
+    ("成人一次1粒，一日2次。", [("一次1粒", "1 capsule at a time"), ("一日2次", "twice a day")]),
+    ("每天三次，每次一片。", [("每天三次", "three times a day"), ("每次一片", "1 tablet at a time")]),
+    ("每次1～2袋，一次半片，每次3滴", [("每次1～2袋", "1-2 sachets at a time"), ("一次半片", "half a tablet at a time"),
+                               ("每次3滴", "3 drops at a time")]),
+    ("一次3剂。每片含0.2克。", [("0.2克", "0.2 g")]),  # a count of doses, a tablet's strength
     ("每年一次体检。", [("每年一次", "once a year")]),
     ("第一日2次", []),  # the first day's, no frequency
 ])
@@ -478,9 +481,10 @@ def test_millions_before_what_they_count_are_no_metres(text: str, found: list[tu
 
 
 def test_an_english_hour_is_written_with_its_part_of_the_day() -> None:
-    """"runs from 6:30 a.m. to 1 a.m." came back 从上午6点30分运行到上午1点: one at night is 凌晨1点."""
+    """"runs from 6:30 a.m. to 1 a.m." came back 从上午6点30分运行到上午1点: one at night is 凌晨1点
+    (and the two one range)."""
     found = find_units("from 6:30 a.m. to 1 a.m., at 12 p.m., 3 p.m., 8 p.m. and 12 a.m.", "zh")
-    assert [s.target for s in found] == ["上午6点30分", "凌晨1点", "中午12点", "下午3点", "晚上8点", "午夜12点"]
+    assert [s.target for s in found] == ["上午6点30分至凌晨1点", "中午12点", "下午3点", "晚上8点", "午夜12点"]
 
 
 @pytest.mark.parametrize(("text", "found"), [
@@ -599,3 +603,26 @@ def test_a_day_of_the_month_before_a_time_of_day_is_one_span(text: str, span: st
 def test_microns_are_a_measure(text: str, tgt: str, span: str, written: str) -> None:
     """A purifier's "particles as small as 0.3 microns" was copied into Chinese, unit and all."""
     assert (span, written) in [(s.text, s.target) for s in find_units(text, tgt)]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # A heat advisory "from noon Saturday until 8 p.m. Sunday" came back 从中午星期六，直到晚上8点星期日,
+    # "from 10 a.m. to 7 p.m." 在上午10点…打开晚上7点: the day first, and a range one span.
+    ("from noon Saturday until 8 p.m. Sunday.", [("noon Saturday until 8 p.m. Sunday", "星期六中午至星期日晚上8点")]),
+    ("open from 10 a.m. to 7 p.m.", [("10 a.m. to 7 p.m.", "上午10点至晚上7点")]),
+    ("The vote is at 9 a.m. Tuesday, the call at 3 p.m. on Friday.",
+     [("9 a.m. Tuesday", "星期二上午9点"), ("3 p.m. on Friday", "星期五下午3点")]),
+    ("Open 9 a.m.-5 p.m.", [("9 a.m.-5 p.m.", "上午9点至下午5点")]),
+    ("It was noon, and 10 a.m. and 4 p.m. were taken.", [("10 a.m.", "上午10点"), ("4 p.m.", "下午4点")]),
+])
+def test_a_time_of_day_with_its_weekday_and_a_range_of_them_into_chinese(
+        text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "zh")] == found
+
+
+def test_how_a_leaflets_medicine_is_taken() -> None:
+    """【用法用量】口服。 came back "Glad.": orally; not an oral liquid (口服液) nor 心服口服 (won over)."""
+    found = [(s.text, s.target) for s in find_units("【用法用量】口服。成人一次1粒", "en")]
+    assert found == [("口服", "orally"), ("一次1粒", "1 capsule at a time")]
+    assert prepare("口服，一次2片。", 16, tgt_lang="en", src_lang="zh").copy == "Orally, 2 tablets at a time."
+    assert [s.target for s in find_units("他心服口服。口服液每次10毫升。", "en")] == ["10 ml"]
