@@ -93,7 +93,17 @@ from decimal import Decimal
 from doctrans.chinese_numerals import count_numeral, english_ordinal, english_words, read_numeral, write_numeral
 from doctrans.dates import YEAR_WORD_NEXT
 from doctrans.language_id import base_language
-from doctrans.magnitudes import FIGURE_START, NUMBER, POWERS, SCALE_WORDS, ascii_digits, decimal_value, english, in_wan
+from doctrans.magnitudes import (
+    FIGURE_START,
+    NUMBER,
+    POWERS,
+    SCALE_WORDS,
+    ascii_digits,
+    decimal_value,
+    english,
+    grouped_digits,
+    in_wan,
+)
 from doctrans.number_words import NUMBER_WORDS, value_of
 from doctrans.qualifiers import qualified_in_english
 from doctrans.verbatim import Span
@@ -576,8 +586,38 @@ def _doses(text: str) -> list[Span]:
     return spans
 
 
+# A unit named alone, as a field's or a table's label (当前气温（单位：摄氏度） came back "(measured)",
+# the unit lost): unit: °C. Only the units of measure above that are no common word (米 is rice too,
+# but 单位：米 is metres), and 元 and 万元, as a table's money.
+_LABEL_UNITS = sorted((u for u in _OUT_OF_CHINESE if len(u) > 1 or u in "米克吨升瓦"), key=len, reverse=True)
+_UNIT_LABEL = re.compile(r"单位\s?[：:]\s?(万元|亿元|元|" + "|".join(_LABEL_UNITS) + r")(?![\u4e00-\u9fff])")
+_LABEL_MONEY = {"元": "yuan", "万元": "10,000 yuan", "亿元": "100 million yuan"}
+
+# A quota for each period, as an API's plan states it (免费版每天最多调用1000次 came back "at most 1000
+# times the free version of the year": a day read as a year): up to 1,000 calls a day.
+_ZH_QUOTA = re.compile(r"每(天|日|周|月|年|小时|分钟)(最多|至多|不超过|限)?\s?(?:可)?"
+                       r"(调用|请求|访问|下载|提交|登录|发送)?\s?([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)\s?次(?![数方元])")
+_QUOTA_NOUNS = {"调用": "calls", "请求": "requests", "访问": "visits", "下载": "downloads", "提交": "submissions",
+                "登录": "logins", "发送": "sends"}
+_QUOTA_PERIODS = {**_PER, "小时": "hour", "分钟": "minute"}
+
+
+def _quotas(text: str) -> list[Span]:
+    spans = []
+    for m in _ZH_QUOTA.finditer(text):
+        if not (m.group(2) or m.group(3)):
+            continue  # 每天3次: a frequency (_frequencies)
+        what = _QUOTA_NOUNS[m.group(3)] if m.group(3) else "times"
+        written = f"{'up to ' if m.group(2) else ''}{grouped_digits(m.group(4))} {what} a {_QUOTA_PERIODS[m.group(1)]}"
+        spans.append(Span(m.start(), m.end(), m.group(), "number", written))
+    for m in _UNIT_LABEL.finditer(text):
+        unit = _LABEL_MONEY.get(m.group(1)) or _OUT_OF_CHINESE[m.group(1)]
+        spans.append(Span(m.start(), m.end(), m.group(), "phrase", f"unit: {unit}"))
+    return spans
+
+
 def _frequencies(text: str) -> list[Span]:
-    spans = _doses(text)
+    spans = _quotas(text) + _doses(text)
     for m in _ZH_FREQUENCY.finditer(text):
         n = int(m.group(2)) if m.group(2).isdigit() else read_numeral(m.group(2))
         if not n:

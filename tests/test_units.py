@@ -626,3 +626,18 @@ def test_how_a_leaflets_medicine_is_taken() -> None:
     assert found == [("口服", "orally"), ("一次1粒", "1 capsule at a time")]
     assert prepare("口服，一次2片。", 16, tgt_lang="en", src_lang="zh").copy == "Orally, 2 tablets at a time."
     assert [s.target for s in find_units("他心服口服。口服液每次10毫升。", "en")] == ["10 ml"]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # An API's plan: 免费版每天最多调用1000次 came back "at most 1000 times the free version of the year".
+    ("免费版每天最多调用1000次", [("每天最多调用1000次", "up to 1,000 calls a day")]),
+    ("每分钟最多请求60次，每月限下载20次", [("每分钟最多请求60次", "up to 60 requests a minute"),
+                                  ("每月限下载20次", "up to 20 downloads a month")]),
+    ("每天最多5次。", [("每天最多5次", "up to 5 times a day")]),
+    # A field's unit: 当前气温（单位：摄氏度） came back "(measured)".
+    ("当前气温（单位：摄氏度）", [("单位：摄氏度", "unit: °C")]),
+    ("主要指标（单位：万元）", [("单位：万元", "unit: 10,000 yuan")]),
+    ("计量单位：个人", []),
+])
+def test_a_quota_and_a_units_label_into_english(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(s.text, s.target) for s in find_units(text, "en")] == found
