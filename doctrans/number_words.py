@@ -358,6 +358,17 @@ def _recent_games(text: str) -> list[Span]:
     return spans
 
 
+# A vote's tally in words ("passed the bill by a vote of 69 to 30" came back 由69投票的30组成, composed
+# of 30 of 69 votes): 以69票对30票. (A tally in figures, 69-30, is a score: doctrans.scores.)
+_TALLY = re.compile(r"(?<![\w'’-])by\s+a\s+vote\s+of\s+([0-9]{1,4})\s*(?:to|-|–)\s*([0-9]{1,4})(?![\w'’-])",
+                    re.IGNORECASE)
+
+
+def _tallies(text: str) -> list[Span]:
+    return [Span(m.start(), m.end(), m.group(0), "number", f"以{m.group(1)}票对{m.group(2)}票")
+            for m in _TALLY.finditer(text)]
+
+
 def find_recent_periods(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """``in the past five years`` -> ``在过去五年里``, ``the last 12 months`` -> ``过去12个月``, ``the past
     decade`` -> ``过去十年``, ``over the next three years`` -> ``未来三年内``, English into Chinese (see
@@ -367,7 +378,7 @@ def find_recent_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
         return _recent_periods_into_english(text)
     if base_language(src_lang) != "en" or base_language(tgt_lang) != "zh":
         return []
-    spans = _recent_games(text)
+    spans = _recent_games(text) + _tallies(text)
     for m in _RECENT.finditer(text):
         count, unit = (m.group(3) or "").lower(), m.group(4).lower().rstrip("s")
         plural = m.group(4).lower().endswith("s")

@@ -499,9 +499,52 @@ _PROSE_AFTER_COMMAND = frozenset({"to", "and", "then", "so", "in", "on", "for", 
 _ARGUMENT = re.compile(r"\s+([^\s]+)")
 
 
+# ... and a command in brackets or after a colon, where prose does not go on ("install the headers
+# first (sudo apt install python3-dev)" came back (需要安装python3-dev), sudo apt install lost); a
+# program the list does not know, the document's own, where an option shows it is one ("run fastkv
+# --version" came back 运行快速的--version, "a different one: fastkv serve --port 6390" 快kv 提供--port).
+_COMMAND_PLACE = re.compile(r"(?:^|[(（]|[:：]\s)\s*$")
+# ... there only the programs no English sentence starts with (not make, go, test: "Note: make sure").
+_PLACED_PROGRAMS = frozenset({"sudo", "pip", "pip3", "pipx", "npm", "npx", "pnpm", "yarn", "docker", "podman",
+                              "kubectl", "helm", "cargo", "rustup", "brew", "apt", "apt-get", "dnf", "yum", "pacman",
+                              "winget", "choco", "conda", "systemctl", "journalctl", "chmod", "chown", "mkdir", "curl",
+                              "wget", "ssh", "scp", "rsync", "git", "python", "python3", "uv", "poetry", "pytest"})
+_ANY_PROGRAM = re.compile(r"(?<![\w./-])[a-z][a-z0-9_.-]{1,30}(?=\s)")
+_OPTION_TOKEN = re.compile(r"--?[A-Za-z][\w-]*(?:=\S+)?")
+
+
 def _commands(text: str) -> Iterator[tuple[int, int]]:
+    from doctrans.kept_names import common_words  # kept_names reads this module's spans
+
+    yield from _known_commands(text)
+    for m in _ANY_PROGRAM.finditer(text):
+        if m.group() in common_words() or m.group() in _PROSE_AFTER_COMMAND or not (
+                _RUN_VERB.search(text, max(0, m.start() - 24), m.start())
+                or _COMMAND_PLACE.search(text, max(0, m.start() - 3), m.start())):
+            continue
+        end, words, option = m.end(), 0, False
+        while (a := _ARGUMENT.match(text, end)) is not None:
+            token = a.group(1)
+            if token.lower() in _PROSE_AFTER_COMMAND or any(is_cjk(c) for c in token):
+                break
+            bare = token.rstrip(".,;:!?)。，；：！？）")
+            if _OPTION_TOKEN.fullmatch(bare):
+                option = True
+            elif not option and not re.fullmatch(r"[a-z][\w.-]*", bare):
+                break  # before its options a command has subcommands in small letters (serve, install)
+            words += 1
+            if bare:
+                end = a.start(1) + len(bare)
+            if len(bare) < len(token) or words > 8:
+                break
+        if option:
+            yield m.start(), end
+
+
+def _known_commands(text: str) -> Iterator[tuple[int, int]]:
     for m in _PROGRAM.finditer(text):
-        if not _RUN_VERB.search(text, max(0, m.start() - 24), m.start()):
+        if not (_RUN_VERB.search(text, max(0, m.start() - 24), m.start())
+                or (m.group() in _PLACED_PROGRAMS and _COMMAND_PLACE.search(text, max(0, m.start() - 3), m.start()))):
             continue
         end, arguments = m.end(), 0
         while (a := _ARGUMENT.match(text, end)) is not None:

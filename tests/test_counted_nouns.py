@@ -100,3 +100,9 @@ def test_a_crowd_into_english_in_groups_of_three_and_fans_only_written() -> None
     assert find_counted_nouns("The laptop has 2 fans.", "en", "zh") == []
     assert [(s.text, s.target) for s in find_counted_nouns("全市有12400名员工", "zh", "en")] == [
         ("12400名员工", "12,400 employees")]
+
+
+def test_a_vote_in_congress_counts_its_lawmakers() -> None:
+    """"Nineteen Republicans joined all 50 Democrats" came back 十九共和党人…所有50民主党人."""
+    found = [(s.text, s.target) for s in find_counted_nouns("all 50 Democrats and 12 senators voted", "en", "zh")]
+    assert found == [("50 Democrats", "50名民主党人"), ("12 senators", "12名参议员")]

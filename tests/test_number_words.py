@@ -305,3 +305,11 @@ def test_a_teams_record_over_its_recent_games(text: str, span: str, written: str
 
 def test_the_last_games_of_a_season_are_left_to_the_model() -> None:
     assert find_recent_periods("one of the last two games of the season", "en", "zh") == []
+
+
+def test_a_votes_tally_in_words_into_chinese() -> None:
+    """"passed the bill by a vote of 69 to 30" came back 由69投票的30组成 (composed of 30 of 69 votes)."""
+    from doctrans.number_words import find_recent_periods
+    found = find_recent_periods("It passed by a vote of 69 to 30, sending it on.", "en", "zh")
+    assert [(s.text, s.target) for s in found] == [("by a vote of 69 to 30", "以69票对30票")]
+    assert find_recent_periods("a vote of confidence in 2020", "en", "zh") == []

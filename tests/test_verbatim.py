@@ -376,6 +376,14 @@ def test_a_c_prototype_on_its_own_line_is_kept(text: str, kept: bool) -> None:
     ("Run the command docker compose up -d.", "docker compose up -d"),
     ("运行 sudo apt update 更新软件包列表。", "sudo apt update"),
     ("Run go build ./... in the root.", "go build ./..."),
+    # In brackets or after a colon (sudo apt install lost from "(sudo apt install python3-dev)"), and the
+    # document's own program where an option shows it is one (run fastkv --version: 运行快速的--version).
+    ("Install the headers first (sudo apt install python3-dev).", "sudo apt install python3-dev"),
+    ("To check it, run fastkv --version.", "fastkv --version"),
+    ("Start it on another port: fastkv serve --port 6390.", "fastkv serve --port 6390"),
+    ("Note: make sure it works.", None),  # not a program no sentence starts with
+    ("He said: go home --now.", None),
+    ("(git is fast)", None),
     # A program without arguments, or not after a verb that runs it, is the model's.
     ("Run make to build it.", None),
     ("Use git to track changes; pip install is slow.", None),
