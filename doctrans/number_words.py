@@ -283,6 +283,7 @@ def proper_ordinals(text: str) -> str:
 # 第 and a figure before a counter, into English ("他获得了第2名": the figure masked, 第 and 名 left to
 # the model): an ordinal, and for a place or a time the noun too.
 _CHINESE_DIGIT_ORDINAL = re.compile(r"第\s?([0-9]{1,4})\s?(?:(名|位)|(次)|(季度)|(分钟|天|周|个月|年)|(?=[届轮期场]))")
+_CHINESE_NUMERAL_EDITION = re.compile(r"第([一二三四五六七八九十百]{1,4})(?=届)")
 # A time's ordinal with its noun (比赛第12分钟 came back "The 12 minutes of the game").
 _ORDINAL_TIMES = {"分钟": " minute", "天": " day", "周": " week", "个月": " month", "年": " year"}
 
@@ -516,7 +517,13 @@ def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -
                 continue
             noun = " place" if m.group(2) else " time" if m.group(3) else _ORDINAL_TIMES.get(m.group(5) or "", "")
             spans.append(Span(m.start(), m.end(), m.group(0), "number", english_ordinal(n) + noun))
-        return spans
+        # ... and in numerals before the edition of an event (第五届数字经济论坛 came back "the fifth
+        # digital economy", the forum's edition read away with it): the 5th.
+        for m in _CHINESE_NUMERAL_EDITION.finditer(text):
+            n = read_numeral(m.group(1))
+            if n and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
+                spans.append(Span(m.start(), m.end(), m.group(0), "number", english_ordinal(n)))
+        return sorted(spans, key=lambda sp: sp.start)
     if base_language(src_lang) != "en" or base_language(tgt_lang) not in _INTO:
         return []
     spans = []

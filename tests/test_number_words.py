@@ -313,3 +313,11 @@ def test_a_votes_tally_in_words_into_chinese() -> None:
     found = find_recent_periods("It passed by a vote of 69 to 30, sending it on.", "en", "zh")
     assert [(s.text, s.target) for s in found] == [("by a vote of 69 to 30", "以69票对30票")]
     assert find_recent_periods("a vote of confidence in 2020", "en", "zh") == []
+
+
+def test_an_events_edition_in_numerals_into_english() -> None:
+    """第五届数字经济论坛 came back "the fifth digital economy", the forum gone with its edition."""
+    from doctrans.engine.protect import prepare
+    spans = prepare("共同参加第五届数字经济论坛。", 16, tgt_lang="en", src_lang="zh").masked.spans
+    assert [(s.text, s.target) for s in spans] == [("第五", "5th"), ("数字经济", "digital economy")]
+    assert prepare("各位来宾、各位朋友：", 16, tgt_lang="en", src_lang="zh").copy == "Distinguished guests, friends:"

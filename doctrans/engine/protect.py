@@ -470,7 +470,7 @@ def latin_copy(text: str, spans: Sequence[Span]) -> str:
     # A sentence starts with a capital (每股收益0.52元。 came back "earnings per share 0.52 yuan."); not
     # a word in inner capitals or a code word (iPhone, pip).
     first = re.match(r"[a-z]+(?=[\s,])", joined)
-    if first is not None and re.search(r"[.!?]$", joined):
+    if first is not None and re.search(r"[.!?:]$", joined):
         joined = joined[0].upper() + joined[1:]
     return one_period(joined)  # "3:30 p.m.." -> "3:30 p.m."
 
