@@ -49,6 +49,7 @@ from functools import cache
 
 from doctrans.currency import find_amounts
 from doctrans.data_lists import data_lines
+from doctrans.english_people import given_names
 from doctrans.language_id import base_language
 from doctrans.magnitudes import ascii_digits, find_magnitudes
 from doctrans.verbatim import Span
@@ -136,8 +137,16 @@ _CAPITALISED_END = re.compile(r"(?:^|\s)[A-Z][a-z]+$")
 _CAPITALISED_NEXT = re.compile(r"[ \t]+[A-Z][a-z]")
 
 
+_NEXT_WORD = re.compile(r"[ \t]+([A-Z][a-z]+)")
+
+
 def _longer_name(text: str, m: re.Match[str]) -> bool:
-    return bool(_CAPITALISED_END.search(m.group())) and bool(_CAPITALISED_NEXT.match(text, m.end()))
+    """... unless a person's given name goes on: a title before a name ("Senate Majority Leader Chuck
+    Schumer" came back 军队Chuck Schumer)."""
+    if not _CAPITALISED_END.search(m.group()) or not _CAPITALISED_NEXT.match(text, m.end()):
+        return False
+    following = _NEXT_WORD.match(text, m.end())
+    return following is None or following.group(1).lower() not in given_names()
 
 
 # The words a heading in title case writes in small letters: articles, conjunctions, prepositions.

@@ -742,3 +742,12 @@ def test_words_only_written_are_not_read(text: str) -> None:
 def test_a_markets_moves_in_the_participle_are_changes(text: str, change: str, written: str) -> None:
     """A wire story's "closing up 0.4%" came back 关闭增长0.4% (shut), "gaining 0.3%" 获得0.3%."""
     assert (change, written) in [(s.text, s.target) for s in report_terms.find_changes(text, "en", "zh")]
+
+
+def test_a_title_before_a_persons_name_is_a_term() -> None:
+    """"Senate Majority Leader Chuck Schumer" came back 军队Chuck Schumer: a given name after the title
+    is no longer name of it (as "the journal Nature Energy" is one)."""
+    spans = prepare("Senate Majority Leader Chuck Schumer called it a success.", 16, tgt_lang="zh", src_lang="en")
+    assert [(s.text, s.target) for s in spans.masked.spans] == [("Senate Majority Leader", "参议院多数党领袖")]
+    found = report_terms.find_report_terms("the Senate Majority Leader Office said", "en", "zh")
+    assert [t.text for t in found] == []
