@@ -66,7 +66,10 @@ _NOT_AFTER_NAME.update(dict.fromkeys(("河北", "河南", "湖北", "湖南", "�
 # 上海南站 Shanghai South Station.
 # 西藏 is hidden after 东 (把东西藏起来), in an idiom (东躲西藏) and after a transliterated name's 西
 # (珀西藏有…, Percy hid; 露西 is Lucy): TVsub's other 14 are Tibet.
-_NOT_BEFORE_NAME = {"南海": "湖", "海南": "上", "西藏": "东躲珀露杰"}
+# 大连 is a word's 大 and 连 in a server's 最大连接数 (its maximum connections came back "the Dalian
+# number") and 扩大连锁, 大连续: not after an adjective's 最扩加放增巨强重伟庞, nor before 接续锁通带.
+_NOT_BEFORE_NAME = {"南海": "湖", "海南": "上", "西藏": "东躲珀露杰", "大连": "最扩加放增巨强重伟庞"}
+_NOT_AFTER_NAME["大连"] = "接续锁通带"
 
 
 @cache

@@ -179,10 +179,12 @@ _PERCENT = r"([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?[%％]"
 # model wrote ``Net profit for 120 million yuan, 2.1%.``), and ``较上年同期`` (on the same period
 # of the year before) is year on year.
 # (... or against a year named: 较2005年下降了48.4% came back "ranks 2005 down 48.4%": down 48.4% from 2005)
+# Not before 的 (增长5%的目标, a 5% growth target) but the one that ends a sentence (我们是如何把延迟降低80%的,
+# a blog's title, came back "delay the interface to 80%").
 _CHINESE_CHANGE = re.compile(rf"(同比|环比|(?:比|较|与)(?:上年|去年|上一?季度|上个?月|(?:19|20)[0-9]{{2}}年)"
                              r"(?:同期)?(?:相比)?，?)?"
                              rf"(增长|上升|提高|增加|上涨|上调|收涨|涨|下降|减少|降低|回落|下跌|下滑|下调|收跌|跌)了?\s?"
-                             rf"(?:{_PERCENT}(?!的)|([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?个百分点)")
+                             rf"(?:{_PERCENT}(?!的(?![。！？!?，,]|$))|([0-9０-９]+(?:[.．][0-9０-９]+)?)\s?个百分点)")
 _RISES = ("增长", "上升", "提高", "增加", "上涨", "上调", "收涨", "涨")
 # ... and by a sum of money against the period before (合同金额较上年增加2.3亿元 came back "230 million yuan
 # has been added to the last year"): the period is needed, the verb alone is the model's.

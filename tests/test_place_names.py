@@ -258,3 +258,12 @@ def test_prefectures_and_summits_of_the_news_and_guides(text: str, name: str, wr
     """An earthquake's 甘孜州 came back "Gooth state"; 甘孜 alone (TVsub's Charlie Ganz) is not read."""
     assert (name, written) in [(s.text, s.target) for s in find_place_names(text, "zh", "en")]
     assert find_place_names("查理·甘孜杀害了艺术品小偷", "zh", "en") == []
+
+
+def test_dalian_is_no_place_inside_a_servers_words() -> None:
+    """A blog's 最大连接数只有20 (maximum connections) came back "the Dalian number only 20"."""
+    from doctrans.engine.protect import prepare
+    spans = prepare("最大连接数只有20，扩大连锁，大连续三年", 16, tgt_lang="en", src_lang="zh").masked.spans
+    assert all(s.target != "Dalian" for s in spans)
+    spans = prepare("他去了大连。", 16, tgt_lang="en", src_lang="zh").masked.spans
+    assert [(s.text, s.target) for s in spans] == [("大连", "Dalian")]

@@ -751,3 +751,11 @@ def test_a_title_before_a_persons_name_is_a_term() -> None:
     assert [(s.text, s.target) for s in spans.masked.spans] == [("Senate Majority Leader", "参议院多数党领袖")]
     found = report_terms.find_report_terms("the Senate Majority Leader Office said", "en", "zh")
     assert [t.text for t in found] == []
+
+
+def test_a_change_before_a_sentences_final_de() -> None:
+    """A blog's title 我们是如何把接口延迟降低80%的 came back "delay the interface to 80%"; 增长5%的目标
+    (a 5% growth target) is no change."""
+    changes = report_terms.find_changes("我们是如何把接口延迟降低80%的", "zh", "en")
+    assert [(s.text, s.target) for s in changes] == [("降低80%", "down 80%")]
+    assert report_terms.find_changes("实现增长5%的目标。", "zh", "en") == []
