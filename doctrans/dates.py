@@ -204,8 +204,12 @@ _DECADE_PARTS = {"初期": "the early {}", "初": "the early {}", "前期": "the
 _PARTS = {"底": "the end of {}", "末": "the end of {}", "初": "early {}", "上旬": "early {}",
           "中旬": "mid-{}", "中": "mid-{}", "下旬": "late {}"}
 # A full date and a later day of its month (2024年3月5日至11日 came back "March 5, 2024 to on the 11th").
+# ... with each day's weekday in brackets, as a holiday notice writes it (1月1日（星期五）至3日（星期日） came
+# back "January 1 (Friday) to 3 day (Sunday)"): January 1 (Friday) to January 3 (Sunday).
+_BRACKETED_WEEKDAY = r"[（(](?:星期|周)(?P<{}>[一二三四五六日天])[）)]"
 _ZH_DATE_DAYS = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?P<a>[{_D}]{{1,2}})[日号]?"
-                           rf"(?:至|到|-|—|–|～|~)(?P<b>[{_D}]{{1,2}})[日号]")
+                           rf"(?:{_BRACKETED_WEEKDAY.format('wa')})?"
+                           rf"(?:至|到|-|—|–|～|~)(?P<b>[{_D}]{{1,2}})[日号](?:{_BRACKETED_WEEKDAY.format('wb')})?")
 _ZH_DAYS = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?:至|到|[-—–～~])([{_D}]{{1,2}})日(?![本元报])")
 _ZH_DAY = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?=[\u4e00-\u9fff])(?![日内以起后前至元本报期常均间记程志])")
 
@@ -313,7 +317,13 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             if any(sp.start <= m.start() < sp.end for sp in spans) or not (_valid(month, last) and 1 <= first < last):
                 continue
             in_year = f", {figure_value(m['y'])}" if m["y"] else ""
-            spans.append(Span(m.start(), m.end(), m.group(), "date", f"{MONTHS[month - 1]} {first}–{last}{in_year}"))
+            if m["wa"] or m["wb"]:  # the weekdays, each after its day
+                days = [f"{MONTHS[month - 1]} {day}" + (f" ({_weekday(w)})" if w else "")
+                        for day, w in ((first, m["wa"]), (last, m["wb"]))]
+                written = f"{days[0]}{in_year} to {days[1]}{in_year}" if in_year else " to ".join(days)
+            else:
+                written = f"{MONTHS[month - 1]} {first}–{last}{in_year}"
+            spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         for m in _ZH_DECADE.finditer(text):
             tens = int(m["d"]) if m["d"].isdigit() else (read_numeral(m["d"]) or 0)
             century = m["c"] or ""

@@ -45,7 +45,10 @@ _GROUPS_ZH = {"客户": "Customer", "用户": "User", "会员": "Member", "同�
 _SALUTATION_ZH = re.compile(r"^(尊敬的|亲爱的)\s?(.{1,12}?)\s?[：:，,]?$")
 # A group addressed without 尊敬的 (a school's notice opens 各位家长： — it came back "Everybody's
 # parents:"): the groups above that say 各位 or 们 themselves, with the colon that makes it a salutation.
-_GROUP_SALUTATION_ZH = re.compile(r"^(各位.{1,6}|.{1,4}们)\s?[：:]$")
+_GROUP_SALUTATION_ZH = re.compile(r"^(各位.{1,6}|.{1,4}们|各(?:部门|单位|科室|学院|班级|分公司|处室))\s?[：:]$")
+# ... and an organisation's notice to its own units (各部门： came back "Groups:"): To all departments:.
+_MEMO_ZH = {"各部门": "all departments", "各单位": "all units", "各科室": "all offices", "各学院": "all schools",
+            "各班级": "all classes", "各分公司": "all branches", "各处室": "all offices"}
 _CLOSINGS_ZH = {"此致": "Yours sincerely,", "此致敬礼": "Yours sincerely,", "此致敬礼！": "Yours sincerely,",
                 # 敬礼 alone, without a letter's ！, is a soldier's salute (TVsub: "Present arms!").
                 "敬礼！": "With best regards.", "顺颂商祺": "With best wishes,",
@@ -94,6 +97,8 @@ def find_letter_formula(text: str, src_lang: str | None, tgt_lang: str | None) -
             written = f"Dear {who}:"
         elif (m := _GROUP_SALUTATION_ZH.match(body)) and m.group(1) in _GROUPS_ZH:
             written = f"Dear {_GROUPS_ZH[m.group(1)]}:"
+        elif (m := _GROUP_SALUTATION_ZH.match(body)) and m.group(1) in _MEMO_ZH:
+            written = f"To {_MEMO_ZH[m.group(1)]}:"
         else:
             written = _CLOSINGS_ZH.get(body)
     elif src == "en" and tgt == "zh":

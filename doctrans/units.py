@@ -602,8 +602,20 @@ _QUOTA_NOUNS = {"调用": "calls", "请求": "requests", "访问": "visits", "�
 _QUOTA_PERIODS = {**_PER, "小时": "hour", "分钟": "minute"}
 
 
+# A total of days, as a holiday notice counts them (放假调休，共3天 came back "days off, along with 3 days"):
+# 3 days in total.
+_ZH_TOTAL_TIME = re.compile(r"(?:共计|合计|总共|共)([0-9]{1,3}|[一二两三四五六七八九十]{1,3})(天|日|周|个月|年|小时)"
+                            r"(?![\u4e00-\u9fff])")
+_TOTAL_UNITS = {"天": "day", "日": "day", "周": "week", "个月": "month", "年": "year", "小时": "hour"}
+
+
 def _quotas(text: str) -> list[Span]:
     spans = []
+    for m in _ZH_TOTAL_TIME.finditer(text):
+        n = int(m.group(1)) if m.group(1).isdigit() else read_numeral(m.group(1))
+        if n:
+            unit = _TOTAL_UNITS[m.group(2)] + ("" if n == 1 else "s")
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{n} {unit} in total"))
     for m in _ZH_QUOTA.finditer(text):
         if not (m.group(2) or m.group(3)):
             continue  # 每天3次: a frequency (_frequencies)

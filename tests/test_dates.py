@@ -267,3 +267,12 @@ def test_the_weekdays_of_a_timetable(text: str, span: str, written: str) -> None
 @pytest.mark.parametrize("text", ["每周一次", "每周一开会", "每周一至三次", "每周一到两次"])
 def test_once_a_week_is_no_timetable(text: str) -> None:
     assert find_dates(text, "en") == []
+
+
+def test_a_range_of_days_with_their_weekdays() -> None:
+    """A holiday notice's 1月1日（星期五）至3日（星期日） came back "January 1 (Friday) to 3 day (Sunday)"."""
+    from doctrans.dates import find_dates
+    text = "1月1日（星期五）至3日（星期日）放假，10月1日(周三)至7日放假"
+    found = [(s.text, s.target) for s in find_dates(text, "en")]
+    assert found == [("1月1日（星期五）至3日（星期日）", "January 1 (Friday) to January 3 (Sunday)"),
+                     ("10月1日(周三)至7日", "October 1 (Wednesday) to October 7")]

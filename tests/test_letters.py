@@ -64,3 +64,11 @@ def test_a_salutations_titles_are_a_sentences_forms_of_address_but_the_letters_o
 def test_a_group_without_its_colon_or_not_listed_is_no_salutation(text: str) -> None:
     """Only a listed group that says 各位 or 们 itself, with its colon (女士们、先生们 opens a speech)."""
     assert find_letter_formula(text, "zh", "en") == []
+
+
+def test_a_notice_to_an_organisations_units() -> None:
+    """A holiday notice's 各部门： came back "Groups:"."""
+    from doctrans.engine.protect import prepare
+    assert prepare("各部门：", 16, tgt_lang="en", src_lang="zh").copy == "To all departments:"
+    assert prepare("各单位:", 16, tgt_lang="en", src_lang="zh").copy == "To all units:"
+    assert prepare("各部门要做好工作：", 16, tgt_lang="en", src_lang="zh").model_text == "各部门要做好工作："

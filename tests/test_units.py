@@ -641,3 +641,11 @@ def test_how_a_leaflets_medicine_is_taken() -> None:
 ])
 def test_a_quota_and_a_units_label_into_english(text: str, found: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_units(text, "en")] == found
+
+
+def test_a_total_of_days_into_english() -> None:
+    """放假调休，共3天 came back "days off, along with 3 days"; 共计两周的培训 (two weeks' training) is left."""
+    spans = prepare("放假调休，共3天，本次共计两周。", 16, tgt_lang="en", src_lang="zh").masked.spans
+    assert [(s.text, s.target) for s in spans if s.target and "total" in s.target] == [
+        ("共3天", "3 days in total"), ("共计两周", "2 weeks in total")]
+    assert all("total" not in (s.target or "") for s in find_units("共计两周的培训", "en"))
