@@ -520,9 +520,9 @@ def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -
         # ... and in numerals before the edition of an event (第五届数字经济论坛 came back "the fifth
         # digital economy", the forum's edition read away with it): the 5th.
         for m in _CHINESE_NUMERAL_EDITION.finditer(text):
-            n = read_numeral(m.group(1))
-            if n and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
-                spans.append(Span(m.start(), m.end(), m.group(0), "number", english_ordinal(n)))
+            edition = read_numeral(m.group(1))
+            if edition and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
+                spans.append(Span(m.start(), m.end(), m.group(0), "number", english_ordinal(edition)))
         return sorted(spans, key=lambda sp: sp.start)
     if base_language(src_lang) != "en" or base_language(tgt_lang) not in _INTO:
         return []

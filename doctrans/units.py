@@ -1013,7 +1013,7 @@ def _with_weekdays(text: str, spans: list[Span]) -> list[Span]:
 
 def _clock_ranges(text: str, spans: list[Span]) -> list[Span]:
     clocks = sorted((s for s in spans if _is_clock(s)), key=lambda s: s.start)
-    ranges = []
+    ranges: list[Span] = []
     for a, b in itertools.pairwise(clocks):
         if _CLOCK_TO.fullmatch(text, a.end, b.start) and not any(r.overlaps_any([a]) for r in ranges):
             ranges.append(Span(a.start, b.end, text[a.start:b.end], "number", f"{a.target}至{b.target}"))
