@@ -295,3 +295,11 @@ def test_an_acronym_that_spells_a_word_is_the_acronym_in_mixed_case() -> None:
     assert [s.text for s in prep.masked.spans] == ["PIN", "SIM"]
     prep = prepare("THE TROOPS LED THE WAY.", 16, tgt_lang="zh", src_lang="en")
     assert prep.model_text is not None and "led" in prep.model_text and not prep.masked.spans
+
+
+def test_a_product_before_its_version_is_kept_into_chinese() -> None:
+    """A security advisory's "the image decoder of Fastkv 2.3.0 through 2.4.0" came back
+    图像解码器的2.3.0到2.4.0: the product dropped. Not a known name (Python 3.12) nor a month."""
+    found = [s.text for s in find_kept_names("the decoder of Fastkv 2.3.0 through 2.4.0", "en", "zh")]
+    assert found == ["Fastkv"]
+    assert find_kept_names("Upgrade Python 3.12 in March 2.5 now.", "en", "zh") == []
