@@ -555,7 +555,9 @@ def drop_repeated_units(text: str, dates: list[str]) -> str:
 # "on Monday" came back 星期一上的乘方: English's "on" before a weekday is no 上 after it (星期一上午 is
 # Monday morning, 周一上班 going to work: only before 的, a mark or the end).
 _ON_WEEKDAY = re.compile(rf"\bon\s+(?:{'|'.join(_WEEKDAYS)})\b", re.IGNORECASE)
-_WEEKDAY_SHANG = re.compile(r"((?:星期|周|礼拜)[一二三四五六日天])上(?=[的，。、；：！？,.;:!?]|$)")
+# (... and after a time of day the weekday now comes with: "at 2 p.m. on Saturday" is 星期六下午2点.)
+_WEEKDAY_SHANG = re.compile(r"((?:星期|周|礼拜)[一二三四五六日天]"
+                            r"(?:(?:上午|下午|晚上|中午|凌晨)?[0-9]{1,2}点(?:[0-9]{1,2}分)?)?)上(?=[的，。、；：！？,.;:!?]|$)")
 
 
 def no_on_after_weekday(text: str, source: str) -> str:

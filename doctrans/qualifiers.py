@@ -16,7 +16,7 @@ figure likewise:
 | 超过20万人                | en     | more than 200,000      |
 | 温度30℃左右               | en     | about 30 °C            |
 | 内存500MB以上             | en     | 500MB or more          |
-| 1000元以下                | en     | 1000 yuan or less      |
+| 1000元以下                | en     | 1,000 yuan or less     |
 | 约300余家企业             | en     | more than 300          |
 | 50多名代表                | en     | more than 50           |
 | 未满18岁者禁止入内        | en     | under 18               |
@@ -50,7 +50,7 @@ went to (``失业率从4.1%降至3.9%`` -> ``fell from 4.1% to 3.9%``).
 A port's number goes with the word too (``端口8080`` <-> ``port 8080``: the model wrote ``trunks``;
 ``3000 端口`` came back ``in 3000``).
 Two figures joined by ``～``/``至``/``到`` in a Chinese source are one range into English
-(:func:`with_ranges`: ``增长5%～10%`` -> ``up 5% to 10%``, ``1000～2000元`` -> ``1000 to 2000 yuan``,
+(:func:`with_ranges`: ``增长5%～10%`` -> ``up 5% to 10%``, ``1000～2000元`` -> ``1,000 to 2,000 yuan``,
 measures too, ``-20℃～60℃`` -> ``-20 °C to 60 °C``; the model dropped the ～); into Chinese two plain
 figures or two percentages joined by "to" or a dash are ``A至B`` (``8% to 10%``, not ``from 5% to
 10%`` nor ``grew 3% to 5%``, a start or a change). A qualifier counts
@@ -67,7 +67,7 @@ from decimal import Decimal
 
 from doctrans.chinese_numerals import ENGLISH_NUMBERS, read_numeral
 from doctrans.language_id import base_language
-from doctrans.magnitudes import decimal_value, english
+from doctrans.magnitudes import decimal_value, english, grouped_digits
 from doctrans.verbatim import Span
 
 _CHINESE_BEFORE = {"约": "about", "约为": "about", "大约": "about", "大约为": "about", "大概": "about",
@@ -249,7 +249,12 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
     if tgt != "en" or src == "en":
         return list(terms)
     def english(a: Span, b: Span) -> str | None:
-        return None if _units_differ(a.text, b.text) else f"{a.target or a.text} to {b.target or b.text}"
+        if _units_differ(a.text, b.text):
+            return None
+        low = a.target or a.text
+        if a.target is None and re.search(r"[0-9],[0-9]{3}", b.target or ""):
+            low = grouped_digits(low)  # 1000～2000元: 1,000 to 2,000 yuan, as the amount is written
+        return f"{low} to {b.target or b.text}"
     ranged = _ranges(text, terms, sorted([*held, *loose], key=lambda s: s.start), _RANGE_SEP, english)
     return [_varying(text, t) for t in _chinese_date_ranges(text, _chinese_changes_from(text, ranged, figures))]
 

@@ -44,7 +44,7 @@ def test_how_about_is_a_question_not_an_approximation() -> None:
 
 @pytest.mark.parametrize(("text", "written"), [
     ("预计增长5%～10%。", "up 5% to 10%"),
-    ("价格在1000～2000元之间。", "1000 to 2000 yuan"),
+    ("价格在1000～2000元之间。", "1,000 to 2,000 yuan"),
     ("每年3至5次。", "3 to 5"),
     ("约5%～10%", "about 5% to 10%"),
 ])
@@ -111,7 +111,7 @@ def test_two_figures_falling_are_no_range() -> None:
 
 @pytest.mark.parametrize(("text", "written"), [
     # A phone's 售价5999元起 came back "sales 5999 yuan"; 全球用户数突破10亿 "1 billion of the full-ball user".
-    ("售价5999元起。", ["from 5999 yuan"]),
+    ("售价5999元起。", ["from 5,999 yuan"]),
     ("全球用户数突破10亿。", ["global", "more than 1 billion"]),
     ("自2015年起实行。", ["2015"]),  # since, not a price
 ])
@@ -154,7 +154,7 @@ def test_about_and_the_time_it_takes_go_with_the_duration(text: str, written: li
     ("Unemployment has fallen from 4.1% to 3.9% this year.",
      [("has fallen from 4.1% to 3.9%", "从4.1%降至3.9%")]),
     # No change: spans of time, or no verb of change before them.
-    ("The library is open from 9 a.m. to 5 p.m. since we extended it.", [("9 a.m.", "上午9点"), ("5 p.m.", "下午5点")]),
+    ("The library is open from 9 a.m. to 5 p.m. since we extended it.", [("9 a.m. to 5 p.m.", "上午9点至下午5点")]),
     ("Prices increased from 2020 to 2024.", [("2020", "2020年"), ("2024", "2024年")]),
     ("Children from 6 to 12 years old are welcome.", [("12 years old", "12岁")]),
 ])
