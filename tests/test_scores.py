@@ -63,3 +63,11 @@ def test_the_winners_verb_with_a_score_into_chinese() -> None:
     found = find_scores("Manchester City beat Arsenal 3-1 on Sunday.", "en", "zh")
     assert [(s.text, s.target) for s in found] == [("beat", "击败"), ("3-1", "3比1")]
     assert find_scores("They beat Japan in the final.", "en", "zh") == []  # no score: the model's
+
+
+def test_a_tennis_matchs_sets_are_one_span_as_chinese_writes_them() -> None:
+    """"defeated Carlos Alcaraz 6-4, 3-6, 7-6(5)" came back "defeated 卡洛斯·阿尔克拉兹6-4, 3-6, 7比6(5)":
+    the last set alone read as a score, and the winner's verb left in English."""
+    found = [(s.text, s.target) for s in find_scores("Sinner defeated Alcaraz 6-4, 3-6, 7-6(5) on Friday.", "en", "zh")]
+    assert found == [("defeated", "击败"), ("6-4, 3-6, 7-6(5)", "6-4、3-6、7-6(5)")]
+    assert [s.target for s in find_scores("City beat Arsenal 3-1 on Sunday.", "en", "zh")] == ["击败", "3比1"]
