@@ -164,7 +164,7 @@ def fold_case(model_text: str, sentence: str, src_lang: str | None, tgt_lang: st
 
         def heading_case(m: re.Match[str]) -> str:
             word = m.group().lower()
-            rare_ok = not folded[:m.start()].endswith("\u2986 ")  # not a product's line (MySQL Connector)
+            rare_ok = not folded.endswith("\u2986 ", 0, m.start())  # not a product's line (MySQL Connector)
             if (_common_form(word, common) or (rare_ok and _stem(word) in words)) and _stem(word) not in proper:
                 return word
             return m.group()

@@ -5,6 +5,7 @@ doctrans.ui_labels)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 from importlib import resources
 
 
@@ -12,6 +13,13 @@ def data_lines(name: str) -> list[str]:
     """The entries of doctrans/data/``name``, one line each, as written (without the line end)."""
     text = resources.files("doctrans").joinpath(f"data/{name}").read_text(encoding="utf-8")
     return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+@cache
+def word_set(name: str) -> frozenset[str]:
+    """The entries of doctrans/data/``name`` as a set, read once (doctrans.kept_names' lists,
+    doctrans.verbatim's common words, doctrans.english_people's given names)."""
+    return frozenset(line.strip() for line in data_lines(name))
 
 
 def two_way(name: str, english_keys: Callable[[str], Iterable[str]] = lambda e: (e,)

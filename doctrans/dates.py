@@ -174,9 +174,15 @@ _EN_SEASON = re.compile(rf"(?<![A-Za-z])(?P<s>(?i:spring|summer|autumn|fall|wint
                         r"(?![0-9A-Za-z])")
 _ZH_SEASON = re.compile(rf"(?<![{_D}.])(?P<y>(?:1[5-9]|2[01])[0-9]{{2}})年的?(?P<s>{'|'.join(_ZH_SEASONS)})")
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1}
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _ZH_WEEKDAYS = "一二三四五六日"
-_EN_NTH_WEEKDAY = re.compile(rf"(?<![A-Za-z])(?P<n>(?i:first|second|third|fourth|last))\s+(?P<w>{'|'.join(_WEEKDAYS)})"
+
+
+def weekday_in_chinese(weekday: str) -> str:
+    """Monday -> 星期一 ... Sunday -> 星期日."""
+    return "星期" + _ZH_WEEKDAYS[WEEKDAYS.index(weekday)]
+
+_EN_NTH_WEEKDAY = re.compile(rf"(?<![A-Za-z])(?P<n>(?i:first|second|third|fourth|last))\s+(?P<w>{'|'.join(WEEKDAYS)})"
                              rf"\s+(?:of|in)\s+(?:(?P<m>{'|'.join(MONTHS)})|(?P<every>(?:every|each) month))"
                              rf"(?:,?\s+(?P<y>{_YEAR_NO}))?(?![0-9A-Za-z])")
 _ZH_NTH_WEEKDAY = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月的?"
@@ -264,7 +270,7 @@ _ZH_WEEKLY_NEXT = re.compile(rf"({_ZH_WEEK_SEP}){_ZH_WEEK_DAY}")
 
 def _weekday(numeral: str) -> str:
     """一 -> Monday ... 日 or 天 -> Sunday."""
-    return _WEEKDAYS[_ZH_WEEKDAYS.index(numeral.replace("天", "日"))]
+    return WEEKDAYS[_ZH_WEEKDAYS.index(numeral.replace("天", "日"))]
 
 
 def _weekly_days(text: str) -> list[Span]:
@@ -385,7 +391,7 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         for m in _EN_SEASON.finditer(text):
             spans.append(Span(m.start(), m.end(), m.group(), "date", f"{m['y']}年{_SEASONS[m['s'].lower()]}"))
         for m in _EN_NTH_WEEKDAY.finditer(text):
-            n, weekday = _ORDINALS[m["n"].lower()], _ZH_WEEKDAYS[_WEEKDAYS.index(m["w"])]
+            n, weekday = _ORDINALS[m["n"].lower()], _ZH_WEEKDAYS[WEEKDAYS.index(m["w"])]
             nth = "最后一个" if n < 0 else f"第{'一二三四'[n - 1]}个"
             in_year = f"{m['y']}年" if m["y"] else ""
             # Every month's (a museum "is free on the first Sunday of every month" came back 每月星期日, the
@@ -554,7 +560,7 @@ def drop_repeated_units(text: str, dates: list[str]) -> str:
 
 # "on Monday" came back 星期一上的乘方: English's "on" before a weekday is no 上 after it (星期一上午 is
 # Monday morning, 周一上班 going to work: only before 的, a mark or the end).
-_ON_WEEKDAY = re.compile(rf"\bon\s+(?:{'|'.join(_WEEKDAYS)})\b", re.IGNORECASE)
+_ON_WEEKDAY = re.compile(rf"\bon\s+(?:{'|'.join(WEEKDAYS)})\b", re.IGNORECASE)
 # (... and after a time of day the weekday now comes with: "at 2 p.m. on Saturday" is 星期六下午2点.)
 _WEEKDAY_SHANG = re.compile(r"((?:星期|周|礼拜)[一二三四五六日天]"
                             r"(?:(?:上午|下午|晚上|中午|凌晨)?[0-9]{1,2}点(?:[0-9]{1,2}分)?)?)上(?=[的，。、；：！？,.;:!?]|$)")

@@ -35,7 +35,7 @@ import re
 from collections.abc import Callable, Iterable
 from functools import cache
 
-from doctrans.data_lists import data_lines
+from doctrans.data_lists import word_set
 
 # What a full name's last word is not: a kind of place, building, body, event or thing named after
 # a person (Charles River, Victoria Station, Nobel Prize), a weekday or a month.
@@ -65,14 +65,12 @@ _DOTS = re.compile("[·•・]")
 MAX_PEOPLE = 40  # one short translation each
 
 
-@cache
 def given_names() -> frozenset[str]:
-    return frozenset(data_lines("given_names.txt"))
+    return word_set("given_names.txt")
 
 
-@cache
 def transliteration_chars() -> frozenset[str]:
-    return frozenset(data_lines("transliteration_chars.txt"))
+    return word_set("transliteration_chars.txt")
 
 
 @cache
@@ -115,14 +113,15 @@ def find_document_people(texts: Iterable[str], alone: Callable[[str], str] | Non
     them (see the module's docstring): the full name and the surname, each to the model's
     transliteration, or each to itself. ``alone``: the engine's translation of a short text on
     its own (None: every name kept as written)."""
-    blocks = list(texts)
-    text = "\n".join(blocks)
+    text = "\n".join(texts)
     people: dict[str, str] = {}  # surname -> its first full name
     for full, surname in full_names(text):
         people.setdefault(surname, full)
     names: dict[str, str] = {}
     for surname, full in list(people.items())[:MAX_PEOPLE * 4]:
-        if len(names) >= 2 * MAX_PEOPLE or not alone_mentions(text, surname):
+        if len(names) >= 2 * MAX_PEOPLE:
+            break
+        if not alone_mentions(text, surname):
             continue
         rendered = alone(full) if alone is not None else ""
         short = surname_rendering(full, rendered)

@@ -72,7 +72,7 @@ from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 from functools import cache
 
-from doctrans.data_lists import data_lines
+from doctrans.data_lists import data_lines, word_set
 from doctrans.language_id import base_language
 from doctrans.place_names import english_to_chinese
 from doctrans.report_terms import find_report_terms, title_case
@@ -91,34 +91,30 @@ _CJK_RUN = re.compile(rf"[{_CJK_CHARS}]+(?:[\s，、；：“”‘’（）《�
 _CAPS_OR_CJK = re.compile(rf"{_CAPS.pattern}|{_CJK_RUN.pattern}")
 
 
-def _word_list(name: str) -> frozenset[str]:
-    return frozenset(line.strip() for line in data_lines(name))
-
-
 @cache
 def translated_caps() -> frozenset[str]:
     """The acronyms a translation into Chinese renders (doctrans/data/translated_caps.txt)."""
-    return _word_list("translated_caps.txt")
+    return word_set("translated_caps.txt")
 
 
 @cache
 def common_words() -> frozenset[str]:
     """Common English words in small letters (doctrans/data/common_words.txt): in capitals they
     are emphasis or a heading, not acronyms."""
-    return _word_list("common_words.txt")
+    return word_set("common_words.txt")
 
 
 @cache
 def proper_words() -> frozenset[str]:
     """Common English words that are also names (doctrans/data/proper_words.txt: ``python``,
     ``windows``): capitalised, they keep their capital in a title-case heading (doctrans.case_fold)."""
-    return _word_list("proper_words.txt")
+    return word_set("proper_words.txt")
 
 
 @cache
 def known_names() -> frozenset[str]:
     """Names the models learned to render, in small letters (doctrans/data/known_names.txt)."""
-    return _word_list("known_names.txt")
+    return word_set("known_names.txt")
 
 
 # A run of capitalised words, and what a rare one is not: an English word's ending (a sentence may

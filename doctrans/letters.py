@@ -97,7 +97,7 @@ def find_letter_formula(text: str, src_lang: str | None, tgt_lang: str | None) -
             written = f"Dear {who}:"
         elif (m := _GROUP_SALUTATION_ZH.match(body)) and m.group(1) in _GROUPS_ZH:
             written = f"Dear {_GROUPS_ZH[m.group(1)]}:"
-        elif (m := _GROUP_SALUTATION_ZH.match(body)) and m.group(1) in _MEMO_ZH:
+        elif m and m.group(1) in _MEMO_ZH:
             written = f"To {_MEMO_ZH[m.group(1)]}:"
         else:
             written = _CLOSINGS_ZH.get(body)

@@ -134,19 +134,15 @@ def find_report_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
 
 # A name that goes on in capitals is another name ("the journal Nature Energy" came back 《自然》杂志英格).
 _CAPITALISED_END = re.compile(r"(?:^|\s)[A-Z][a-z]+$")
-_CAPITALISED_NEXT = re.compile(r"[ \t]+[A-Z][a-z]")
-
-
-_NEXT_WORD = re.compile(r"[ \t]+([A-Z][a-z]+)")
+_CAPITALISED_NEXT = re.compile(r"[ \t]+([A-Z][a-z]+)")
 
 
 def _longer_name(text: str, m: re.Match[str]) -> bool:
     """... unless a person's given name goes on: a title before a name ("Senate Majority Leader Chuck
     Schumer" came back 军队Chuck Schumer)."""
-    if not _CAPITALISED_END.search(m.group()) or not _CAPITALISED_NEXT.match(text, m.end()):
-        return False
-    following = _NEXT_WORD.match(text, m.end())
-    return following is None or following.group(1).lower() not in given_names()
+    following = _CAPITALISED_NEXT.match(text, m.end())
+    return (following is not None and bool(_CAPITALISED_END.search(m.group()))
+            and following.group(1).lower() not in given_names())
 
 
 # The words a heading in title case writes in small letters: articles, conjunctions, prepositions.

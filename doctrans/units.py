@@ -91,7 +91,7 @@ import re
 from decimal import Decimal
 
 from doctrans.chinese_numerals import count_numeral, english_ordinal, english_words, read_numeral, write_numeral
-from doctrans.dates import YEAR_WORD_NEXT
+from doctrans.dates import WEEKDAYS, YEAR_WORD_NEXT, weekday_in_chinese
 from doctrans.language_id import base_language
 from doctrans.magnitudes import (
     FIGURE_START,
@@ -609,19 +609,29 @@ _ZH_TOTAL_TIME = re.compile(r"(?:共计|合计|总共|共)([0-9]{1,3}|[一二两
 _TOTAL_UNITS = {"天": "day", "日": "day", "周": "week", "个月": "month", "年": "year", "小时": "hour"}
 
 
-def _quotas(text: str) -> list[Span]:
+def _totals(text: str) -> list[Span]:
     spans = []
     for m in _ZH_TOTAL_TIME.finditer(text):
         n = int(m.group(1)) if m.group(1).isdigit() else read_numeral(m.group(1))
         if n:
             unit = _TOTAL_UNITS[m.group(2)] + ("" if n == 1 else "s")
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{n} {unit} in total"))
+    return spans
+
+
+def _quotas(text: str) -> list[Span]:
+    spans = []
     for m in _ZH_QUOTA.finditer(text):
         if not (m.group(2) or m.group(3)):
             continue  # 每天3次: a frequency (_frequencies)
         what = _QUOTA_NOUNS[m.group(3)] if m.group(3) else "times"
         written = f"{'up to ' if m.group(2) else ''}{grouped_digits(m.group(4))} {what} a {_QUOTA_PERIODS[m.group(1)]}"
         spans.append(Span(m.start(), m.end(), m.group(), "number", written))
+    return spans
+
+
+def _unit_labels(text: str) -> list[Span]:
+    spans = []
     for m in _UNIT_LABEL.finditer(text):
         unit = _LABEL_MONEY.get(m.group(1)) or _OUT_OF_CHINESE[m.group(1)]
         spans.append(Span(m.start(), m.end(), m.group(), "phrase", f"unit: {unit}"))
@@ -629,7 +639,7 @@ def _quotas(text: str) -> list[Span]:
 
 
 def _frequencies(text: str) -> list[Span]:
-    spans = _quotas(text) + _doses(text)
+    spans = []
     for m in _ZH_FREQUENCY.finditer(text):
         n = int(m.group(2)) if m.group(2).isdigit() else read_numeral(m.group(2))
         if not n:
@@ -681,7 +691,9 @@ def _floors(text: str) -> list[Span]:
 
 
 def _out_of_chinese(text: str) -> list[Span]:
-    spans = _frequencies(text) + _per_minute(text) + _floors(text)
+    # The rules in order of precedence: a total, a quota, a unit's label and a dose before a frequency.
+    spans = _totals(text) + _quotas(text) + _unit_labels(text) + _doses(text) + _frequencies(text)
+    spans += _per_minute(text) + _floors(text)
     spans += [Span(m.start(), m.end(), m.group(0), "number", f"at {ascii_digits(m.group(1))} points")
               for m in _INDEX_POINTS.finditer(text)]
     for m in _CHINESE_MEASURE.finditer(text):
@@ -985,11 +997,8 @@ def _into_chinese(text: str) -> list[Span]:
 # came back 从中午星期六，直到晚上8点星期日): Chinese names the day first, 星期六中午, 星期日晚上8点. Then two
 # times joined by "to"/"until"/a dash are one range ("open from 10 a.m. to 7 p.m." came back 在上午10点
 # …打开晚上7点, the end torn off): 上午10点至晚上7点.
-_NOON = re.compile(r"(?<![A-Za-z])(?:noon|midnight)(?=\s+(?:on\s+)?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday"
-                   r"|Sunday)\b)", re.IGNORECASE)
-_WEEKDAY_AFTER = re.compile(r"\s+(?:on\s+)?(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b")
-_ZH_WEEKDAY = {"Monday": "星期一", "Tuesday": "星期二", "Wednesday": "星期三", "Thursday": "星期四", "Friday": "星期五",
-               "Saturday": "星期六", "Sunday": "星期日"}
+_WEEKDAY_AFTER = re.compile(rf"\s+(?:on\s+)?({'|'.join(WEEKDAYS)})\b")
+_NOON = re.compile(rf"(?<![A-Za-z])(?:noon|midnight)(?={_WEEKDAY_AFTER.pattern})", re.IGNORECASE)
 _CLOCK_TO = re.compile(r"\s*(?:to|until|till|through|-|–|—)\s*", re.IGNORECASE)
 
 
@@ -1006,7 +1015,7 @@ def _with_weekdays(text: str, spans: list[Span]) -> list[Span]:
         day = _WEEKDAY_AFTER.match(text, span.end) if _is_clock(span) else None
         if day is not None:
             span = Span(span.start, day.end(), text[span.start:day.end()], span.kind,
-                        _ZH_WEEKDAY[day.group(1)] + (span.target or ""))
+                        weekday_in_chinese(day.group(1)) + (span.target or ""))
         out.append(span)
     return out
 

@@ -221,7 +221,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from doctrans.data_lists import data_lines
+from doctrans.data_lists import word_set
 from doctrans.segment import SUPERSCRIPT_DIGITS, is_cjk
 
 MAX_PLACEHOLDERS = 16
@@ -514,16 +514,11 @@ _ANY_PROGRAM = re.compile(r"(?<![\w./-])[a-z][a-z0-9_.-]{1,30}(?=\s)")
 _OPTION_TOKEN = re.compile(r"--?[A-Za-z][\w-]*(?:=\S+)?")
 
 
-@functools.cache
-def _common_words() -> frozenset[str]:
-    """doctrans/data/common_words.txt (doctrans.kept_names.common_words, which reads this module)."""
-    return frozenset(line.strip() for line in data_lines("common_words.txt"))
-
-
 def _commands(text: str) -> Iterator[tuple[int, int]]:
     yield from _known_commands(text)
     for m in _ANY_PROGRAM.finditer(text):
-        if m.group() in _common_words() or m.group() in _PROSE_AFTER_COMMAND or not (
+        # (the list doctrans.kept_names.common_words reads: kept_names reads this module's spans)
+        if m.group() in word_set("common_words.txt") or m.group() in _PROSE_AFTER_COMMAND or not (
                 _RUN_VERB.search(text, max(0, m.start() - 24), m.start())
                 or _COMMAND_PLACE.search(text, max(0, m.start() - 3), m.start())):
             continue

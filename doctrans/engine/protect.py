@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from doctrans.case_fold import fold_case, source_case
 from doctrans.datelines import find_dateline
-from doctrans.dates import drop_repeated_units, no_mid_year, no_on_after_weekday
+from doctrans.dates import WEEKDAYS, drop_repeated_units, no_mid_year, no_on_after_weekday
 from doctrans.direction_terms import automatic_terms
 from doctrans.english_words import made_up_words
 from doctrans.glossary import Glossary
@@ -428,7 +428,7 @@ def no_article_before_place(text: str, places: Sequence[str]) -> str:
     return text
 
 
-_WEEKDAYS = frozenset(("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"))
+_WEEKDAYS = frozenset(WEEKDAYS)
 # "the Guangdong, Jiangsu and Zhejiang provinces": the article is the list's noun's.
 _LIST_OF_PLACES = re.compile(r"[^.;:!?]{0,80}?\b(?:provinces|regions|cities|countries|areas|markets|states"
                              r"|municipalities|prefectures|counties|districts)\b")
