@@ -68,7 +68,8 @@ _ADJECTIVES = {"new": "新", "local": "当地", "foreign": "外国", "internatio
 
 @cache
 def _nouns() -> tuple[dict[str, tuple[str, bool]], re.Pattern[str]]:
-    """(English form -> (counter and noun, singular?), the pattern of figure and noun)."""
+    """(English form -> (counter and noun, singular?), the pattern of figure and noun); not before an
+    age ("2,418 adults aged 45 to 70" is doctrans.units' one span, 2,418名45至70岁的成年人)."""
     nouns: dict[str, tuple[str, bool]] = {}
     for line in data_lines("counted_nouns.tsv"):
         forms, counter, chinese = line.split("\t")
@@ -79,7 +80,7 @@ def _nouns() -> tuple[dict[str, tuple[str, bool]], re.Pattern[str]]:
     words = "|".join(sorted(map(re.escape, nouns), key=len, reverse=True))
     adjectives = "|".join(_ADJECTIVES)
     return nouns, re.compile(rf"{_BEFORE}(?P<figure>{_FIGURE})\s+(?:(?P<adjective>{adjectives})\s+)?"
-                             rf"(?P<noun>{words})(?![A-Za-z\-])")
+                             rf"(?P<noun>{words})(?![A-Za-z\-])(?!\s+aged\s+[0-9])")
 
 
 @cache
@@ -98,7 +99,8 @@ def _chinese_nouns() -> tuple[dict[str, tuple[str, str]], re.Pattern[str]]:
         chinese_nouns.add(chinese)
     words = "|".join(sorted(map(re.escape, chinese_nouns), key=len, reverse=True))
     figure = rf"(?P<figure>{_FIGURE})(?P<magnitude>万|亿)?"
-    return nouns, re.compile(rf"(?<![0-9.,，])(?:{figure}(?P<counter>[{_COUNTERS}])(?P<noun>{words})"
+    # (after a full-width comma that follows a clause: 上涨，52只股票涨停; not one inside a figure's digits)
+    return nouns, re.compile(rf"(?<![0-9.,])(?<![0-9]，)(?:{figure}(?P<counter>[{_COUNTERS}])(?P<noun>{words})"
                              rf"(?![{_MAKES_ANOTHER_NOUN}])"
                              # ... or the noun first, as a list or a report counts (口罩50万只, 数控机床2台)
                              rf"|(?P<noun_first>{words})(?P<figure2>{_FIGURE})(?P<magnitude2>万|亿)?"

@@ -218,7 +218,29 @@ def _into_chinese(text: str) -> list[Span]:
         if value is not None and not any(s.start < m.end() and m.start() < s.end for s in spans):
             figure = in_wan(value.scaleb(SCALE_WORDS[m.group(2).lower()])) if m.group(2) else m.group(1)
             spans.append(Span(m.start(), m.end(), m.group(0), "number", figure + _WORDS[m.group(3).lower()]))
-    return sorted((_per_period(text, s) for s in spans), key=lambda s: s.start)
+    return _amount_ranges(text, sorted((_per_period(text, s) for s in spans), key=lambda s: s.start))
+
+
+# Two amounts joined by "to" or a dash are one range, the period of the second the range's (a job ad's
+# "$145,000 to $175,000 per year" came back 145,000美元到每年175,000美元): 每年145,000美元至175,000美元.
+# Not after "from": "rose from $5 to $10" is a change (从5美元涨到10美元), where 上涨5美元至10美元 rose by them.
+_AMOUNT_TO = re.compile(r"\s*(?:to|-|–|—)\s*", re.IGNORECASE)
+_FROM_BEFORE = re.compile(r"(?<![A-Za-z])from\s+$", re.IGNORECASE)
+
+
+def _amount_ranges(text: str, spans: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    for span in spans:
+        low = out[-1] if out else None
+        if low is not None and low.target and span.target and _AMOUNT_TO.fullmatch(text, low.end, span.start) \
+                and not _EACH_PREFIX.match(low.target) and not _FROM_BEFORE.search(text, 0, low.start):
+            each = _EACH_PREFIX.match(span.target)
+            lead = each.group() if each else ""
+            out[-1] = Span(low.start, span.end, text[low.start:span.end], "number",
+                           f"{lead}{low.target}至{span.target[len(lead):]}")
+            continue
+        out.append(span)
+    return out
 
 
 # An amount for each period after it ("to save $180,000 a year" came back 180,000美元年, the year
@@ -238,6 +260,7 @@ _EACH = {"year": "每年", "yr": "每年", "month": "每月", "mo": "每月", "w
 _CHINESE_EACH = {"每年": "a year", "每月": "a month", "每周": "a week", "每天": "a day", "每日": "a day",
                  "每小时": "an hour", "每股": "a share", "每桶": "a barrel", "每盎司": "an ounce", "每吨": "a tonne",
                  "每加仑": "a gallon", "每晚": "a night"}
+_EACH_PREFIX = re.compile(f"(?:{'|'.join(sorted(set(_EACH.values()), key=len, reverse=True))})")
 _CHINESE_PER_PERIOD = re.compile(f"({'|'.join(_CHINESE_EACH)})$")
 
 

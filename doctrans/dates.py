@@ -216,8 +216,12 @@ _BRACKETED_WEEKDAY = r"[（(](?:星期|周)(?P<{}>[一二三四五六日天])[�
 _ZH_DATE_DAYS = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月(?P<a>[{_D}]{{1,2}})[日号]?"
                            rf"(?:{_BRACKETED_WEEKDAY.format('wa')})?"
                            rf"(?:至|到|-|—|–|～|~)(?P<b>[{_D}]{{1,2}})[日号](?:{_BRACKETED_WEEKDAY.format('wb')})?")
-_ZH_DAYS = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?:至|到|[-—–～~])([{_D}]{{1,2}})日(?![本元报])")
-_ZH_DAY = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?=[\u4e00-\u9fff])(?![日内以起后前至元本报期常均间记程志])")
+# After a day's 日, 本 before a place or a time is this one's (4日至5日本市将出现大风: the city's), not 日本
+# (doctrans.place_names does not read 日本 after a figure either).
+_THIS = "本(?![市周月年届次轮场地区省县镇村])"
+_ZH_DAYS = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?:至|到|[-—–～~])([{_D}]{{1,2}})日(?![元报]|{_THIS})")
+_ZH_DAY = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?=[\u4e00-\u9fff])"
+                     rf"(?![日内以起后前至元报期常均间记程志]|{_THIS})")
 
 
 # A day's deadline (12月1日前提交): "by" before what is handed in or done, else "before"; not 前往 (to go
@@ -227,8 +231,9 @@ _ZH_BEFORE = re.compile(r"前(?![往进后夕面方排列天年])"
 
 
 # A part of the day right after a date (a news item's 11月26日上午): the morning of November 26.
-_DAY_PARTS = {"上午": "morning", "早上": "morning", "清晨": "early morning", "凌晨": "early hours", "中午": "noon",
-              "下午": "afternoon", "傍晚": "evening", "晚上": "evening", "晚间": "evening", "夜间": "night"}
+_DAY_PARTS = {"上午": "morning", "早上": "morning", "早晨": "morning", "清晨": "early morning", "凌晨": "early hours",
+              "中午": "noon", "下午": "afternoon", "傍晚": "evening", "晚上": "evening", "晚间": "evening",
+              "夜间": "night"}
 # Not a clock time's (晚上8点: doctrans.units writes 8 p.m.).
 _ZH_DAY_PART = re.compile(f"(?:{'|'.join(_DAY_PARTS)})(?![0-9０-９一二三四五六七八九十两]{{1,3}}[点时:：])")
 
@@ -251,6 +256,16 @@ def english(year: int | None, month: int, day: int | None) -> str:
 
 def chinese(year: int | None, month: int, day: int | None) -> str:
     return (f"{year}年" if year is not None else "") + f"{month}月" + (f"{day}日" if day is not None else "")
+
+
+def _day_alone(text: str, m: re.Match[str]) -> Span:
+    """A day of the month alone (20日), with the part of the day after it (5日早晨 came back "On the 5th
+    morning"): on the morning of the 5th."""
+    day = f"the {_ordinal(figure_value(m[1]))}"
+    if of_day := _ZH_DAY_PART.match(text, m.end()):
+        return Span(m.start(), of_day.end(), text[m.start():of_day.end()], "date",
+                    f"on the {_DAY_PARTS[of_day.group()]} of {day}")
+    return Span(m.start(), m.end(), m.group(), "date", f"on {day}")
 
 
 def _valid(month: int, day: int | None) -> bool:
@@ -385,8 +400,7 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                                      f"from the {_ordinal(figure_value(m[1]))} to the {_ordinal(figure_value(m[2]))}")
                                 for m in _ZH_DAYS.finditer(text)
                                 if 1 <= figure_value(m[1]) < figure_value(m[2]) <= 31])
-        spans = _beside(spans, [Span(m.start(), m.end(), m.group(), "date", f"on the {_ordinal(figure_value(m[1]))}")
-                                for m in _ZH_DAY.finditer(text) if 1 <= figure_value(m[1]) <= 31])
+        spans = _beside(spans, [_day_alone(text, m) for m in _ZH_DAY.finditer(text) if 1 <= figure_value(m[1]) <= 31])
     elif lang in _CJK_DATE_TARGETS:
         for m in _EN_SEASON.finditer(text):
             spans.append(Span(m.start(), m.end(), m.group(), "date", f"{m['y']}年{_SEASONS[m['s'].lower()]}"))
@@ -442,15 +456,35 @@ _YEAR_TO_PRESENT = re.compile(r"(?<![0-9A-Za-z.,])(?:1[89]|20)[0-9]{2}(?=[ \u00a
 _DASH_BETWEEN = re.compile(r"[ \u00a0]*[–—][ \u00a0]*$|[ \u00a0]+-[ \u00a0]+$")
 
 
+# ... and two days of months joined by a word, the year written once after the second (a job ad's
+# "Interviews take place between January 12 and February 6, 2027" came back 1月12日到2027年2月6日之间):
+# 2027年1月12日至2月6日, "between" and "and" one span with them (…之间).
+_WORD_BETWEEN = re.compile(r"[ \u00a0]+(?:to|through|until|till|and)[ \u00a0]+", re.IGNORECASE)
+_BETWEEN_BEFORE = re.compile(r"(?<![A-Za-z])between[ \u00a0]+$", re.IGNORECASE)
+_MONTH_DAY = re.compile(r"[0-9]{1,2}月[0-9]{1,2}日")
+_YEAR_MONTH_DAY = re.compile(r"([0-9]{4}年)([0-9]{1,2}月[0-9]{1,2}日)")
+
+
 def _ranges(spans: list[Span], text: str) -> list[Span]:
     """Two dates into Chinese with a dash between them, one range (June 2017 – February 2021:
-    2017年6月至2021年2月)."""
+    2017年6月至2021年2月), and two days joined by a word (above)."""
     out: list[Span] = []
     for sp in spans:
         last = out[-1] if out else None
         if (last is not None and last.target and sp.target and "至" not in last.target
                 and _DASH_BETWEEN.fullmatch(text, last.end, sp.start)):
             out[-1] = Span(last.start, sp.end, text[last.start:sp.end], "date", f"{last.target}至{sp.target}")
+        elif last is not None and last.target and sp.target and (word := _WORD_BETWEEN.fullmatch(
+                text, last.end, sp.start)) and _MONTH_DAY.fullmatch(last.target) \
+                and (second := _YEAR_MONTH_DAY.fullmatch(sp.target) or _MONTH_DAY.fullmatch(sp.target)):
+            between = _BETWEEN_BEFORE.search(text, 0, last.start)
+            if word.group().strip().lower() == "and" and between is None:
+                out.append(sp)  # "on March 3 and March 5": two days
+                continue
+            year, day = (second.group(1), second.group(2)) if second.re is _YEAR_MONTH_DAY else ("", sp.target)
+            start = between.start() if between else last.start
+            out[-1] = Span(start, sp.end, text[start:sp.end], "date",
+                           f"{year}{last.target}至{day}" + ("之间" if between else ""))
         else:
             out.append(sp)
     return out

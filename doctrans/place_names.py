@@ -68,7 +68,10 @@ _NOT_AFTER_NAME.update(dict.fromkeys(("河北", "河南", "湖北", "湖南", "�
 # (珀西藏有…, Percy hid; 露西 is Lucy): TVsub's other 14 are Tibet.
 # 大连 is a word's 大 and 连 in a server's 最大连接数 (its maximum connections came back "the Dalian
 # number") and 扩大连锁, 大连续: not after an adjective's 最扩加放增巨强重伟庞, nor before 接续锁通带.
-_NOT_BEFORE_NAME = {"南海": "湖", "海南": "上", "西藏": "东躲珀露杰", "大连": "最扩加放增巨强重伟庞"}
+# 日本 after a figure is a day's 日 and 本 of 本市, 本周 (4日至5日本市将出现大风 came back "the 4th to 5
+# Japan"): not after a digit or a numeral (一 left out: 统一日本).
+_NOT_BEFORE_NAME = {"南海": "湖", "海南": "上", "西藏": "东躲珀露杰", "大连": "最扩加放增巨强重伟庞",
+                    "日本": "0-9０-９二三四五六七八九十廿"}
 _NOT_AFTER_NAME["大连"] = "接续锁通带"
 
 
@@ -134,6 +137,10 @@ def _ours(text: str, end: int, name: str) -> str:
     return name
 
 
+# The United States in capitals, in a line in mixed case ("Remote, US time zones" came back 我们时区).
+_US = re.compile(r"(?<![A-Za-z0-9_.'’\-])US(?![A-Za-z0-9_\-])")
+
+
 def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The place names and weekdays of ``text`` as ``place`` spans whose target is the name in
     ``tgt_lang`` (English <-> Chinese only)."""
@@ -144,6 +151,8 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
         listed = [Span(m.start(), m.end(), m.group(), "place", into_chinese[m.group()])
                   for m in english_names.finditer(text)]
         listed = [s for s in listed if not s.overlaps_any(universities)] + universities
+        if any(c.islower() for c in text):  # in a shouted line US is a word ("LET US GO")
+            listed += [Span(m.start(), m.end(), m.group(), "place", "美国") for m in _US.finditer(text)]
         return _with_unlisted(sorted(map(lambda s: _made_in(text, s, "zh"), listed), key=lambda s: s.start),
                               _nationalities(text))
     if tgt == "en" and src != "en":
@@ -153,7 +162,7 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
         districts = _districts(text, found)  # 海淀区 over the list's 海淀
         found = [f for f in found if not f.overlaps_any(districts)] + districts
         return _with_unlisted(sorted(map(lambda s: _made_in(text, s, "en"), found), key=lambda s: s.start),
-                              [*_regions(text), *_divisions(text), *_teams(text, into_english)])
+                              [*_short_weekdays(text), *_regions(text), *_divisions(text), *_teams(text, into_english)])
     return []
 
 
@@ -282,6 +291,25 @@ def place_before(text: str, end: int) -> str | None:
 def _with_unlisted(listed: list[Span], found: list[Span]) -> list[Span]:
     """The list's names and those of ``found`` (adjectives, counties) that overlap none, in order."""
     return sorted(listed + [f for f in found if not f.overlaps_any(listed)], key=lambda s: s.start)
+
+
+# A weekday written 周X, and a range of them (a job ad's 工作时间：周一至周五 came back "Monday", Friday
+# lost; 指数周二集体收涨 "weeks"): Tuesday, Monday to Friday. Not after 每上下本这那 (every, last, next,
+# this one: the model's, with their word), nor 一周三次 (three times a week), 周六日 (the weekend).
+# TVsub's training pairs: of 1,467 such 周X, 1,345 have the weekday in the English.
+_ZH_DAY_NAMES = dict(zip("一二三四五六日", ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+                                         "Sunday"), strict=True))
+_SHORT_WEEKDAY = re.compile(r"(?<![每上下本这那一两几个周])周([一二三四五六日])"
+                            r"(?:(?:至|到|-|—|～|~)(?:周|星期)?([一二三四五六日]))?(?![次回遍趟天年内末期刊岁日])")
+
+
+def _short_weekdays(text: str) -> list[Span]:
+    spans = []
+    for m in _SHORT_WEEKDAY.finditer(text):
+        first = _ZH_DAY_NAMES[m.group(1)]
+        spans.append(Span(m.start(), m.end(), m.group(), "place",
+                          f"{first} to {_ZH_DAY_NAMES[m.group(2)]}" if m.group(2) else first))
+    return spans
 
 
 # With their article: one the model writes before the span goes (protect.no_article_before_determiner).

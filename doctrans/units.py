@@ -368,9 +368,11 @@ _ENGLISH_AGE = re.compile(rf"(?<![0-9A-Za-z_.,-])({NUMBER})"
                           r"(?:-years?-old|[ \u00a0]years?[ \u00a0](?:old|of[ \u00a0]age))(?![A-Za-z0-9_-])")
 # An age after "aged", maybe a range or with its bound, and "the age of" (a leaflet's "children aged
 # 16 years and over" came back 孩子年龄的16年及以上, a trial's "participants aged 65 to 80 years"
-# 年龄的65到80年, "over the age of 60" lost its bound): years of age, not months.
+# 年龄的65到80年, "over the age of 60" lost its bound): years of age, not months; the people's count
+# before them is the span's too.
 _AGE = r"(?:[1-9][0-9]?|1[01][0-9])"
-_EN_AGED = re.compile(r"(?<![\w-])(?:(children|kids|people|adults|residents|patients)[ \u00a0])?"
+_EN_AGED = re.compile(r"(?<![\w,.-])(?:(?:(?P<n>[1-9][0-9]{0,2}(?:,[0-9]{3})+|[1-9][0-9]*)[ \u00a0])?"
+                      r"(children|kids|people|adults|residents|patients)[ \u00a0])?"
                       rf"aged[ \u00a0]({_AGE})(?:[ \u00a0]?(?:to|-|–)[ \u00a0]?({_AGE}))?"
                       r"(?![0-9%]|[.,][0-9]|[ \u00a0-](?:months?|weeks?|days?)\b)(?:[ \u00a0]years?(?:[ \u00a0]old)?)?"
                       r"(?:[ \u00a0](and|or)[ \u00a0](over|above|older|under|below|younger))?(?![\w-])", re.IGNORECASE)
@@ -515,7 +517,33 @@ _WIND_BEFORE = re.compile(rf"(?:风力|[东南西北]风|(阵风)|大风)(可达
 _WIND_AFTER = re.compile(rf"{_WIND_FORCE}(?:的)?(?=(?:偏)?[东南西北]{{0,2}}风|大风)")
 
 
+# ... with the wind's direction right before its force, one span (北风二三级 came back "northern force 2 to
+# 3"): north wind force 2 to 3; 北转南风 north wind turning south, 偏北风 northerly wind.
+_COMPASS = {"东": "east", "南": "south", "西": "west", "北": "north", "东北": "northeast", "西北": "northwest",
+            "东南": "southeast", "西南": "southwest"}
+_WIND_DIRECTION = re.compile(r"(?:(偏)?(东北|西北|东南|西南|[东南西北])转)?(偏)?(东北|西北|东南|西南|[东南西北])风$")
+
+
+def _direction(lean: str | None, compass: str) -> str:
+    return _COMPASS[compass] + ("erly" if lean else "")
+
+
+def _with_direction(text: str, span: Span) -> Span:
+    m = _WIND_DIRECTION.search(text, 0, span.start)
+    if m is None or not span.target or not span.target.startswith(("force", "about force")):
+        return span
+    wind = f"{_direction(m.group(3), m.group(4))} wind"
+    if m.group(2):
+        wind = f"{_direction(m.group(1), m.group(2))} wind turning {_direction(m.group(3), m.group(4))},"
+    written = f"{wind} {span.target}" if span.target.startswith("force") else f"{wind.rstrip(',')} of {span.target}"
+    return Span(m.start(), span.end, text[m.start():span.end], span.kind, written)
+
+
 def _wind_forces(text: str) -> list[Span]:
+    return [_with_direction(text, span) for span in _forces(text)]
+
+
+def _forces(text: str) -> list[Span]:
     spans: list[Span] = []
     for rx in (_WIND_BEFORE, _WIND_AFTER):
         for m in rx.finditer(text):
@@ -932,11 +960,13 @@ def _into_chinese(text: str) -> list[Span]:
         written = f"零下{numeral}" if sign and word in _TEMPERATURES else f"{'负' if sign else ''}{numeral}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{written}{word}"))
     for m in _EN_AGED.finditer(text):  # with the people it counts, as the bounds below
-        low, high, bound = m.group(2), m.group(3), (m.group(5) or "").lower()
+        low, high, bound = m.group(3), m.group(4), (m.group(6) or "").lower()
         written = f"{low}至{high}岁" if high else f"{low}岁" + (
             "及以上" if bound in ("over", "above", "older") else "及以下" if bound else "")
-        people = _EN_PEOPLE[m.group(1).lower()] if m.group(1) else ""
+        people = _EN_PEOPLE[m.group(2).lower()] if m.group(2) else ""
         written += people if people in ("", "儿童") else f"的{people}"
+        # With their count (a study "followed 2,418 adults aged 45 to 70": 2,418名45至70岁的成年人).
+        written = f"{m['n']}名{written}" if m["n"] else written
         spans.append(Span(m.start(), m.end(), m.group(0), "number", written))
     for m in _AGE_OF.finditer(text):
         bound = (m.group(1) or "").lower()
@@ -975,14 +1005,16 @@ def _into_chinese(text: str) -> list[Span]:
         hour, minute = int(m.group(1)), m.group(2)
         if not 1 <= hour <= 12:
             continue
-        # Chinese names the part of the day (a metro "runs from 6:30 a.m. to 1 a.m." came back
-        # 上午1点, one in the morning as a forenoon's hour): 凌晨 before dawn, 晚上 in the evening.
-        if m.group(3).lower() == "a":
-            period = "午夜" if hour == 12 else "凌晨" if hour < 6 else "上午"
-        else:
-            period = "中午" if hour == 12 else "晚上" if hour >= 7 else "下午"
-        spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                          f"{period}{hour}点" + (f"{int(minute)}分" if minute and int(minute) else "")))
+        at = _chinese_clock(hour, minute, m.group(3).lower() == "a")
+        # An hour without its a.m./p.m. before the range's end has the end's ("Open house from 1 to 3
+        # p.m." came back 从1到下午3点): 下午1点至3点; a later hour is the morning's (11 to 1 p.m.).
+        bare = _BARE_HOUR.search(text, 0, m.start())
+        if bare and 1 <= (low_hour := int(bare.group(1))) <= 12:
+            same = low_hour % 12 <= hour % 12
+            start = _chinese_clock(low_hour, bare.group(2), m.group(3).lower() == "a" if same else True)
+            end = at.removeprefix(re.sub("[0-9].*", "", at)) if same and start[:2] == at[:2] else at
+            spans.append(Span(bare.start(1), m.end(), text[bare.start(1):m.end()], "number", f"{start}至{end}"))
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", at))
     for m in _NOON.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", "中午" if m.group().lower() == "noon" else "午夜"))
     spans = _clock_ranges(text, _with_weekdays(text, spans))
@@ -991,6 +1023,22 @@ def _into_chinese(text: str) -> list[Span]:
         if not span.overlaps_any(kept):
             kept.append(span)
     return kept
+
+
+def _chinese_clock(hour: int, minute: str | None, morning: bool) -> str:
+    """An English hour of the 12-hour clock in Chinese, the part of the day named (a metro "runs from
+    6:30 a.m. to 1 a.m." came back 上午1点, one in the morning as a forenoon's hour): 凌晨 before dawn,
+    晚上 in the evening."""
+    if morning:
+        period = "午夜" if hour == 12 else "凌晨" if hour < 6 else "上午"
+    else:
+        period = "中午" if hour == 12 else "晚上" if hour >= 7 else "下午"
+    return f"{period}{hour}点" + (f"{int(minute)}分" if minute and int(minute) else "")
+
+
+# An hour of the clock right before "to <time>" (the time a.m./p.m. that follows it).
+_BARE_HOUR = re.compile(r"(?<![0-9A-Za-z_.:,$])([0-9]{1,2})(?::([0-5][0-9]))?\s*(?:to|until|till|-|–|—)\s*\Z",
+                        re.IGNORECASE)
 
 
 # A time of day before its weekday, as American news dates it ("from noon Saturday until 8 p.m. Sunday"

@@ -102,6 +102,7 @@ for the example, all of that row's kind.
 | number     | the 1st and 2nd                           | 1 · 2                                   |
 | number     | pages 10-20                               | 10 · 20                                 |
 | number     | 电话 010-12345678，ISBN 978-3-16-148410-0  | 010-12345678 · 978-3-16-148410-0        |
+| number     | call (212) 555-0148 or +1 212 555 0148    | (212) 555-0148 · +1 212 555 0148        |
 | number     | 尺寸120×80×45，功率≤15W，误差±0.5%          | 120×80×45 · ≤15W · ±0.5%                |
 | (none)     | e.g. and i.e. at 5 p.m.                   | 5                                       |
 | (none)     | and/or, km/h, TCP/IP                      | (none)                                  |
@@ -696,6 +697,12 @@ _RULES: list[tuple[str, Finder]] = [
     # the model dropped it ("on pydocs.¹" came back without it).
     ("citation", _regex(r"(?:(?<=[.,;:!?)\]\"”’。，；：！？）])|(?<=[A-Za-z]{3}))"
                         rf"[{SUPERSCRIPT_DIGITS}]+(?![0-9A-Za-z])")),
+    # A telephone number with its area code in brackets or its country code and spaces (a listing's
+    # "Contact Maria Gonzalez at (212) 555-0148" came back "Cont Maria Gonzalez at (212) 555-0148", its
+    # three numbers apart): one number.
+    ("number", _regex(r"(?<![0-9A-Za-z_.\-+])(?:\+[0-9]{1,3}[ \u00a0]?)?\([0-9]{2,4}\)[ \u00a0]?[0-9]{3,4}"
+                      r"[-\u2011 \u00a0][0-9]{4}"
+                      r"|(?<![0-9A-Za-z_.\-+])\+[0-9]{1,3}(?:[ \u00a0][0-9]{2,4}){2,4}(?![0-9A-Za-z_]|[.,][0-9])")),
     ("number", _regex(r"(?<![0-9A-Za-z_.\-])\+?(?:[0-9]+(?:-[0-9]+){2,}|[0-9]{5,}-[0-9]+|[0-9]+-[0-9]{5,})"
                       r"(?![0-9A-Za-z_]|[.\-][0-9])")),
     ("number", _regex(rf"(?<![0-9A-Za-z_{_D[3:]}.])"

@@ -225,7 +225,8 @@ def test_a_foreign_citys_shi_and_districts_are_the_models() -> None:
     ("She joined Michigan State University in 2010.", ["密歇根州立大学"]),
     ("The University of California, Berkeley", ["加利福尼亚大学"]),
     ("He studied at New York University.", ["纽约大学"]),
-    ("University of Leeds", []),  # a place the list does not hold: the model's
+    ("University of Leeds", ["利兹大学"]),  # a study's came back 莱德斯大学
+    ("University of Lancaster", []),  # a place the list does not hold: the model's
     ("Our University is great.", []),
 ])
 def test_a_university_named_by_its_place_into_chinese(text: str, written: list[str]) -> None:

@@ -384,8 +384,11 @@ def test_how_often_per_period_into_english(text: str, found: list[tuple[str, str
 
 @pytest.mark.parametrize(("text", "found"), [
     # A forecast's 南风二级左右 came back "southern two-degrees", 4到5级偏北风 "4 to 5-level preferences".
-    ("北转南风二三级。", [("二三级", "force 2 to 3")]),
-    ("南风二级左右。", [("二级左右", "about force 2")]),
+    # ... and its direction with it, one span (北风二三级 came back "northern force 2 to 3").
+    ("北转南风二三级。", [("北转南风二三级", "north wind turning south, force 2 to 3")]),
+    ("南风二级左右。", [("南风二级左右", "south wind of about force 2")]),
+    ("北风三四级，阵风六级左右。", [("北风三四级", "north wind force 3 to 4"), ("阵风六级左右", "gusts of about force 6")]),
+    ("偏北风4到5级。", [("偏北风4到5级", "northerly wind force 4 to 5")]),
     ("将有4到5级偏北风，阵风可达7级。", [("4到5级", "force 4 to 5"), ("阵风可达7级", "gusts of up to force 7")]),
     ("启动一级响应。", []),  # a level of response, no wind
 ])
@@ -397,10 +400,10 @@ def test_a_chinese_forecast_keeps_its_terms_forces_and_signs() -> None:
     """北转南风二三级，最低气温零下3℃ came back "northern three-degrees, lowest temperatures, -3 °C"
     and, with the terms masked, "minimum temperature-3 °C" (no space before the sign)."""
     p = prepare("今天夜间：晴转多云，北转南风二三级，最低气温零下3℃。", 16, tgt_lang="en", src_lang="zh")
-    assert [s.target for s in p.masked.spans] == ["sunny becoming cloudy", "force 2 to 3", "minimum temperature",
-                                                  "-3 °C"]
-    assert p.restore("Tonight: ⦅1⦆, northerly turning southerly ⦅2⦆, ⦅3⦆⦅4⦆.").text == \
-        "Tonight: sunny becoming cloudy, northerly turning southerly force 2 to 3, minimum temperature -3 °C."
+    assert [s.target for s in p.masked.spans] == ["sunny becoming cloudy", "north wind turning south, force 2 to 3",
+                                                  "minimum temperature", "-3 °C"]
+    assert p.restore("Tonight: ⦅1⦆, ⦅2⦆, ⦅3⦆⦅4⦆.").text == \
+        "Tonight: sunny becoming cloudy, north wind turning south, force 2 to 3, minimum temperature -3 °C."
 
 
 @pytest.mark.parametrize(("text", "found"), [

@@ -128,6 +128,8 @@ class Prepared:
             restored = replace(restored, text=_SPACE_BEFORE_FULL_WIDTH.sub("", restored.text))
         if self.masked.spans and base_language(self.tgt_lang) == "en":
             restored = replace(restored, text=capitalised_start(decoded, restored.text, self.masked))
+            restored = replace(restored, text=no_doubled_lead_word(restored.text, [
+                s.output for s in self.masked.spans if s.target is not None]))
         dates = [s.output for s in self.masked.spans if s.kind == "date" and s.target is not None]
         if dates:
             restored = replace(restored, text=drop_repeated_units(restored.text, dates))
@@ -445,6 +447,41 @@ def _spaced_brackets(gap: str) -> str:
     return re.sub(r"(?<=[0-9A-Za-z%])\(", " (", gap)
 
 
+def _latin_marks(gap: str) -> str:
+    """A gap's full-width marks as English writes them, with the space English writes after a
+    sentence mark where the gap goes on (额定电压：220V came back "rated voltage:220V"), and an
+    ideographic space as a space."""
+    out = []
+    for i, c in enumerate(gap):
+        mark = _LATIN_MARKS.get(c, " " if c == "\u3000" else c)
+        if c in "。，；：！？、" and i + 1 < len(gap) and not gap[i + 1].isspace() and gap[i + 1] not in _CJK_MARKS:
+            mark += " "
+        out.append(mark)
+    return _spaced_brackets("".join(out).strip())
+
+
+# The small words a term's English may start with that the model also writes before its placeholder.
+_LEAD_WORDS = frozenset({"by", "on", "in", "at", "from", "to", "since", "until", "before", "after", "for", "the",
+                         "about", "around", "more", "less", "over", "under", "up", "down", "a", "an", "of"})
+
+
+def _lead_case(m: re.Match[str]) -> str:
+    """The term (group 2) with the dropped word's (group 1) capital, if it had one."""
+    term = m.group(2)
+    return (term[0].upper() if m.group(1)[0].isupper() else term[0]) + term[1:]
+
+
+def no_doubled_lead_word(text: str, outputs: Sequence[str]) -> str:
+    """``text`` without the model's word before a restored term that starts with the same word (请于⦅1⦆
+    with ⦅1⦆ "by January 15, 2027" came back "by by January 15, 2027")."""
+    for output in set(outputs):
+        lead = re.match(r"([A-Za-z]+) ", output)
+        if lead and lead.group(1).lower() in _LEAD_WORDS:
+            text = re.sub(rf"(?<![A-Za-z])({re.escape(lead.group(1))})\s+({re.escape(output)})",
+                          _lead_case, text, flags=re.IGNORECASE)
+    return text
+
+
 def latin_copy(text: str, spans: Sequence[Span]) -> str:
     """A Chinese sentence made only of terms with English targets (``一季度国内生产总值同比增长5.3%。``),
     written without the model: the terms apart by a space where the source glued them, and the
@@ -455,11 +492,11 @@ def latin_copy(text: str, spans: Sequence[Span]) -> str:
     for s in spans:
         if s.target is None:
             continue  # a figure or code: copied with the text around it
-        gap = _spaced_brackets("".join(_LATIN_MARKS.get(c, c) for c in text[pos:s.start]).strip())
+        gap = _latin_marks(text[pos:s.start])
         out.append(gap)
         out.append(s.target)
         pos = s.end
-    out.append(_spaced_brackets("".join(_LATIN_MARKS.get(c, c) for c in text[pos:]).strip()))
+    out.append(_latin_marks(text[pos:]))
     words = [w for w in out if w]
     joined = words[0] if words else ""
     for w in words[1:]:
