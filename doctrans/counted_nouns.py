@@ -115,7 +115,7 @@ _WORD_COUNT = re.compile(rf"(?<![\w'’-])({'|'.join(_WORD_VALUES)})\s+({'|'.joi
 # The counters a Chinese count may use for a noun of the table (5座城市 as 5个城市), and what after
 # the noun makes it another word (城市化 urbanisation, 城市群 a city cluster, 学校长 no school);
 # a verb may follow (23个省份开展了活动).
-_COUNTERS = "个座家所名位辆台栋口本场户种项只片例"
+_COUNTERS = "个座家所名位辆台栋口本场户种项只片例次"
 _MAKES_ANOTHER_NOUN = "化群圈带级型类性率长们区"
 
 

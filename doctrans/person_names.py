@@ -99,7 +99,9 @@ FOREIGN_NAME_CHARS = "斯尔克特德姆森伯恩维莉娜丝妮蒂卡布拉里�
 _NOT_GIVEN += FOREIGN_NAME_CHARS
 _SURNAME = "|".join([*_COMPOUND, *_SURNAMES])
 _NAME_CHAR = f"(?![{_NOT_GIVEN}])[\\u4e00-\\u9fff]"
-_AFTER_TITLE = re.compile(f"(?:{TITLES})({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
+# (Not a word that starts with a surname's character: 北京队方面， came back "Beijing Fang Mian".)
+_AFTER_TITLE = re.compile(f"(?:{TITLES})(?!方面|方向|方式|方案|方法|成员|成绩)"
+                          f"({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
 _HAN = re.compile("[\\u4e00-\\u9fff]")
 # A form's or a judgment's field that names a person, then a colon or a (full-width) space: the name
 # that fills it (a discharge summary's 姓名：王秀英 came back "Name: Charming English", a judgment's

@@ -46,6 +46,7 @@ from functools import cache
 
 from pypinyin import Style, lazy_pinyin
 
+from doctrans.chinese_numerals import read_numeral
 from doctrans.data_lists import data_lines
 from doctrans.language_id import base_language
 from doctrans.person_names import FOREIGN_NAME_CHARS as _FOREIGN_NAME_CHARS
@@ -70,7 +71,7 @@ _NOT_AFTER_NAME.update(dict.fromkeys(("河北", "河南", "湖北", "湖南", "�
 # number") and 扩大连锁, 大连续: not after an adjective's 最扩加放增巨强重伟庞, nor before 接续锁通带.
 # 日本 after a figure is a day's 日 and 本 of 本市, 本周 (4日至5日本市将出现大风 came back "the 4th to 5
 # Japan"): not after a digit or a numeral (一 left out: 统一日本).
-_NOT_BEFORE_NAME = {"南海": "湖", "海南": "上", "西藏": "东躲珀露杰", "大连": "最扩加放增巨强重伟庞",
+_NOT_BEFORE_NAME = {"南海": "湖", "海南": "上", "山东": "中", "西藏": "东躲珀露杰", "大连": "最扩加放增巨强重伟庞",
                     "日本": "0-9０-９二三四五六七八九十廿"}
 _NOT_AFTER_NAME["大连"] = "接续锁通带"
 
@@ -137,6 +138,24 @@ def _ours(text: str, end: int, name: str) -> str:
     return name
 
 
+# Two weekdays joined by "through", "to" or a dash are one range (a recall's "from 8 a.m. to 8 p.m. ET
+# Monday through Friday" came back …星期一的调用，星期五): 星期一至星期五.
+_WEEKDAY_TO = re.compile(r"[ \u00a0]*(?:through|thru|to|until|till|-|–|—)[ \u00a0]*", re.IGNORECASE)
+
+
+def _weekday_ranges(text: str, listed: list[Span]) -> list[Span]:
+    days = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+    out: list[Span] = []
+    for span in sorted(listed, key=lambda s: s.start):
+        last = out[-1] if out else None
+        if last is not None and last.text in days and span.text in days and last.target and span.target \
+                and _WEEKDAY_TO.fullmatch(text, last.end, span.start):
+            out[-1] = Span(last.start, span.end, text[last.start:span.end], "place", f"{last.target}至{span.target}")
+            continue
+        out.append(span)
+    return out
+
+
 # The United States in capitals, in a line in mixed case ("Remote, US time zones" came back 我们时区).
 _US = re.compile(r"(?<![A-Za-z0-9_.'’\-])US(?![A-Za-z0-9_\-])")
 
@@ -153,6 +172,7 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
         listed = [s for s in listed if not s.overlaps_any(universities)] + universities
         if any(c.islower() for c in text):  # in a shouted line US is a word ("LET US GO")
             listed += [Span(m.start(), m.end(), m.group(), "place", "美国") for m in _US.finditer(text)]
+        listed = _weekday_ranges(text, listed)
         return _with_unlisted(sorted(map(lambda s: _made_in(text, s, "zh"), listed), key=lambda s: s.start),
                               _nationalities(text))
     if tgt == "en" and src != "en":
@@ -334,6 +354,48 @@ def _regions(text: str) -> list[Span]:
 _DIVISION = re.compile(r"(?:(?<![\u4e00-\u9fff])|(?<=[省市州]))([\u4e00-\u9fff]{2})(县)"
                        r"|(?<=省)([\u4e00-\u9fff]{2})(市)")
 _GRAMMAR_CHARACTERS = "个各该全本这那每一两几多其此某们我你他她它咱了的着过在是和与及对将把被让给向从于为以而并说"
+
+
+# A road of a Chinese city, in pinyin as the city's signs write it (a traffic notice's 中山东一路、南京西路、
+# 淮海中路 came back "the Shandong route, Nanjing West roads, surrounding"; a job ad's 文三路478号 "crib three
+# route 478"): Nanjing West Road, Zhongshan East No. 1 Road, 478 Wensan Road. Where a phrase starts or
+# after a district or a city; named by a place of the list, or with its house number (else 思路, 一路
+# are words); not 路线, 路面, 路况 (a route, a surface, the traffic).
+_ROAD = re.compile(r"(?:^|(?<=[区市县镇、，。：:；（(\s]))([\u4e00-\u9fff]{2,3}?)(东|西|南|北|中)?"
+                   r"([一二三四五六七八九])?(路|大道|大街|街)(?![线径面况费灯人子程过上途])(?:([0-9]{1,5})号)?")
+_ROAD_PARTS = {"东": "East", "西": "West", "南": "South", "北": "North", "中": "Middle"}
+_ROAD_KINDS = {"路": "Road", "大道": "Avenue", "大街": "Street", "街": "Street"}
+
+
+def find_roads(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
+    """The roads of a Chinese ``text`` into English (above), with their house numbers: before the
+    names and figures, which would take a road's place or number apart."""
+    if base_language(src_lang) != "zh" or base_language(tgt_lang) != "en":
+        return []
+    into_english = _tables()[1]
+    spans, maybe = [], []
+    for m in _ROAD.finditer(text):
+        name, part, number, _kind, house = m.groups()
+        listed = into_english.get(name)
+        if set(_GRAMMAR_CHARACTERS) & set(name):
+            continue
+        if listed is None and house is None and not (part and number):
+            if part:  # 淮海中路: a road beside the others of a list
+                maybe.append(m)
+            continue
+        spans.append(_road(m, listed))
+    return sorted(spans + ([_road(m, None) for m in maybe] if spans else []), key=lambda s: s.start)
+
+
+def _road(m: re.Match[str], listed: str | None) -> Span:
+    name, part, number, kind, house = m.groups()
+    words = [listed or _pinyin(name).capitalize()]
+    words += [_ROAD_PARTS[part]] if part else []
+    words += [f"No. {read_numeral(number)}"] if number else []
+    written = " ".join([*words, _ROAD_KINDS[kind]])
+    return Span(m.start(1), m.end(), m.string[m.start(1):m.end()], "place", f"{house} {written}" if house else written)
+
+
 _NOT_IN_A_DIVISION = set(_GRAMMAR_CHARACTERS + _FOREIGN_NAME_CHARS + "曼蒙凯鲍")
 _DIVISION_WORD = {"县": "{} County", "市": "{}"}
 

@@ -88,6 +88,39 @@ def _record(m: re.Match[str]) -> str | None:
     return f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
+# A player's points after the verb that scores them, and the assists or rebounds after them (a basketball
+# report's 贡献25分8次助攻 came back "contributes 25 8 to help out", 得到16分 "to 16"): 25 points and 8 assists.
+_PLAYER_POINTS = re.compile(r"(?<=贡献|拿下|得到|砍下|攻下|独得|轰下|揽下|全场|拿到)(?<![0-9.])([0-9]{1,3})分(?![钟之])"
+                            r"(?:([0-9]{1,2})(次助攻|个助攻|个篮板|次抢断|次盖帽))?")
+_STATS = {"次助攻": "assist", "个助攻": "assist", "个篮板": "rebound", "次抢断": "steal", "次盖帽": "block"}
+# A level score (首节双方战成28平 came back "fights to 28"): tied at 28.
+_TIED_AT = re.compile(r"(?:战成|打成)([0-9]{1,3})平")
+# A run of wins or losses (取得五连胜 was lost): five straight wins.
+_STREAK = re.compile(r"([二三四五六七八九十]{1,2}|[0-9]{1,2})连(胜|败|负)")
+_NUMBER_WORDS = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _player_stats(text: str) -> list[Span]:
+    spans = []
+    for m in _PLAYER_POINTS.finditer(text):
+        written = _plural(int(m.group(1)), "point")
+        if m.group(2):
+            written += f" and {_plural(int(m.group(2)), _STATS[m.group(3)])}"
+        spans.append(Span(m.start(), m.end(), m.group(), "number", written))
+    spans += [Span(m.start(), m.end(), m.group(), "number", f"tied at {m.group(1)}") for m in _TIED_AT.finditer(text)]
+    for m in _STREAK.finditer(text):
+        n = read_figure(m.group(1))
+        if n is not None and 2 <= n < len(_NUMBER_WORDS):
+            kind = "wins" if m.group(2) == "胜" else "losses"
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{_NUMBER_WORDS[n]} straight {kind}"))
+    return spans
+
+
 _BEAT = re.compile(r"(?<![\w-])(beat|defeated|edged|thrashed|overcame)\s+(?=[A-Z])")
 
 
@@ -121,4 +154,5 @@ def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
     for m in _POINTS.finditer(text) if mark == "-" else ():
         n, start = m.group(2), m.start(1) if m.group(1) else m.start(2)
         spans.append(Span(start, m.end(), text[start:m.end()], "number", f"{n} point{'' if n == '1' else 's'}"))
+    spans += [p for p in _player_stats(text) if not p.overlaps_any(spans)]
     return sorted(spans, key=lambda sp: sp.start)

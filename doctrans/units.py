@@ -1017,7 +1017,7 @@ def _into_chinese(text: str) -> list[Span]:
         spans.append(Span(m.start(), m.end(), m.group(0), "number", at))
     for m in _NOON.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", "中午" if m.group().lower() == "noon" else "午夜"))
-    spans = _clock_ranges(text, _with_weekdays(text, spans))
+    spans = _with_zones(text, _clock_ranges(text, _with_weekdays(text, spans)))
     kept: list[Span] = []  # the rules above in order of precedence: "children under 10 years of age"
     for span in spans:     # is an age bound, not also a duration of 10 years inside it
         if not span.overlaps_any(kept):
@@ -1053,6 +1053,9 @@ _CLOCK_TO = re.compile(r"\s*(?:to|until|till|through|-|–|—)\s*", re.IGNORECA
 _ZH_CLOCK = re.compile(r"(?:星期.)?(?:中午|午夜|凌晨|上午|下午|晚上)(?:[0-9]{1,2}点(?:[0-9]{1,2}分)?)?")
 
 
+_CLOCK_OR_RANGE = re.compile(rf"{_ZH_CLOCK.pattern}(?:至{_ZH_CLOCK.pattern}|至[0-9]{{1,2}}点(?:[0-9]{{1,2}}分)?)?")
+
+
 def _is_clock(span: Span) -> bool:
     return span.target is not None and _ZH_CLOCK.fullmatch(span.target) is not None
 
@@ -1064,6 +1067,25 @@ def _with_weekdays(text: str, spans: list[Span]) -> list[Span]:
         if day is not None:
             span = Span(span.start, day.end(), text[span.start:day.end()], span.kind,
                         weekday_in_chinese(day.group(1)) + (span.target or ""))
+        out.append(span)
+    return out
+
+
+# A North American time zone after a time (a recall's "from 8 a.m. to 8 p.m. ET" came back 上午8点至晚上8点ET):
+# Chinese names it first, 美国东部时间上午8点至晚上8点. Not CT/CST (China Standard Time too).
+_ZONE_AFTER = re.compile(r"[ \u00a0]+(ET|EST|EDT|PT|PST|PDT|MT|MST|MDT|GMT)(?![A-Za-z0-9])")
+_ZONES = {"ET": "美国东部时间", "EST": "美国东部时间", "EDT": "美国东部时间", "PT": "美国太平洋时间",
+          "PST": "美国太平洋时间", "PDT": "美国太平洋时间", "MT": "美国山地时间", "MST": "美国山地时间",
+          "MDT": "美国山地时间", "GMT": "格林尼治标准时间"}
+
+
+def _with_zones(text: str, spans: list[Span]) -> list[Span]:
+    out = []
+    for span in spans:
+        zone = _ZONE_AFTER.match(text, span.end) if span.target and _CLOCK_OR_RANGE.fullmatch(span.target) else None
+        if zone is not None:
+            span = Span(span.start, zone.end(), text[span.start:zone.end()], span.kind,
+                        _ZONES[zone.group(1)] + (span.target or ""))
         out.append(span)
     return out
 

@@ -135,3 +135,47 @@ def test_the_models_word_before_a_term_that_starts_with_it_goes() -> None:
     assert no_doubled_lead_word("Stand by the door.", ["by January 15"]) == "Stand by the door."
     p = prepare("有意者请于2027年1月15日前将简历发送至hr@example.cn。", 16, None, "en", "zh")
     assert p.restore("Send ⦅2⦆ by ⦅1⦆ to ⦅3⦆.").text == "Send resume by January 15, 2027 to hr@example.cn."
+
+
+# -- a recall notice, a traffic notice, a basketball report (2026-12-02) --------------------------
+def test_a_weekday_range_and_a_time_zone_into_chinese() -> None:
+    """"from 8 a.m. to 8 p.m. ET Monday through Friday" came back 上午8点至晚上8点ET星期一的调用，星期五."""
+    found = spans("Call 1-800-555-0199 from 8 a.m. to 8 p.m. ET Monday through Friday.", "en", "zh")
+    assert ("8 a.m. to 8 p.m. ET", "美国东部时间上午8点至晚上8点") in found
+    assert ("Monday through Friday", "星期一至星期五") in found
+    assert ("9 p.m. PT", "美国太平洋时间晚上9点") in spans("The show starts at 9 p.m. PT.", "en", "zh")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # 中山东一路、南京西路、淮海中路 came back "the Shandong route, Nanjing West roads, surrounding".
+    ("管制期间，中山东一路、南京西路、淮海中路等路段禁止机动车通行。",
+     [("中山东一路", "Zhongshan East No. 1 Road"), ("南京西路", "Nanjing West Road"),
+      ("淮海中路", "Huaihai Middle Road")]),
+    ("工作地点：杭州市西湖区文三路478号。", [("文三路478号", "478 Wensan Road")]),  # "crib three route 478"
+])
+def test_a_citys_roads_in_pinyin(text: str, expected: list[tuple[str, str]]) -> None:
+    found = spans(text, "zh", "en")
+    assert all(e in found for e in expected), found
+
+
+@pytest.mark.parametrize("text", ["这条思路很好。", "我们一路走来。", "中国路线图", "江苏、山东和中山东部"])
+def test_words_with_a_roads_character_are_no_road(text: str) -> None:
+    assert all(not t.endswith(("Road", "Street")) for _, t in spans(text, "zh", "en"))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # 贡献25分8次助攻 came back "contributes 25 8 to help out", 14个篮板 "14 basketballs".
+    ("赵继伟全场贡献25分8次助攻，莫兰德拿下18分14个篮板。",
+     [("25分8次助攻", "25 points and 8 assists"), ("18分14个篮板", "18 points and 14 rebounds")]),
+    ("首节比赛双方战成28平。", [("战成28平", "tied at 28")]),  # "fights to 28"
+    ("辽宁队主场以108比89战胜北京队，取得五连胜。", [("五连胜", "five straight wins")]),  # lost
+    ("本场比赛共有12568名观众到场观战。", [("12568名观众", "12,568 spectators")]),
+])
+def test_a_basketball_reports_figures(text: str, expected: list[tuple[str, str]]) -> None:
+    found = spans(text, "zh", "en")
+    assert all(e in found for e in expected), found
+
+
+def test_a_teams_side_is_no_persons_name() -> None:
+    """北京队方面， came back "Beijing Fang Mian"."""
+    assert all(t != "Fang Mian" for _, t in spans("北京队方面，翟晓川得到16分。", "zh", "en"))

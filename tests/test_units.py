@@ -387,7 +387,8 @@ def test_how_often_per_period_into_english(text: str, found: list[tuple[str, str
     # ... and its direction with it, one span (北风二三级 came back "northern force 2 to 3").
     ("北转南风二三级。", [("北转南风二三级", "north wind turning south, force 2 to 3")]),
     ("南风二级左右。", [("南风二级左右", "south wind of about force 2")]),
-    ("北风三四级，阵风六级左右。", [("北风三四级", "north wind force 3 to 4"), ("阵风六级左右", "gusts of about force 6")]),
+    ("北风三四级，阵风六级左右。", [("北风三四级", "north wind force 3 to 4"),
+                                  ("阵风六级左右", "gusts of about force 6")]),
     ("偏北风4到5级。", [("偏北风4到5级", "northerly wind force 4 to 5")]),
     ("将有4到5级偏北风，阵风可达7级。", [("4到5级", "force 4 to 5"), ("阵风可达7级", "gusts of up to force 7")]),
     ("启动一级响应。", []),  # a level of response, no wind
