@@ -309,10 +309,15 @@ _LABEL_COLON = re.compile(r"[ \t\u3000]*[:：][ \t\u3000]*(?=\S)")
 _LABELS_ONLY: dict[tuple[str, str | None], str] = {("问", "en"): "Q", ("答", "en"): "A", ("Q", "zh"): "问"}
 
 
+# A paper's abstract labels its parts with an ideographic space, no colon (目的　探讨… came back "For
+# purpose explosion of…", 方法　选取… "The method selects…"): the label, written with its colon.
+_SPACED_LABEL = re.compile(r"\s*(目的|方法|结果|结论|背景|对象|关键词)(\u3000+)(?=\S)")
+
+
 def _label(text: str, tgt: str | None) -> list[Span]:
     """A heading used as the label of what follows it (``Note: Administrator rights are...``,
     ``**Warning:** do not...``, ``注意：请勿...``): the label and its colon as one span."""
-    m = _LABEL.match(text)
+    m = _LABEL.match(text) or (_SPACED_LABEL.match(text) if tgt == "en" else None)
     if m is None:
         return []
     word = m.group(1).strip()

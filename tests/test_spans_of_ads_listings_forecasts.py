@@ -179,3 +179,16 @@ def test_a_basketball_reports_figures(text: str, expected: list[tuple[str, str]]
 def test_a_teams_side_is_no_persons_name() -> None:
     """北京队方面， came back "Beijing Fang Mian"."""
     assert all(t != "Fang Mian" for _, t in spans("北京队方面，翟晓川得到16分。", "zh", "en"))
+
+
+# -- a clinical abstract, a travel guide (2026-12-02) ----------------------------------------------
+def test_an_abstracts_labels_with_an_ideographic_space() -> None:
+    """目的　探讨… came back "For purpose explosion of…": the label is written, the rest translated."""
+    p = prepare("目的　探讨二甲双胍联合生活方式干预的疗效。", 16, None, "en", "zh")
+    assert p.prefix == "Objective: " and p.model_text is not None and not p.model_text.startswith("目的")
+    assert prepare("结果　治疗后血糖下降。", 16, None, "en", "zh").prefix == "Results: "
+    assert prepare("目的地　北京", 16, None, "en", "zh").prefix == ""  # a destination, no label
+
+
+def test_a_price_for_each_ride() -> None:
+    assert ("€3.10 a ride", "每次3.10欧元") in spans("Tram 28 costs €3.10 a ride.", "en", "zh")
