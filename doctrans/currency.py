@@ -257,10 +257,11 @@ _EACH = {"year": "每年", "yr": "每年", "month": "每月", "mo": "每月", "w
 
 
 # ... and into English, the period before the amount (最低工资标准提高至每月2690元 came back "to every
-# month 2690 yuan"): 2,690 yuan a month. Not 每人 (each person: the model's).
+# month 2690 yuan"): 2,690 yuan a month; 每人 per person (an exam notice's 报名费为每人30元 came back "paid for
+# each other 30 yuan").
 _CHINESE_EACH = {"每年": "a year", "每月": "a month", "每周": "a week", "每天": "a day", "每日": "a day",
                  "每小时": "an hour", "每股": "a share", "每桶": "a barrel", "每盎司": "an ounce", "每吨": "a tonne",
-                 "每加仑": "a gallon", "每晚": "a night"}
+                 "每加仑": "a gallon", "每晚": "a night", "每人": "per person"}
 _EACH_PREFIX = re.compile(f"(?:{'|'.join(sorted(set(_EACH.values()), key=len, reverse=True))})")
 _CHINESE_PER_PERIOD = re.compile(f"({'|'.join(_CHINESE_EACH)})$")
 

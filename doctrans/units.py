@@ -363,6 +363,10 @@ _CLOCK_BEFORE = re.compile(r"(?:[于在从]|等到|直到)$")
 _ZH_MAGNITUDE = re.compile(rf"(?:震级(?:为|达)?)?{FIGURE_START}({NUMBER})级(地震)?")
 _ZH_WIND = re.compile(rf"(?:风力(?:达到|达|为)?{FIGURE_START}({NUMBER})级|{FIGURE_START}({NUMBER})级(大风|阵风|狂风))")
 _EN_MAGNITUDE = re.compile(rf"(?i:magnitude)(?:[ -]|\s+of\s+)({NUMBER})(?![0-9])")
+# A camera's resolution, which Chinese counts in 万 (a phone's "50-megapixel sensor" came back 50毫米, fifty
+# millimetres): 5000万像素.
+_MEGAPIXELS = re.compile(r"(?<![0-9A-Za-z_.,-])([0-9]{1,3}(?:\.[0-9]{1,2})?)"
+                         r"(?:[- \u00a0]?(?i:megapixels?)|[ \u00a0]?MP)(?![A-Za-z0-9])")
 # An age: the en->zh model wrote ``a 54-year-old shop owner`` as ``54岁的佛山-year-old-old``.
 _ENGLISH_AGE = re.compile(rf"(?<![0-9A-Za-z_.,-])({NUMBER})"
                           r"(?:-years?-old|[ \u00a0]years?[ \u00a0](?:old|of[ \u00a0]age))(?![A-Za-z0-9_-])")
@@ -1001,6 +1005,10 @@ def _into_chinese(text: str) -> list[Span]:
             spans.append(Span(m.start(2), m.end(2), m.group(2), "number", f"{m.group(2)}岁"))
     for m in _EN_MAGNITUDE.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}级"))
+    for m in _MEGAPIXELS.finditer(text):
+        wan = Decimal(m.group(1)) * 100  # 108 MP: 1.08亿像素
+        written = f"{(wan / 10000).normalize():f}亿" if wan >= 10000 else f"{wan.normalize():f}万"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{written}像素"))
     for m in _ENGLISH_TIME.finditer(text):
         hour, minute = int(m.group(1)), m.group(2)
         if not 1 <= hour <= 12:

@@ -123,7 +123,8 @@ def test_an_amount_for_each_period(text: str, found: list[tuple[str, str]]) -> N
 def test_an_amount_for_each_period_into_english() -> None:
     """最低工资标准提高至每月2690元 came back "to every month 2690 yuan": 2,690 yuan a month."""
     assert [(s.text, s.target) for s in find_amounts("提高至每月2690元，会员费每年199元，每人500元。", "en")] == [
-        ("每月2690元", "2,690 yuan a month"), ("每年199元", "199 yuan a year"), ("500元", "500 yuan")]
+        # 每人 too, since an exam notice's 报名费为每人30元 came back "paid for each other 30 yuan"
+        ("每月2690元", "2,690 yuan a month"), ("每年199元", "199 yuan a year"), ("每人500元", "500 yuan per person")]
     # ... and a price for each thing a market counts in (每股 before the amount, as 每月).
     assert [(s.text, s.target) for s in find_amounts("每股派发0.38元，油价每桶82美元，金价每盎司2400美元。", "en")] == [
         ("0.38元", "0.38 yuan"), ("每桶82美元", "$82 a barrel"), ("每盎司2400美元", "$2,400 an ounce")]

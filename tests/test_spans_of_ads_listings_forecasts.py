@@ -192,3 +192,23 @@ def test_an_abstracts_labels_with_an_ideographic_space() -> None:
 
 def test_a_price_for_each_ride() -> None:
     assert ("€3.10 a ride", "每次3.10欧元") in spans("Tram 28 costs €3.10 a ride.", "en", "zh")
+
+
+# -- a phone's launch, an exam notice (2026-12-02) ------------------------------------------------
+@pytest.mark.parametrize(("text", "span"), [
+    ("Its main camera uses a 50-megapixel sensor.", ("50-megapixel", "5000万像素")),  # came back 50毫米
+    ("The front camera has 32 megapixels.", ("32 megapixels", "3200万像素")),
+    ("A 108 MP mode.", ("108 MP", "1.08亿像素")),
+])
+def test_a_cameras_megapixels_in_wan(text: str, span: tuple[str, str]) -> None:
+    assert span in spans(text, "en", "zh")
+
+
+def test_a_fee_for_each_person() -> None:
+    """报名费为每人30元 came back "paid for each other 30 yuan"."""
+    assert ("每人30元", "30 yuan per person") in spans("四级考试报名费为每人30元。", "zh", "en")
+
+
+def test_unveiled_is_no_cancellation() -> None:
+    """"Orbit Labs on Wednesday unveiled the Nova X1" came back 取消了 (cancelled)."""
+    assert ("unveiled", "发布了") in spans("Orbit Labs on Wednesday unveiled the Nova X1.", "en", "zh")
