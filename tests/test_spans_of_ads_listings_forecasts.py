@@ -212,3 +212,11 @@ def test_a_fee_for_each_person() -> None:
 def test_unveiled_is_no_cancellation() -> None:
     """"Orbit Labs on Wednesday unveiled the Nova X1" came back 取消了 (cancelled)."""
     assert ("unveiled", "发布了") in spans("Orbit Labs on Wednesday unveiled the Nova X1.", "en", "zh")
+
+
+@pytest.mark.parametrize(("line", "written"), [
+    ("各位业主：", "Dear Residents:"),  # came back "Guys, the business owner:"
+    ("给您带来的不便，敬请谅解。", "We apologize for any inconvenience."),  # "For an inconvenience, to be forgiven."
+])
+def test_a_compounds_notice_salutation_and_apology(line: str, written: str) -> None:
+    assert prepare(line, 16, None, "en", "zh").copy == written
