@@ -367,6 +367,10 @@ _EN_MAGNITUDE = re.compile(rf"(?i:magnitude)(?:[ -]|\s+of\s+)({NUMBER})(?![0-9])
 # millimetres): 5000万像素.
 _MEGAPIXELS = re.compile(r"(?<![0-9A-Za-z_.,-])([0-9]{1,3}(?:\.[0-9]{1,2})?)"
                          r"(?:[- \u00a0]?(?i:megapixels?)|[ \u00a0]?MP)(?![A-Za-z0-9])")
+# ... and a frame rate ("runs at 450 frames per second" came back 运行450帧, the second lost): 每秒450帧.
+_FRAME_RATE = re.compile(r"(?<![0-9A-Za-z_.,-])([0-9]{1,3}(?:,[0-9]{3})*(?:\.[0-9]+)?)"
+                         r"(?:[ \u00a0]frames[ \u00a0](?:per|a)[ \u00a0]second|[ \u00a0]?fps)(?![A-Za-z0-9])",
+                         re.IGNORECASE)
 # An age: the en->zh model wrote ``a 54-year-old shop owner`` as ``54岁的佛山-year-old-old``.
 _ENGLISH_AGE = re.compile(rf"(?<![0-9A-Za-z_.,-])({NUMBER})"
                           r"(?:-years?-old|[ \u00a0]years?[ \u00a0](?:old|of[ \u00a0]age))(?![A-Za-z0-9_-])")
@@ -1005,6 +1009,8 @@ def _into_chinese(text: str) -> list[Span]:
             spans.append(Span(m.start(2), m.end(2), m.group(2), "number", f"{m.group(2)}岁"))
     for m in _EN_MAGNITUDE.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}级"))
+    for m in _FRAME_RATE.finditer(text):
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"每秒{m.group(1)}帧"))
     for m in _MEGAPIXELS.finditer(text):
         wan = Decimal(m.group(1)) * 100  # 108 MP: 1.08亿像素
         written = f"{(wan / 10000).normalize():f}亿" if wan >= 10000 else f"{wan.normalize():f}万"

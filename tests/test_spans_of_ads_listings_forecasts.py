@@ -220,3 +220,14 @@ def test_unveiled_is_no_cancellation() -> None:
 ])
 def test_a_compounds_notice_salutation_and_apology(line: str, written: str) -> None:
     assert prepare(line, 16, None, "en", "zh").copy == written
+
+
+# -- a paper's abstract, a model's release (2026-12-02) -------------------------------------------
+@pytest.mark.parametrize(("text", "span"), [
+    ("It runs at 450 frames per second on one core.", ("450 frames per second", "每秒450帧")),  # 运行450帧
+    ("Vibration recordings from 48 pumps.", ("48 pumps", "48台泵")),  # 从48狙记录
+    ("Code is available under the MIT license.", ("MIT license", "MIT许可证")),  # 麻省理工学院许可证
+    ("We collect sensor data from machines.", ("sensor data", "传感器数据")),  # 实例化器数据
+])
+def test_a_papers_figures_and_terms(text: str, span: tuple[str, str]) -> None:
+    assert span in spans(text, "en", "zh")
