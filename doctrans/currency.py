@@ -249,7 +249,10 @@ def _amount_ranges(text: str, spans: list[Span]) -> list[Span]:
 # ... and a price for each thing a market counts in (an earnings release's "$1.43 per diluted share"
 # came back 1.43美元每股摊薄, "$0.38 per share" 0.38美元每股; a wire's "$82 a barrel"): 每股0.38美元, 每桶82美元.
 _PER_PERIOD = re.compile(r"(?:\s+(?:a|an|per|each)\s+|\s?/\s?)(year|yr|month|mo|week|wk|day|hour|hr|diluted share|share"
-                         r"|barrel|ounce|gallon|tonne|ton|night|person|ride|trip)(?![A-Za-z])", re.IGNORECASE)
+                         r"|barrel|ounce|gallon|tonne|ton|night|person|ride|trip)(?![A-Za-z])"
+                         # ... not a time before or after ("a deficit of £3,200 a year earlier" came back
+                         # 之前每年3,200英镑, every year)
+                         r"(?!\s+(?:earlier|before|ago|later|on|after|prior)\b)", re.IGNORECASE)
 _EACH = {"year": "每年", "yr": "每年", "month": "每月", "mo": "每月", "week": "每周", "wk": "每周", "day": "每天",
          "hour": "每小时", "hr": "每小时", "diluted share": "每股摊薄", "share": "每股", "barrel": "每桶",
          "ounce": "每盎司", "gallon": "每加仑", "tonne": "每吨", "ton": "每吨", "night": "每晚", "person": "每人",

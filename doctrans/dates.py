@@ -220,7 +220,13 @@ _ZH_DATE_DAYS = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]
 # (doctrans.place_names does not read 日本 after a figure either).
 _THIS = "本(?![市周月年届次轮场地区省县镇村])"
 _ZH_DAYS = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?:至|到|[-—–～~])([{_D}]{{1,2}})日(?![元报]|{_THIS})")
-_ZH_DAY = re.compile(rf"(?<![{_D}.月第号])([{_D}]{{1,2}})日(?=[\u4e00-\u9fff])"
+# A contract's days counted after a word of time (应提前30日书面通知 came back "on the 30th written
+# notice", 逾期15日未支付 "On the 15th wasn't paid"): 30 days, not a day of the month
+# (doctrans.units reads them as durations).
+DAYS_COUNTED_AFTER = ("提前", "逾期", "超过", "超出", "连续", "为期", "长达", "延长", "推迟", "延期", "顺延", "至少",
+                      "不少于", "不超过", "不足", "满", "每隔", "共计", "累计", "期限为", "期限")
+_COUNTED = "".join(f"(?<!{w})" for w in DAYS_COUNTED_AFTER)
+_ZH_DAY = re.compile(rf"(?<![{_D}.月第号]){_COUNTED}([{_D}]{{1,2}})日(?=[\u4e00-\u9fff])"
                      rf"(?![日内以起后前至元报期常均间记程志]|{_THIS})")
 
 

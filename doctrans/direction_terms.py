@@ -53,6 +53,7 @@ from doctrans.dates import find_dates
 from doctrans.government_bodies import find_government_bodies
 from doctrans.kept_names import find_kept_names
 from doctrans.language_id import base_language
+from doctrans.legal_formulas import find_legal_formulas
 from doctrans.letters import find_letter_formula
 from doctrans.magnitudes import find_magnitudes
 from doctrans.number_words import (
@@ -86,7 +87,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     for dateline in find_dateline(text, src_lang, tgt_lang):
         terms = [t for t in terms if not (t.kind == "name" and dateline.start <= t.start and t.end <= dateline.end)]
     for found in (find_section_heading(text, src_lang, tgt_lang), find_scene_headings(text, src_lang, tgt_lang),
-                  find_letter_formula(text, src_lang, tgt_lang),
+                  find_letter_formula(text, src_lang, tgt_lang), find_legal_formulas(text, src_lang, tgt_lang),
                   find_dateline(text, src_lang, tgt_lang),
                   find_citations(text, src_lang, tgt_lang),
                   find_changes(text, src_lang, tgt_lang), find_shares(text, src_lang, tgt_lang),

@@ -132,7 +132,9 @@ _ORGANISATION = re.compile(r" (?:Inc|Ltd|LLC|PLC|LLP|GmbH|Corp|Corporation|Compa
                            r"|Foods|Organics|Brands|Logistics|Robotics|Therapeutics|Biosciences|Semiconductor"
                            r"|Communications|Enterprises|Ventures|Studios|Entertainment|Resources|Insurance"
                            # (a job ad's "Northwind Analytics is hiring" came back 北欧分析组)
-                           r"|Analytics|Consulting|Dynamics|Services|Digital|Electronics|Aerospace|Biotech|Data)$")
+                           r"|Analytics|Consulting|Dynamics|Services|Digital|Electronics|Aerospace|Biotech|Data"
+                           # (a booking's "Hotel: The Marlowe Hotel, 450 Post Street" came back 霍特尔：450邮局)
+                           r"|Hotel|Hotels|Inn|Resort|Suites|Lodge|Hostel)$")
 _WORD_ENDING = re.compile(r"(?:ly|ing|tion|sion|ness|ment|able|ible|ed|less|ous|ive|ize|ise|ity|ful|al)$")
 
 
@@ -318,7 +320,9 @@ def miscopied_words(source: str, translation: str) -> frozenset[str]:
 # Acronyms that spell a common word: in a sentence in mixed case they are the acronym (a headphone
 # manual's "The LED turns green" was read as "led", 导致, caused; a job ad's "US time zones" as "us", 我们时区),
 # in a shouted line the word.
-_ACRONYMS = frozenset({"LED", "LEDs", "PIN", "SIM", "RAM", "ROM", "AIDS", "WHO", "CAT", "HOV", "US", "IT"})
+_ACRONYMS = frozenset({"LED", "LEDs", "PIN", "SIM", "RAM", "ROM", "AIDS", "WHO", "CAT", "HOV", "US", "IT",
+                       # ... a release note's "the legacy REST API" (read as "rest", 其余), a web page's GET and POST
+                       "REST", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 # ... and a repository's files named in its README, as written ("See LICENSE for details" was read as
 # "license", 驾照, a driving licence).
 _REPOSITORY_FILES = frozenset({"LICENSE", "LICENCE", "CHANGELOG", "CONTRIBUTING", "AUTHORS", "NOTICE", "COPYING",

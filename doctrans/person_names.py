@@ -99,6 +99,8 @@ FOREIGN_NAME_CHARS = "斯尔克特德姆森伯恩维莉娜丝妮蒂卡布拉里�
 _NOT_GIVEN += FOREIGN_NAME_CHARS
 _SURNAME = "|".join([*_COMPOUND, *_SURNAMES])
 _NAME_CHAR = f"(?![{_NOT_GIVEN}])[\\u4e00-\\u9fff]"
+# A given name of one character may be one a transliteration uses too (李娜 came back "Leena").
+_GRAMMAR = _NOT_GIVEN.replace(FOREIGN_NAME_CHARS, "")
 # (Not a word that starts with a surname's character: 北京队方面， came back "Beijing Fang Mian".)
 _AFTER_TITLE = re.compile(f"(?:{TITLES})(?!方面|方向|方式|方案|方法|成员|成绩)"
                           f"({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
@@ -110,15 +112,21 @@ _HAN = re.compile("[\\u4e00-\\u9fff]")
 _FIELD_LABELS = ("姓名|学生姓名|患者姓名|原告|被告|申请人|被申请人|上诉人|被上诉人|第三人|法定代表人|委托诉讼代理人"
                  "|委托代理人|诉讼代理人|代理人|审判长|审判员|人民陪审员|陪审员|书记员|法官助理|法官|联系人|负责人"
                  "|经办人|作者|编辑|责任编辑|记者|主讲人|主持人|报告人|讲师|嘉宾|译者|摄影|通讯员|医师|主治医师"
-                 "|主治医生|签名|签字|收件人|发件人|寄件人|审核人|批准人|制表人|填表人|值班人|监护人|申报人")
-_FIELD_NAME = re.compile(f"(?:^|(?<=[\\s\u3000，。；;、（(]))(?:{_FIELD_LABELS})(?:[：:][ \u3000]*|[ \u3000]+)"
-                         f"({_SURNAME})((?![某])(?:{_NAME_CHAR}){{1,2}})(?=$|[\\s\u3000，,。；;、（(）)])")
+                 "|主治医生|签名|签字|收件人|发件人|寄件人|审核人|批准人|制表人|填表人|值班人|监护人|申报人"
+                 # ... and a contract's parties (a lease's 出租方（甲方）：张伟 came back "The lease (Party A): A
+                 # great"), the party's letter in brackets after the label or alone.
+                 "|出租方|承租方|出租人|承租人|甲方|乙方|丙方|买方|卖方|出卖人|买受人|借款人|贷款人|出借人|委托方"
+                 "|受托方|委托人|受托人|发包方|承包方|发包人|承包人|转让方|受让方|担保人|保证人|房东|租户|雇主|雇员"
+                 "|用人单位|劳动者|签约人|授权代表|代表人")
+_PARTY = "(?:[（(](?:甲|乙|丙|丁)方[）)])?"
+_FIELD_NAME = re.compile(f"(?:^|(?<=[\\s\u3000，。；;、（(]))(?:{_FIELD_LABELS}){_PARTY}(?:[：:][ \u3000]*|[ \u3000]+)"
+                         f"({_SURNAME})((?![某])(?:{_NAME_CHAR}){{1,2}}|(?![{_GRAMMAR}某])[\u4e00-\u9fff])"
+                         f"(?=$|[\\s\u3000，,。；;、（(）)])")
 # A field that lists people (参会人员：王磊、李娜、赵鹏): each name of the list, surname first; a given
 # name of one character may be one a transliteration uses too (李娜 came back "Leena"), a longer one not
 # (史密斯 is Smith).
 _PEOPLE_LABELS = "参会人员|参会人|与会人员|出席人员|出席|列席|缺席|参加人员|抄送|成员|组员"
 _PEOPLE_FIELD = re.compile(f"(?:^|(?<=[\\s\u3000，。；;]))(?:{_PEOPLE_LABELS})[：:][ \u3000]*")
-_GRAMMAR = _NOT_GIVEN.replace(FOREIGN_NAME_CHARS, "")
 _LISTED_NAME = re.compile(f"({_SURNAME})((?![某])(?:{_NAME_CHAR}){{2}}|(?![{_GRAMMAR}某])[\\u4e00-\\u9fff])"
                           f"(?=$|[、，,；;。\\s\\u3000（(])")
 

@@ -255,9 +255,17 @@ _NO_DISTRICT_TEXT = (
 _NO_DISTRICT = frozenset(_NO_DISTRICT_TEXT.split())
 
 
+# A place's reading of a character that has two (a lease's 北京市朝阳区 came back "Zhaoyang District", the
+# morning sun's reading; Shanghai's 长宁区 "Zhangning"): Chaoyang, Changning, Chang'an, Changxing.
+_PLACE_READINGS = {"朝": "chao", "长": "chang"}
+
+
 def _pinyin(chinese: str) -> str:
-    """``chinese`` in pinyin as one word, without tones (南山 nanshan)."""
-    return "".join(lazy_pinyin(chinese, style=Style.NORMAL))
+    """``chinese`` in pinyin as one word, without tones (南山 nanshan), a place's readings first."""
+    syllables = lazy_pinyin(chinese, style=Style.NORMAL)
+    if len(syllables) == len(chinese):  # one syllable a character (no Latin letters or digits in it)
+        syllables = [_PLACE_READINGS.get(c, s) for c, s in zip(chinese, syllables, strict=True)]
+    return "".join(syllables)
 
 
 def _in_pinyin(chinese: str, english: str | None) -> bool:
@@ -367,9 +375,29 @@ _ROAD_PARTS = {"东": "East", "西": "West", "南": "South", "北": "North", "�
 _ROAD_KINDS = {"路": "Road", "大道": "Avenue", "大街": "Street", "街": "Street"}
 
 
+# An English street address, its house number and street (a booking's "450 Post Street" came back
+# 450邮局, a post office; "1600 Pennsylvania Avenue NW"), kept as written into Chinese, as Chinese
+# writes a foreign address; with its suite or unit.
+_STREET_KINDS = (r"Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|Blvd\.?|Drive|Dr\.|Lane|Ln\.|Way|Place|Pl\."
+                 r"|Court|Ct\.|Terrace|Parkway|Pkwy\.|Highway|Hwy\.|Square|Crescent|Close|Row|Alley")
+_EN_ADDRESS = re.compile(r"(?<![0-9A-Za-z_.,$€£¥#-])[0-9]{1,6}[A-Z]?[ \u00a0]+"
+                         r"(?:(?:North|South|East|West|N\.|S\.|E\.|W\.)[ \u00a0]+)?"
+                         r"(?:[A-Z][a-z]+|[0-9]{1,3}(?:st|nd|rd|th))(?:[ \u00a0]+[A-Z][a-z]+){0,3}[ \u00a0]+"
+                         rf"(?:{_STREET_KINDS})(?![A-Za-z])(?:[ \u00a0]+(?:NW|NE|SW|SE|N|S|E|W)(?![A-Za-z]))?"
+                         r"(?:,?[ \u00a0]+(?:Suite|Ste\.|Apt\.?|Apartment|Unit|Floor|Fl\.)[ \u00a0]+[0-9A-Z]{1,5}"
+                         r"(?![0-9A-Za-z]))?")
+
+# ... not a year before a street named after it ("In 2019 Main Street was closed").
+_YEAR_BEFORE = re.compile(r"(?i:\b(?:in|since|by|until|of|from|during))[ \u00a0]+$")
+
+
 def find_roads(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
-    """The roads of a Chinese ``text`` into English (above), with their house numbers: before the
-    names and figures, which would take a road's place or number apart."""
+    """The roads of a Chinese ``text`` into English (above), with their house numbers, and an English
+    street address kept into Chinese: before the names and figures, which would take a road's place
+    or number apart."""
+    if base_language(src_lang) == "en" and base_language(tgt_lang) == "zh":
+        return [Span(m.start(), m.end(), m.group(), "place", m.group()) for m in _EN_ADDRESS.finditer(text)
+                if not _YEAR_BEFORE.search(text, 0, m.start())]
     if base_language(src_lang) != "zh" or base_language(tgt_lang) != "en":
         return []
     into_english = _tables()[1]

@@ -91,7 +91,7 @@ import re
 from decimal import Decimal
 
 from doctrans.chinese_numerals import count_numeral, english_ordinal, english_words, read_numeral, write_numeral
-from doctrans.dates import WEEKDAYS, YEAR_WORD_NEXT, weekday_in_chinese
+from doctrans.dates import DAYS_COUNTED_AFTER, WEEKDAYS, YEAR_WORD_NEXT, weekday_in_chinese
 from doctrans.language_id import base_language
 from doctrans.magnitudes import (
     FIGURE_START,
@@ -321,6 +321,8 @@ _CHINESE_DURATIONS = {"个小时": "hour", "小时": "hour", "分钟": "minute",
 _CHINESE_DURATION = re.compile(
     rf"(?<!第){FIGURE_START}({NUMBER})\s?(个小时|小时|分钟|秒钟|天(?![然空气津])|个星期|星期(?![一二三四五六日天])|周(?![年岁一二三四五六日末])"
     r"|个月|个工作日|工作日|日(?=以?内)|(?<![0-9０-９][0-9０-９][0-9０-９])(?<=[0-9０-９])年(?![级代度底初末中间份]))(以内|内)?")
+# ... and 日 after a word that counts time (a contract's 应提前30日书面通知, 逾期15日: doctrans.dates).
+_COUNTED_DAYS = re.compile(rf"(?:{'|'.join(DAYS_COUNTED_AFTER)})([0-9０-９]{{1,3}})日(?!以?内)")
 _ENGLISH_DURATIONS = {"hour": "小时", "minute": "分钟", "second": "秒", "day": "天", "week": "周", "month": "个月",
                       "year": "年", "working day": "个工作日", "business day": "个工作日"}
 _ENGLISH_DURATION = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0-]"
@@ -439,6 +441,12 @@ _ZH_AGE = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(�
 # 21.3%", and the bound alone "aged 60 and over s": the model's plural).
 _ZH_AGE_BOUND = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(及以上|以上|及以下|以下|以内)的?"
                            r"(老年人|老人|人口|人群|居民|儿童|人)?")
+# A law's age limit (不满十四周岁未成年人 came back "under 14 minors weeks ... -year-old minors", 周岁 read
+# as weeks; 年满十八周岁 is 18 reached): under the age of 14, aged 18 or over; in digits or numerals.
+_ZH_AGE_LIMIT = re.compile(r"(不满|未满|未达|年满|已满|满)([0-9０-９]{1,3}|[一二三四五六七八九十两]{1,3})"
+                           r"(?:周岁|岁)(?:的)?")
+_AGE_LIMITS = {"不满": "under the age of {}", "未满": "under the age of {}", "未达": "under the age of {}",
+               "年满": "aged {} or over", "已满": "aged {} or over", "满": "aged {} or over"}
 # An infant's age in months (6月龄至5岁儿童 came back "June to 5-year-old children": 6月 read as June),
 # alone, as a bound or as the low end of a range in years, with the children it counts.
 _ZH_MONTHS_OF_AGE = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,2})个?月龄"
@@ -764,6 +772,13 @@ def _out_of_chinese(text: str) -> list[Span]:
         unit = _CHINESE_DURATIONS[m.group(2)] + ("" if figure == "1" else "s")
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           f"{'within ' if m.group(3) else ''}{figure} {unit}"))
+    for m in _COUNTED_DAYS.finditer(text):
+        figure = ascii_digits(m.group(1))
+        days = f"{figure} day{'' if figure == '1' else 's'}"
+        # 提前 is the span's (the model dropped it between a figure and a term): 30 days in advance.
+        start = m.start() if m.group().startswith("提前") else m.start(1)
+        spans.append(Span(start, m.end(), text[start:m.end()], "number",
+                          f"{days} in advance" if start == m.start() else days))
     for m in _CHINESE_TIME.finditer(text):
         hour, minute = _clock_number(m.group(2)), _clock_number(m.group(3)) if m.group(3) else None
         if hour is None or not 1 <= hour <= 12 or (minute is not None and not 0 <= minute < 60):
@@ -809,6 +824,11 @@ def _out_of_chinese(text: str) -> list[Span]:
         else:
             written = f"{unit} old" if people is None else f"aged {unit}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{people} {written}" if people else written))
+    for m in _ZH_AGE_LIMIT.finditer(text):
+        figure = m.group(2)
+        years = int(ascii_digits(figure)) if figure[0] in "0123456789０１２３４５６７８９" else read_numeral(figure)
+        if years and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", _AGE_LIMITS[m.group(1)].format(years)))
     for m in _ZH_AGE_BOUND.finditer(text):
         if any(sp.start <= m.start() < sp.end for sp in spans):
             continue

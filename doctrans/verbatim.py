@@ -646,6 +646,17 @@ _RULES: list[tuple[str, Finder]] = [
                        r"(?:[-.]?(?:alpha|beta|rc|dev|pre|post|a|b)\.?[0-9]+|-(?:alpha|beta|preview|SNAPSHOT)"
                        r"|\+[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?"
                        r"(?![0-9A-Za-z_]|\.[0-9])", trim=True)),
+    # A platform, a browser or a standard with its version, one name (a release note's "on Windows 11"
+    # came back 上的11, Windows dropped beside the figure's placeholder; "Bluetooth 5.3", "iPhone 15").
+    # Not a programming language's (Python 3.12: the documentation models read those well).
+    ("code", _regex(r"(?<![0-9A-Za-z_.\-])(?:Windows(?: Server)?|macOS|Mac OS X|OS X|iOS|iPadOS|watchOS|Android"
+                    r"|Ubuntu|Debian|Fedora|CentOS|RHEL|HarmonyOS|Safari|Chrome|Firefox|Office|iPhone|iPad|Pixel"
+                    r"|PlayStation|Xbox|Bluetooth|Wi-Fi|USB|HDMI|PCIe|DDR|LTE|HTTP|TLS|IPv)"
+                    r"[ \u00a0]?(?<=[ \u00a0]|[SRCPV4])(?:[0-9]+(?:\.[0-9]+)*(?: (?:Pro|Max|Plus|Ultra|LTS))?|XP|Vista)"
+                    # (not a list of versions, nor one a qualifier or a measure takes: Windows 10/11 and
+                    # macOS 12 及以上版本 are doctrans.kept_names')
+                    r"(?![0-9A-Za-z_]|[./][0-9]|[ \u00a0]?(?:%|percent|times|GB|MB|TB|ports?\b|cables?\b)"
+                    r"|[ \t]?(?:及|以|左右|[个年月日元万亿倍]))")),
     # A key combination: modifier keys joined by + to a key (Ctrl+S, Alt+F4, Ctrl+Shift+Esc).
     ("code", _regex(r"(?<![0-9A-Za-z_+])(?:Ctrl|Control|Alt|Shift|Cmd|Command|Option|Opt|Win|Meta|Super|Fn)"
                     r"(?:\s?\+\s?(?:Ctrl|Control|Alt|Shift|Cmd|Command|Option|Opt|Win|Meta|Super|Fn|F[0-9]{1,2}"
