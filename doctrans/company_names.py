@@ -37,6 +37,7 @@ from pypinyin import Style, lazy_pinyin
 from doctrans.language_id import base_language
 from doctrans.person_names import FOREIGN_NAME_CHARS
 from doctrans.place_names import chinese_to_english
+from doctrans.report_terms import english_of
 from doctrans.verbatim import Span
 
 # The legal form at the end, and how English companies in China write it.
@@ -123,6 +124,11 @@ def find_company_names(text: str, src_lang: str | None, tgt_lang: str | None) ->
             continue  # an English name with a Chinese legal form (Hunter Portland顾问有限公司): kept as written
         while text[begin:begin + 2] in _VERBS:
             begin += 2  # 成立有限责任公司: to set up a limited company, no name
+        # A company the report terms name (中国银行股份有限公司 came back "China Yinhang Co., Ltd."):
+        # their English name with the legal form.
+        if (known := english_of(text[begin:m.start()])) is not None:
+            spans.append(Span(begin, m.end(), text[begin:m.end()], "name", f"{known} {_FORMS[m.group()]}"))
+            continue
         # A place first (深圳市 of 深圳市华远科技), then the trade name: two to four characters.
         place = _place_at(text, begin, end)
         start = place[0] if place else begin

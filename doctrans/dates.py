@@ -455,6 +455,57 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         spans = _beside(spans, [Span(m.start(), m.start() + 4, m.group()[:4], "date", m.group()[:4] + "年")
                                 for m in _YEAR_TO_PRESENT.finditer(text)])
         spans = _ranges([_to_present(text, _with_deadline(text, sp)) for sp in spans], text)
+    return _beside(_eras(text, lang), spans)
+
+
+# Years of an era (a museum's "Shang and Zhou dynasties (c. 1600–256 BCE)" came back (c。1600–256 BCE),
+# the era left in English; 公元前221年 is 221 BC): the era and "about" in the other language's way,
+# a range's second year of the same era (约公元前1600年至前256年), a century too (公元前5世纪).
+_ABOUT_EN = r"(?:(?P<about>c\.|ca\.|circa|around|about)\s?)?"
+_EN_BC = re.compile(rf"(?<![A-Za-z0-9])({_ABOUT_EN}(?P<a>[0-9]{{1,4}})(?:\s?(?:–|-|—|to)\s?(?P<b>[0-9]{{1,4}}))?"
+                    r"\s?(?P<era>BCE|BC|B\.C\.E\.|B\.C\.|CE|AD|A\.D\.)"
+                    r"|(?P<ad>AD|A\.D\.)\s?(?P<y>[0-9]{1,4}))(?![A-Za-z0-9])")
+_EN_CENTURY_BC = re.compile(r"(?<![A-Za-z0-9])(?:the\s+)?(?P<n>[0-9]{1,2})(?:st|nd|rd|th)\s+century\s+"
+                            r"(?P<era>BCE|BC|B\.C\.E\.|B\.C\.|CE|AD|A\.D\.)(?![A-Za-z0-9])")
+_ZH_BC = re.compile(r"(?P<about>约|大约)?公元(?P<bc>前)?(?P<a>[0-9]{1,4})年"
+                    r"(?:(?:至|到|—|-|－|～)(?P<ce2>公元)?(?P<bc2>前)?(?P<b>[0-9]{1,4})年)?")
+_ZH_CENTURY_BC = re.compile(r"公元(?P<bc>前)?(?P<n>[0-9]{1,2})世纪")
+
+
+def _eras(text: str, lang: str | None) -> list[Span]:
+    spans = []
+    if lang == "en":
+        for m in _ZH_BC.finditer(text):
+            about = "c. " if m["about"] else ""
+            if m["bc"]:
+                # the second year of the same era: 前 again, or a smaller bare figure (公元前221年至206年)
+                same = m["bc2"] or (not m["ce2"] and m["b"] and int(m["b"]) < int(m["a"]))
+                second = f"–{m['b']}" if m["b"] and same else None
+                if m["b"] and second is None:  # 公元前202年至公元8年: from one era into the other
+                    written = f"{about}{m['a']} BC to AD {m['b']}"
+                else:
+                    written = f"{about}{m['a']}{second or ''} BC"
+            elif m["b"]:
+                written = f"{about}AD {m['a']}–{m['b']}"
+            else:
+                written = f"{about}AD {m['a']}"
+            spans.append(Span(m.start(), m.end(), m.group(), "date", written))
+        for m in _ZH_CENTURY_BC.finditer(text):
+            spans.append(Span(m.start(), m.end(), m.group(), "date",
+                              f"the {_ordinal(int(m['n']))} century {'BC' if m['bc'] else 'AD'}"))
+    elif lang in _CJK_DATE_TARGETS:
+        for m in _EN_BC.finditer(text):
+            about = "约" if m["about"] else ""
+            if m["ad"]:
+                written = f"公元{m['y']}年"
+            elif m["era"].upper().replace(".", "") in ("BC", "BCE"):
+                written = f"{about}公元前{m['a']}年" + (f"至前{m['b']}年" if m["b"] else "")
+            else:
+                written = f"{about}公元{m['a']}年" + (f"至{m['b']}年" if m["b"] else "")
+            spans.append(Span(m.start(), m.end(), m.group(), "date", written))
+        for m in _EN_CENTURY_BC.finditer(text):
+            bc = m["era"].upper().replace(".", "") in ("BC", "BCE")
+            spans.append(Span(m.start(), m.end(), m.group(), "date", f"公元{'前' if bc else ''}{int(m['n'])}世纪"))
     return spans
 
 

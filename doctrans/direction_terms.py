@@ -74,6 +74,7 @@ from doctrans.report_terms import find_changes, find_report_terms
 from doctrans.scene_headings import find_scene_headings
 from doctrans.scores import find_scores
 from doctrans.section_headings import find_section_heading
+from doctrans.space_missions import find_space_missions
 from doctrans.ui_labels import find_ui_labels
 from doctrans.units import CLOCK_WRITTEN, find_large_measures, find_units
 from doctrans.verbatim import Span, find_spans
@@ -95,6 +96,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
                   find_recent_periods(text, src_lang, tgt_lang), find_qualified_counts(text, src_lang, tgt_lang),
                   find_halves(text, src_lang, tgt_lang), find_clock_words(text, src_lang, tgt_lang),
                   find_coordinates(text, src_lang, tgt_lang), find_roads(text, src_lang, tgt_lang),
+                  find_space_missions(text, src_lang, tgt_lang),
                   find_amounts(text, tgt_lang), find_large_measures(text, tgt_lang),
                   find_counted_nouns(text, src_lang, tgt_lang), find_magnitudes(text, tgt_lang),
                   find_report_periods(text, src_lang, tgt_lang),

@@ -7,10 +7,10 @@ surname alone as the word it also is: one match report's Sinner came back 罪名
 profile's Gates 网上 (Bill Gates itself 比尔·盖茨), and Cook 科克 beside a 蒂姆·科克 — the reader
 cannot tell it is the same person, or a person at all. So, over the document's English prose:
 
-- a **person** is a given name of doctrans/data/given_names.txt (a middle initial allowed) and a
-  capitalised surname that is no kind of place or organisation (``Charles River``, ``Victoria
-  Station`` are not: :data:`_NOT_SURNAMES`), where the document also writes that surname alone
-  (not right after another capitalised word);
+- a **person** is a given name of doctrans/data/given_names.txt (a middle initial or given name
+  allowed) and a capitalised surname that is no kind of place or organisation (``Charles River``,
+  ``Victoria Station`` are not: :data:`_NOT_SURNAMES`), where the document also writes that
+  surname alone (not right after another capitalised word) or names the person in full again;
 - the model's own translation of the full name alone gives both renderings: the full name as it
   writes it, the surname as the part after its last middle dot (``卡洛斯·阿尔克拉兹`` ->
   ``阿尔克拉兹``) when every character of that part is one Chinese writes foreign names in
@@ -26,6 +26,7 @@ translator's glossary, after the user's terms). English into Chinese only.
 | Carlos Alcaraz lost. Alcaraz said ...                            | 卡洛斯·阿尔克拉兹 · 阿尔克拉兹         |
 | Tim Cook spoke. Cook said ...  (the model copies "Tim Cook")     | Tim Cook · Cook, as written            |
 | Maria Lopez spoke.  (never by her surname alone)                 | (none)                                 |
+| Eleanor M. Whitfield ... Eleanor Margaret Whitfield died.        | 埃莉诺·惠特菲尔德 · 惠特菲尔德         |
 | Charles River flooded. The River rose.                           | (none)                                 |
 """
 
@@ -76,7 +77,10 @@ def transliteration_chars() -> frozenset[str]:
 @cache
 def _full_name() -> re.Pattern[str]:
     givens = "|".join(sorted((g.capitalize() for g in given_names()), key=len, reverse=True))
-    return re.compile(rf"(?<![\w.])(?:{givens})(?:\s+[A-Z]\.)?\s+({_SURNAME})(?![\w'’-]*[\wà-ÿ])")
+    # A middle initial or a middle given name (an obituary's "Eleanor Margaret Whitfield": its
+    # surname is Whitfield, not Margaret).
+    return re.compile(rf"(?<![\w.])(?:{givens})(?:\s+(?:[A-Z]\.|(?:{givens})(?=\s+[A-Z])))?\s+({_SURNAME})"
+                      r"(?![\w'’-]*[\wà-ÿ])")
 
 
 def full_names(text: str) -> list[tuple[str, str]]:
@@ -115,13 +119,17 @@ def find_document_people(texts: Iterable[str], alone: Callable[[str], str] | Non
     its own (None: every name kept as written)."""
     text = "\n".join(texts)
     people: dict[str, str] = {}  # surname -> its first full name
+    mentions: dict[str, int] = {}  # surname -> how many full names end with it
     for full, surname in full_names(text):
         people.setdefault(surname, full)
+        mentions[surname] = mentions.get(surname, 0) + 1
     names: dict[str, str] = {}
     for surname, full in list(people.items())[:MAX_PEOPLE * 4]:
         if len(names) >= 2 * MAX_PEOPLE:
             break
-        if not alone_mentions(text, surname):
+        # ... or names in full more than once, maybe each time another way (an obituary's "Eleanor M.
+        # Whitfield" came back 埃莉诺·莫菲尔德, its "Eleanor Margaret Whitfield" 埃莉诺·玛格丽特·惠特菲尔德)
+        if not alone_mentions(text, surname) and mentions[surname] < 2:
             continue
         rendered = alone(full) if alone is not None else ""
         short = surname_rendering(full, rendered)

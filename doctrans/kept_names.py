@@ -134,7 +134,9 @@ _ORGANISATION = re.compile(r" (?:Inc|Ltd|LLC|PLC|LLP|GmbH|Corp|Corporation|Compa
                            # (a job ad's "Northwind Analytics is hiring" came back 北欧分析组)
                            r"|Analytics|Consulting|Dynamics|Services|Digital|Electronics|Aerospace|Biotech|Data"
                            # (a booking's "Hotel: The Marlowe Hotel, 450 Post Street" came back 霍特尔：450邮局)
-                           r"|Hotel|Hotels|Inn|Resort|Suites|Lodge|Hostel)$")
+                           r"|Hotel|Hotels|Inn|Resort|Suites|Lodge|Hostel"
+                           # (an obituary's "at the First Unitarian Church" came back 第一个宇航员, an astronaut)
+                           r"|Church|Cathedral|Chapel|Synagogue|Mosque)$")
 _WORD_ENDING = re.compile(r"(?:ly|ing|tion|sion|ness|ment|able|ible|ed|less|ous|ive|ize|ise|ity|ful|al)$")
 
 

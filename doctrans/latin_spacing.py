@@ -4,7 +4,8 @@ Chinese sets no space after ``，。；：？！``, and the zh→en model someti
 ``十年前，我搬到了北京。`` came back ``10 years ago,I moved to Beijing.`` (the piece ``I`` without
 its word-start mark). Out of a Chinese source, English output gets a space after ``, ;`` before a
 letter (after a word or a masked span), and after ``. ? ! :`` before a capital that follows a word
-of small letters (so ``e.g.``, ``U.S.``, ``3.5``, ``os.path`` and ``http://`` stay as they are).
+of small letters (so ``e.g.``, ``U.S.``, ``3.5``, ``os.path`` and ``http://`` stay as they are);
+after a label's ``:`` before its figure where the source wrote ``：`` (``(BMI):26.4``).
 Chinese glues its full-width brackets to the words around them, and the model copies that:
 ``2024年政府工作报告（摘要）`` came back ``2024 Government Work Report(digest)``; its “” too (点击“申请退款” came back
 ``clicking"apply for a refund"``). Where the source
@@ -21,6 +22,9 @@ import re
 # After a word or a placeholder (a figure, a date: "1987年，你出生那年" came back "1987,you're born").
 _AFTER_COMMA = re.compile(r"(?:(?<=[^\W\d_])|(?<=\u2986))([,;])(?=[^\W\d_])")
 _AFTER_END = re.compile(r"(?:(?<=[a-z]{2})([.?!:])|(?<=\))(:))(?=[A-Z][a-z])")  # (March 12):Shanghai too
+# ... and a label's colon glued to its value, a figure or a span, where the source wrote "：" (a
+# checkup's 体重指数（BMI）：26.4 came back "body mass index (BMI):26.4", 电话：0755-… "call:0755-…").
+_LABEL_COLON = re.compile(r"(?:(?<=[A-Za-z]{2})|(?<=\)))(:)(?=[0-9\u2985])")
 # A word (or span) glued to "(" before a word, and ")" glued to the next word.
 _BEFORE_OPEN = re.compile(r"((?<=[^\W\d_]{2})|\u2986)\((?=[^\W_]|\u2985)")
 _AFTER_CLOSE = re.compile(r"(?<=[^\W_]|\u2986)\)(?=([^\W\d_]{2}|\u2985))")
@@ -34,6 +38,8 @@ def spaced_after_marks(text: str, source: str = "") -> str:
     """``text`` (English, placeholders masked) with a space after a mark glued to the next word;
     around its brackets where ``source`` wrote full-width ones."""
     text = _AFTER_END.sub(lambda m: (m.group(1) or m.group(2)) + " ", _AFTER_COMMA.sub(r"\1 ", text))
+    if "：" in source:
+        text = _LABEL_COLON.sub(": ", text)
     if "（" in source and "( " not in source:
         # ... and no space inside them ("（周一）" came back "( Monday)").
         text = _INNER_OPEN.sub("(", _INNER_CLOSE.sub(")", text))

@@ -66,7 +66,9 @@ _CHINESE_CONTEXT = {"我校": ("自", "准"), "我市": ("", "场"),
                     # 午饭后 is after lunch, 吃饭后 after eating (TVsub's 81 饭后 are nearly all those)
                     "饭后": ("午晚早吃", ""), "饭前": ("午晚早吃", ""),
                     # 三个月租金 is three months' rent, 水电费 the utilities; 本法庭 is this court
-                    "月租金": ("个", ""), "电费": ("水", ""), "本法": ("", "庭官则律")}
+                    "月租金": ("个", ""), "电费": ("水", ""), "本法": ("", "庭官则律"),
+                    "性别：男": ("", "性孩人子"), "性别:男": ("", "性孩人子"), "性别：女": ("", "性孩人子"),
+                    "性别:女": ("", "性孩人子")}
 
 
 def _in_context(term: str) -> str:
@@ -117,6 +119,11 @@ def _tables() -> tuple[list[str], dict[str, str], dict[str, str], re.Pattern[str
     alternation = "|".join(_in_context(n) for n in sorted(into_english, key=len, reverse=True))
     chinese_terms = re.compile(rf"(?<![{_NOT_BEFORE_CHINESE}])(?:{alternation})(?!{_NOT_AFTER_CHINESE})")
     return terms, into_chinese, into_english, english_terms, chinese_terms
+
+
+def english_of(chinese: str) -> str | None:
+    """A Chinese term's English (中国银行 -> Bank of China), or None."""
+    return _tables()[2].get(chinese)
 
 
 def find_report_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:

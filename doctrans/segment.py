@@ -136,6 +136,8 @@ def _is_boundary(text: str, lang: str, mark_start: int, mark: str, after: int, l
     abbreviations = _ABBREVIATIONS.get(lang, _ABBREVIATIONS["en"])
     if bare in abbreviations:
         return False
+    if bare in ("c", "ca", "b", "d", "fl") and first.isdigit():
+        return False  # circa, born, died, flourished before a year: "(c. 1600–256 BCE)", "(b. 1931)"
     if word in _SCENE_SIDES and _opens_line(text, mark_start - len(word)):
         return False  # a screenplay's scene heading: "INT. POLICE STATION - NIGHT" (doctrans.scene_headings)
     if word + "." in AP_STATES and _DATELINE_CITY.search(text, 0, mark_start - len(word)):

@@ -90,7 +90,14 @@ import itertools
 import re
 from decimal import Decimal
 
-from doctrans.chinese_numerals import count_numeral, english_ordinal, english_words, read_numeral, write_numeral
+from doctrans.chinese_numerals import (
+    ENGLISH_NUMBERS,
+    count_numeral,
+    english_ordinal,
+    english_words,
+    read_numeral,
+    write_numeral,
+)
 from doctrans.dates import DAYS_COUNTED_AFTER, WEEKDAYS, YEAR_WORD_NEXT, weekday_in_chinese
 from doctrans.language_id import base_language
 from doctrans.magnitudes import (
@@ -326,6 +333,8 @@ _COUNTED_DAYS = re.compile(rf"(?:{'|'.join(DAYS_COUNTED_AFTER)})([0-9０-９]{{1
 _ENGLISH_DURATIONS = {"hour": "小时", "minute": "分钟", "second": "秒", "day": "天", "week": "周", "month": "个月",
                       "year": "年", "working day": "个工作日", "business day": "个工作日"}
 _ENGLISH_DURATION = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0-]"
+                               # (a policy's "unoccupied for more than 60 consecutive days" came back 60连续的日子)
+                               r"(?:(consecutive|straight|calendar)[ \u00a0])?"
                                r"(working day|business day|hour|minute|second|day|week|month|year)s?"
                                r"(?![A-Za-z0-9_-]|[ \u00a0](?:old|of[ \u00a0]age)\b)", re.IGNORECASE)
 # Before or after the time (a travel guide's 建议早上8点前出发 came back "to send out 8 a.m.", the
@@ -447,6 +456,10 @@ _ZH_AGE_LIMIT = re.compile(r"(不满|未满|未达|年满|已满|满)([0-9０-�
                            r"(?:周岁|岁)(?:的)?")
 _AGE_LIMITS = {"不满": "under the age of {}", "未满": "under the age of {}", "未达": "under the age of {}",
                "年满": "aged {} or over", "已满": "aged {} or over", "满": "aged {} or over"}
+# A term in years (a bank's 三年期定期存款 came back "time deposits years of 1.75%", the term gone; a
+# bond's 十年期): three-year, 10-year; not 更年期 (the menopause) nor 周年期.
+_ZH_TERM_YEARS = re.compile(r"(?<![0-9０-９一二三四五六七八九十两百千更周])"
+                            r"([0-9０-９]{1,2}|[一二两三四五六七八九十]{1,3})年期")
 # An infant's age in months (6月龄至5岁儿童 came back "June to 5-year-old children": 6月 read as June),
 # alone, as a bound or as the low end of a range in years, with the children it counts.
 _ZH_MONTHS_OF_AGE = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,2})个?月龄"
@@ -824,6 +837,12 @@ def _out_of_chinese(text: str) -> list[Span]:
         else:
             written = f"{unit} old" if people is None else f"aged {unit}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{people} {written}" if people else written))
+    for m in _ZH_TERM_YEARS.finditer(text):
+        figure = m.group(1)
+        years = int(ascii_digits(figure)) if figure[0] in "0123456789０１２３４５６７８９" else read_numeral(figure)
+        if years and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              f"{ENGLISH_NUMBERS[years] if years < 10 else years}-year"))
     for m in _ZH_AGE_LIMIT.finditer(text):
         figure = m.group(2)
         years = int(ascii_digits(figure)) if figure[0] in "0123456789０１２３４５６７８９" else read_numeral(figure)
@@ -1015,12 +1034,16 @@ def _into_chinese(text: str) -> list[Span]:
         below = Span(m.start(), m.end(), m.group(0), "number", f"零下{m.group(1)}度")  # the minus had gone
         spans += [] if below.overlaps_any(spans) else [below]
     for m in _ENGLISH_DURATION.finditer(text):  # and a range of them ("every 4 to 6 hours" came back
-        unit = _ENGLISH_DURATIONS[m.group(2).lower()]  # 每1 4至6小时表, 4转换为6小时): 4至6小时
+        unit = _ENGLISH_DURATIONS[m.group(3).lower()]  # 每1 4至6小时表, 4转换为6小时): 4至6小时
+        kind = (m.group(2) or "").lower()
+        if kind == "calendar" and unit == "天":
+            unit = "个日历日"
+        lead = "连续" if kind in ("consecutive", "straight") else ""
         first = _range_low(text, m.start())
         if first and not first.group(1):
             spans.append(Span(first.start(), m.end(), text[first.start():m.end()], "number",
-                              f"{first.group(2)}至{m.group(1)}{unit}"))
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}{unit}"))
+                              f"{lead}{first.group(2)}至{m.group(1)}{unit}"))
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{lead}{m.group(1)}{unit}"))
     for m in _ENGLISH_AGE.finditer(text):
         age = Span(m.start(), m.end(), m.group(0), "number", f"{m.group(1)}岁")
         spans += [] if age.overlaps_any(spans) else [age]  # children under 5 years old: one bound

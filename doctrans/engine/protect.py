@@ -44,7 +44,7 @@ from doctrans.latin_spacing import spaced_after_marks
 from doctrans.list_markers import counted_point, marker_into
 from doctrans.negation import changed_negation, spoken_negation
 from doctrans.number_words import proper_ordinals, with_years
-from doctrans.person_names import surnames_after_latin_given_names
+from doctrans.person_names import find_person_names, surnames_after_latin_given_names
 from doctrans.place_names import invented_places, look_alikes
 from doctrans.quoted_terms import DEFINED, DEFINED_INTO_ENGLISH, QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
@@ -684,7 +684,15 @@ def _leading(sentence: str, src_lang: str | None, tgt_lang: str | None) -> tuple
     numbered = numbered_heading(sentence, src_lang, tgt_lang)
     if numbered is not None:
         return numbered
-    return counted_point(sentence, src_lang, tgt_lang) or leading_label(sentence, src_lang, tgt_lang)
+    counted = counted_point(sentence, src_lang, tgt_lang)
+    if counted is not None:
+        return counted
+    label = leading_label(sentence, src_lang, tgt_lang)
+    # Not a form's field that names a person (姓名：陈晓明　性别：男): the rest alone has lost what says
+    # its first word is a name (doctrans.person_names reads it after its label), and the model dropped it.
+    if label is not None and any(n.start == label[0] for n in find_person_names(sentence, src_lang, tgt_lang)):
+        return None
+    return label
 
 
 def _after(prefix: str, body: Prepared) -> Prepared:
