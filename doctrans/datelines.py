@@ -62,11 +62,21 @@ _EN_AGENCY_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?:(?P<s
                                  rf"\((?P<agency>{'|'.join(_INTO_CHINESE)})\)\s*(?:--|-|—|–)")
 
 
+# ... and a paper's own, the city and its state alone ("STANFORD, Calif. — Engineers at ..." came back
+# 斯坦福，Calif. —): 加利福尼亚州斯坦福电; a city of no list in Latin letters.
+_EN_STATE_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?P<state>"
+                                rf"{'|'.join(re.escape(a) for a in AP_STATES)})\s*(?:--|—|–)")
+
+
 def _agency_dateline(text: str) -> list[Span]:
     """``PORTLAND, Ore. (AP) —`` as Chinese news writes it: 美联社俄勒冈州波特兰电."""
     m = _EN_AGENCY_DATELINE.match(text)
     if m is None:
-        return []
+        if (own := _EN_STATE_DATELINE.match(text)) is None:
+            return []
+        state = english_to_chinese(AP_STATES[own["state"]])
+        place = english_to_chinese(own["place"].title()) or english_to_chinese(own["place"]) or own["place"].title()
+        return [] if state is None else [Span(0, own.end(), own.group(), "number", f"{state}{place}电")]
     place = english_to_chinese(m["place"])
     state = english_to_chinese(AP_STATES[m["state"]]) if m["state"] else ""
     if place is None or state is None:

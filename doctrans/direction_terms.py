@@ -69,6 +69,7 @@ from doctrans.part_numbers import find_part_numbers
 from doctrans.person_names import find_person_names, with_speech_verbs
 from doctrans.place_names import find_place_names, find_roads
 from doctrans.qualifiers import find_qualified_counts, with_qualifiers, with_ranges
+from doctrans.regnal_names import find_regnal_names
 from doctrans.report_periods import find_report_periods
 from doctrans.report_terms import find_changes, find_report_terms
 from doctrans.scene_headings import find_scene_headings
@@ -96,7 +97,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
                   find_recent_periods(text, src_lang, tgt_lang), find_qualified_counts(text, src_lang, tgt_lang),
                   find_halves(text, src_lang, tgt_lang), find_clock_words(text, src_lang, tgt_lang),
                   find_coordinates(text, src_lang, tgt_lang), find_roads(text, src_lang, tgt_lang),
-                  find_space_missions(text, src_lang, tgt_lang),
+                  find_space_missions(text, src_lang, tgt_lang), find_regnal_names(text, src_lang, tgt_lang),
                   find_amounts(text, tgt_lang), find_large_measures(text, tgt_lang),
                   find_counted_nouns(text, src_lang, tgt_lang), find_magnitudes(text, tgt_lang),
                   find_report_periods(text, src_lang, tgt_lang),

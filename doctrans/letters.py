@@ -41,7 +41,13 @@ _TITLES_ZH = {**FORMS_OF_ADDRESS, "小姐": "Ms.", "律师": "Mr.", "总经理":
               "院长": "Dean"}
 _GROUPS_ZH = {"客户": "Customer", "用户": "User", "会员": "Member", "同事": "Colleagues", "同事们": "Colleagues",
               "各位同事": "Colleagues", "家长": "Parents", "各位家长": "Parents", "同学们": "Students",
-              "先生/女士": "Sir or Madam", "先生／女士": "Sir or Madam", "女士们、先生们": "Ladies and Gentlemen"}
+              "先生/女士": "Sir or Madam", "先生／女士": "Sir or Madam", "女士们、先生们": "Ladies and Gentlemen",
+              # (an airline's 尊敬的旅客： came back "Adverender:")
+              "旅客": "Passengers", "各位旅客": "Passengers", "乘客": "Passengers", "各位乘客": "Passengers",
+              "游客": "Visitors", "各位游客": "Visitors", "读者": "Readers", "各位读者": "Readers",
+              "居民": "Residents", "市民": "Citizens", "市民朋友们": "Citizens", "股东": "Shareholders",
+              "各位股东": "Shareholders", "投资者": "Investors", "患者": "Patients", "考生": "Candidates",
+              "各位考生": "Candidates", "学员": "Participants", "来宾": "Guests", "各位来宾": "Guests"}
 _SALUTATION_ZH = re.compile(r"^(尊敬的|亲爱的)\s?(.{1,12}?)\s?[：:，,]?$")
 # A group addressed without 尊敬的 (a school's notice opens 各位家长： — it came back "Everybody's
 # parents:"): the groups above that say 各位 or 们 themselves, with the colon that makes it a salutation.

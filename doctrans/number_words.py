@@ -283,7 +283,8 @@ def proper_ordinals(text: str) -> str:
 # 第 and a figure before a counter, into English ("他获得了第2名": the figure masked, 第 and 名 left to
 # the model): an ordinal, and for a place or a time the noun too.
 _CHINESE_DIGIT_ORDINAL = re.compile(r"第\s?([0-9]{1,4})\s?(?:(名|位)|(次)|(季度)|(分钟|天|周|个月|年)|(?=[届轮期场]))")
-_CHINESE_NUMERAL_EDITION = re.compile(r"第([一二三四五六七八九十百]{1,4})(?=届)")
+# The edition's 届 is the span's: left to the model after the ordinal it came back "the 3rd th".
+_CHINESE_NUMERAL_EDITION = re.compile(r"第([一二三四五六七八九十百]{1,4})届")
 # A time's ordinal with its noun (比赛第12分钟 came back "The 12 minutes of the game").
 _ORDINAL_TIMES = {"分钟": " minute", "天": " day", "周": " week", "个月": " month", "年": " year"}
 
@@ -472,7 +473,11 @@ _PAST_TO = {"a quarter": 15, "quarter": 15, "half": 30, "five": 5, "ten": 10, "t
             "twenty five": 25}
 _CLOCK_WORDS = re.compile(rf"(?<![\w'’-])(?:(?P<m>a quarter|quarter|half|twenty[- ]five|twenty|ten|five)\s+"
                           rf"(?P<dir>past|after|to)\s+(?P<h>{'|'.join(_HOURS)})(?:\s+o['’]clock)?|"
-                          rf"(?P<h2>{'|'.join(_HOURS)})\s+o['’]clock)(?![\w'’-])", re.IGNORECASE)
+                          rf"(?P<h2>{'|'.join(_HOURS)})\s+o['’]clock)(?![\w'’-])"
+                          # ... not a range of things counted after it ("at least five to seven years away"
+                          # came back 至少六点五十五分年, at 6:55)
+                          r"(?!\s+(?:[a-z]+s|year|month|week|day|hour|minute|time|percent|per|of|more|million"
+                          r"|billion|thousand|hundred)\b)", re.IGNORECASE)
 
 
 # "ten to two" is a time only where the sentence speaks of one (not "odds of five to one").
@@ -516,7 +521,8 @@ def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -
                     spans.append(Span(m.start(), m.end(), m.group(0), "number", f"Q{n}"))
                 continue
             noun = " place" if m.group(2) else " time" if m.group(3) else _ORDINAL_TIMES.get(m.group(5) or "", "")
-            spans.append(Span(m.start(), m.end(), m.group(0), "number", english_ordinal(n) + noun))
+            end = m.end() + (1 if text.startswith("届", m.end()) else 0)
+            spans.append(Span(m.start(), end, text[m.start():end], "number", english_ordinal(n) + noun))
         # ... and in numerals before the edition of an event (第五届数字经济论坛 came back "the fifth
         # digital economy", the forum's edition read away with it): the 5th.
         for m in _CHINESE_NUMERAL_EDITION.finditer(text):

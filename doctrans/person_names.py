@@ -256,6 +256,32 @@ def surnames_after_latin_given_names(text: str, source: str, spans: Sequence[Spa
     return text
 
 
+# A film's credits (由郭帆执导，吴京、刘德华、李雪健主演 came back "The licensed by Watch, Watchwart, Gango, Jr.
+# Skirts"; 刘德华饰演的科学家 "the Gedwald's university"): the director after 由 and before 执导, each
+# actor of the list before 主演, an actor before 饰演.
+# A cast list says its names are names: a character of transliterations may be a Chinese given name
+# there too (刘德华), but not the grammar.
+_CAST_CHAR = f"(?![{_GRAMMAR}主演饰扮导])[\\u4e00-\\u9fff]"
+_NAME = f"(?:{_SURNAME})(?:{_CAST_CHAR}){{1,2}}"
+_DIRECTED = re.compile(f"由({_SURNAME})({_CAST_CHAR}{{1,2}}?)(?=执导|导演|编剧|监制|担任导演|自编自导)")
+_STARRING = re.compile(f"(?:(?<=[，,。；;：:\\s由])|^)({_NAME}(?:[、和]{_NAME})*)(?=(?:等|联袂|领衔|共同)?主演)")
+_PLAYS = re.compile(f"(?:(?<=[，,。；;：:\\s由、])|^)({_SURNAME})({_CAST_CHAR}{{1,2}}?)(?=饰演|扮演)")
+_ONE_NAME = re.compile(f"({_SURNAME})((?:{_CAST_CHAR}){{1,2}})")
+
+
+def _credits(text: str) -> list[Span]:
+    spans = [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
+             for pattern in (_DIRECTED, _PLAYS) for m in pattern.finditer(text)]
+    for m in _STARRING.finditer(text):
+        pos = m.start(1)
+        for part in re.split("[、和]", m.group(1)):
+            one = _ONE_NAME.fullmatch(part)
+            if one is not None:
+                spans.append(Span(pos, pos + len(part), part, "name", pinyin(one.group(1), one.group(2))))
+            pos += len(part) + 1
+    return spans
+
+
 def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The people's names of ``text`` as ``name`` spans whose target is their pinyin (Chinese into
     English), and a Chinese surname's character in an English name (English into Chinese)."""
@@ -284,6 +310,7 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
     more += [Span(m.start(1), m.end(1), m.group(1), "name", pinyin(m.group(1), "")) for m in _SURNAMED.finditer(text)]
     more += [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
              for m in _NAMED.finditer(text)]
+    more += _credits(text)
     for span in more:
         if not span.overlaps_any(spans):
             spans.append(span)

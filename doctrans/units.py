@@ -451,10 +451,10 @@ _ZH_AGE = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(�
 _ZH_AGE_BOUND = re.compile(r"(?<![0-9０-９.第])([0-9０-９]{1,3})(?:周岁|岁)(及以上|以上|及以下|以下|以内)的?"
                            r"(老年人|老人|人口|人群|居民|儿童|人)?")
 # A law's age limit (不满十四周岁未成年人 came back "under 14 minors weeks ... -year-old minors", 周岁 read
-# as weeks; 年满十八周岁 is 18 reached): under the age of 14, aged 18 or over; in digits or numerals.
+# as weeks; 年满十八周岁 is 18 reached): under 14, aged 18 or over; in digits or numerals.
 _ZH_AGE_LIMIT = re.compile(r"(不满|未满|未达|年满|已满|满)([0-9０-９]{1,3}|[一二三四五六七八九十两]{1,3})"
                            r"(?:周岁|岁)(?:的)?")
-_AGE_LIMITS = {"不满": "under the age of {}", "未满": "under the age of {}", "未达": "under the age of {}",
+_AGE_LIMITS = {"不满": "under {}", "未满": "under {}", "未达": "under {}",
                "年满": "aged {} or over", "已满": "aged {} or over", "满": "aged {} or over"}
 # A term in years (a bank's 三年期定期存款 came back "time deposits years of 1.75%", the term gone; a
 # bond's 十年期): three-year, 10-year; not 更年期 (the menopause) nor 周年期.

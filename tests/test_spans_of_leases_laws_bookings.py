@@ -70,7 +70,7 @@ def test_a_monthly_rent_is_a_rent_not_january_and_three_months_rent_is_none() ->
 
 @pytest.mark.parametrize(("text", "span"), [
     # 不满十四周岁未成年人 came back "under 14 minors weeks ... -year-old minors" (周岁 read as weeks).
-    ("处理不满十四周岁未成年人个人信息的", ("不满十四周岁", "under the age of 14")),
+    ("处理不满十四周岁未成年人个人信息的", ("不满十四周岁", "under 14")),
     ("年满18周岁的公民均可报名。", ("年满18周岁的", "aged 18 or over")),
 ])
 def test_an_age_limit_of_a_law_is_one_span(text: str, span: tuple[str, str]) -> None:

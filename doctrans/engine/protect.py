@@ -586,6 +586,13 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     lead = _leading(sentence, src_lang, tgt_lang)
     if lead is not None:  # written before the translation of the rest, which the model reads alone
         end, written = lead
+        # A form's field that names a person (姓名：陈晓明　性别：男): the rest alone has lost what says
+        # its first word is a name (doctrans.person_names reads it after its label), and the model
+        # dropped it; the name goes with the rest as a name of the glossary.
+        named = {n.text: n.target for n in find_person_names(sentence, src_lang, tgt_lang)
+                 if n.start == end and n.target}
+        if named:
+            glossary = (glossary or Glossary([], None)).with_names(named)
         return _after(written, replace(_prepare(sentence[end:], placeholders, glossary, tgt_lang, src_lang, alone),
                                        source=sentence))
     terms = automatic_terms(sentence, glossary.find(sentence) if glossary is not None else [], src_lang, tgt_lang)
@@ -684,15 +691,7 @@ def _leading(sentence: str, src_lang: str | None, tgt_lang: str | None) -> tuple
     numbered = numbered_heading(sentence, src_lang, tgt_lang)
     if numbered is not None:
         return numbered
-    counted = counted_point(sentence, src_lang, tgt_lang)
-    if counted is not None:
-        return counted
-    label = leading_label(sentence, src_lang, tgt_lang)
-    # Not a form's field that names a person (姓名：陈晓明　性别：男): the rest alone has lost what says
-    # its first word is a name (doctrans.person_names reads it after its label), and the model dropped it.
-    if label is not None and any(n.start == label[0] for n in find_person_names(sentence, src_lang, tgt_lang)):
-        return None
-    return label
+    return counted_point(sentence, src_lang, tgt_lang) or leading_label(sentence, src_lang, tgt_lang)
 
 
 def _after(prefix: str, body: Prepared) -> Prepared:
