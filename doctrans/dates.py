@@ -455,7 +455,23 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         spans = _beside(spans, [Span(m.start(), m.start() + 4, m.group()[:4], "date", m.group()[:4] + "年")
                                 for m in _YEAR_TO_PRESENT.finditer(text)])
         spans = _ranges([_to_present(text, _with_deadline(text, sp)) for sp in spans], text)
-    return _beside(_eras(text, lang), spans)
+    return _beside(_eras(text, lang) + (_ends_of_day(text) if lang in _CJK_DATE_TARGETS else []), spans)
+
+
+# An office's deadline ("Please send me a revised version by end of day Friday" came back 星期五结束后,
+# after Friday): before the day's work ends, 星期五下班前; 当天下班前 without a day.
+_END_OF_DAY = re.compile(rf"(?<![A-Za-z])(?i:by\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:business\s+)?day|EOD|COB))"
+                         rf"(?:\s+(?:on\s+)?(?P<w>{'|'.join(WEEKDAYS)}|today|tomorrow))?(?![A-Za-z])")
+_DAYS_AHEAD = {"today": "今天", "tomorrow": "明天"}
+
+
+def _ends_of_day(text: str) -> list[Span]:
+    spans = []
+    for m in _END_OF_DAY.finditer(text):
+        w = m["w"]
+        day = "当天" if w is None else _DAYS_AHEAD.get(w.lower()) or weekday_in_chinese(w)
+        spans.append(Span(m.start(), m.end(), m.group(), "date", f"{day}下班前"))
+    return spans
 
 
 # Years of an era (a museum's "Shang and Zhou dynasties (c. 1600–256 BCE)" came back (c。1600–256 BCE),

@@ -306,7 +306,10 @@ _LABEL_COLON = re.compile(r"[ \t\u3000]*[:：][ \t\u3000]*(?=\S)")
 # Labels that are no heading alone: a FAQ's question and answer (问：为什么无法连接服务器？ came
 # back "Ask: why can't…", 答： as "Support:"). Not ``A:`` into Chinese: a transcript's speakers are
 # ``A:`` and ``B:`` too.
-_LABELS_ONLY: dict[tuple[str, str | None], str] = {("问", "en"): "Q", ("答", "en"): "A", ("Q", "zh"): "问"}
+_LABELS_ONLY: dict[tuple[str, str | None], str] = {("问", "en"): "Q", ("答", "en"): "A", ("Q", "zh"): "问",
+                                                   # a specification sheet's (Memory: 32 GB came back copied)
+                                                   ("Memory", "zh"): "内存", ("RAM", "zh"): "内存",
+                                                   ("内存", "en"): "Memory"}
 
 
 # A paper's abstract labels its parts with an ideographic space, no colon (目的　探讨… came back "For

@@ -456,6 +456,10 @@ _ZH_AGE_LIMIT = re.compile(r"(不满|未满|未达|年满|已满|满)([0-9０-�
                            r"(?:周岁|岁)(?:的)?")
 _AGE_LIMITS = {"不满": "under {}", "未满": "under {}", "未达": "under {}",
                "年满": "aged {} or over", "已满": "aged {} or over", "满": "aged {} or over"}
+# A headline's toll (多车相撞事故 致3死12伤 came back "3 th 12 injuries", the dead lost): 3 dead and 12
+# injured, "leaving" for 致; the dead alone or the injured alone too (致2死, 5人受伤 is the model's).
+_ZH_TOLL = re.compile(r"(致|造成)?(?:([0-9０-９]{1,4})人?死(?![亡刑者])([0-9０-９]{1,4})人?伤(?![者亡心害口])"
+                      r"|([0-9０-９]{1,4})人?死(?![亡刑者了])|([0-9０-９]{1,4})人?伤(?![者亡心害口了]))")
 # A term in years (a bank's 三年期定期存款 came back "time deposits years of 1.75%", the term gone; a
 # bond's 十年期): three-year, 10-year; not 更年期 (the menopause) nor 周年期.
 _ZH_TERM_YEARS = re.compile(r"(?<![0-9０-９一二三四五六七八九十两百千更周])"
@@ -837,6 +841,18 @@ def _out_of_chinese(text: str) -> list[Span]:
         else:
             written = f"{unit} old" if people is None else f"aged {unit}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{people} {written}" if people else written))
+    for m in _ZH_TOLL.finditer(text):
+        lead = "leaving " if m.group(1) == "致" else ""
+        if m.group(2):
+            written = f"{ascii_digits(m.group(2))} dead and {ascii_digits(m.group(3))} injured"
+        elif m.group(4) and m.group(1):
+            written = f"{ascii_digits(m.group(4))} dead"
+        elif m.group(5) and m.group(1):
+            written = f"{ascii_digits(m.group(5))} injured"
+        else:
+            continue  # a figure and 死 or 伤 alone, without 致: no telling it is a toll
+        if not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", lead + written))
     for m in _ZH_TERM_YEARS.finditer(text):
         figure = m.group(1)
         years = int(ascii_digits(figure)) if figure[0] in "0123456789０１２３４５６７８９" else read_numeral(figure)

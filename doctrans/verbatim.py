@@ -652,7 +652,8 @@ _RULES: list[tuple[str, Finder]] = [
     ("code", _regex(r"(?<![0-9A-Za-z_.\-])(?:Windows(?: Server)?|macOS|Mac OS X|OS X|iOS|iPadOS|watchOS|Android"
                     r"|Ubuntu|Debian|Fedora|CentOS|RHEL|HarmonyOS|Safari|Chrome|Firefox|Office|iPhone|iPad|Pixel"
                     r"|PlayStation|Xbox|Bluetooth|Wi-Fi|USB|HDMI|PCIe|DDR|LTE|HTTP|TLS|IPv)"
-                    r"[ \u00a0]?(?<=[ \u00a0]|[SRCPV4])(?:[0-9]+(?:\.[0-9]+)*(?: (?:Pro|Max|Plus|Ultra|LTS))?|XP|Vista)"
+                    r"[ \u00a0]?(?<=[ \u00a0]|[SRCPV4])(?:[0-9]+(?:\.[0-9]+)*"
+                    r"(?: (?:Pro|Max|Plus|Ultra|LTS|Home|Enterprise|Education))?|XP|Vista)"
                     # (not a list of versions, nor one a qualifier or a measure takes: Windows 10/11 and
                     # macOS 12 及以上版本 are doctrans.kept_names')
                     r"(?![0-9A-Za-z_]|[./][0-9]|[ \u00a0]?(?:%|percent|times|GB|MB|TB|ports?\b|cables?\b)"

@@ -96,3 +96,36 @@ def test_a_papers_own_dateline_with_its_state() -> None:
 ])
 def test_terms_of_these_documents(text: str, src: str, tgt: str, span: tuple[str, str]) -> None:
     assert span in spans(text, src, tgt)
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    # 多车相撞事故 致3死12伤 came back "3 th 12 injuries".
+    ("沪昆高速发生多车相撞事故 致3死12伤", ("致3死12伤", "leaving 3 dead and 12 injured")),
+    ("车祸造成2死5伤。", ("造成2死5伤", "2 dead and 5 injured")),
+    ("事故致1死。", ("致1死", "leaving 1 dead")),
+])
+def test_a_headlines_toll_is_one_span(text: str, span: tuple[str, str]) -> None:
+    assert span in spans(text, "zh", "en")
+
+
+def test_a_figure_before_si_alone_is_no_toll() -> None:
+    assert not any("dead" in (t or "") for _, t in spans("他们3人死了心。", "zh", "en"))
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    # "by end of day Friday" came back 星期五结束后, after Friday.
+    ("Please send it by end of day Friday.", ("by end of day Friday", "星期五下班前")),
+    ("Reply by EOD tomorrow.", ("by EOD tomorrow", "明天下班前")),
+    ("Send the figures by the end of the business day.", ("by the end of the business day", "当天下班前")),
+])
+def test_an_office_deadline_is_before_the_days_work_ends(text: str, span: tuple[str, str]) -> None:
+    assert span in spans(text, "en", "zh")
+
+
+@pytest.mark.parametrize(("text", "copy"), [
+    # "Memory: 32 GB LPDDR5X-7467" came back copied, "Windows 11 Home" 回家 (to go home).
+    ("Memory: 32 GB LPDDR5X-7467", "内存：32 GB LPDDR5X-7467"),
+    ("Operating system: Windows 11 Home", "操作系统：Windows 11 Home"),
+])
+def test_a_specification_sheets_labels(text: str, copy: str) -> None:
+    assert prepare(text, 16, None, "zh", "en").copy == copy
