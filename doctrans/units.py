@@ -456,6 +456,11 @@ _ZH_AGE_LIMIT = re.compile(r"(不满|未满|未达|年满|已满|满)([0-9０-�
                            r"(?:周岁|岁)(?:的)?")
 _AGE_LIMITS = {"不满": "under {}", "未满": "under {}", "未达": "under {}",
                "年满": "aged {} or over", "已满": "aged {} or over", "满": "aged {} or over"}
+def _figure_or_numeral(text: str) -> int | None:
+    """``14``, ``１４`` or ``十四`` -> 14 (None: a malformed numeral)."""
+    return int(ascii_digits(text)) if text[0] in "0123456789０１２３４５６７８９" else read_numeral(text)
+
+
 # A headline's toll (多车相撞事故 致3死12伤 came back "3 th 12 injuries", the dead lost): 3 dead and 12
 # injured, "leaving" for 致; the dead alone or the injured alone too (致2死, 5人受伤 is the model's).
 _ZH_TOLL = re.compile(r"(致|造成)?(?:([0-9０-９]{1,4})人?死(?![亡刑者])([0-9０-９]{1,4})人?伤(?![者亡心害口])"
@@ -854,14 +859,12 @@ def _out_of_chinese(text: str) -> list[Span]:
         if not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
             spans.append(Span(m.start(), m.end(), m.group(0), "number", lead + written))
     for m in _ZH_TERM_YEARS.finditer(text):
-        figure = m.group(1)
-        years = int(ascii_digits(figure)) if figure[0] in "0123456789０１２３４５６７８９" else read_numeral(figure)
+        years = _figure_or_numeral(m.group(1))
         if years and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
             spans.append(Span(m.start(), m.end(), m.group(0), "number",
                               f"{ENGLISH_NUMBERS[years] if years < 10 else years}-year"))
     for m in _ZH_AGE_LIMIT.finditer(text):
-        figure = m.group(2)
-        years = int(ascii_digits(figure)) if figure[0] in "0123456789０１２３４５６７８９" else read_numeral(figure)
+        years = _figure_or_numeral(m.group(2))
         if years and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
             spans.append(Span(m.start(), m.end(), m.group(0), "number", _AGE_LIMITS[m.group(1)].format(years)))
     for m in _ZH_AGE_BOUND.finditer(text):
