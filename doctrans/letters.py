@@ -47,11 +47,14 @@ _GROUPS_ZH = {"客户": "Customer", "用户": "User", "会员": "Member", "同�
               "游客": "Visitors", "各位游客": "Visitors", "读者": "Readers", "各位读者": "Readers",
               "居民": "Residents", "市民": "Citizens", "市民朋友们": "Citizens", "股东": "Shareholders",
               "各位股东": "Shareholders", "投资者": "Investors", "患者": "Patients", "考生": "Candidates",
-              "各位考生": "Candidates", "学员": "Participants", "来宾": "Guests", "各位来宾": "Guests"}
+              "各位考生": "Candidates", "学员": "Participants", "来宾": "Guests", "各位来宾": "Guests",
+              # (a health centre's 各社区居民： came back "Community in the community:")
+              "各社区居民": "Residents", "广大市民": "Residents", "广大居民": "Residents"}
 _SALUTATION_ZH = re.compile(r"^(尊敬的|亲爱的)\s?(.{1,12}?)\s?[：:，,]?$")
 # A group addressed without 尊敬的 (a school's notice opens 各位家长： — it came back "Everybody's
 # parents:"): the groups above that say 各位 or 们 themselves, with the colon that makes it a salutation.
-_GROUP_SALUTATION_ZH = re.compile(r"^(各位.{1,6}|.{1,4}们|各(?:部门|单位|科室|学院|班级|分公司|处室))\s?[：:]$")
+_GROUP_SALUTATION_ZH = re.compile(r"^(各位.{1,6}|.{1,4}们|各(?:部门|单位|科室|学院|班级|分公司|处室)"
+                                  r"|各社区居民|广大市民|广大居民)\s?[：:]$")
 # ... and an organisation's notice to its own units (各部门： came back "Groups:"): To all departments:.
 _MEMO_ZH = {"各部门": "all departments", "各单位": "all units", "各科室": "all offices", "各学院": "all schools",
             "各班级": "all classes", "各分公司": "all branches", "各处室": "all offices"}

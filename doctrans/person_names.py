@@ -91,7 +91,9 @@ TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长
 _AFTER = ("表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|主持|发表|宣布|透露|回答|告诉|报道|[：:，,。、）)]"
           "|打进|攻入|破门|射门|头球|扳平|连进|传中|接|夺得|获得"
           # When a person spoke or played (主教练蔡斌赛后表示 came back "Head coach representations").
-          "|赛后|会后|全场|日前|近日|昨天|今天|昨日|拿下|独得|砍下|到庭|出庭")
+          "|赛后|会后|全场|日前|近日|昨天|今天|昨日|拿下|独得|砍下|到庭|出庭"
+          # ... and a player before the score (中国选手石宇奇以21比18、21比15战胜… came back "Shi Yu to 21-18")
+          "|以(?=[0-9０-９一二三四五六七八九十两])")
 # Characters a given name does not have: the grammar around a name (他高兴地说, 方法是).
 _NOT_GIVEN = "的地得了着过也都还就才又在是和与及对将把被让给向从于为以而并且说称表指认示这那个们"
 # ... nor a foreign name's transliteration (史密斯先生 is Mr. Smith, not "Shi Misi"; 罗斯 is Ross).
@@ -269,9 +271,16 @@ _PLAYS = re.compile(f"(?:(?<=[，,。；;：:\\s由、])|^)({_SURNAME})({_CAST_C
 _ONE_NAME = re.compile(f"({_SURNAME})((?:{_CAST_CHAR}){{1,2}})")
 
 
+# ... and a doubles pair (陈清晨/贾一凡组合 came back "the morning/Javan"): each of them.
+_PAIR = re.compile(f"({_SURNAME})({_CAST_CHAR}{{1,2}}?)[/／]({_SURNAME})({_CAST_CHAR}{{1,2}}?)(?=组合|搭档|组)")
+
+
 def _credits(text: str) -> list[Span]:
     spans = [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
              for pattern in (_DIRECTED, _PLAYS) for m in pattern.finditer(text)]
+    for m in _PAIR.finditer(text):
+        spans += [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2))),
+                  Span(m.start(3), m.end(4), m.group(3) + m.group(4), "name", pinyin(m.group(3), m.group(4)))]
     for m in _STARRING.finditer(text):
         pos = m.start(1)
         for part in re.split("[、和]", m.group(1)):

@@ -155,4 +155,24 @@ def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
         n, start = m.group(2), m.start(1) if m.group(1) else m.start(2)
         spans.append(Span(start, m.end(), text[start:m.end()], "number", f"{n} point{'' if n == '1' else 's'}"))
     spans += [p for p in _player_stats(text) if not p.overlaps_any(spans)]
+    spans += [p for p in _medals(text) if not p.overlaps_any(spans)]
     return sorted(spans, key=lambda sp: sp.start)
+
+
+# A team's medals (中国队共获得3金2银1铜 came back "3 gold 2 silver 1 copper"): 3 gold, 2 silver and 1
+# bronze medals; any two of them, or one with 枚 (获得2枚金牌 is the model's).
+_COUNT = "[0-9０-９]{1,3}|[一二两三四五六七八九十]{1,3}"
+_MEDALS = re.compile(f"(?:({_COUNT})枚?金)?(?:({_COUNT})枚?银)?(?:({_COUNT})枚?铜)?(?:牌)?")
+_MEDAL_NAMES = ("gold", "silver", "bronze")
+
+
+def _medals(text: str) -> list[Span]:
+    spans = []
+    for m in _MEDALS.finditer(text):
+        counts = [(read_figure(g), name) for g, name in zip(m.groups(), _MEDAL_NAMES, strict=True) if g]
+        if len(counts) < 2 or any(n is None for n, _ in counts):
+            continue
+        parts = [f"{n} {name}" for n, name in counts]
+        spans.append(Span(m.start(), m.end(), m.group(), "number",
+                          f"{', '.join(parts[:-1])} and {parts[-1]} medals"))
+    return spans

@@ -95,6 +95,7 @@ from doctrans.chinese_numerals import (
     count_numeral,
     english_ordinal,
     english_words,
+    read_figure,
     read_numeral,
     write_numeral,
 )
@@ -204,6 +205,10 @@ _OUT_OF_CHINESE = {
     "人次": "visits",
     # Concentrations (a city's air: PM2.5浓度为35微克/立方米; its water: 铅含量低于5微克/升).
     "微克/立方米": "µg/m³", "毫克/升": "mg/L", "微克/升": "µg/L", "微克": "µg",
+    # An air purifier's rates and noise (颗粒物500立方米/小时 came back "A 500 central-hour", 噪音：≤64分贝
+    # "Noise: ≤64", the decibels lost).
+    "立方米/小时": "m³/h", "立方米/分钟": "m³/min", "立方米": "m³", "分贝": "dB", "升/分钟": "L/min",
+    "千米/小时": "km/h", "公里/小时": "km/h", "米/秒": "m/s",
 }
 # An English unit written as a word is singular after 1 (``1 mile``, ``1 square foot``).
 _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre", "square feet": "square foot",
@@ -456,11 +461,6 @@ _ZH_AGE_LIMIT = re.compile(r"(不满|未满|未达|年满|已满|满)([0-9０-�
                            r"(?:周岁|岁)(?:的)?")
 _AGE_LIMITS = {"不满": "under {}", "未满": "under {}", "未达": "under {}",
                "年满": "aged {} or over", "已满": "aged {} or over", "满": "aged {} or over"}
-def _figure_or_numeral(text: str) -> int | None:
-    """``14``, ``１４`` or ``十四`` -> 14 (None: a malformed numeral)."""
-    return int(ascii_digits(text)) if text[0] in "0123456789０１２３４５６７８９" else read_numeral(text)
-
-
 # A headline's toll (多车相撞事故 致3死12伤 came back "3 th 12 injuries", the dead lost): 3 dead and 12
 # injured, "leaving" for 致; the dead alone or the injured alone too (致2死, 5人受伤 is the model's).
 _ZH_TOLL = re.compile(r"(致|造成)?(?:([0-9０-９]{1,4})人?死(?![亡刑者])([0-9０-９]{1,4})人?伤(?![者亡心害口])"
@@ -495,10 +495,27 @@ def find_units(text: str, tgt_lang: str | None) -> list[Span]:
     ``tgt_lang`` (English or Chinese; none for another target)."""
     lang = base_language(tgt_lang)
     if lang == "en":
-        return sorted(_with_days(text, _out_of_chinese(text)) + _symbols(text), key=lambda s: s.start)
+        return _with_bounds(text, sorted(_with_days(text, _out_of_chinese(text)) + _symbols(text),
+                                         key=lambda s: s.start))
     if lang == "zh":
-        return sorted(_into_chinese(text) + _symbols(text), key=lambda s: s.start)
+        return _with_bounds(text, sorted(_into_chinese(text) + _symbols(text), key=lambda s: s.start))
     return []
+
+
+# A bound's sign before a measure is the measure's (a purifier's 噪音：≤64分贝 came back "Noise: ≤64", 重量
+# ≤5公斤 lost its kilograms: the sign and the figure were a span of their own, the unit left out).
+_BOUND_SIGN = re.compile(r"[≤≥<>±＜＞]\s?$")
+
+
+def _with_bounds(text: str, spans: list[Span]) -> list[Span]:
+    out = []
+    for sp in spans:
+        sign = _BOUND_SIGN.search(text, 0, sp.start)
+        if sign is not None and sp.target is not None and sp.kind == "number" and sp.text[:1].isdigit():
+            mark = sign.group().strip().replace("＜", "<").replace("＞", ">")
+            sp = Span(sign.start(), sp.end, text[sign.start():sp.end], sp.kind, mark + sp.target)
+        out.append(sp)
+    return out
 
 
 # A day of the month alone right before a time of day, as news dates its counts (截至1日20时 came back
@@ -859,12 +876,12 @@ def _out_of_chinese(text: str) -> list[Span]:
         if not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
             spans.append(Span(m.start(), m.end(), m.group(0), "number", lead + written))
     for m in _ZH_TERM_YEARS.finditer(text):
-        years = _figure_or_numeral(m.group(1))
+        years = read_figure(m.group(1))
         if years and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
             spans.append(Span(m.start(), m.end(), m.group(0), "number",
                               f"{ENGLISH_NUMBERS[years] if years < 10 else years}-year"))
     for m in _ZH_AGE_LIMIT.finditer(text):
-        years = _figure_or_numeral(m.group(2))
+        years = read_figure(m.group(2))
         if years and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
             spans.append(Span(m.start(), m.end(), m.group(0), "number", _AGE_LIMITS[m.group(1)].format(years)))
     for m in _ZH_AGE_BOUND.finditer(text):

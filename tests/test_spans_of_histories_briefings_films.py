@@ -129,3 +129,42 @@ def test_an_office_deadline_is_before_the_days_work_ends(text: str, span: tuple[
 ])
 def test_a_specification_sheets_labels(text: str, copy: str) -> None:
     assert prepare(text, 16, None, "zh", "en").copy == copy
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    # 噪音：≤64分贝 came back "Noise: ≤64" and 重量≤5公斤 lost its kilograms: the sign was a span of its own.
+    ("重量≤5公斤", ("≤5公斤", "≤5 kg")),
+    ("温度>30℃时停止使用", (">30℃", ">30 °C")),
+    # 颗粒物500立方米/小时 came back "A 500 central-hour".
+    ("颗粒物500立方米/小时", ("500立方米/小时", "500 m³/h")),
+    ("噪音为64分贝", ("64分贝", "64 dB")),
+])
+def test_a_measure_keeps_its_bound_and_its_unit(text: str, span: tuple[str, str]) -> None:
+    assert span in spans(text, "zh", "en")
+
+
+def test_a_bound_before_a_measure_into_chinese() -> None:
+    assert prepare("Weight: ≤5 kg", 16, None, "zh", "en").copy == "重量：≤5公斤"
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    # 中国队共获得3金2银1铜 came back "3 gold 2 silver 1 copper".
+    ("中国队共获得3金2银1铜。", ("3金2银1铜", "3 gold, 2 silver and 1 bronze medals")),
+    ("他们获得两金一铜。", ("两金一铜", "2 gold and 1 bronze medals")),
+])
+def test_a_teams_medals_are_one_span(text: str, span: tuple[str, str]) -> None:
+    assert span in spans(text, "zh", "en")
+
+
+def test_players_before_a_score_and_a_doubles_pair_are_named() -> None:
+    """中国选手石宇奇以21比18 came back "Shi Yu to 21-18"; 陈清晨/贾一凡组合 "the morning/Javan"."""
+    found = [(s.text, s.target) for s in find_person_names("中国选手石宇奇以21比18战胜对手。", "zh", "en")]
+    assert found == [("石宇奇", "Shi Yuqi")]
+    found = [(s.text, s.target) for s in find_person_names("陈清晨/贾一凡组合以2比1逆转。", "zh", "en")]
+    assert found == [("陈清晨", "Chen Qingchen"), ("贾一凡", "Jia Yifan")]
+    assert find_person_names("记者王磊以为如此", "zh", "en") == []
+
+
+def test_a_health_centres_residents_are_addressed() -> None:
+    """各社区居民： came back "Community in the community:"."""
+    assert [s.target for s in find_letter_formula("各社区居民：", "zh", "en")] == ["Dear Residents:"]
