@@ -46,7 +46,7 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | 原告：张伟，男                   | Zhang Wei       |
 | 姓名：王秀英　性别：女           | Wang Xiuying    |
 | 审判员　赵敏                     | Zhao Min        |
-| 被告：王某，男                   | (none)          |
+| 被告：王某，男                   | Wang X          |
 | 参会人员：李娜                   | Li Na           |
 | 出席：史密斯                     | (none)          |
 | 欧阳明教授说                     | (none)          |
@@ -258,6 +258,12 @@ def surnames_after_latin_given_names(text: str, source: str, spans: Sequence[Spa
     return text
 
 
+# A judgment's anonymised party (被告：王某，男 came back "Defendant: The princess"): the surname and X, as
+# the courts' English editions write it (Wang X; 王某某 Wang XX); only in a field that names a person.
+_ANONYMISED = re.compile(f"(?:^|(?<=[\\s\u3000，。；;、（(]))(?:{_FIELD_LABELS}){_PARTY}(?:[：:][ \u3000]*|[ \u3000]+)"
+                         f"({_SURNAME})(某某?)(?=$|[\\s\u3000，,。；;、（(）)])")
+
+
 # A film's credits (由郭帆执导，吴京、刘德华、李雪健主演 came back "The licensed by Watch, Watchwart, Gango, Jr.
 # Skirts"; 刘德华饰演的科学家 "the Gedwald's university"): the director after 由 and before 执导, each
 # actor of the list before 主演, an actor before 饰演.
@@ -320,6 +326,8 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
     more += [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
              for m in _NAMED.finditer(text)]
     more += _credits(text)
+    more += [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name",
+                  f"{pinyin(m.group(1), '')} {'X' * len(m.group(2))}") for m in _ANONYMISED.finditer(text)]
     for span in more:
         if not span.overlaps_any(spans):
             spans.append(span)

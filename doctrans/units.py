@@ -333,6 +333,10 @@ _CHINESE_DURATIONS = {"个小时": "hour", "小时": "hour", "分钟": "minute",
 _CHINESE_DURATION = re.compile(
     rf"(?<!第){FIGURE_START}({NUMBER})\s?(个小时|小时|分钟|秒钟|天(?![然空气津])|个星期|星期(?![一二三四五六日天])|周(?![年岁一二三四五六日末])"
     r"|个月|个工作日|工作日|日(?=以?内)|(?<![0-9０-９][0-9０-９][0-9０-９])(?<=[0-9０-９])年(?![级代度底初末中间份]))(以内|内)?")
+# ... and in Chinese numerals before 内 (a judgment's 自本判决生效之日起十日内 and 十五日内提起上诉 were dropped
+# or came back "in day 15"): within 10 days; only with 内, where the numeral can be no name or date.
+_NUMERAL_DURATION = re.compile(r"(?<![第一二三四五六七八九十百千万两几])([一二三四五六七八九十两]{1,3})"
+                               r"(个工作日|个小时|小时|个月|个星期|天|日|周)(以内|内)")
 # ... and 日 after a word that counts time (a contract's 应提前30日书面通知, 逾期15日: doctrans.dates).
 _COUNTED_DAYS = re.compile(rf"(?:{'|'.join(DAYS_COUNTED_AFTER)})([0-9０-９]{{1,3}})日(?!以?内)")
 _ENGLISH_DURATIONS = {"hour": "小时", "minute": "分钟", "second": "秒", "day": "天", "week": "周", "month": "个月",
@@ -811,6 +815,11 @@ def _out_of_chinese(text: str) -> list[Span]:
         unit = _CHINESE_DURATIONS[m.group(2)] + ("" if figure == "1" else "s")
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           f"{'within ' if m.group(3) else ''}{figure} {unit}"))
+    for m in _NUMERAL_DURATION.finditer(text):
+        n = read_numeral(m.group(1))
+        if n and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
+            unit = _CHINESE_DURATIONS[m.group(2)] + ("" if n == 1 else "s")
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"within {n} {unit}"))
     for m in _COUNTED_DAYS.finditer(text):
         figure = ascii_digits(m.group(1))
         days = f"{figure} day{'' if figure == '1' else 's'}"

@@ -168,3 +168,20 @@ def test_players_before_a_score_and_a_doubles_pair_are_named() -> None:
 def test_a_health_centres_residents_are_addressed() -> None:
     """各社区居民： came back "Community in the community:"."""
     assert [s.target for s in find_letter_formula("各社区居民：", "zh", "en")] == ["Dear Residents:"]
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    # 自本判决生效之日起十日内 lost its ten days; 十五日内提起上诉 came back "in day 15".
+    ("被告于本判决生效之日起十日内支付货款。", ("十日内", "within 10 days")),
+    ("可在判决书送达之日起十五日内提起上诉。", ("十五日内", "within 15 days")),
+    ("请于三个工作日内回复。", ("三个工作日内", "within 3 working days")),
+])
+def test_a_duration_in_numerals_before_nei(text: str, span: tuple[str, str]) -> None:
+    assert span in spans(text, "zh", "en")
+
+
+def test_a_judgments_anonymised_party_is_the_surname_and_x() -> None:
+    """被告：王某，男 came back "Defendant: The princess"."""
+    assert ("王某", "Wang X") in [(s.text, s.target) for s in find_person_names("被告：王某，男，汉族。", "zh", "en")]
+    assert ("李某某", "Li XX") in [(s.text, s.target) for s in find_person_names("被告：李某某，女。", "zh", "en")]
+    assert find_person_names("某某公司的王某说", "zh", "en") == []
