@@ -455,7 +455,17 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         spans = _beside(spans, [Span(m.start(), m.start() + 4, m.group()[:4], "date", m.group()[:4] + "年")
                                 for m in _YEAR_TO_PRESENT.finditer(text)])
         spans = _ranges([_to_present(text, _with_deadline(text, sp)) for sp in spans], text)
-    return _beside(_eras(text, lang) + (_ends_of_day(text) if lang in _CJK_DATE_TARGETS else []), spans)
+    return _beside(_eras(text, lang) + (_ends_of_day(text) + _year_levels(text) if lang in _CJK_DATE_TARGETS else []),
+                   spans)
+
+
+# A baseline year's level ("cutting carbon emissions by 68% from 1990 levels" came back 从1990级别, grade
+# 1990): 1990年的水平.
+_YEAR_LEVELS = re.compile(rf"(?<![0-9A-Za-z])({_YEAR_NO})[ \u00a0]levels?(?![A-Za-z])")
+
+
+def _year_levels(text: str) -> list[Span]:
+    return [Span(m.start(), m.end(), m.group(), "date", f"{m[1]}年的水平") for m in _YEAR_LEVELS.finditer(text)]
 
 
 # An office's deadline ("Please send me a revised version by end of day Friday" came back 星期五结束后,

@@ -362,12 +362,13 @@ def _recent_games(text: str) -> list[Span]:
 
 # A vote's tally in words ("passed the bill by a vote of 69 to 30" came back 由69投票的30组成, composed
 # of 30 of 69 votes): 以69票对30票. (A tally in figures, 69-30, is a score: doctrans.scores.)
-_TALLY = re.compile(r"(?<![\w'’-])by\s+a\s+vote\s+of\s+([0-9]{1,4})\s*(?:to|-|–)\s*([0-9]{1,4})(?![\w'’-])",
-                    re.IGNORECASE)
+# ... and "by 312 votes to 287" (a parliament's, came back 为312票至287).
+_TALLY = re.compile(r"(?<![\w'’-])by\s+(?:a\s+vote\s+of\s+([0-9]{1,4})|([0-9]{1,4})\s+votes)\s*(?:to|-|–)\s*"
+                    r"([0-9]{1,4})(?![\w'’-])", re.IGNORECASE)
 
 
 def _tallies(text: str) -> list[Span]:
-    return [Span(m.start(), m.end(), m.group(0), "number", f"以{m.group(1)}票对{m.group(2)}票")
+    return [Span(m.start(), m.end(), m.group(0), "number", f"以{m.group(1) or m.group(2)}票对{m.group(3)}票")
             for m in _TALLY.finditer(text)]
 
 

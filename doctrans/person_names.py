@@ -87,7 +87,9 @@ TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长
           # ... and a volleyball or basketball report's (主攻手李盈莹全场拿下28分 came back without her).
           "|主攻手|副攻手|二传手|中锋|控球后卫"
           # ... and a judgment's (委托诉讼代理人王芳到庭 came back "its delegation prosecutions").
-          "|委托诉讼代理人|诉讼代理人|委托代理人|审判长|审判员|书记员")
+          "|委托诉讼代理人|诉讼代理人|委托代理人|审判长|审判员|书记员"
+          # ... and an English title in a Chinese story (华为终端业务CEO何刚表示 came back "Why just")
+          "|CEO|CTO|CFO|COO")
 _AFTER = ("表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|主持|发表|宣布|透露|回答|告诉|报道|[：:，,。、）)]"
           "|打进|攻入|破门|射门|头球|扳平|连进|传中|接|夺得|获得"
           # When a person spoke or played (主教练蔡斌赛后表示 came back "Head coach representations").

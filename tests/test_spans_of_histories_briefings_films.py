@@ -185,3 +185,15 @@ def test_a_judgments_anonymised_party_is_the_surname_and_x() -> None:
     assert ("王某", "Wang X") in [(s.text, s.target) for s in find_person_names("被告：王某，男，汉族。", "zh", "en")]
     assert ("李某某", "Li XX") in [(s.text, s.target) for s in find_person_names("被告：李某某，女。", "zh", "en")]
     assert find_person_names("某某公司的王某说", "zh", "en") == []
+
+
+def test_a_parliaments_tally_and_a_baseline_years_level() -> None:
+    """"by 312 votes to 287" came back 为312票至287; "from 1990 levels" 从1990级别, grade 1990."""
+    found = spans("The Commons approved the bill by 312 votes to 287 on Tuesday.", "en", "zh")
+    assert ("by 312 votes to 287", "以312票对287票") in found
+    assert ("1990 levels", "1990年的水平") in spans("cutting emissions by 68% from 1990 levels by 2030", "en", "zh")
+
+
+def test_an_executive_after_an_english_title_is_named() -> None:
+    """华为终端业务CEO何刚表示 came back "Why just"."""
+    assert ("何刚", "He Gang") in [(s.text, s.target) for s in find_person_names("终端业务CEO何刚表示，", "zh", "en")]
