@@ -498,6 +498,11 @@ _ZH_BC = re.compile(r"(?P<about>约|大约)?公元(?P<bc>前)?(?P<a>[0-9]{1,4})�
 _ZH_CENTURY_BC = re.compile(r"公元(?P<bc>前)?(?P<n>[0-9]{1,2})世纪")
 
 
+def _before_christ(era: str) -> bool:
+    """BC, BCE, B.C. or B.C.E. (not CE, AD)."""
+    return era.upper().replace(".", "") in ("BC", "BCE")
+
+
 def _eras(text: str, lang: str | None) -> list[Span]:
     spans = []
     if lang == "en":
@@ -524,14 +529,14 @@ def _eras(text: str, lang: str | None) -> list[Span]:
             about = "约" if m["about"] else ""
             if m["ad"]:
                 written = f"公元{m['y']}年"
-            elif m["era"].upper().replace(".", "") in ("BC", "BCE"):
+            elif _before_christ(m["era"]):
                 written = f"{about}公元前{m['a']}年" + (f"至前{m['b']}年" if m["b"] else "")
             else:
                 written = f"{about}公元{m['a']}年" + (f"至{m['b']}年" if m["b"] else "")
             spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         for m in _EN_CENTURY_BC.finditer(text):
-            bc = m["era"].upper().replace(".", "") in ("BC", "BCE")
-            spans.append(Span(m.start(), m.end(), m.group(), "date", f"公元{'前' if bc else ''}{int(m['n'])}世纪"))
+            spans.append(Span(m.start(), m.end(), m.group(), "date",
+                              f"公元{'前' if _before_christ(m['era']) else ''}{int(m['n'])}世纪"))
     return spans
 
 

@@ -123,8 +123,9 @@ _FIELD_LABELS = ("姓名|学生姓名|患者姓名|原告|被告|申请人|被�
                  "|受托方|委托人|受托人|发包方|承包方|发包人|承包人|转让方|受让方|担保人|保证人|房东|租户|雇主|雇员"
                  "|用人单位|劳动者|签约人|授权代表|代表人")
 _PARTY = "(?:[（(](?:甲|乙|丙|丁)方[）)])?"
-_FIELD_NAME = re.compile(f"(?:^|(?<=[\\s\u3000，。；;、（(]))(?:{_FIELD_LABELS}){_PARTY}(?:[：:][ \u3000]*|[ \u3000]+)"
-                         f"({_SURNAME})((?![某])(?:{_NAME_CHAR}){{1,2}}|(?![{_GRAMMAR}某])[\u4e00-\u9fff])"
+# The field's label, the party's letter and the colon or space before the name that fills it.
+_FIELD = f"(?:^|(?<=[\\s\u3000，。；;、（(]))(?:{_FIELD_LABELS}){_PARTY}(?:[：:][ \u3000]*|[ \u3000]+)"
+_FIELD_NAME = re.compile(f"{_FIELD}({_SURNAME})((?![某])(?:{_NAME_CHAR}){{1,2}}|(?![{_GRAMMAR}某])[\u4e00-\u9fff])"
                          f"(?=$|[\\s\u3000，,。；;、（(）)])")
 # A field that lists people (参会人员：王磊、李娜、赵鹏): each name of the list, surname first; a given
 # name of one character may be one a transliteration uses too (李娜 came back "Leena"), a longer one not
@@ -140,7 +141,7 @@ def _listed_names(text: str) -> list[Span]:
     for field in _PEOPLE_FIELD.finditer(text):
         pos = field.end()
         while (m := _LISTED_NAME.match(text, pos)) is not None:
-            spans.append(Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2))))
+            spans.append(_name_span(m))
             pos = m.end()
             if text[pos:pos + 1] not in ("、", "，", ","):
                 break
@@ -172,6 +173,13 @@ def pinyin(surname: str, given: str) -> str:
                                                                                          v_to_u=True), strict=True))
     first = "".join(lazy_pinyin(given, style=Style.NORMAL, v_to_u=True))
     return " ".join(w[:1].upper() + w[1:] for w in (family, first) if w)
+
+
+def _name_span(m: re.Match[str], surname: int = 1) -> Span:
+    """The name of ``m``'s groups ``surname`` (the surname) and the one after it (the given name),
+    in pinyin."""
+    family, given = m.group(surname), m.group(surname + 1)
+    return Span(m.start(surname), m.end(surname + 1), family + given, "name", pinyin(family, given))
 
 
 _FULL_NAME = re.compile(f"({_SURNAME})({_NAME_CHAR}{{1,2}})")
@@ -262,8 +270,7 @@ def surnames_after_latin_given_names(text: str, source: str, spans: Sequence[Spa
 
 # A judgment's anonymised party (被告：王某，男 came back "Defendant: The princess"): the surname and X, as
 # the courts' English editions write it (Wang X; 王某某 Wang XX); only in a field that names a person.
-_ANONYMISED = re.compile(f"(?:^|(?<=[\\s\u3000，。；;、（(]))(?:{_FIELD_LABELS}){_PARTY}(?:[：:][ \u3000]*|[ \u3000]+)"
-                         f"({_SURNAME})(某某?)(?=$|[\\s\u3000，,。；;、（(）)])")
+_ANONYMISED = re.compile(f"{_FIELD}({_SURNAME})(某某?)(?=$|[\\s\u3000，,。；;、（(）)])")
 
 
 # A film's credits (由郭帆执导，吴京、刘德华、李雪健主演 came back "The licensed by Watch, Watchwart, Gango, Jr.
@@ -284,11 +291,9 @@ _PAIR = re.compile(f"({_SURNAME})({_CAST_CHAR}{{1,2}}?)[/／]({_SURNAME})({_CAST
 
 
 def _credits(text: str) -> list[Span]:
-    spans = [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
-             for pattern in (_DIRECTED, _PLAYS) for m in pattern.finditer(text)]
+    spans = [_name_span(m) for pattern in (_DIRECTED, _PLAYS) for m in pattern.finditer(text)]
     for m in _PAIR.finditer(text):
-        spans += [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2))),
-                  Span(m.start(3), m.end(4), m.group(3) + m.group(4), "name", pinyin(m.group(3), m.group(4)))]
+        spans += [_name_span(m), _name_span(m, 3)]
     for m in _STARRING.finditer(text):
         pos = m.start(1)
         for part in re.split("[、和]", m.group(1)):
@@ -306,8 +311,7 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         return _surnames_into_chinese(text)
     if base_language(tgt_lang) != "en" or base_language(src_lang) == "en":
         return []
-    spans = [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
-             for pattern in (_AFTER_TITLE, _FIELD_NAME) for m in pattern.finditer(text)
+    spans = [_name_span(m) for pattern in (_AFTER_TITLE, _FIELD_NAME) for m in pattern.finditer(text)
              if m.group(2) not in FORMS_OF_ADDRESS]  # 联系人：王女士 is Ms. Wang, below
     spans += _listed_names(text)
     spans = [s for i, s in enumerate(spans) if not s.overlaps_any(spans[:i])]
@@ -320,13 +324,11 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
         written = f"{FORMS_OF_ADDRESS[m.group(2)]} {pinyin(m.group(1), '')}"
         spans.append(Span(start, m.end(), m.group(), "name", written))
     # Then, where no name above lies: a player, a familiar name, a surname named as one.
-    more = [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
-            for m in _PLAYER.finditer(text)]
+    more = [_name_span(m) for m in _PLAYER.finditer(text)]
     more += [Span(m.start(), m.end(), m.group(), "name", f"{'Lao' if m.group(1) == '老' else 'Xiao'} "
                   f"{pinyin(m.group(2), '')}") for m in _FAMILIAR.finditer(text)]
     more += [Span(m.start(1), m.end(1), m.group(1), "name", pinyin(m.group(1), "")) for m in _SURNAMED.finditer(text)]
-    more += [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name", pinyin(m.group(1), m.group(2)))
-             for m in _NAMED.finditer(text)]
+    more += [_name_span(m) for m in _NAMED.finditer(text)]
     more += _credits(text)
     more += [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name",
                   f"{pinyin(m.group(1), '')} {'X' * len(m.group(2))}") for m in _ANONYMISED.finditer(text)]

@@ -35,6 +35,7 @@ _PROGRAMS = {"长征": "Long March", "快舟": "Kuaizhou", "朱雀": "Zhuque", "
              "海洋": "Haiyang", "资源": "Ziyuan", "吉林": "Jilin", "鹊桥": "Queqiao", "天和": "Tianhe",
              "问天": "Wentian", "梦天": "Mengtian"}
 _LETTERS = {"甲": "A", "乙": "B", "丙": "C", "丁": "D"}
+_LETTERS_INTO_CHINESE = {english: chinese for chinese, english in _LETTERS.items()}
 _CRAFT = {"运载火箭": "carrier rocket", "火箭": "rocket", "载人飞船": "crewed spaceship",
           "货运飞船": "cargo spacecraft", "飞船": "spacecraft", "卫星": "satellite", "探测器": "probe",
           "中继星": "relay satellite", "空间站": "space station", "核心舱": "core module", "实验舱": "lab module"}
@@ -65,5 +66,5 @@ def find_space_missions(text: str, src_lang: str | None, tgt_lang: str | None) -
             # a designation's numeral writes 二 (长征二号), not the count's 两
             name = f"{_INTO_CHINESE[program]}{write_numeral(int(number), 'ja')}号"
             spans.append(Span(m.start(), m.end(), m.group(), "name",
-                              name + ({v: k for k, v in _LETTERS.items()}[letter] if letter else "")))
+                              name + (_LETTERS_INTO_CHINESE[letter] if letter else "")))
     return spans

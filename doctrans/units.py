@@ -817,9 +817,10 @@ def _out_of_chinese(text: str) -> list[Span]:
                           f"{'within ' if m.group(3) else ''}{figure} {unit}"))
     for m in _NUMERAL_DURATION.finditer(text):
         n = read_numeral(m.group(1))
-        if n and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
-            unit = _CHINESE_DURATIONS[m.group(2)] + ("" if n == 1 else "s")
-            spans.append(Span(m.start(), m.end(), m.group(0), "number", f"within {n} {unit}"))
+        span = Span(m.start(), m.end(), m.group(0), "number",
+                    f"within {n} {_CHINESE_DURATIONS[m.group(2)]}{'' if n == 1 else 's'}")
+        if n and not span.overlaps_any(spans):
+            spans.append(span)
     for m in _COUNTED_DAYS.finditer(text):
         figure = ascii_digits(m.group(1))
         days = f"{figure} day{'' if figure == '1' else 's'}"
@@ -882,17 +883,18 @@ def _out_of_chinese(text: str) -> list[Span]:
             written = f"{ascii_digits(m.group(5))} injured"
         else:
             continue  # a figure and 死 or 伤 alone, without 致: no telling it is a toll
-        if not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
-            spans.append(Span(m.start(), m.end(), m.group(0), "number", lead + written))
+        if not (span := Span(m.start(), m.end(), m.group(0), "number", lead + written)).overlaps_any(spans):
+            spans.append(span)
     for m in _ZH_TERM_YEARS.finditer(text):
         years = read_figure(m.group(1))
-        if years and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
-            spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                              f"{ENGLISH_NUMBERS[years] if years < 10 else years}-year"))
+        if years and not (span := Span(m.start(), m.end(), m.group(0), "number",
+                                       f"{ENGLISH_NUMBERS[years] if years < 10 else years}-year")).overlaps_any(spans):
+            spans.append(span)
     for m in _ZH_AGE_LIMIT.finditer(text):
         years = read_figure(m.group(2))
-        if years and not any(sp.start < m.end() and m.start() < sp.end for sp in spans):
-            spans.append(Span(m.start(), m.end(), m.group(0), "number", _AGE_LIMITS[m.group(1)].format(years)))
+        if years and not (span := Span(m.start(), m.end(), m.group(0), "number",
+                                       _AGE_LIMITS[m.group(1)].format(years))).overlaps_any(spans):
+            spans.append(span)
     for m in _ZH_AGE_BOUND.finditer(text):
         if any(sp.start <= m.start() < sp.end for sp in spans):
             continue
