@@ -226,21 +226,47 @@ def _into_chinese(text: str) -> list[Span]:
 # Not after "from": "rose from $5 to $10" is a change (从5美元涨到10美元), where 上涨5美元至10美元 rose by them.
 _AMOUNT_TO = re.compile(r"\s*(?:to|-|–|—)\s*", re.IGNORECASE)
 _FROM_BEFORE = re.compile(r"(?<![A-Za-z])from\s+$", re.IGNORECASE)
+_BETWEEN_BEFORE = re.compile(r"(?<![A-Za-z])between\s+$", re.IGNORECASE)
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 
 
 def _amount_ranges(text: str, spans: list[Span]) -> list[Span]:
     out: list[Span] = []
     for span in spans:
         low = out[-1] if out else None
-        if low is not None and low.target and span.target and _AMOUNT_TO.fullmatch(text, low.end, span.start) \
+        joined = low is not None and (_AMOUNT_TO.fullmatch(text, low.end, span.start) is not None or (
+            # "between €2 and €3 billion" came back 在2欧元和30亿欧元之间
+            _BETWEEN_BEFORE.search(text, 0, low.start) is not None and _AND.fullmatch(text, low.end, span.start)
+            is not None and _shared_scale(low, span) is not None))
+        if low is not None and low.target and span.target and joined \
                 and not _EACH_PREFIX.match(low.target) and not _FROM_BEFORE.search(text, 0, low.start):
             each = _EACH_PREFIX.match(span.target)
             lead = each.group() if each else ""
             out[-1] = Span(low.start, span.end, text[low.start:span.end], "number",
-                           f"{lead}{low.target}至{span.target[len(lead):]}")
+                           f"{lead}{_shared_scale(low, span) or low.target}至{span.target[len(lead):]}")
             continue
         out.append(span)
     return out
+
+
+# The high end's scale word is the low end's too when the low has none and is the smaller figure
+# (an outlook's "guidance of $4.6 to $4.7 billion" came back 4.6美元至47亿美元, four dollars sixty):
+# 46亿至47亿美元. "$500 to $1 million" keeps its 500 dollars.
+_SCALE_IN = re.compile(rf"({NUMBER})\s?({'|'.join(SCALE_WORDS)})(?![A-Za-z])|({NUMBER})(m)(?![A-Za-z])", re.IGNORECASE)
+_FIGURE_IN = re.compile(NUMBER)
+
+
+def _shared_scale(low: Span, high: Span) -> str | None:
+    """The low end's figure in the high end's scale, without its currency; None to keep it as is."""
+    scaled = _SCALE_IN.search(high.text)
+    figure = _FIGURE_IN.search(low.text)
+    if scaled is None or figure is None or _SCALE_IN.search(low.text) or not low.target \
+            or not low.target.startswith(figure.group()):
+        return None
+    low_value, high_value = decimal_value(figure.group()), decimal_value(scaled.group(1) or scaled.group(3))
+    if low_value is None or high_value is None or low_value > high_value:
+        return None
+    return in_wan(low_value.scaleb(SCALE_WORDS.get((scaled.group(2) or "").lower(), 6)))
 
 
 # An amount for each period after it ("to save $180,000 a year" came back 180,000美元年, the year

@@ -236,6 +236,16 @@ _ZH_BEFORE = re.compile(r"前(?![往进后夕面方排列天年])"
                         r"(提交|完成|报送|上交|交|报名|缴纳|缴费|付款|支付|办理|申请|返回|寄出|发出|确认|回复|将|把)?")
 
 
+# A year's deadline (我们的目标是在2030年前实现碳达峰 came back "2030 years ago"; 2025年以前建成 "2025 used
+# to be built"): by 2030, before 2025. Not a count of years ago (距今/约/近2050年前), nor a thousand
+# without 在/于 before it (2000年前 is as often two thousand years ago). 年前后 is around the year.
+_ZH_YEAR_BEFORE = re.compile(rf"(?P<at>(?<!早)[在于])?(?<![{_D}.])(?P<y>(?:1[5-9]|2[01])[0-9]{{2}})年(?P<yi>以)?前"
+                             r"(?P<around>后)?")
+# A school's year of graduates (2026届毕业生): the Class of 2026.
+_ZH_CLASS_YEAR = re.compile(rf"(?<![{_D}.])((?:19|20)[0-9]{{2}})届")
+_YEARS_AGO_BEFORE = re.compile(r"(?:距今|约|大约|近|至少|早在|上溯)$")
+_BY_AFTER = re.compile(r"(?:实现|完成|建成|完工|达到|达成|基本|全面|力争|争取|提交|交付|投产|投运|上线)")
+
 # A part of the day right after a date (a news item's 11月26日上午): the morning of November 26.
 _DAY_PARTS = {"上午": "morning", "早上": "morning", "早晨": "morning", "清晨": "early morning", "凌晨": "early hours",
               "中午": "noon", "下午": "afternoon", "傍晚": "evening", "晚上": "evening", "晚间": "evening",
@@ -364,6 +374,19 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                               _DECADE_PARTS.get(m["p"] or "", "the {}").format(f"{decade}s")))
         for m in _ZH_YEAR_PART.finditer(text):
             spans.append(Span(m.start(), m.end(), m.group(), "date", _PARTS[m["p"]].format(figure_value(m["y"]))))
+        for m in _ZH_CLASS_YEAR.finditer(text):  # 在2026届毕业典礼上 came back "on 2026 th graduation"
+            spans.append(Span(m.start(), m.end(), m.group(), "date", f"Class of {m[1]}"))
+        for m in _ZH_YEAR_BEFORE.finditer(text):
+            year = figure_value(m["y"])
+            if _YEARS_AGO_BEFORE.search(text, 0, m.start()) or (year % 1000 == 0 and not m["at"]):
+                continue
+            if m["around"]:  # 2030年前后 came back "After 2030 years ago": around 2030
+                spans.append(Span(m.start("y"), m.end(), text[m.start("y"):m.end()], "date", f"around {year}"))
+                continue
+            if not _ZH_BEFORE.match(text, m.end() - 1):
+                continue
+            by = "by" if m["at"] or _BY_AFTER.match(text, m.end()) else "before"
+            spans.append(Span(m.start(), m.end(), m.group(), "date", f"{by} {year}"))
         for m in _ZH_MONTH_PART.finditer(text):
             month = figure_value(m["m"])
             if 1 <= month <= 12:

@@ -43,6 +43,8 @@ names are looked for only where nothing else is.
 
 from __future__ import annotations
 
+import re
+
 from doctrans.citations import find_citations
 from doctrans.company_names import find_company_names
 from doctrans.coordinates import find_coordinates
@@ -51,11 +53,11 @@ from doctrans.currency import find_amounts
 from doctrans.datelines import find_dateline
 from doctrans.dates import find_dates
 from doctrans.government_bodies import find_government_bodies
-from doctrans.kept_names import find_kept_names
+from doctrans.kept_names import find_kept_names, organisation_runs
 from doctrans.language_id import base_language
 from doctrans.legal_formulas import find_legal_formulas
 from doctrans.letters import find_letter_formula
-from doctrans.magnitudes import find_magnitudes
+from doctrans.magnitudes import find_magnitudes, grouped_digits
 from doctrans.number_words import (
     find_clock_words,
     find_digit_ordinals,
@@ -112,6 +114,9 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     # A term written with a figure (2型糖尿病, type 2 diabetes) holds its figure's span whole and wins
     # over it, as a glossary term does (doctrans.verbatim.protected_spans); the others give way.
     report = find_report_terms(text, src_lang, tgt_lang)
+    if base_language(src_lang) == "en":
+        runs = organisation_runs(text)
+        report = [r for r in report if not any(a < r.start and r.end <= b for a, b in runs)]
     terms = _joined(terms, [r for r in report if _has_digit(r.text)], terms)
     terms = _joined(terms, [r for r in report if not _has_digit(r.text)], [*spans, *terms])
     terms = _joined(terms, find_government_bodies(text, src_lang, tgt_lang), [*spans, *terms])
@@ -122,7 +127,32 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
     terms = _joined(terms, find_kept_names(text, src_lang, tgt_lang, [*spans, *terms]), terms)
     if base_language(src_lang) == "zh" and base_language(tgt_lang) == "en":
         terms = _dates_with_times(text, terms)
-    return with_qualifiers(text, with_ranges(text, terms, spans, src_lang, tgt_lang), spans, src_lang, tgt_lang)
+    terms = with_qualifiers(text, with_ranges(text, terms, spans, src_lang, tgt_lang), spans, src_lang, tgt_lang)
+    if base_language(src_lang) == "zh" and base_language(tgt_lang) == "en":
+        terms = _counters_before_terms(text, terms, spans)
+    return terms
+
+
+# A figure's counter before a term the model is given (为4,862名本科生和3,127名研究生 came back "3,127
+# name graduate students", 1,200余名指战员 "more than 1,200 name firefighters"): the counter is the
+# figure's, English counts without one.
+_COUNTERS_OF_PEOPLE = "名位"
+
+
+def _counters_before_terms(text: str, terms: list[Span], spans: list[Span]) -> list[Span]:
+    starts = {t.start for t in terms if t.kind in ("phrase", "name")}
+
+    def counted(s: Span) -> bool:
+        return s.kind == "number" and text[s.end:s.end + 1] in _COUNTERS_OF_PEOPLE and s.end + 1 in starts
+
+    out = [Span(t.start, t.end + 1, text[t.start:t.end + 1], t.kind, t.target) if counted(t) and t.target else t
+           for t in terms]
+    out += [Span(s.start, s.end + 1, text[s.start:s.end + 1], "number", grouped_digits(s.text)) for s in spans
+            if counted(s) and not s.overlaps_any(terms) and _DIGITS.fullmatch(s.text)]
+    return sorted(out, key=lambda s: s.start)
+
+
+_DIGITS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})*|[0-9]+")
 
 
 # A time of day that follows its date with nothing between (12月1日14时37分 came back "December 1 2:37

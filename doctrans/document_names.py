@@ -87,8 +87,9 @@ GIVEN = "".join(sorted(set(
     "琦珊瑾瑜璇琼翠碧巧彩香菊莲荷楠桐松柏竹青紫兵卫毅峻岩川河鸣振宏弘伦纶玮炜炳焕烨煜灿炎森杉栋梁材豪"
     "骏驰腾翔邦民中夏立达通功业旺隆贤智诚廉洁正直树根柱满全秋霜冰洁婧倩薇蕾芬芝芸莺鹃娥姝妹媚馨韵怀"
     "钰铭锋钧鑫銮恒坚毓育培增添益学科章彦晗昕晴曦朗晋景皓旻昭暄耀铮钢锐锦鹤麟凤鸾鹰雁"
-    # ... and fiction's (a novel's 陈默 came back "Chemmer" and "Chenmer")
-    "默墨逸晚溪澜屿笙谦羽若初舟")
+    # ... and fiction's (a novel's 陈默 came back "Chemmer" and "Chenmer"; a swordsman's 李寒舟 "Lee"
+    # and "Lieutenant Lee")
+    "默墨逸晚溪澜屿笙谦羽若初舟寒枫凡尘霄岳峥砚")
     - set(FOREIGN_NAME_CHARS)))
 # Before these a name is doing something: speech, a look, a step (林静说, 陈明远笑了, 王芳点头).
 _DOING = re.compile("说|问|道|答|喊|叫|笑|哭|叹|想|看|望|盯|点头|摇头|点点头|摇摇头|低头|抬头|转身|皱|站|坐|走|跑|推|"

@@ -136,7 +136,10 @@ _ORGANISATION = re.compile(r" (?:Inc|Ltd|LLC|PLC|LLP|GmbH|Corp|Corporation|Compa
                            # (a booking's "Hotel: The Marlowe Hotel, 450 Post Street" came back 霍特尔：450邮局)
                            r"|Hotel|Hotels|Inn|Resort|Suites|Lodge|Hostel"
                            # (an obituary's "at the First Unitarian Church" came back 第一个宇航员, an astronaut)
-                           r"|Church|Cathedral|Chapel|Synagogue|Mosque)$")
+                           r"|Church|Cathedral|Chapel|Synagogue|Mosque"
+                           # (a recall notice's "Brightway Appliances is voluntarily recalling" came back 电器,
+                           # the maker lost)
+                           r"|Appliances|Products|Manufacturing|Retail|Outdoors|Apparel|Cosmetics|Toys|Beverages)$")
 _WORD_ENDING = re.compile(r"(?:ly|ing|tion|sion|ness|ment|able|ible|ed|less|ous|ive|ize|ise|ity|ful|al)$")
 
 
@@ -447,6 +450,16 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
                 end = m.end() + (1 if dot else 0)
                 names.append(Span(start, end, text[start:end], "name", text[start:end]))
     return sorted(names, key=lambda s: s.start)
+
+
+def organisation_runs(text: str) -> list[tuple[int, int]]:
+    """Where an English ``text`` (not a line in Title Case) names an organisation by a rare word and
+    its kind (Brightway Appliances, Acme Software): a report term for the kind alone does not
+    take it out of the name (the recall's "Brightway Appliances" came back 电器, the maker lost)."""
+    if title_case(text):
+        return []
+    return [m.span() for m in _TITLE_RUN.finditer(text)
+            if _ORGANISATION.search(m.group()) and any(_rare_name(w) for w in m.group().split()[:-1])]
 
 
 def _word_start(m: re.Match[str], i: int) -> int:

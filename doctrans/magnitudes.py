@@ -116,7 +116,7 @@ def find_magnitudes(text: str, tgt_lang: str | None) -> list[Span]:
     lang = base_language(tgt_lang)
     if not lang:
         return []
-    spans = _percentages(text, lang)
+    spans = _percentages(text, lang) + _borrowed_scales(text, lang)
     if lang in _WAN_UNITS:
         for m in _SCALE_FIGURE.finditer(text):
             sign, digits, word = m.group(1), m.group(2), (m.group(3) or "")
@@ -134,6 +134,39 @@ def find_magnitudes(text: str, tgt_lang: str | None) -> list[Span]:
             spans.append(Span(m.start(), m.end(), m.group(0), "number",
                               english(value) if lang == "en" else _plain(value)))
     return _apart(spans)
+
+
+# The low end of a range borrows the high end's magnitude word: "4.6 to 4.7 million tonnes" came back
+# 4.6到470万吨, "between 2 and 3 million" 2和300万, "1.2-1.5 billion" 1.2-15亿, and 约2至3万人 "about 2
+# to 30,000" -- the low figure is its own span, in the scale (460万, 20,000), and the high one is what
+# it always is. Only when the low figure is the smaller: "500 to 1 million" is five hundred. "and"
+# only after "between" ("aged 2 and 3 million years" are two things).
+_RANGE_JOIN = r"(?:\s*(?:to|-|–|—|or)\s*|\s+and\s+)"
+_ENGLISH_RANGE = re.compile(rf"(?<![0-9A-Za-z_.,{_CURRENCY}])({NUMBER})(?={_RANGE_JOIN}({NUMBER})\s?"
+                            rf"({'|'.join(SCALE_WORDS)})(?![0-9A-Za-z_]))", re.IGNORECASE)
+_CHINESE_RANGE = re.compile(rf"{FIGURE_START}({NUMBER})(?=\s?[至到\-－～~—–]\s?({NUMBER})\s?("
+                            + "|".join(sorted(POWERS, key=len, reverse=True)) + "))")
+_BETWEEN = re.compile(r"(?<![A-Za-z])between\s+$", re.IGNORECASE)
+_AND_NEXT = re.compile(r"\s+and\s", re.IGNORECASE)
+
+
+def _borrowed_scales(text: str, lang: str) -> list[Span]:
+    """The low figures of ranges whose high figure has a magnitude word, written in its scale."""
+    spans = []
+    into_wan = lang in _WAN_UNITS
+    for m in (_ENGLISH_RANGE if into_wan else _CHINESE_RANGE).finditer(text):
+        low, high = decimal_value(m.group(1)), decimal_value(m.group(2))
+        if low is None or high is None or low > high:
+            continue
+        if into_wan and _AND_NEXT.match(text, m.end()) and not _BETWEEN.search(text, 0, m.start()):
+            continue
+        if into_wan:
+            target = in_wan(low.scaleb(SCALE_WORDS[m.group(3).lower()]), lang)
+        else:
+            value = low.scaleb(POWERS[m.group(3)])
+            target = english(value) if lang == "en" else _plain(value)
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", target))
+    return spans
 
 
 def _apart(spans: list[Span]) -> list[Span]:

@@ -89,13 +89,16 @@ TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长
           # ... and a judgment's (委托诉讼代理人王芳到庭 came back "its delegation prosecutions").
           "|委托诉讼代理人|诉讼代理人|委托代理人|审判长|审判员|书记员"
           # ... and an English title in a Chinese story (华为终端业务CEO何刚表示 came back "Why just")
-          "|CEO|CTO|CFO|COO")
+          "|CEO|CTO|CFO|COO"
+          # ... and a board's (由独立非执行董事张明华担任主席 came back without him)
+          "|独立非执行董事|非执行董事|执行董事|独立董事|董事会秘书|董事|监事会主席|监事")
 _AFTER = ("表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|主持|发表|宣布|透露|回答|告诉|报道|[：:，,。、）)]"
           "|打进|攻入|破门|射门|头球|扳平|连进|传中|接|夺得|获得"
           # When a person spoke or played (主教练蔡斌赛后表示 came back "Head coach representations").
           "|赛后|会后|全场|日前|近日|昨天|今天|昨日|拿下|独得|砍下|到庭|出庭"
           # ... and a player before the score (中国选手石宇奇以21比18、21比15战胜… came back "Shi Yu to 21-18")
-          "|以(?=[0-9０-９一二三四五六七八九十两])")
+          "|以(?=[0-9０-９一二三四五六七八九十两])"
+          "|担任|出任|兼任|当选|辞去")
 # Characters a given name does not have: the grammar around a name (他高兴地说, 方法是).
 _NOT_GIVEN = "的地得了着过也都还就才又在是和与及对将把被让给向从于为以而并且说称表指认示这那个们"
 # ... nor a foreign name's transliteration (史密斯先生 is Mr. Smith, not "Shi Misi"; 罗斯 is Ross).

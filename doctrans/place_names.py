@@ -377,10 +377,12 @@ _ROAD_KINDS = {"路": "Road", "大道": "Avenue", "大街": "Street", "街": "St
 
 # An English street address, its house number and street (a booking's "450 Post Street" came back
 # 450邮局, a post office; "1600 Pennsylvania Avenue NW"), kept as written into Chinese, as Chinese
-# writes a foreign address; with its suite or unit.
+# writes a foreign address; with its suite or unit; and a house named by its number, as fiction writes
+# it ("called to Number 14, Alder Street" came back 被叫到14岁, fourteen years old).
 _STREET_KINDS = (r"Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|Blvd\.?|Drive|Dr\.|Lane|Ln\.|Way|Place|Pl\."
                  r"|Court|Ct\.|Terrace|Parkway|Pkwy\.|Highway|Hwy\.|Square|Crescent|Close|Row|Alley")
-_EN_ADDRESS = re.compile(r"(?<![0-9A-Za-z_.,$€£¥#-])[0-9]{1,6}[A-Z]?[ \u00a0]+"
+_EN_ADDRESS = re.compile(r"(?<![0-9A-Za-z_.,$€£¥#-])"
+                         r"(?:(?:Number|No\.?)[ \u00a0]+[0-9]{1,6}[A-Z]?,?|[0-9]{1,6}[A-Z]?)[ \u00a0]+"
                          r"(?:(?:North|South|East|West|N\.|S\.|E\.|W\.)[ \u00a0]+)?"
                          r"(?:[A-Z][a-z]+|[0-9]{1,3}(?:st|nd|rd|th))(?:[ \u00a0]+[A-Z][a-z]+){0,3}[ \u00a0]+"
                          rf"(?:{_STREET_KINDS})(?![A-Za-z])(?:[ \u00a0]+(?:NW|NE|SW|SE|N|S|E|W)(?![A-Za-z]))?"

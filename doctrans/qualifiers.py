@@ -187,6 +187,7 @@ def _figures(terms: Sequence[Span], figures: Sequence[Span]) -> tuple[list[Span]
     return held, loose
 
 
+_SIGN_FIRST = re.compile(r"(?:US\$|HK\$|A\$|C\$|[$€£¥₹])(?=[0-9])")
 _RANGE_SEP = re.compile(r"\s?(?:～|~|至|到|—|–)\s?|(?<=[℃℉%％])-")  # 40℃-100℃: a hyphen after a unit
 
 
@@ -254,6 +255,9 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
         low = a.target or a.text
         if a.target is None and re.search(r"[0-9],[0-9]{3}", b.target or ""):
             low = grouped_digits(low)  # 1000～2000元: 1,000 to 2,000 yuan, as the amount is written
+        sign = _SIGN_FIRST.match(b.target or "")
+        if sign and low[:1].isdigit():
+            low = sign.group() + low  # 46亿至47亿美元 came back "4.6 billion to $4.7 billion"
         return f"{low} to {b.target or b.text}"
     ranged = _ranges(text, terms, sorted([*held, *loose], key=lambda s: s.start), _RANGE_SEP, english)
     return [_varying(text, t) for t in _chinese_date_ranges(text, _chinese_changes_from(text, ranged, figures))]

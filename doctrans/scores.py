@@ -51,7 +51,9 @@ _CONTEST = re.compile(r"战胜|击败|打败|获胜|取胜|逆转|负于|输给|
 
 _ENGLISH_SCORE = re.compile(r"(?<![\w.,:/-])(?<!from )(?<!between )([0-9]{1,3})\s*(?:-|–|—|\s+to\s+)\s*([0-9]{1,3})"
                             r"(?![\w,:/%°-]|\.\d|\s*(?:times|percent|per cent|points|[a-z]+s|am|pm|a\.m|p\.m)\b)")
-_SET_SCORE = r"[0-9]{1,2}[-–][0-9]{1,2}(?:\([0-9]{1,2}\))?"
+# ... the tie-break's points in brackets, after a space too ("7-6 (5), 6-2" had ended the sets' span
+# before the bracket, and the last set came back 6比2)
+_SET_SCORE = r"[0-9]{1,2}[-–][0-9]{1,2}(?:\s?\([0-9]{1,2}\))?"
 _SET_SCORES = re.compile(rf"(?<![\w.,:/-]){_SET_SCORE}(?:,\s*{_SET_SCORE})+")
 _ENGLISH_CONTEST = re.compile(r"\b(?:won|wins?|beat|beats|defeated|defeats?|lost|loses?|drew|draws?|tied|votes?|"
                               r"voted|score|scored|victory|match|game|final|league|cup)\b", re.IGNORECASE)
@@ -132,7 +134,7 @@ def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
             return []
         # A tennis match's sets (6-4, 3-6, 7-6(5)) are one span, as Chinese sports pages write them
         # (6-4、3-6、7-6(5)): the last alone had come back 7比6(5) beside 6-4, 3-6.
-        sets = [Span(m.start(), m.end(), m.group(), "number", re.sub(r",\s*", "、", m.group()))
+        sets = [Span(m.start(), m.end(), m.group(), "number", re.sub(r",\s*", "、", m.group()).replace(" (", "("))
                 for m in _SET_SCORES.finditer(text)]
         scores = sets + [Span(m.start(), m.end(), m.group(), "number", f"{m.group(1)}比{m.group(2)}")
                          for m in _ENGLISH_SCORE.finditer(text) if not any(a.start <= m.start() < a.end for a in sets)]

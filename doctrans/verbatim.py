@@ -488,6 +488,9 @@ def _options(text: str) -> Iterator[tuple[int, int]]:
 # and, then...), a Chinese character, or a clause's mark at a token's end (the sentence's full stop).
 _RUN_VERB = re.compile(r"(?:\b(?:[Rr]un|[Rr]unning|[Tt]ype|[Tt]yping|[Ee]xecute|[Ee]xecuting|[Ee]nter|[Ii]ssue)"
                        r"(?:\s+the\s+command)?\s+|(?:运行|执行|输入)(?:命令)?\s*)$")
+# ... and after "with", "using" or "via", a package manager's command of two words or more ("Install the
+# package with npm install --save quickcache" came back 使用 npm 安装--save快速缓存: "with git commits" is prose).
+_WITH_TOOL = re.compile(r"\b(?:with|using|via)\s+$", re.IGNORECASE)
 _PROGRAM = re.compile(r"(?<![\w./-])(?:sudo|pip3?|pipx|python3?|py|git|npm|npx|pnpm|yarn|node|deno|docker|podman"
                       r"|kubectl|helm|cargo|rustup|go|make|cmake|gcc|clang|grep|curl|wget|ssh|scp|rsync|brew|apt"
                       r"|apt-get|dnf|yum|pacman|snap|winget|choco|scoop|pytest|conda|uv|poetry|systemctl|journalctl"
@@ -544,8 +547,10 @@ def _commands(text: str) -> Iterator[tuple[int, int]]:
 
 def _known_commands(text: str) -> Iterator[tuple[int, int]]:
     for m in _PROGRAM.finditer(text):
-        if not (_RUN_VERB.search(text, max(0, m.start() - 24), m.start())
-                or (m.group() in _PLACED_PROGRAMS and _COMMAND_PLACE.search(text, max(0, m.start() - 3), m.start()))):
+        placed = m.group() in _PLACED_PROGRAMS
+        tool = placed and _WITH_TOOL.search(text, max(0, m.start() - 8), m.start()) is not None
+        if not (_RUN_VERB.search(text, max(0, m.start() - 24), m.start()) or tool
+                or (placed and _COMMAND_PLACE.search(text, max(0, m.start() - 3), m.start()))):
             continue
         end, arguments = m.end(), 0
         while (a := _ARGUMENT.match(text, end)) is not None:
@@ -557,7 +562,7 @@ def _known_commands(text: str) -> Iterator[tuple[int, int]]:
                 end, arguments = a.start(1) + len(bare), arguments + 1
             if len(bare) < len(token):
                 break  # the clause's mark after the command's last word
-        if arguments:
+        if arguments >= (2 if tool else 1):
             yield m.start(), end
 
 

@@ -7,10 +7,7 @@ from __future__ import annotations
 import pytest
 
 from doctrans.engine.protect import latin_copy, no_doubled_lead_word, prepare
-
-
-def spans(text: str, src: str, tgt: str) -> list[tuple[str, str]]:
-    return [(s.text, s.output) for s in prepare(text, 16, None, tgt, src).masked.spans]
+from tests.prepared_spans import spans
 
 
 @pytest.mark.parametrize(("text", "expected"), [

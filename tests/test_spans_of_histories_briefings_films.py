@@ -11,10 +11,7 @@ from doctrans.engine.protect import prepare
 from doctrans.letters import find_letter_formula
 from doctrans.person_names import find_person_names
 from doctrans.regnal_names import find_regnal_names, roman, roman_value
-
-
-def spans(text: str, src: str, tgt: str) -> list[tuple[str, str]]:
-    return [(s.text, s.output) for s in prepare(text, 16, None, tgt, src).masked.spans]
+from tests.prepared_spans import spans
 
 
 def test_a_range_of_years_in_words_is_no_time_of_day() -> None:

@@ -12,10 +12,7 @@ from doctrans.english_people import find_document_people, full_names
 from doctrans.latin_spacing import spaced_after_marks
 from doctrans.segment import split_sentences
 from doctrans.space_missions import find_space_missions
-
-
-def spans(text: str, src: str, tgt: str) -> list[tuple[str, str]]:
-    return [(s.text, s.output) for s in prepare(text, 16, None, tgt, src).masked.spans]
+from tests.prepared_spans import spans
 
 
 @pytest.mark.parametrize(("text", "tgt", "span"), [
