@@ -377,16 +377,16 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         for m in _ZH_CLASS_YEAR.finditer(text):  # 在2026届毕业典礼上 came back "on 2026 th graduation"
             spans.append(Span(m.start(), m.end(), m.group(), "date", f"Class of {m[1]}"))
         for m in _ZH_YEAR_BEFORE.finditer(text):
-            year = figure_value(m["y"])
-            if _YEARS_AGO_BEFORE.search(text, 0, m.start()) or (year % 1000 == 0 and not m["at"]):
+            limit = figure_value(m["y"])
+            if _YEARS_AGO_BEFORE.search(text, 0, m.start()) or (limit % 1000 == 0 and not m["at"]):
                 continue
             if m["around"]:  # 2030年前后 came back "After 2030 years ago": around 2030
-                spans.append(Span(m.start("y"), m.end(), text[m.start("y"):m.end()], "date", f"around {year}"))
+                spans.append(Span(m.start("y"), m.end(), text[m.start("y"):m.end()], "date", f"around {limit}"))
                 continue
             if not _ZH_BEFORE.match(text, m.end() - 1):
                 continue
             by = "by" if m["at"] or _BY_AFTER.match(text, m.end()) else "before"
-            spans.append(Span(m.start(), m.end(), m.group(), "date", f"{by} {year}"))
+            spans.append(Span(m.start(), m.end(), m.group(), "date", f"{by} {limit}"))
         for m in _ZH_MONTH_PART.finditer(text):
             month = figure_value(m["m"])
             if 1 <= month <= 12:
