@@ -106,6 +106,9 @@ def _place_at(text: str, start: int, end: int) -> tuple[int, str] | None:
     return None
 
 
+_SMALL_WORDS = frozenset({"of", "and", "the", "for", "in", "on", "at"})
+
+
 def find_company_names(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The Chinese companies of ``text`` named with their legal form, as ``name`` spans whose target
     is the English name (Chinese into English only)."""
@@ -127,6 +130,9 @@ def find_company_names(text: str, src_lang: str | None, tgt_lang: str | None) ->
         # A company the report terms name (中国银行股份有限公司 came back "China Yinhang Co., Ltd."):
         # their English name with the legal form.
         if (known := english_of(text[begin:m.start()])) is not None:
+            # in capitals, as a name is written (市自来水有限公司: Municipal Water Supply Co., Ltd.)
+            known = " ".join(w[:1].upper() + w[1:] if w.islower() and w not in _SMALL_WORDS else w
+                             for w in known.split(" "))
             spans.append(Span(begin, m.end(), text[begin:m.end()], "name", f"{known} {_FORMS[m.group()]}"))
             continue
         # A place first (深圳市 of 深圳市华远科技), then the trade name: two to four characters.

@@ -45,7 +45,7 @@ _PHRASE_END = re.compile(
     r"\s*(?:$|[.,;:!?)\]\"'”’—–-]|(?:in|of|and|or|to|from|at|on|with|for|who|that|which|were|was|are|is|have|had|has"
     r"|will|would|could|can|may|across|around|over|under|by|per|each|this|last|since|as|but|while|a|an|the|than"
     r"|worldwide|nationwide|globally|so|because|after|before|during|into|through|like|including|such|between|within"
-    r"|among|along|throughout|near|via|every|a day|a week|daily|[a-z]+ed)"
+    r"|among|along|throughout|near|via|every|a day|a week|daily|up to|at most|at least|twice|once|[a-z]+ed)"
     r"(?![A-Za-z]))")
 _FIGURE = r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?"
 # Not after a currency sign, a colon, a dot, a letter or a digit; not after a capitalised name
@@ -115,7 +115,7 @@ _WORD_COUNT = re.compile(rf"(?<![\w'’-])({'|'.join(_WORD_VALUES)})\s+({'|'.joi
 # The counters a Chinese count may use for a noun of the table (5座城市 as 5个城市), and what after
 # the noun makes it another word (城市化 urbanisation, 城市群 a city cluster, 学校长 no school);
 # a verb may follow (23个省份开展了活动).
-_COUNTERS = "个座家所名位辆台栋口本场户种项只片例次"
+_COUNTERS = "个座家所名位辆台栋口本场户种项只片例次根瓣"
 _MAKES_ANOTHER_NOUN = "化群圈带级型类性率长们区"
 
 

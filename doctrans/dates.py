@@ -170,8 +170,12 @@ _ZH_NUMERAL_DATE = re.compile(
 _SEASONS = {"spring": "春天", "summer": "夏天", "autumn": "秋天", "fall": "秋天", "winter": "冬天"}
 _ZH_SEASONS = {"春天": "spring", "春季": "spring", "夏天": "summer", "夏季": "summer", "秋天": "autumn",
                "秋季": "autumn", "冬天": "winter", "冬季": "winter"}
-_EN_SEASON = re.compile(rf"(?<![A-Za-z])(?P<s>(?i:spring|summer|autumn|fall|winter))\s+of\s+(?P<y>{_YEAR_NO})"
+# ... or the year right after the season ("starting in fall 2027" came back 从2027开始, the autumn lost);
+# "fall" so only after a preposition (not "prices fall 2020 …").
+_EN_SEASON = re.compile(rf"(?<![A-Za-z])(?P<s>(?i:spring|summer|autumn|fall|winter))(?P<of>\s+of)?\s+(?P<y>{_YEAR_NO})"
                         r"(?![0-9A-Za-z])")
+_SEASON_PREPOSITION = re.compile(r"(?i:\b(?:in|since|by|until|till|from|during|for|before|after|the|this|next|last"
+                                 r"|early|late|mid|of))[\s-]+$")
 _ZH_SEASON = re.compile(rf"(?<![{_D}.])(?P<y>(?:1[5-9]|2[01])[0-9]{{2}})年的?(?P<s>{'|'.join(_ZH_SEASONS)})")
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1}
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -432,6 +436,8 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
         spans = _beside(spans, [_day_alone(text, m) for m in _ZH_DAY.finditer(text) if 1 <= figure_value(m[1]) <= 31])
     elif lang in _CJK_DATE_TARGETS:
         for m in _EN_SEASON.finditer(text):
+            if not m["of"] and m["s"] == "fall" and not _SEASON_PREPOSITION.search(text, 0, m.start()):
+                continue
             spans.append(Span(m.start(), m.end(), m.group(), "date", f"{m['y']}年{_SEASONS[m['s'].lower()]}"))
         for m in _EN_NTH_WEEKDAY.finditer(text):
             n, weekday = _ORDINALS[m["n"].lower()], _ZH_WEEKDAYS[WEEKDAYS.index(m["w"])]

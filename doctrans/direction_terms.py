@@ -149,7 +149,25 @@ def _counters_before_terms(text: str, terms: list[Span], spans: list[Span]) -> l
            for t in terms]
     out += [Span(s.start, s.end + 1, text[s.start:s.end + 1], "number", grouped_digits(s.text)) for s in spans
             if counted(s) and not s.overlaps_any(terms) and _DIGITS.fullmatch(s.text)]
-    return sorted(out, key=lambda s: s.start)
+    return _counts_after_terms(text, sorted(out, key=lambda s: s.start), spans)
+
+
+# ... and a count after the term, as a report lists what was built (新建分布式光伏电站12座 came back "a new
+# distributed photovoltaic power stations 12 seat"): the term, the figure and its counter are one span,
+# the figure first (12 distributed photovoltaic power stations).
+_COUNT_AFTER = re.compile(r"([0-9]{1,3}(?:,[0-9]{3})*|[0-9]+)[个座家所辆台项名位栋架艘条套](?=[，。；、,.;）)\s]|$)")
+
+
+def _counts_after_terms(text: str, terms: list[Span], spans: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    for t in terms:
+        m = _COUNT_AFTER.match(text, t.end) if t.kind == "phrase" and t.target else None
+        if m is not None and m.group(1) != "1" and not any(o.start < m.end() and t.end < o.end
+                                                           for o in terms if o is not t):
+            figure = grouped_digits(m.group(1))
+            t = Span(t.start, m.end(), text[t.start:m.end()], "number", f"{figure} {t.target}")
+        out.append(t)
+    return out
 
 
 _DIGITS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})*|[0-9]+")

@@ -431,6 +431,10 @@ def find_kept_names(text: str, src_lang: str | None, tgt_lang: str | None,
                     if first is None or not _LEGAL_FORM.search(m.group()):
                         continue
                     start = _word_start(m, first)
+                elif len(words) >= 2 and _CALLED.search(text, max(0, m.start() - 16), m.start()):
+                    # A programme or a product named in the text ("The program, called Go Blue Guarantee,
+                    # already covers" came back 布鲁伊·格兰特): its name as it is.
+                    start = m.start()
                 elif (_ORGANISATION.search(m.group()) and any(_rare_name(w) for w in words[:-1])) \
                         or _after_a_kept_name(text, m, [*taken, *names]):
                     # from its first word that is no sentence's function word (Between Harbour …)
@@ -460,6 +464,9 @@ def organisation_runs(text: str) -> list[tuple[int, int]]:
         return []
     return [m.span() for m in _TITLE_RUN.finditer(text)
             if _ORGANISATION.search(m.group()) and any(_rare_name(w) for w in m.group().split()[:-1])]
+
+
+_CALLED = re.compile(r"\b(?:called|dubbed|titled|entitled|known as|branded)\s+[\"“]?$")
 
 
 def _word_start(m: re.Match[str], i: int) -> int:

@@ -23,6 +23,7 @@ words the year (``nineteen eighty-four`` -> ``1984年``; it came back ``十九 �
 | one and a half percent            | 1.5%              |
 | one of the two                    | (none)            |
 | hundreds of times                 | (none)            |
+| tens of millions                  | 数千万            |
 | the twentieth century             | (none)            |
 | a ten-year-old boy                | 十岁              |
 | in nineteen eighty-four           | 1984年            |
@@ -184,6 +185,26 @@ def chinese_numerals(text: str, taken: Sequence[Span] = ()) -> list[Span]:
     return spans
 
 
+# How often, as a leaflet doses ("take 1 tablet up to three times a day" came back 一天到1片至三次):
+# 每天最多三次, 每周两次.
+_FREQUENCY = re.compile(r"(?<![\w-])(?:(?P<bound>up\s+to|no\s+more\s+than|at\s+most|at\s+least)\s+)?"
+                        r"(?P<n>once|twice|(?:one|two|three|four|five|six|seven|eight|nine|ten)\s+times)"
+                        r"\s+(?:a|an|per|each)\s+(?P<per>day|week|month|year|hour)(?![\w-])", re.IGNORECASE)
+_FREQUENCY_BOUNDS = {"up to": "最多", "no more than": "不超过", "at most": "最多", "at least": "至少"}
+_FREQUENCY_PERIODS = {"day": "天", "week": "周", "month": "月", "year": "年", "hour": "小时"}
+
+
+# Tens or hundreds of a scale, which the en->zh model wrote a scale wrong ("spend tens of millions on
+# projects" came back 十万块, a hundred thousand; "Hundreds of thousands of people fled" 几千人): 数千万,
+# 数十万, with the "of" before what they count.
+_VAGUE_MAGNITUDE = re.compile(r"(?<![\w-])(tens|hundreds)\s+of\s+(thousands|millions|billions)"
+                              r"(?:\s+of(?=\s))?(?![\w-])",
+                              re.IGNORECASE)
+_VAGUE_INTO_CHINESE = {("tens", "thousands"): "数万", ("hundreds", "thousands"): "数十万",
+                       ("tens", "millions"): "数千万", ("hundreds", "millions"): "数亿",
+                       ("tens", "billions"): "数百亿", ("hundreds", "billions"): "数千亿"}
+
+
 def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
                       taken: Sequence[Span] = ()) -> list[Span]:
     """The English number words of ``text`` that reach the model as figures (see the module's
@@ -210,6 +231,15 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         numeral = count_numeral(n, lang)  # 两年前, 两天前
         spans.append(Span(m.start(), m.end(), m.group(0), "number", numeral + _AGO_UNITS[unit]))
     if lang == "zh":
+        for m in _FREQUENCY.finditer(text):
+            count = m["n"].lower().split()[0]
+            n = {"once": 1, "twice": 2}.get(count) or value_of(count)
+            bound = _FREQUENCY_BOUNDS[re.sub(r"\s+", " ", m["bound"].lower())] if m["bound"] else ""
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              f"每{_FREQUENCY_PERIODS[m['per'].lower()]}{bound}{count_numeral(n, lang)}次"))
+        for m in _VAGUE_MAGNITUDE.finditer(text):
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              _VAGUE_INTO_CHINESE[(m.group(1).lower(), m.group(2).lower())]))
         for m in _PLACE_WORDS.finditer(text):
             # A ranking in words: "moved up to ninth place" left "ninth" in English, "had finished
             # fourth at the Tokyo Games" came back 完成第四次 (the fourth time).
@@ -431,7 +461,22 @@ def _recent_periods_into_english(text: str) -> list[Span]:
         if m["since"]:  # 未来三年内: within the next three years; 近三年来: over the past three years
             period = f"{'within' if m['since'] == '内' else 'over'} {period}"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", period))
+    for m in _CONSECUTIVE_ZH.finditer(text):
+        n = read_figure(m["n"])
+        if n and n > 1 and not any(s.start < m.end() and m.start() < s.end for s in spans):
+            count = ENGLISH_NUMBERS[n] if n < 10 else str(n)
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              f"for {count} consecutive {_CONSECUTIVE_UNITS[m['unit']]}"))
     return spans
+
+
+# Periods in a row (本集团连续三年未发生重大事故 came back "in sequential contiguous years", 连续3年盈利 "A
+# continuous 3 years parallel"): for three consecutive years.
+_CONSECUTIVE_ZH = re.compile(r"连续(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})"
+                             r"(?P<unit>年|个月|天|日|周|个星期|个季度)"
+                             r"(?![0-9一二三四五六七八九十])")
+_CONSECUTIVE_UNITS = {"年": "years", "个月": "months", "天": "days", "日": "days", "周": "weeks", "个星期": "weeks",
+                      "个季度": "quarters"}
 
 
 # A time and a half into English (会议持续了两个半小时 came back "two hours", 项目用了三年半 "three

@@ -92,8 +92,10 @@ _ENGLISH_PART = re.compile(rf"(?<![A-Za-z0-9_])({'|'.join(_WORDS)})\s(?:([0-9]{{
                            rf"|({_ROMAN}))(?![A-Za-z0-9_]|\.[0-9])", re.IGNORECASE)
 
 # A manual's steps (not in _UNITS: 第一步 in prose is "the first step", a step label only at the start).
-_CHINESE_STEP = re.compile(rf"^\s*第\s?({_ARABIC}|{_CHINESE_NUMBER})\s?步(?=\s*[:：])"
+# ... and a plan's days and weeks the same way (an itinerary's 第二天：前往西溪 came back "Second: Go"): Day 2.
+_CHINESE_STEP = re.compile(rf"^\s*第\s?({_ARABIC}|{_CHINESE_NUMBER})\s?(步|天|日|周)(?=\s*[:：])"
                            rf"|步骤\s?({_ARABIC}|{_CHINESE_NUMBER})(?![0-9０-９.%个])")
+_CHINESE_STEP_WORDS = {"步": "Step", "天": "Day", "日": "Day", "周": "Week", None: "Step"}
 _ENGLISH_STEP = re.compile(r"(?<![A-Za-z0-9_])[Ss]tep\s([0-9]{1,3})(?![0-9A-Za-z_]|\.[0-9])")
 
 
@@ -101,10 +103,11 @@ def _steps(text: str, lang: str) -> list[Span]:
     if lang == "en":
         spans = []
         for m in _CHINESE_STEP.finditer(text):
-            group = 1 if m.group(1) else 2
+            group = 1 if m.group(1) else 3
             if (number := _number(m.group(group))) is not None:
                 start = m.start() + len(m.group()) - len(m.group().lstrip())  # after the leading space
-                spans.append(Span(start, m.end(), text[start:m.end()], "number", f"Step {number}"))
+                spans.append(Span(start, m.end(), text[start:m.end()], "number",
+                                  f"{_CHINESE_STEP_WORDS[m.group(2)]} {number}"))
         return spans
     steps = [Span(m.start(), m.end(), m.group(0), "number", f"第{m.group(1)}步") for m in _ENGLISH_STEP.finditer(text)]
     # A diary's or a plan's "Week 1: Anxiety" came back 星期1 (a weekday): 第1周, Day 3 第3天.

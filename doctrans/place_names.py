@@ -371,6 +371,11 @@ _GRAMMAR_CHARACTERS = "个各该全本这那每一两几多其此某们我你他
 # are words); not 路线, 路面, 路况 (a route, a surface, the traffic).
 _ROAD = re.compile(r"(?:^|(?<=[区市县镇、，。：:；（(\s]))([\u4e00-\u9fff]{2,3}?)(东|西|南|北|中)?"
                    r"([一二三四五六七八九])?(路|大道|大街|街)(?![线径面况费灯人子程过上途])(?:([0-9]{1,5})号)?")
+# What is said of a road's side or stretch (a water cut's 解放路以东、人民大道以南 came back "United route to
+# east, people are northern"): the road is one, named or not.
+_BESIDE_ROAD = re.compile(r"以[东西南北]|[东西南北]侧|两侧|沿线|一带|路段|路口|交叉口")
+_SIDE_OF_ROAD = re.compile(r"以([东西南北])")
+_SIDES = {"东": "east", "西": "west", "南": "south", "北": "north"}
 _ROAD_PARTS = {"东": "East", "西": "West", "南": "South", "北": "North", "中": "Middle"}
 _ROAD_KINDS = {"路": "Road", "大道": "Avenue", "大街": "Street", "街": "Street"}
 
@@ -409,7 +414,7 @@ def find_roads(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Sp
         listed = into_english.get(name)
         if set(_GRAMMAR_CHARACTERS) & set(name):
             continue
-        if listed is None and house is None and not (part and number):
+        if listed is None and house is None and not (part and number) and not _BESIDE_ROAD.match(text, m.end()):
             if part:  # 淮海中路: a road beside the others of a list
                 maybe.append(m)
             continue
@@ -423,6 +428,10 @@ def _road(m: re.Match[str], listed: str | None) -> Span:
     words += [_ROAD_PARTS[part]] if part else []
     words += [f"No. {read_numeral(number)}"] if number else []
     written = " ".join([*words, _ROAD_KINDS[kind]])
+    side = _SIDE_OF_ROAD.match(m.string, m.end()) if not house else None
+    if side:  # 解放路以东: east of Jiefang Road
+        return Span(m.start(1), side.end(), m.string[m.start(1):side.end()], "place",
+                    f"{_SIDES[side.group(1)]} of {written}")
     return Span(m.start(1), m.end(), m.string[m.start(1):m.end()], "place", f"{house} {written}" if house else written)
 
 

@@ -65,6 +65,13 @@ _FIRST_QUARTERS_EN = re.compile(rf"(?<![0-9A-Za-z_])(?:Q1\s?[-–]\s?Q3\s?({_YEA
                                 rf"|(?:[Ff]irst (?:three quarters|nine months) of ({_YEAR})))(?![0-9A-Za-z_])")
 
 
+# A quarter or a half of a year in words ("expected to close in the first quarter of 2027" came back
+# 第一季度的2027年, the year after its quarter): 2027年第一季度, 2026年下半年.
+_QUARTER_OF_EN = re.compile(rf"(?<![A-Za-z])((?i:first|second|third|fourth)\s+quarter|(?i:first|second)\s+half)"
+                            rf"\s+of\s+(?:the\s+(?:fiscal\s+)?year\s+)?({_YEAR})(?![0-9A-Za-z_])")
+_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
 def _full_year(digits: str) -> str:
     return digits if len(digits) == 4 else f"20{digits}"
 
@@ -85,6 +92,11 @@ def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
                        f"{m.group(2)}年{'上' if m.group(1) == '1' else '下'}半年") for m in _HALF_EN.finditer(text)]
         found += [Span(m.start(), m.end(), m.group(), "number", f"{m.group(1) or m.group(2)}年前三季度")
                   for m in _FIRST_QUARTERS_EN.finditer(text)]
+        for m in _QUARTER_OF_EN.finditer(text):
+            part = m.group(1).lower()
+            written = {"first half": "上半年", "second half": "下半年"}.get(part) \
+                or f"第{_NUMERALS[_ORDINAL_WORDS[part.split()[0]] - 1]}季度"
+            found.append(Span(m.start(), m.end(), m.group(), "number", f"{m.group(2)}年{written}"))
     elif tgt == "en" and src != "en":
         for m in _QUARTER_ZH.finditer(text):
             number = m.group(2) if m.group(2).isdigit() else str(read_numeral(m.group(2)))

@@ -209,6 +209,8 @@ _OUT_OF_CHINESE = {
     # "Noise: ≤64", the decibels lost).
     "立方米/小时": "m³/h", "立方米/分钟": "m³/min", "立方米": "m³", "分贝": "dB", "升/分钟": "L/min",
     "千米/小时": "km/h", "公里/小时": "km/h", "米/秒": "m/s",
+    # A health page's blood pressure and blood sugar (140/90毫米汞柱 came back "140/90 milliseconds").
+    "毫米汞柱": "mmHg", "毫摩尔/升": "mmol/L",
 }
 # An English unit written as a word is singular after 1 (``1 mile``, ``1 square foot``).
 _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre", "square feet": "square foot",
@@ -224,8 +226,9 @@ _ENGLISH_MEASURE = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])(-|−|minus )?"
                               r"(?![0-9A-Za-z_²³/])", re.IGNORECASE)
 # Chinese units: not followed by a Han character that makes another word (米饭 is rice, 克服 overcome).
 _CHINESE_UNIT = "|".join(sorted(_OUT_OF_CHINESE, key=len, reverse=True))
-# A product's dimensions are one figure before their unit (120×80×45毫米 -> 120×80×45 mm).
-_DIMENSIONS = rf"{NUMBER}(?:\s?×\s?{NUMBER})*"
+# A product's dimensions are one figure before their unit (120×80×45毫米 -> 120×80×45 mm), and so is a
+# blood pressure's two (140/90毫米汞柱).
+_DIMENSIONS = rf"{NUMBER}(?:\s?×\s?{NUMBER})*(?:/{NUMBER})?"
 # A minus sign, not a range's dash after a figure or its unit (40℃-100℃ came back 40 °C and -100 °C).
 _CHINESE_MEASURE = re.compile(rf"(零下|(?<![0-9０-９A-Za-z℃℉%°])[-−])?{FIGURE_START}({_DIMENSIONS})\s?({_CHINESE_UNIT})"
                               r"(?![饭粒服隆拉格斤里片房斯砾特])")
@@ -485,10 +488,14 @@ _AGE_GROUPS = {"老年人": "people {}", "老人": "people {}", "人口": "the p
                "居民": "residents {}", "儿童": "children {}", "人": "people {}"}
 # ... and into Chinese, the people and the bound ("£20 for children under 12" came back 20英镑用于子节点
 # 不到12: child nodes, and no age); not a weight, a length or a share.
-_NOT_AN_AGE_AFTER = (r"(?:\s+years?\s+(?:old|of\s+age))?(?![0-9%]|[.,][0-9]|\s*(?:%|percent|per cent"
+# (... the years too: a leaflet's "children over 12 years:" came back 12岁以上儿童年)
+_NOT_AN_AGE_AFTER = (r"(?:\s+years?(?:\s+(?:old|of\s+age))?(?![\w-]))?(?![0-9%]|[.,][0-9]|\s*(?:%|percent|per cent"
                      r"|[A-Za-z]*(?:metre|meter|pound|dollar|kilo|mile|feet|foot|inch|hour|minute|day|week|month"
                      r"|km|kg|lb|cm|mm|m)\b))")
-_EN_AGE_BOUND = re.compile(r"(?<![\w-])(children|kids|people|adults|residents|patients)\s+(?:aged\s+)?"
+# ... with the adults before them ("Adults and children over 12 years: take 1 tablet" came back without
+# the adults): 成人及12岁以上儿童.
+_EN_AGE_BOUND = re.compile(r"(?<![\w-])(?P<adults>adults\s+and\s+)?(children|kids|people|adults|residents|patients)\s+"
+                           r"(?:aged\s+)?"
                            r"(under|over|above)\s+([1-9][0-9]?|1[01][0-9])" + _NOT_AN_AGE_AFTER, re.IGNORECASE)
 _EN_PEOPLE = {"children": "儿童", "kids": "儿童", "people": "人", "adults": "成年人", "residents": "居民",
               "patients": "患者"}
@@ -1067,8 +1074,9 @@ def _into_chinese(text: str) -> list[Span]:
         written = m.group(2) + "岁" + ("以上" if bound in ("over", "above") else "以下" if bound else "")
         spans.append(Span(m.start(), m.end(), m.group(0), "number", written))
     for m in _EN_AGE_BOUND.finditer(text):
-        people, bound = _EN_PEOPLE[m.group(1).lower()], "以下" if m.group(2).lower() == "under" else "以上"
-        written = f"{m.group(3)}岁{bound}{people}" if people == "儿童" else f"{m.group(3)}岁{bound}的{people}"
+        people, bound = _EN_PEOPLE[m.group(2).lower()], "以下" if m.group(3).lower() == "under" else "以上"
+        written = f"{m.group(4)}岁{bound}{people}" if people == "儿童" else f"{m.group(4)}岁{bound}的{people}"
+        written = ("成人及" if m["adults"] else "") + written
         age = Span(m.start(), m.end(), m.group(0), "number", written)
         spans += [] if age.overlaps_any(spans) else [age]
     for m in _WORDS_DURATION.finditer(text):
