@@ -185,6 +185,25 @@ def chinese_numerals(text: str, taken: Sequence[Span] = ()) -> list[Span]:
     return spans
 
 
+# A count and a half ("Four and a half stars out of five" came back 四和半星, "two and a half hours"):
+# 四星半, 两个半小时, as Chinese puts the half after the unit.
+_AND_A_HALF_EN = re.compile(r"(?<![\w-])(one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half\s+"
+                            r"(?:(stars?)(?:\s+out\s+of\s+(five|5|ten|10))?|(hours?|days?|weeks?|months?|years?))"
+                            r"(?![\w-])", re.IGNORECASE)
+_HALF_INTO_CHINESE = {"star": "{}星半", "hour": "{}个半小时", "day": "{}天半", "week": "{}周半", "month": "{}个半月",
+                      "year": "{}年半"}
+
+
+# A rank among the superlatives ("the second-warmest year on record" came back 第二十五年, the
+# twenty-fifth year): 第二热的, 第三大.
+_SUPERLATIVES = {"warmest": "热", "hottest": "热", "coldest": "冷", "largest": "大", "biggest": "大", "highest": "高",
+                 "lowest": "低", "wettest": "潮湿", "driest": "干燥", "busiest": "繁忙", "deadliest": "致命",
+                 "richest": "富有", "fastest": "快", "longest": "长", "smallest": "小", "best": "好", "worst": "糟糕",
+                 "tallest": "高", "oldest": "古老", "most populous": "人口最多"}
+_NTH_SUPERLATIVE = re.compile(r"(?<![\w-])(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
+                              rf"[- ]({'|'.join(_SUPERLATIVES)})(?![\w-])", re.IGNORECASE)
+
+
 # How often, as a leaflet doses ("take 1 tablet up to three times a day" came back 一天到1片至三次):
 # 每天最多三次, 每周两次.
 _FREQUENCY = re.compile(r"(?<![\w-])(?:(?P<bound>up\s+to|no\s+more\s+than|at\s+most|at\s+least)\s+)?"
@@ -231,6 +250,16 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
         numeral = count_numeral(n, lang)  # 两年前, 两天前
         spans.append(Span(m.start(), m.end(), m.group(0), "number", numeral + _AGO_UNITS[unit]))
     if lang == "zh":
+        for m in _AND_A_HALF_EN.finditer(text):
+            count = count_numeral(value_of(m.group(1).lower()), lang)
+            written = _HALF_INTO_CHINESE[(m.group(2) or m.group(4)).lower().rstrip("s")].format(count)
+            if m.group(3):  # out of five: 满分五星
+                written += f"（满分{'五' if m.group(3).lower() in ('five', '5') else '十'}星）"
+            spans.append(Span(m.start(), m.end(), m.group(0), "number", written))
+        for m in _NTH_SUPERLATIVE.finditer(text):
+            n, adjective = _ORDINAL_WORD_VALUES[m.group(1).lower()], _SUPERLATIVES[m.group(2).lower()]
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              f"第{write_numeral(n, 'zh')}{adjective}{'' if adjective == '大' else '的'}"))
         for m in _FREQUENCY.finditer(text):
             count = m["n"].lower().split()[0]
             n = {"once": 1, "twice": 2}.get(count) or value_of(count)

@@ -164,7 +164,8 @@ def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
     if lang == "en":
         parts = [Span(m.start(), m.end(), m.group(0), "number", f"{_UNITS[m.group(2)]} {number}")
                  for m in _CHINESE_PART.finditer(text) if (number := _number(m.group(1))) is not None]
-        return _with_figures(parts, [*_figures(text, lang), *_steps(text, lang), *_lines(text, lang)])
+        return _with_figures(parts, [*_figures(text, lang), *_steps(text, lang), *_lines(text, lang),
+                                     *_grades(text)])
     if lang == "zh":
         spans = []
         for m in _ENGLISH_PART.finditer(text):
@@ -177,6 +178,21 @@ def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"第{number}{_WORDS[word.lower()]}"))
         return _with_figures(spans, [*_figures(text, lang), *_spelled(text), *_steps(text, lang), *_lines(text, lang)])
     return []
+
+
+# A grade in Roman numerals, as a water or an air quality report writes it (地表水水质优良（Ⅰ～Ⅲ类）断面 came
+# back "(ILINEish IIII)"): Grade I–III, Grade IV; 劣Ⅴ类 worse than Grade V.
+_UNICODE_ROMAN = {"Ⅰ": "I", "Ⅱ": "II", "Ⅲ": "III", "Ⅳ": "IV", "Ⅴ": "V", "Ⅵ": "VI"}
+_GRADE_NUMERAL = "(?:[ⅠⅡⅢⅣⅤⅥ]|I{1,3}|IV|VI?)"
+_CHINESE_GRADE = re.compile(rf"(?<![A-Za-z])(劣)?({_GRADE_NUMERAL})(?:\s?[～~至到\-–—]\s?({_GRADE_NUMERAL}))?类")
+
+
+def _grades(text: str) -> list[Span]:
+    def roman(numeral: str) -> str:
+        return _UNICODE_ROMAN.get(numeral, numeral)
+    return [Span(m.start(), m.end(), m.group(0), "number", ("worse than " if m.group(1) else "")
+                 + f"Grade {roman(m.group(2))}" + (f"–{roman(m.group(3))}" if m.group(3) else ""))
+            for m in _CHINESE_GRADE.finditer(text)]
 
 
 # "Chapter One" .. "Part Twenty": a capitalised number word after a capitalised part word.

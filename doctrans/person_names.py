@@ -274,6 +274,10 @@ def surnames_after_latin_given_names(text: str, source: str, spans: Sequence[Spa
 # A judgment's anonymised party (被告：王某，男 came back "Defendant: The princess"): the surname and X, as
 # the courts' English editions write it (Wang X; 王某某 Wang XX); only in a field that names a person.
 _ANONYMISED = re.compile(f"{_FIELD}({_SURNAME})(某某?)(?=$|[\\s\u3000，,。；;、（(）)])")
+# ... and right after the party's or the person's word, as a judgment's or a news story's text names
+# them (原告李某诉称 came back "The plaintiff Lee is called"; 男子张某 被拘).
+_ANONYMISED_AFTER = re.compile("(?:原告|被告人|被告|上诉人|被上诉人|申请人|被申请人|第三人|犯罪嫌疑人|嫌疑人|当事人"
+                               f"|男子|女子|司机|患者|车主|租客|房东|村民|网友|学生|老人)({_SURNAME})(某某?)")
 
 
 # A film's credits (由郭帆执导，吴京、刘德华、李雪健主演 came back "The licensed by Watch, Watchwart, Gango, Jr.
@@ -334,7 +338,8 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
     more += [_name_span(m) for m in _NAMED.finditer(text)]
     more += _credits(text)
     more += [Span(m.start(1), m.end(2), m.group(1) + m.group(2), "name",
-                  f"{pinyin(m.group(1), '')} {'X' * len(m.group(2))}") for m in _ANONYMISED.finditer(text)]
+                  f"{pinyin(m.group(1), '')} {'X' * len(m.group(2))}")
+             for pattern in (_ANONYMISED, _ANONYMISED_AFTER) for m in pattern.finditer(text)]
     for span in more:
         if not span.overlaps_any(spans):
             spans.append(span)

@@ -182,8 +182,20 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
         districts = _districts(text, found)  # 海淀区 over the list's 海淀
         found = [f for f in found if not f.overlaps_any(districts)] + districts
         return _with_unlisted(sorted(map(lambda s: _made_in(text, s, "en"), found), key=lambda s: s.start),
-                              [*_short_weekdays(text), *_regions(text), *_divisions(text), *_teams(text, into_english)])
+                              [*_short_weekdays(text), *_regions(text), *_divisions(text), *_teams(text, into_english),
+                               *_called_places(text)])
     return []
+
+
+# A place the text names as it introduces it (我出生在湖南一个叫石门的小县城 came back "a County County
+# City", the town lost): its name in pinyin.
+_CALLED_PLACE = re.compile(r"(?:叫|名叫|叫做|名为)([\u4e00-\u9fff]{2,3}?)的(?=小?(?:县城|县|镇|小镇|村|村子|山村|小城"
+                           r"|城市|城|地方|岛|小岛|山|河|街|乡))")
+
+
+def _called_places(text: str) -> list[Span]:
+    return [Span(m.start(1), m.end(1), m.group(1), "place", _pinyin(m.group(1)).capitalize())
+            for m in _CALLED_PLACE.finditer(text) if not set(_GRAMMAR_CHARACTERS) & set(m.group(1))]
 
 
 # A product's origin as its label writes it, one span with the place: "Made in Vietnam" came back

@@ -199,6 +199,21 @@ _NOT_A_RANGE = re.compile(r"(?i)\b(?:from|between|by|rose|fell|grew|increased|de
 _PLAIN_FIGURE = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?%?")
 
 
+# Two versions joined by "through" or "to" (an advisory's "libpixel versions 3.1.0 through 3.4.2" came
+# back 3.1.0 3.4.2, the range lost): 3.1.0至3.4.2, one span.
+_VERSION_RANGE_SEP = re.compile(r"\s+(?:through|thru|to)\s+|\s?[–—]\s?")
+
+
+def _version_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
+    versions = [f for f in figures if f.kind == "version" and not f.overlaps_any([t for t in terms])]
+
+    def join(a: Span, b: Span) -> Span | None:
+        if not _VERSION_RANGE_SEP.fullmatch(text, a.end, b.start):
+            return None
+        return Span(a.start, b.end, text[a.start:b.end], "number", f"{a.text}至{b.text}")
+    return _joined_pairs(terms, versions, join)
+
+
 def _joined_pairs(terms: Sequence[Span], figures: Sequence[Span], join: Callable[[Span, Span], Span | None],
                   ) -> list[Span]:
     """``terms`` with each two neighbours of ``figures`` (in text order) that ``join`` makes one
@@ -244,6 +259,7 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
                 return None  # "The vote was 52% to 48%": a split, not a range
             return f"{a.text}至{b.text}"
         ranged = _ranges(text, terms, loose, _ENGLISH_RANGE_SEP, chinese)
+        ranged = _version_ranges(text, ranged, figures)
         held, loose = _figures(ranged, figures)
         ordered = sorted([*held, *loose], key=lambda s: s.start)
         return _parts_of(text, _changes_from(text, ranged, ordered), ordered)

@@ -69,7 +69,9 @@ _CHINESE_CONTEXT = {"我校": ("自", "准"), "我市": ("", "场"),
                     "月租金": ("个", ""), "电费": ("水", ""), "本法": ("", "庭官则律"),
                     "性别：男": ("", "性孩人子"), "性别:男": ("", "性孩人子"), "性别：女": ("", "性孩人子"),
                     "性别:女": ("", "性孩人子"),
-                    "上海虹桥": ("", "机国站")}  # 上海虹桥机场 is the airport's (Hongqiao Airport)
+                    "上海虹桥": ("", "机国站"),  # 上海虹桥机场 is the airport's (Hongqiao Airport)
+                    # 来填充值 is to fill in values (a manual's 填充 and 值), not a phone's top-up
+                    "充值": ("填补扩", "")}
 
 
 def _in_context(term: str) -> str:

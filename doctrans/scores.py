@@ -50,13 +50,15 @@ _CONTEST = re.compile(r"战胜|击败|打败|获胜|取胜|逆转|负于|输给|
 
 
 _ENGLISH_SCORE = re.compile(r"(?<![\w.,:/-])(?<!from )(?<!between )([0-9]{1,3})\s*(?:-|–|—|\s+to\s+)\s*([0-9]{1,3})"
-                            r"(?![\w,:/%°-]|\.\d|\s*(?:times|percent|per cent|points|[a-z]+s|am|pm|a\.m|p\.m)\b)")
+                            r"(?![\w:/%°-]|[.,]\d|\s*(?:times|percent|per cent|points|[a-z]+s|am|pm|a\.m|p\.m)\b)")
 # ... the tie-break's points in brackets, after a space too ("7-6 (5), 6-2" had ended the sets' span
 # before the bracket, and the last set came back 6比2)
 _SET_SCORE = r"[0-9]{1,2}[-–][0-9]{1,2}(?:\s?\([0-9]{1,2}\))?"
 _SET_SCORES = re.compile(rf"(?<![\w.,:/-]){_SET_SCORE}(?:,\s*{_SET_SCORE})+")
 _ENGLISH_CONTEST = re.compile(r"\b(?:won|wins?|beat|beats|defeated|defeats?|lost|loses?|drew|draws?|tied|votes?|"
-                              r"voted|score|scored|victory|match|game|final|league|cup)\b", re.IGNORECASE)
+                              r"voted|score|scored|victory|match|game|final|league|cup"
+                              # a council's motion ("Motion carried 4-1, Duffy opposed" came back 动议了4-1戴夫)
+                              r"|motion\s+(?:carried|passed|failed)|carried\s+unanimously)\b", re.IGNORECASE)
 
 
 # A team's points in a league's table (本轮过后，海港队积58分，领先第二名4分 came back "the harbor 58,

@@ -187,6 +187,9 @@ class Prepared:
                 # A decimal is no age (a 400 metres final's "48.90, a personal best" came back 48.90岁).
                 decimals = [s.output for s in self.masked.spans if _DECIMAL.fullmatch(s.output)]
                 restored = replace(restored, text=no_counter_after(restored.text, decimals, "岁"))
+                # ... nor a score or a vote (a council's "Motion carried 4-1," came back 动议4比1岁).
+                scores = [s.output for s in self.masked.spans if s.kind == "number" and _SCORE.fullmatch(s.output)]
+                restored = replace(restored, text=no_counter_after(restored.text, scores, "岁"))
                 # ... nor an address a number ("reach me at daniel@example.com" came back …com号).
                 addresses = [s.output for s in self.masked.spans if "@" in s.output or "://" in s.output]
                 restored = replace(restored, text=no_counter_after(restored.text, addresses, "号"))
@@ -327,6 +330,9 @@ _YEAR_AFTER = re.compile(r"[\s-]*(?:years?|yrs?)\b", re.IGNORECASE)
 _YEARS_SOON_AFTER = re.compile(r"[\s-]*(?:[A-Za-z]+[\s-]+){0,2}(?:years?|yrs?|annual(?:ly)?|yearly)\b", re.IGNORECASE)
 # A figure that may be a year of the calendar (``in 2023 and 2024``: the second one is a number span).
 _CALENDAR_YEAR = re.compile(r"(?:1[5-9]|2[01])[0-9]{2}")
+_SCORE = re.compile(r"[0-9]{1,3}比[0-9]{1,3}")
+
+
 # A figure written with a Chinese unit or counter at its end (岁, 码, 公里, 名员工), not a date's.
 _HAN_END = re.compile(r"[\u4e00-\u9fff](?<![号年月日])$")
 _FIRST_PLACEHOLDER = re.compile(rf"\s*{PLACEHOLDER_OPEN}([0-9]{{1,3}}){PLACEHOLDER_CLOSE}")
@@ -437,8 +443,9 @@ _LIST_OF_PLACES = re.compile(r"[^.;:!?]{0,80}?\b(?:provinces|regions|cities|coun
 
 
 # Full-width marks and the ASCII ones a spaced language writes for them (a space after).
-_CJK_MARKS = "。，；：！？、“”‘’（）"
-_LATIN_MARKS = dict(zip(_CJK_MARKS, ".,;:!?,\"\"''()", strict=True))
+# (【中国移动】, a text message's signature, came back "【 China Mobile 】": [China Mobile])
+_CJK_MARKS = "。，；：！？、“”‘’（）【】"
+_LATIN_MARKS = dict(zip(_CJK_MARKS, ".,;:!?,\"\"''()[]", strict=True))
 
 
 def _spaced_brackets(gap: str) -> str:
@@ -501,8 +508,8 @@ def latin_copy(text: str, spans: Sequence[Span]) -> str:
     joined = words[0] if words else ""
     for w in words[1:]:
         # No space after an opening quote or bracket, none before a closing one or a mark.
-        opened = joined.endswith("(") or (joined.endswith('"') and joined.count('"') % 2 == 1)
-        closing = w[0] in ".,;:!?)" or (w[0] == '"' and joined.count('"') % 2 == 1)
+        opened = joined.endswith(("(", "[")) or (joined.endswith('"') and joined.count('"') % 2 == 1)
+        closing = w[0] in ".,;:!?)]" or (w[0] == '"' and joined.count('"') % 2 == 1)
         joined += w if opened or closing else " " + w
     # A sentence starts with a capital (每股收益0.52元。 came back "earnings per share 0.52 yuan."); not
     # a word in inner capitals or a code word (iPhone, pip).
