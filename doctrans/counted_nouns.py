@@ -48,6 +48,9 @@ _PHRASE_END = re.compile(
     r"|among|along|throughout|near|via|every|a day|a week|daily|up to|at most|at least|twice|once|[a-z]+ed)"
     r"(?![A-Za-z]))")
 _FIGURE = r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?"
+# ... but not the figure people forecast ("fewer than the 200,000 economists had expected" came back
+# 200,000经济学家: the 200,000 jobs they expected).
+_FORECASTERS = re.compile(r"\s+(?:had\s+|have\s+)?(?:expected|forecast|predicted|estimated|anticipated|projected)\b")
 # Not after a currency sign, a colon, a dot, a letter or a digit; not after a capitalised name
 # and a space (Windows 10, Python 3, Django 1.3), but after a sentence's first word (In 23 countries).
 _BEFORE = r"(?<![0-9A-Za-z_$€£¥:.,/#-])"
@@ -152,7 +155,7 @@ def find_counted_nouns(text: str, src_lang: str | None, tgt_lang: str | None) ->
     for m in pattern.finditer(text):
         counted, singular = nouns[m.group("noun")]
         figure = m.group("figure")
-        if singular != (figure == "1") or not _PHRASE_END.match(text, m.end()):
+        if singular != (figure == "1") or not _PHRASE_END.match(text, m.end()) or _FORECASTERS.match(text, m.end()):
             continue
         if re.fullmatch(r"(?:19|20)[0-9]{2}", figure):
             continue  # a calendar year: "In 2020 students returned"

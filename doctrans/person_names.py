@@ -98,7 +98,9 @@ _AFTER = ("表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|�
           "|赛后|会后|全场|日前|近日|昨天|今天|昨日|拿下|独得|砍下|到庭|出庭"
           # ... and a player before the score (中国选手石宇奇以21比18、21比15战胜… came back "Shi Yu to 21-18")
           "|以(?=[0-9０-９一二三四五六七八九十两])"
-          "|担任|出任|兼任|当选|辞去")
+          "|担任|出任|兼任|当选|辞去"
+          # ... and an obituary's (院士王德明同志，因病医治无效 came back without him)
+          "|同志|生前|逝世|去世|病逝")
 # Characters a given name does not have: the grammar around a name (他高兴地说, 方法是).
 _NOT_GIVEN = "的地得了着过也都还就才又在是和与及对将把被让给向从于为以而并且说称表指认示这那个们"
 # ... nor a foreign name's transliteration (史密斯先生 is Mr. Smith, not "Shi Misi"; 罗斯 is Ross).
@@ -109,8 +111,11 @@ _NAME_CHAR = f"(?![{_NOT_GIVEN}])[\\u4e00-\\u9fff]"
 # A given name of one character may be one a transliteration uses too (李娜 came back "Leena").
 _GRAMMAR = _NOT_GIVEN.replace(FOREIGN_NAME_CHARS, "")
 # (Not a word that starts with a surname's character: 北京队方面， came back "Beijing Fang Mian".)
+# After a title a given name may hold 德 too, which transliterations use (院士王德明同志 came back without
+# him; 马德里 is Madrid, but no title goes before it).
+_TITLED_NAME_CHAR = f"(?![{_NOT_GIVEN.replace('德', '')}])[\\u4e00-\\u9fff]"
 _AFTER_TITLE = re.compile(f"(?:{TITLES})(?!方面|方向|方式|方案|方法|成员|成绩)"
-                          f"({_SURNAME})({_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
+                          f"({_SURNAME})({_TITLED_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
 _HAN = re.compile("[\\u4e00-\\u9fff]")
 # A form's or a judgment's field that names a person, then a colon or a (full-width) space: the name
 # that fills it (a discharge summary's 姓名：王秀英 came back "Name: Charming English", a judgment's
@@ -343,6 +348,9 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
     for span in more:
         if not span.overlaps_any(spans):
             spans.append(span)
+    # 同志 after the name is the comrade's (院士王德明同志 came back "Wang Deming gay"): Comrade Wang Deming.
+    spans = [Span(s.start, s.end + 2, text[s.start:s.end + 2], s.kind, f"Comrade {s.target}")
+             if text.startswith("同志", s.end) and s.target else s for s in spans]
     return sorted(spans, key=lambda s: s.start)
 
 

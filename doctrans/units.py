@@ -784,6 +784,8 @@ def _floors(text: str) -> list[Span]:
     return spans
 
 
+# An obituary's age (享年92岁): at the age of 92.
+_AGE_AT_DEATH = re.compile(r"享年\s?([0-9０-９]{1,3})\s?(?:周)?岁")
 # A duration in hours and minutes, 分 without its 钟 (a timetable's 1小时16分): 1 hour 16 minutes.
 _HOURS_AND_MINUTES = re.compile(r"(?<![0-9０-９.])([0-9０-９]{1,3})\s?个?小时\s?([0-9０-９]{1,2})\s?分(?:钟)?"
                                 r"(?![0-9０-９秒])")
@@ -793,6 +795,8 @@ def _out_of_chinese(text: str) -> list[Span]:
     # The rules in order of precedence: a total, a quota, a unit's label and a dose before a frequency.
     spans = _totals(text) + _quotas(text) + _unit_labels(text) + _doses(text) + _frequencies(text)
     spans += _per_minute(text) + _floors(text)
+    for m in _AGE_AT_DEATH.finditer(text):  # 享年92岁 came back "Enjoy 92"
+        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"at the age of {ascii_digits(m.group(1))}"))
     for m in _HOURS_AND_MINUTES.finditer(text):  # 最快1小时16分可达 came back "fastest 1 hour 16"
         h, mins = int(ascii_digits(m.group(1))), int(ascii_digits(m.group(2)))
         if mins < 60:

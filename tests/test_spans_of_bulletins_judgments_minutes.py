@@ -57,3 +57,22 @@ def test_a_vote_comes_back_without_an_age() -> None:
     """动议4比1岁: the model wrote an age after the restored vote."""
     prepared = prepare("Motion carried 4-1, Duffy opposed.", 16, None, "zh", "en")
     assert prepared.restore("动议⦅1⦆岁，杜菲反对。").text == "动议4比1，杜菲反对。"
+
+
+_OBITUARY = "中国科学院院士王德明同志，因病医治无效，于2026年11月28日在北京逝世，享年92岁。"
+
+
+@pytest.mark.parametrize("span", [
+    # 中国科学院院士王德明同志，因病医治无效 came back without him, then "Wang Deming gay".
+    ("王德明同志", "Comrade Wang Deming"),
+    # 享年92岁 came back "Enjoy 92".
+    ("享年92岁", "at the age of 92"),
+])
+def test_an_obituarys_person_and_age(span: tuple[str, str]) -> None:
+    assert span in spans(_OBITUARY, "zh", "en")
+
+
+def test_the_figure_forecasters_expected_is_no_count_of_them() -> None:
+    """"fewer than the 200,000 economists had expected" came back 200,000经济学家."""
+    found = spans("The economy added 187,000 jobs, fewer than the 200,000 economists had expected.", "en", "zh")
+    assert ("200,000 economists", "200,000名经济学家") not in found
