@@ -501,6 +501,22 @@ _EN_PEOPLE = {"children": "儿童", "kids": "儿童", "people": "人", "adults":
               "patients": "患者"}
 
 
+# The first minutes or days of something ("scored twice in the first 25 minutes" came back 梅开二度25分钟,
+# the first lost): 前25分钟内.
+_THE_FIRST = re.compile(r"(?i:\b(in|within|during|over)\s+)?(?i:the\s+first)\s+$")
+_TIME_UNIT_END = re.compile(r"(?:秒|分钟|小时|天|周|个月|年|公里|英里|米)$")
+
+
+def _the_first(text: str, spans: list[Span]) -> list[Span]:
+    out = []
+    for s in spans:
+        m = _THE_FIRST.search(text, max(0, s.start - 24), s.start) if s.target else None
+        if m is not None and s.target and _TIME_UNIT_END.search(s.target) and s.target[:1].isdigit():
+            s = Span(m.start(), s.end, text[m.start():s.end], s.kind, f"前{s.target}{'内' if m.group(1) else ''}")
+        out.append(s)
+    return out
+
+
 def find_units(text: str, tgt_lang: str | None) -> list[Span]:
     """The measures and times of day in ``text`` as ``number`` spans whose target is written for
     ``tgt_lang`` (English or Chinese; none for another target)."""
@@ -509,7 +525,7 @@ def find_units(text: str, tgt_lang: str | None) -> list[Span]:
         return _with_bounds(text, sorted(_with_days(text, _out_of_chinese(text)) + _symbols(text),
                                          key=lambda s: s.start))
     if lang == "zh":
-        return _with_bounds(text, sorted(_into_chinese(text) + _symbols(text), key=lambda s: s.start))
+        return _with_bounds(text, _the_first(text, sorted(_into_chinese(text) + _symbols(text), key=lambda s: s.start)))
     return []
 
 

@@ -76,3 +76,13 @@ def test_the_figure_forecasters_expected_is_no_count_of_them() -> None:
     """"fewer than the 200,000 economists had expected" came back 200,000经济学家."""
     found = spans("The economy added 187,000 jobs, fewer than the 200,000 economists had expected.", "en", "zh")
     assert ("200,000 economists", "200,000名经济学家") not in found
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    # "scored twice in the first 25 minutes" came back 梅开二度25分钟, the first lost.
+    ("Harry Kane scored twice in the first 25 minutes to put the visitors in control.",
+     ("in the first 25 minutes", "前25分钟内")),
+    ("The first 10 km were easy.", ("The first 10 km", "前10公里")),
+])
+def test_the_first_minutes_or_kilometres(text: str, span: tuple[str, str]) -> None:
+    assert span in spans(text, "en", "zh")
