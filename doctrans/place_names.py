@@ -181,10 +181,27 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
                  for m in chinese_names.finditer(text)]
         districts = _districts(text, found)  # 海淀区 over the list's 海淀
         found = [f for f in found if not f.overlaps_any(districts)] + districts
+        found = [_with_part(text, s) for s in found]
         return _with_unlisted(sorted(map(lambda s: _made_in(text, s, "en"), found), key=lambda s: s.start),
                               [*_short_weekdays(text), *_regions(text), *_divisions(text), *_teams(text, into_english),
                                *_called_places(text)])
     return []
+
+
+# A part of a place after it, as a forecast names a region (内蒙古中东部 came back "the east side of Inner
+# Mongolia", 四川东部 "The Sichuan east side"): central and eastern Inner Mongolia, eastern Sichuan.
+_PARTS_OF_PLACES = {"中东部": "central and eastern", "中西部": "central and western", "东南部": "southeastern",
+                    "东北部": "northeastern", "西南部": "southwestern", "西北部": "northwestern", "东部": "eastern",
+                    "西部": "western", "南部": "southern", "北部": "northern", "中部": "central"}
+_PART_OF_PLACE = re.compile("|".join(sorted(_PARTS_OF_PLACES, key=len, reverse=True)))
+
+
+def _with_part(text: str, place: Span) -> Span:
+    m = _PART_OF_PLACE.match(text, place.end)
+    if m is None or not place.target:
+        return place
+    return Span(place.start, m.end(), text[place.start:m.end()], "place",
+                f"{_PARTS_OF_PLACES[m.group()]} {place.target}")
 
 
 # A place the text names as it introduces it (我出生在湖南一个叫石门的小县城 came back "a County County

@@ -101,7 +101,15 @@ def test_the_middle_east_is_read_but_not_a_central_east() -> None:
     # A report's "主要来自东南亚和中东地区" came back "from the Southeast Asia and the upper east side".
     found = find_place_names("主要来自东南亚和中东地区。", "zh", "en")
     assert [s.target for s in found] == ["Southeast Asia", "Middle East"]
-    assert [s.text for s in find_place_names("西雅图中东部城市", "zh", "en")] == ["西雅图"]  # its central-east
+    # its central-east, not the Middle East (a forecast's 内蒙古中东部 is central and eastern Inner Mongolia)
+    assert [s.target for s in find_place_names("西雅图中东部城市", "zh", "en")] == ["central and eastern Seattle"]
+
+
+def test_a_part_of_a_place_is_the_places_part() -> None:
+    """内蒙古中东部 came back "the east side of Inner Mongolia", 四川东部 "The Sichuan east side"."""
+    assert [s.target for s in find_place_names("四川东部有大雨。", "zh", "en")] == ["eastern Sichuan"]
+    assert [s.target for s in find_place_names("内蒙古中东部气温下降。", "zh", "en")] == [
+        "central and eastern Inner Mongolia"]
 
 
 def test_the_south_china_sea_but_not_a_south_shore_nor_haikou_in_hunan() -> None:
