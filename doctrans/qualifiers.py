@@ -473,7 +473,11 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
                 # A time limit ("We will respond within 30 days" came back 我们会在30天的回应): 30天内.
                 start, written = within.start(), f"{written}内"
             elif before:
-                start, written = before.start(), f"{_ENGLISH_BEFORE[before.group(1).lower()]}{written}"
+                # after a count's period ("about 1.2 million visitors a year": 每年约120万名访客)
+                each = re.match("每[年月周天]", written)
+                cut = each.end() if each else 0
+                start = before.start()
+                written = f"{written[:cut]}{_ENGLISH_BEFORE[before.group(1).lower()]}{written[cut:]}"
             elif after_en:
                 end, written = after_en.end(), f"{written}{_ENGLISH_AFTER_WORDS[after_en.group(1).lower()]}"
         others = [t for t in terms if t is not fig]

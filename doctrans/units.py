@@ -211,6 +211,8 @@ _OUT_OF_CHINESE = {
     "千米/小时": "km/h", "公里/小时": "km/h", "米/秒": "m/s",
     # A health page's blood pressure and blood sugar (140/90毫米汞柱 came back "140/90 milliseconds").
     "毫米汞柱": "mmHg", "毫摩尔/升": "mmol/L",
+    # A project's land (占地面积约150亩 came back "about 150 tunnel"), as China Daily writes it.
+    "亩": "mu",
 }
 # An English unit written as a word is singular after 1 (``1 mile``, ``1 square foot``).
 _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre", "square feet": "square foot",

@@ -86,3 +86,18 @@ def test_the_figure_forecasters_expected_is_no_count_of_them() -> None:
 ])
 def test_the_first_minutes_or_kilometres(text: str, span: tuple[str, str]) -> None:
     assert span in spans(text, "en", "zh")
+
+
+@pytest.mark.parametrize(("text", "src", "tgt", "span"), [
+    # "welcomes about 1.2 million visitors a year" came back 120万名访客年.
+    ("The museum welcomes about 1.2 million visitors a year.", "en", "zh",
+     ("about 1.2 million visitors a year", "每年约120万名访客")),
+    ("We serve 300 customers a day.", "en", "zh", ("300 customers a day", "每天300名客户")),
+    # 占地面积约150亩 came back "about 150 tunnel".
+    ("该项目占地面积约150亩。", "zh", "en", ("约150亩", "about 150 mu")),
+    # 来自全国28个省区市 came back "the nationwide 28 section".
+    ("来自全国28个省区市的选手参加。", "zh", "en",
+     ("28个省区市", "28 provinces, autonomous regions and municipalities")),
+])
+def test_counts_a_period_and_a_projects_land(text: str, src: str, tgt: str, span: tuple[str, str]) -> None:
+    assert span in spans(text, src, tgt)
