@@ -137,6 +137,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
 # name graduate students", 1,200余名指战员 "more than 1,200 name firefighters"): the counter is the
 # figure's, English counts without one.
 _COUNTERS_OF_PEOPLE = "名位"
+_DIGITS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})*|[0-9]+")
 
 
 def _counters_before_terms(text: str, terms: list[Span], spans: list[Span]) -> list[Span]:
@@ -149,16 +150,16 @@ def _counters_before_terms(text: str, terms: list[Span], spans: list[Span]) -> l
            for t in terms]
     out += [Span(s.start, s.end + 1, text[s.start:s.end + 1], "number", grouped_digits(s.text)) for s in spans
             if counted(s) and not s.overlaps_any(terms) and _DIGITS.fullmatch(s.text)]
-    return _counts_after_terms(text, sorted(out, key=lambda s: s.start), spans)
+    return _counts_after_terms(text, sorted(out, key=lambda s: s.start))
 
 
 # ... and a count after the term, as a report lists what was built (新建分布式光伏电站12座 came back "a new
 # distributed photovoltaic power stations 12 seat"): the term, the figure and its counter are one span,
 # the figure first (12 distributed photovoltaic power stations).
-_COUNT_AFTER = re.compile(r"([0-9]{1,3}(?:,[0-9]{3})*|[0-9]+)[个座家所辆台项名位栋架艘条套](?=[，。；、,.;）)\s]|$)")
+_COUNT_AFTER = re.compile(rf"({_DIGITS.pattern})[个座家所辆台项名位栋架艘条套](?=[，。；、,.;）)\s]|$)")
 
 
-def _counts_after_terms(text: str, terms: list[Span], spans: list[Span]) -> list[Span]:
+def _counts_after_terms(text: str, terms: list[Span]) -> list[Span]:
     out: list[Span] = []
     for t in terms:
         m = _COUNT_AFTER.match(text, t.end) if t.kind == "phrase" and t.target else None
@@ -168,9 +169,6 @@ def _counts_after_terms(text: str, terms: list[Span], spans: list[Span]) -> list
             t = Span(t.start, m.end(), text[t.start:m.end()], "number", f"{figure} {t.target}")
         out.append(t)
     return out
-
-
-_DIGITS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})*|[0-9]+")
 
 
 # A time of day that follows its date with nothing between (12月1日14时37分 came back "December 1 2:37

@@ -205,7 +205,7 @@ _VERSION_RANGE_SEP = re.compile(r"\s+(?:through|thru|to)\s+|\s?[–—]\s?")
 
 
 def _version_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
-    versions = [f for f in figures if f.kind == "version" and not f.overlaps_any([t for t in terms])]
+    versions = [f for f in figures if f.kind == "version" and not f.overlaps_any(terms)]
 
     def join(a: Span, b: Span) -> Span | None:
         if not _VERSION_RANGE_SEP.fullmatch(text, a.end, b.start):

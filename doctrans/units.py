@@ -512,7 +512,7 @@ _TIME_UNIT_END = re.compile(r"(?:秒|分钟|小时|天|周|个月|年|公里|英
 def _the_first(text: str, spans: list[Span]) -> list[Span]:
     out = []
     for s in spans:
-        m = _THE_FIRST.search(text, max(0, s.start - 24), s.start) if s.target else None
+        m = _THE_FIRST.search(text, max(0, s.start - 24), s.start)
         if m is not None and s.target and _TIME_UNIT_END.search(s.target) and s.target[:1].isdigit():
             s = Span(m.start(), s.end, text[m.start():s.end], s.kind, f"前{s.target}{'内' if m.group(1) else ''}")
         out.append(s)
