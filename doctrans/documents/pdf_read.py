@@ -49,6 +49,7 @@ import logging
 import re
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -446,10 +447,12 @@ def _cell_break(prev: Line, ln: Line, cells: dict[int, int]) -> bool:
 
 
 def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple[float, float, float]],
-               marker: str, cells: dict[int, int] | None = None) -> bool:
+               marker: str, cells: dict[int, int] | None = None,
+               margin_right: Callable[[float, float], float] | None = None) -> bool:
     """Whether ``ln`` continues ``block``, whose last line is the nearest line above it; ``below`` is
     the distance from ``ln`` to the next line under it (None: none); ``cells``: the page's table
-    cells (:func:`_table_cells`)."""
+    cells (:func:`_table_cells`); ``margin_right(x0, size)``: the furthest right the page's lines
+    of that size starting at ``x0`` reach (:func:`_margin_right`)."""
     prev = block.lines[-1]
     if marker or ln.mono != prev.mono or abs(ln.size - prev.size) > 0.1 * max(ln.size, prev.size):
         return False
@@ -480,7 +483,16 @@ def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple
     elif below is not None and pitch > below * 1.15 + 0.5:
         return False
     if block.kind == "list_item":  # a continuation is indented to the item's text
-        return ln.x0 >= block.lines[0].x0 - 0.5 * ln.size and ln.x0 > block.marker_x + 0.5 * ln.size
+        if ln.x0 >= block.lines[0].x0 - 0.5 * ln.size and ln.x0 > block.marker_x + 0.5 * ln.size:
+            return True
+        # or back at the marker, as a Chinese document's enumerated paragraphs (一、…, （三）…) and
+        # many plain lists wrap: the line must start where the marker does, under
+        # a line that ran to the right edge of the lines set from that margin (a notice's
+        # "三、……请市民错峰出" / "行。" was read as two paragraphs, the second translated "Fine.").
+        if margin_right is None or abs(ln.x0 - block.marker_x) > 0.3 * ln.size:
+            return False
+        space = 0.0 if is_cjk(ln.text[0]) else 0.3 * ln.size
+        return margin_right(block.marker_x, ln.size) - prev.x1 <= ln.first_word + space + 0.25 * ln.size
     # Did the line above end early? Then the first word of this one would have fitted there.
     lines = [*block.lines, ln]
     left, right = min(x.x0 for x in lines), max(x.x1 for x in lines)
@@ -543,10 +555,20 @@ def _distance_below(lines: list[Line]) -> dict[int, float]:
     return out
 
 
+def _margin_right(lines: list[Line]) -> Callable[[float, float], float]:
+    """For a left edge and a font size: the furthest right the page's lines of that size (within
+    10 %) that start there (within a third of the size) reach -- the measure of a column."""
+    def right(x0: float, size: float) -> float:
+        return max((ln.x1 for ln in lines if not ln.mono and abs(ln.x0 - x0) <= 0.3 * size
+                    and abs(ln.size - size) <= 0.1 * size), default=x0)
+    return right
+
+
 def paragraphs(lines: list[Line], rules: list[tuple[float, float, float]]) -> list[RawBlock]:
     """The blocks of one page, in no particular order yet."""
     below = _distance_below(lines)
     cells = _table_cells(lines)
+    margin_right = _margin_right(lines)
     blocks: list[RawBlock] = []
     owner: dict[int, RawBlock] = {}  # id(line) -> its block
     done: list[Line] = []
@@ -556,7 +578,7 @@ def paragraphs(lines: list[Line], rules: list[tuple[float, float, float]]) -> li
         nearest = min(above, key=lambda p: p.base) if above else None
         block = owner.get(id(nearest)) if nearest is not None else None
         if block is not None and block.lines[-1] is nearest \
-                and _continues(block, ln, below.get(id(ln)), rules, marker, cells):
+                and _continues(block, ln, below.get(id(ln)), rules, marker, cells, margin_right):
             block.lines.append(ln)
         else:
             block = RawBlock([ln])
