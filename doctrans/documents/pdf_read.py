@@ -447,8 +447,7 @@ def _cell_break(prev: Line, ln: Line, cells: dict[int, int]) -> bool:
 
 
 def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple[float, float, float]],
-               marker: str, cells: dict[int, int] | None = None,
-               margin_right: Callable[[float, float], float] | None = None) -> bool:
+               marker: str, cells: dict[int, int], margin_right: Callable[[float, float], float]) -> bool:
     """Whether ``ln`` continues ``block``, whose last line is the nearest line above it; ``below`` is
     the distance from ``ln`` to the next line under it (None: none); ``cells``: the page's table
     cells (:func:`_table_cells`); ``margin_right(x0, size)``: the furthest right the page's lines
@@ -486,13 +485,11 @@ def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple
         if ln.x0 >= block.lines[0].x0 - 0.5 * ln.size and ln.x0 > block.marker_x + 0.5 * ln.size:
             return True
         # or back at the marker, as a Chinese document's enumerated paragraphs (一、…, （三）…) and
-        # many plain lists wrap: the line must start where the marker does, under
-        # a line that ran to the right edge of the lines set from that margin (a notice's
-        # "三、……请市民错峰出" / "行。" was read as two paragraphs, the second translated "Fine.").
-        if margin_right is None or abs(ln.x0 - block.marker_x) > 0.3 * ln.size:
-            return False
-        space = 0.0 if is_cjk(ln.text[0]) else 0.3 * ln.size
-        return margin_right(block.marker_x, ln.size) - prev.x1 <= ln.first_word + space + 0.25 * ln.size
+        # many plain lists wrap: the line must start where the marker does, under a line that ran
+        # to the right edge of the lines set from that margin (a notice's "三、……请市民错峰出" /
+        # "行。" was read as two paragraphs, the second translated "Fine.").
+        return abs(ln.x0 - block.marker_x) <= 0.3 * ln.size \
+            and _ran_full(margin_right(block.marker_x, ln.size) - prev.x1, ln)
     # Did the line above end early? Then the first word of this one would have fitted there.
     lines = [*block.lines, ln]
     left, right = min(x.x0 for x in lines), max(x.x1 for x in lines)
@@ -507,12 +504,18 @@ def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple
             # the Chair" in one font were read as one line), not a paragraph's indented first line.
             return False
         room = right - prev.x1
-    space = 0.0 if is_cjk(ln.text[0]) else 0.3 * ln.size
-    if room > ln.first_word + space + 0.25 * ln.size:
+    if not _ran_full(room, ln):
         return False
     # A first line indented further than the lines before it starts a new paragraph.
     return not (len(block.lines) > 1 and ln.x0 > prev.x0 + 0.8 * ln.size
                 and abs(prev.x0 - block.lines[-2].x0) <= 0.3 * ln.size)
+
+
+def _ran_full(room: float, ln: Line) -> bool:
+    """Whether the line above, ``room`` short of its block's measure, ran full: ``ln``'s first
+    word (and the space before it, but for Chinese) would not have fitted in what it left."""
+    space = 0.0 if is_cjk(ln.text[0]) else 0.3 * ln.size
+    return room <= ln.first_word + space + 0.25 * ln.size
 
 
 def _code_text(lines: list[Line]) -> str:
