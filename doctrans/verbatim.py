@@ -48,6 +48,9 @@ for the example, all of that row's kind.
 | path       | see docs/index.rst.                       | docs/index.rst                          |
 | path       | in ~/.config and ./run.sh                 | ~/.config · ./run.sh                    |
 | path       | under /usr or /opt/, not /help            | /usr · /opt/                            |
+| path       | in $XDG_DATA_HOME/mime or ${HOME}/.local  | $XDG_DATA_HOME/mime · ${HOME}/.local    |
+| path       | see <MIME>/packages/ and <MIME>/magic     | <MIME>/packages/ · <MIME>/magic         |
+| code       | a text/html or image/svg+xml file         | text/html · image/svg+xml               |
 | date       | on 2024-03-15, or 15/03/2024              | 2024-03-15 · 15/03/2024                 |
 | date       | am 15.03.2024 um                          | 15.03.2024                              |
 | date       | at 2024-03-15T10:30:00Z                   | 2024-03-15T10:30:00Z                    |
@@ -106,6 +109,7 @@ for the example, all of that row's kind.
 | number     | 尺寸120×80×45，功率≤15W，误差±0.5%          | 120×80×45 · ≤15W · ±0.5%                |
 | (none)     | e.g. and i.e. at 5 p.m.                   | 5                                       |
 | (none)     | and/or, km/h, TCP/IP                      | (none)                                  |
+| (none)     | audio/video cables and text/image pairs   | (none)                                  |
 | (none)     | NASA, Hello, APIs, U.S.A.                 | (none)                                  |
 | (none)     | 三月、一百二十                              | (none)                                  |
 | (none)     | _emphasis_ here                           | (none)                                  |
@@ -611,6 +615,19 @@ _RULES: list[tuple[str, Finder]] = [
     ("literal", _regex(_C_PROTOTYPE, accept=_c_prototype_ok)),
     # A Markdown image, alt text included: ``![logo](img/logo.png)`` came back ``!log[o](img/logo.png)``.
     ("literal", _regex(r"!\[[^\[\]\n]*\]\([^()\s]*(?:\s+\"[^\"\n]*\")?\)")),
+    # A path under a variable or a specification's placeholder, whole: before the tag and format
+    # rules, which took the ``<MIME>`` or ``$XDG_DATA_HOME`` alone and left ``/magic`` to the model
+    # (a specification's "<MIME>/magic" came back <MIME>/魔术, "<MIME>/aliases" <MIME>/别名).
+    # The placeholder is upper case, as specifications write them (``<b>/usr</b>`` is HTML).
+    ("path", _regex(r"(?<![0-9A-Za-z_$])(?:<[A-Z][A-Z0-9_\-]*>|\$\{[A-Za-z_][0-9A-Za-z_]*\}|\$[A-Z_][A-Z0-9_]+)"
+                    r"(?:/[0-9A-Za-z_.\-+@%~]+)+/?", trim=True)),
+    # A MIME type (text/html, application/vnd.ms-excel): a specification's "text/x-diff" came back
+    # 文本/x-diff. Its subtype is one written with a mark (x-diff, svg+xml) or a known one, so that
+    # "audio/video cables" is prose.
+    ("code", _regex(r"(?<![0-9A-Za-z_./\-])(?:application|audio|font|image|inode|message|model|multipart|text"
+                    r"|video)/(?:[a-z0-9]+[.+\-][a-z0-9.+\-]*[a-z0-9]|html|plain|css|csv|xml|json|png|jpeg|gif"
+                    r"|webp|svg|pdf|zip|javascript|mpeg|mp4|ogg|wav|directory|calendar|markdown|rtf|tiff|bmp"
+                    r"|richtext|related|mixed|alternative)(?![0-9A-Za-z_/\-])")),
     ("tag", _regex(r"<!--(?s:.*?)-->"
                    r"|</?[A-Za-z][0-9A-Za-z:\-]*(?:\s+[A-Za-z_:@][0-9A-Za-z_:.\-@]*"
                    r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*\s*/?>"
