@@ -79,7 +79,7 @@ def test_bound_decoder_translates_like_the_plain_one(beam: int, form: str, monke
     monkeypatch.setattr(engine, "BIND_ON_CPU", True)
     made = []
     original = engine.make_decoder
-    monkeypatch.setattr(engine, "make_decoder", lambda *a: made.append(original(*a)) or made[-1])
+    monkeypatch.setattr(engine, "make_decoder", lambda *a, **k: made.append(original(*a, **k)) or made[-1])
     bound = tr.translate_document(DOC)
     assert made and all(type(d).__name__ == "BoundDecoder" for d in made)
     assert [r.tgt_tokens for r in bound] == [r.tgt_tokens for r in plain]

@@ -105,10 +105,9 @@ def test_memory_off_decoder_searches_as_with_the_old_topk(tiny_bundle: Path, bea
             with monkeypatch.context() as m:
                 if old:
                     _old_topk(m)
-                dec = engine.make_decoder(s, tr.info, np.repeat(src, beam, axis=0),
-                                          np.repeat(enc["cross_k"], beam, axis=1),
-                                          np.repeat(enc["cross_v"], beam, axis=1),
-                                          np.zeros((beam, *session._mem["tgt"].shape[1:]), dtype=np.float32))
+                dec = engine.make_decoder(s, tr.info, src, enc["cross_k"], enc["cross_v"],
+                                          np.zeros((1, *session._mem["tgt"].shape[1:]), dtype=np.float32),
+                                          beam=beam)
                 results.append(beam_search_n_best(dec, 1, beam, [limit], tr.info.bos_id, tr.info.eos_id, 1.0, 2))
         assert results[1] == results[0]
 
@@ -124,7 +123,7 @@ def test_placeholder_fallback_as_with_the_old_topk(monkeypatch: pytest.MonkeyPat
     doc = [s for s, _ in span_sentences(12, seed=6)]
     widths: list[int] = []
     original = engine.make_decoder
-    monkeypatch.setattr(engine, "make_decoder", lambda *a: widths.append(a[2].shape[0]) or original(*a))
+    monkeypatch.setattr(engine, "make_decoder", lambda *a, **k: widths.append(k["beam"]) or original(*a, **k))
     # Whether the toy model drops a placeholder depends on the machine's floating point: every
     # hypothesis is refused, so the n-best and the wider beam both run on every machine.
     monkeypatch.setattr(Prepared, "acceptable", lambda self, decoded: False)

@@ -172,11 +172,9 @@ def _run(sessions: list[OnnxDocumentSession], ids: list[list[int]], preps: Seque
         """The beam search over ``rows`` of the batch (``n``: cut the sources to n tokens)."""
         cut = slice(None) if n is None else slice(0, n)
         x = src[rows, cut]
-        dec: Any = make_decoder(s, info, np.repeat(x, K, axis=0),
-                                np.repeat(enc["cross_k"][:, rows, :, cut], K, axis=1),
-                                np.repeat(enc["cross_v"][:, rows, :, cut], K, axis=1),
-                                None if mem_tgt is None else np.repeat(mem_tgt[rows], K, axis=0),
-                                keep_states=mem_tgt is not None and not opt.return_attention)
+        dec: Any = make_decoder(s, info, x, enc["cross_k"][:, rows, :, cut], enc["cross_v"][:, rows, :, cut],
+                                None if mem_tgt is None else mem_tgt[rows],
+                                keep_states=mem_tgt is not None and not opt.return_attention, beam=K)
         if isinstance(dec, _Decoder) and x.shape[0] > 1:
             dec = _LiveRows(dec, K, info.eos_id)
         limits = []

@@ -132,11 +132,20 @@ class _Decoder:
     (``h_tgt``, bundles exported since the fused step), keep every step's and the beams'
     reorders, so that :meth:`states_of` can give a finished hypothesis its states: the memory
     update then needs no teacher-forced pass (decoder_full) over the chosen translation.
+
+    The inputs are one row per row of the search and ``beam`` the search's beams a row: the first
+    step computes each row once, since its ``beam`` beams are the same then (BOS on the same
+    source and memory; the search expands only beam 0), and its outputs and the cache are
+    repeated to ``rows x beam`` after it, as CTranslate2 expands to the beam after its first step.
+    A step's cost grows with its rows (the shipped zh-en int8 step at 5 / 20 rows: ~1.6 / ~4.1 ms
+    on this project's CPU, the output projection most of it), and the first is one of ~10 a
+    sentence. The rows computed are the same values either way (row-wise ops; an int8 MatMul's
+    one activation scale is the same over a row repeated), so the search is unchanged.
     """
 
     def __init__(self, sess: ort.InferenceSession, info: BundleManifest, src: np.ndarray, cross_k: np.ndarray,
                  cross_v: np.ndarray, memory: dict[str, np.ndarray], topk_sess: ort.InferenceSession,
-                 keep_states: bool = False, best_sess: ort.InferenceSession | None = None):
+                 keep_states: bool = False, best_sess: ort.InferenceSession | None = None, beam: int = 1):
         n = src.shape[0]
         self.sess = sess
         self.topk_sess = topk_sess
@@ -145,7 +154,9 @@ class _Decoder:
         self.feed: dict[str, np.ndarray] = {"src_ids": src, **layout.split("cross_k", cross_k),
                                             **layout.split("cross_v", cross_v), **memory,
                                             **layout.empty_past(n, info.n_heads, info.d_head)}
-        self.identity = np.arange(n)
+        self.beam = beam
+        self._expanded = beam == 1  # False until the first step's rows are repeated to the beams
+        self.identity = np.arange(n * beam)  # the search's rows (rows x beam)
         # Outputs by name: a bundle's step may give more than these (h_tgt), in any order.
         self.past = layout.past
         self.outputs = [layout.scores, *layout.present]
@@ -157,15 +168,33 @@ class _Decoder:
         self.states: list[np.ndarray] = []  # step t: (rows, memory layers, 1, d)
         self.origins: list[np.ndarray | None] = []  # after step t: row i continues row origins[t][i]
 
-    def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
-        self.feed["tokens"] = tokens
+    def _run(self, tokens: np.ndarray, t: int) -> tuple[np.ndarray, bool]:
+        """The step -> its scores, and whether they are one per row still (True: the first step,
+        before the beams; every beam of a row has that row's)."""
+        once = not self._expanded and tokens.shape[0] == self.identity.shape[0]
+        if not self._expanded and not once:  # not the search's first step: expand as it is
+            self._expand()
+        self.feed["tokens"] = tokens[:: self.beam] if once else tokens
         self.feed["step"] = np.array(t, dtype=np.int64)
         out = self.sess.run(self.outputs, self.feed)
         for name, value in zip(self.past, out[1:], strict=False):
             self.feed[name] = value
         if self.keep_states:
-            self.states.append(out[-1])
-        return out[0]
+            self.states.append(np.repeat(out[-1], self.beam, axis=0) if once else out[-1])
+        if once:
+            self._expand()
+        return out[0], once
+
+    def _expand(self) -> None:
+        """Every row's inputs and cache repeated to its beams (rows x beam, as the search counts)."""
+        for name, value in self.feed.items():
+            if name not in NOT_ROWS:
+                self.feed[name] = np.repeat(value, self.beam, axis=batch_axis(name))
+        self._expanded = True
+
+    def step(self, tokens: np.ndarray, t: int) -> np.ndarray:
+        scores, once = self._run(tokens, t)
+        return np.repeat(scores, self.beam, axis=0) if once else scores
 
     def states_of(self, row: int) -> np.ndarray | None:
         """The target states (1, memory layers, steps so far, d) of the tokens ``row`` was fed."""
@@ -173,12 +202,18 @@ class _Decoder:
 
     def step_topk(self, tokens: np.ndarray, t: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         """The k best log-probabilities of every row and their tokens (doctrans.engine.topk)."""
-        scores = self.step(tokens, t)
+        scores, once = self._run(tokens, t)
         if self.gives_log_probs and self.best_sess is not None:
-            return topk(self.best_sess, scores, k)  # normalised already: no second LogSoftmax
-        return topk(self.topk_sess, scores, k)
+            values, ids = topk(self.best_sess, scores, k)  # normalised already: no second LogSoftmax
+        else:
+            values, ids = topk(self.topk_sess, scores, k)
+        if once:
+            return np.repeat(values, self.beam, axis=0), np.repeat(ids, self.beam, axis=0)
+        return values, ids
 
     def reorder(self, origin: np.ndarray) -> None:
+        if not self._expanded:
+            self._expand()
         if np.array_equal(origin, self.identity):  # greedy, or beams that kept their places
             if self.keep_states:
                 self.origins.append(None)
@@ -189,7 +224,10 @@ class _Decoder:
             self.feed[name] = np.take(self.feed[name], origin, axis=batch_axis(name))
 
     def take_rows(self, keep: np.ndarray) -> None:
-        """Compute only these rows from now on (doctrans.engine.batch cuts finished documents)."""
+        """Compute only these rows (of the search's rows x beam) from now on (doctrans.engine.batch
+        cuts finished documents)."""
+        if not self._expanded:
+            self._expand()
         for name, value in self.feed.items():
             if name not in NOT_ROWS:
                 self.feed[name] = np.take(value, keep, axis=batch_axis(name))
@@ -227,14 +265,20 @@ def memory_inputs(s: dict[str, ort.InferenceSession], mem_tgt: np.ndarray | None
 
 
 def make_decoder(s: dict[str, ort.InferenceSession], info: BundleManifest, src: np.ndarray, cross_k: np.ndarray,
-                 cross_v: np.ndarray, mem_tgt: np.ndarray | None, keep_states: bool = False) -> _Decoder | BoundDecoder:
-    """The step decoder for a search: on a GPU the cache stays on the device (I/O binding), and
-    the states stay there too (``keep_states`` is for the CPU decoder: decoder_full runs instead)."""
+                 cross_v: np.ndarray, mem_tgt: np.ndarray | None, keep_states: bool = False,
+                 beam: int = 1) -> _Decoder | BoundDecoder:
+    """The step decoder for a search of ``beam`` beams over the rows of ``src`` (the inputs one row
+    per search row; the decoder gives rows x beam): on a GPU the cache stays on the device (I/O
+    binding), and the states stay there too (``keep_states`` is for the CPU decoder: decoder_full
+    runs instead)."""
     device = device_of(s["decoder"])
-    memory = memory_inputs(s, mem_tgt)
     if device == "cpu" and not BIND_ON_CPU:
-        return _Decoder(s["decoder"], info, src, cross_k, cross_v, memory, s["topk"], keep_states, s.get("best"))
-    return BoundDecoder(s["decoder"], info, src, cross_k, cross_v, memory, s["topk"], s["reorder"], device)
+        return _Decoder(s["decoder"], info, src, cross_k, cross_v, memory_inputs(s, mem_tgt), s["topk"],
+                        keep_states, s.get("best"), beam)
+    # The bound decoder takes its rows x beam at once.
+    mem_tgt = None if mem_tgt is None else np.repeat(mem_tgt, beam, axis=0)
+    return BoundDecoder(s["decoder"], info, np.repeat(src, beam, axis=0), np.repeat(cross_k, beam, axis=1),
+                        np.repeat(cross_v, beam, axis=1), memory_inputs(s, mem_tgt), s["topk"], s["reorder"], device)
 
 
 class OnnxTranslator:
@@ -529,9 +573,7 @@ class OnnxDocumentSession:
             never, once = tr.tokenizer.search_bans(src[0].tolist(), opt.new_digits, opt.bans_for(tr.tgt_lang))
 
             def search(K: int) -> list[Hypothesis]:
-                dec = make_decoder(s, info, np.repeat(src, K, axis=0), np.repeat(enc["cross_k"], K, axis=1),
-                                   np.repeat(enc["cross_v"], K, axis=1),
-                                   None if mem_tgt is None else np.repeat(mem_tgt, K, axis=0), keep_states)
+                dec = make_decoder(s, info, src, enc["cross_k"], enc["cross_v"], mem_tgt, keep_states, beam=K)
                 return beam_search_n_best(dec, 1, K, [limit], info.bos_id, info.eos_id, opt.length_penalty,
                                           opt.no_repeat_ngram, tr.tokenizer.repeat_guard(opt.max_repeat_run),
                                           [never], [once])[0] or [Hypothesis([], 0.0)]
