@@ -50,6 +50,8 @@ for the example, all of that row's kind.
 | path       | under /usr or /opt/, not /help            | /usr · /opt/                            |
 | path       | in $XDG_DATA_HOME/mime or ${HOME}/.local  | $XDG_DATA_HOME/mime · ${HOME}/.local    |
 | path       | see <MIME>/packages/ and <MIME>/magic     | <MIME>/packages/ · <MIME>/magic         |
+| path       | unpack agent-3.2.1.tar.gz in agent-3.2.1  | agent-3.2.1.tar.gz · agent-3.2.1        |
+| path       | get node-v18.2.0 or foo_2.0.1_amd64.deb   | node-v18.2.0 · foo_2.0.1_amd64.deb      |
 | code       | a text/html or image/svg+xml file         | text/html · image/svg+xml               |
 | date       | on 2024-03-15, or 15/03/2024              | 2024-03-15 · 15/03/2024                 |
 | date       | am 15.03.2024 um                          | 15.03.2024                              |
@@ -654,6 +656,12 @@ _RULES: list[tuple[str, Finder]] = [
     # '*.ext'" came back '**。ext', its dot made a full stop and its star doubled. Not emphasis
     # around a file name (``*random.py*``: a star after it).
     ("path", _regex(rf"(?<![{_W}.*/\\])[0-9A-Za-z_\-]*\*[0-9A-Za-z_\-*]*(?:\.[0-9A-Za-z_\-]+)+(?![{_W}/*])")),
+    # A package, release or file name with its version (``agent-3.2.1.tar.gz``, ``node-v18.2.0``,
+    # ``foo_2.0.1_amd64.deb``): an install guide's "change into the agent-3.2.1 directory" came back
+    # 代理-3.2.1, its name translated, and the archive's name was three pieces (a number rule took
+    # ``3.2``). A name, ``-`` or ``_``, a dotted version, then more parts or extensions.
+    ("path", _regex(r"(?<![0-9A-Za-z_.\-/\\])[A-Za-z][0-9A-Za-z+]*(?:[-_][0-9A-Za-z+]+)*?[-_][vV]?[0-9]+(?:\.[0-9]+)+"
+                    r"[0-9A-Za-z]*(?:[-_.+~][0-9A-Za-z]+)*(?![0-9A-Za-z_%/\\]|[.\-][0-9A-Za-z])")),
     ("date", _regex(r"(?<![0-9A-Za-z_./\-])(?:"
                     r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[T ][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?"
                     r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?"
