@@ -118,3 +118,13 @@ def test_a_landmark_the_model_made_a_country_is_kept_as_written(translator: Onnx
               "Colosseum for 30 years.")  # came back 在哥伦比亚附近, near Colombia
     out = translator.new_document().translate(source).translation
     assert invented_places(source, out, "en", "zh") == [] and "Colosseum" in out, out
+
+
+def test_a_place_of_the_list_is_not_kept_in_english_by_the_retry(translator: OnnxTranslator) -> None:
+    # A storm report: the model invented a place (the retry ran) and the retry kept every rare
+    # capitalised word as written -- Orkney and Shetland too, which the place list writes 奥克尼 and
+    # 设得兰: they came back Orkney和Shetland. Only words the engine does not write itself are kept.
+    source = "The warning covers Orkney and Shetland, and the town of Siracusa."
+    prep = translator.prepare(source)
+    assert {sp.target for sp in prep.masked.spans} >= {"奥克尼", "设得兰"}
+    assert prep.names_to_keep("警告覆盖奥克尼和设得兰，以及西雅图镇。") == {"Siracusa"}  # 西雅图: invented
