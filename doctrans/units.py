@@ -65,6 +65,8 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 2 GB              | (as written)    | (as written)  |
 | 3.2GHz            | (as written)    | (as written)  |
 | 100 Mbps          | (as written)    | (as written)  |
+| 1 Gbit/s          | (as written)    | (as written)  |
+| 20 kB/s           | (as written)    | (as written)  |
 | 300s              | (as written)    | (as written)  |
 | 2min              | (as written)    | (as written)  |
 | 24h               | (as written)    | (as written)  |
@@ -310,7 +312,11 @@ def _range_low(text: str, end: int) -> re.Match[str] | None:
 
 # Written alike in English and Chinese, case as here (``MB`` megabytes, ``Mb`` megabits).
 _SAME_SYMBOLS = ("KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "Kb", "Mb", "Gb", "bps", "kbps",
-                 "Kbps", "Mbps", "Gbps", "KB/s", "MB/s", "GB/s", "Hz", "kHz", "MHz", "GHz", "ms", "µs", "μs", "ns",
+                 "Kbps", "Mbps", "Gbps", "KB/s", "MB/s", "GB/s", "Hz",
+                 # data rates with /s (an install guide's "on a 1 Gbit/s link" kept the 1 alone; "20 kB/s"
+                 # was a figure and a code)
+                 "kB/s", "KiB/s", "MiB/s", "GiB/s", "TB/s", "kbit/s", "Kbit/s", "Mbit/s", "Gbit/s", "Tbit/s",
+                 "Mb/s", "Gb/s", "kHz", "MHz", "GHz", "ms", "µs", "μs", "ns",
                  "px", "dpi", "ppi", "mAh", "rpm", "fps", "kV", "mV", "mA", "nm", "TFLOPS", "W", "mW", "V", "Wh",
                  # flow rates, as a purifier's or a pump's sheet writes them (CADR值：500m³/h came back
                  # 500m3/h, the superscript read through NFKC)
