@@ -37,6 +37,8 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | 王老师笑着说                     | Teacher Wang    |
 | 老王没说话                       | Lao Wang        |
 | “外面下雨了，”小林把伞放在门口    | Xiao Lin        |
+| 老王开了三十年，也该休息了         | Lao Wang        |
+| 老张一听就笑了                   | Lao Zhang       |
 | 小王子和小白兔                   | (none)          |
 | 我去找李医生                     | Dr. Li          |
 | 请联系年级组张老师               | Teacher Zhang   |
@@ -226,6 +228,8 @@ _PLAYER = re.compile(f"(?:(?<![\\u4e00-\\u9fff])|(?<=[，。、；：]))({_SURNA
 _FAMILIAR = re.compile(f"(?:(?<![\u4e00-\u9fff])|(?<=[{_BEFORE_NAME}]))(老|小)([{_SURNAMES}])"
                        "(?=[的说没把从给笑才就也又在问看叹点摇站走坐拿抬低回喊叫和是已正将却便还不"
                        "放摆蹲拍指递掏擦抽喝吃听转推拉接想望盯皱愣"  # 老张放下茶杯, 老张摆摆手: "The old manipulation"
+                       # 老王开了三十年 (a story's bookseller, "Every 30 years": the man gone), 老张都来了, 老王一听
+                       "开都来去做买卖写打哭跑带让对跟向被一"
                        "，。、：；！？“”\"])")
 
 
