@@ -4,6 +4,7 @@
 |-----------------------------------------|-------------------------------------------|
 | 新华社北京11月20日电                    | BEIJING, November 20 (Xinhua) --          |
 | 新华社北京11月25日电（记者张华、李明）  | BEIJING, November 25 (Xinhua, reporters Zhang Hua, Li Ming) -- |
+| 新华社酒泉12月2日电（记者张宁）         | JIUQUAN, December 2 (Xinhua, reporter Zhang Ning) -- |
 | 中新社上海3月5日电                      | SHANGHAI, March 5 (China News Service) -- |
 | 中新网11月26日电                        | November 26 (Chinanews.com) --            |
 | 本报多哈1月25日电（记者王磊）           | DOHA, January 25 (reporter Wang Lei) --   |
@@ -18,8 +19,9 @@
 
 The zh→en model read ``新华社北京11月20日电`` as ``The new community Beijing November 20`` (the
 agency, the place and the date were three placeholders, more than the sentence's phrase budget
-let the agency have, and ``电``, "dispatched", became a word). The place must be in the
-place-name list (doctrans.place_names); the agency one of the table's; otherwise each part is left
+let the agency have, and ``电``, "dispatched", became a word). The place is the
+place-name list's (doctrans.place_names), else its pinyin (a city of no list: 酒泉, Jiuquan); the
+agency one of the table's; otherwise each part is left
 to the rules and the model as before. The reporters' byline right after a Chinese dateline
 (``（记者张华）``) goes with it, their names in pinyin (doctrans.person_names): left in the
 sentence it came back ``(see National Bureau of Statistics)``, the reporter gone. A company's press
@@ -35,7 +37,7 @@ import re
 from doctrans.dates import ENGLISH_MONTH, MONTHS, figure_value, month_number
 from doctrans.language_id import base_language
 from doctrans.person_names import full_name_in_pinyin
-from doctrans.place_names import chinese_to_english, english_to_chinese
+from doctrans.place_names import chinese_to_english, english_to_chinese, place_in_pinyin
 from doctrans.segment import AP_STATES
 from doctrans.verbatim import Span
 
@@ -90,7 +92,7 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     if tgt == "en" and src != "en" and (m := _ZH_DATELINE.match(text)):
         # A news site's dispatch names no place (中新网11月26日电: "The new November 26 electronic messages").
-        place = chinese_to_english(m["place"]) if m["place"] else ""
+        place = (chinese_to_english(m["place"]) or _unlisted_place(m["place"])) if m["place"] else ""
         month, day = figure_value(m["m"]), figure_value(m["d"])
         if place is None or not (1 <= month <= 12 and 1 <= day <= 31):
             return []
@@ -123,6 +125,19 @@ def find_dateline(text: str, src_lang: str | None, tgt_lang: str | None) -> list
             written = f"{place}{date}——"
         return [Span(0, m.end(), m.group(), "number", written)]
     return []
+
+
+# What stands between an agency and the date that is no place (本报记者12月2日电, 新华社消息).
+_NO_PLACE = re.compile(r"记者|讯|消息|报道|综合|特稿|专电")
+
+
+def _unlisted_place(place: str) -> str | None:
+    """The place of a dispatch that no list holds, in pinyin (新华社酒泉12月2日电, a satellite launch:
+    "The Xinhua News Agency boost December 2 batt"): between an agency and its date stands the place
+    the dispatch was filed from, a city's or a county's name of two to four characters."""
+    if not 2 <= len(place) <= 4 or _NO_PLACE.search(place):
+        return None
+    return place_in_pinyin(place)
 
 
 def _reporters(names: str) -> str | None:

@@ -297,6 +297,11 @@ def _pinyin(chinese: str) -> str:
     return "".join(syllables)
 
 
+def place_in_pinyin(chinese: str) -> str:
+    """A Chinese place of no list, in pinyin as its English name is written (酒泉 -> Jiuquan)."""
+    return _pinyin(chinese).capitalize()
+
+
 def _in_pinyin(chinese: str, english: str | None) -> bool:
     """Whether ``english`` is ``chinese`` in pinyin (深圳 Shenzhen, 西安 Xi'an): a city of China, whose
     districts are written in pinyin too; not 纽约 (New York: TVsub's 纽约皇后区 is Queens, not
