@@ -14,9 +14,12 @@ name, with the kind of craft after it when the source writes one:
 | 神舟十七号载人飞船         | Shenzhou-17 crewed spaceship      | (as written)        |
 | 嫦娥六号探测器             | Chang'e-6 probe                   | (as written)        |
 | 北斗三号                   | BeiDou-3                          | (as written)        |
+| 风云三号H星                | Fengyun-3H                        | (as written)        |
 | a Long March-5B rocket     | (as written)                      | 长征五号乙          |
 | the Shenzhou-17 crew       | (as written)                      | 神舟十七号          |
 
+A series' satellite by its letter (风云三号H星) is the series' name and the letter (Fengyun-3H), and
+so are the next ones named after it by their letters alone (风云三号E星、F星: Fengyun-3E, Fengyun-3F).
 Only a program of the list, with its number: 长征 alone is the Long March of history, 北斗 the Big
 Dipper, 嫦娥 the goddess, 高分 a high score.
 """
@@ -40,8 +43,11 @@ _CRAFT = {"运载火箭": "carrier rocket", "火箭": "rocket", "载人飞船": 
           "货运飞船": "cargo spacecraft", "飞船": "spacecraft", "卫星": "satellite", "探测器": "probe",
           "中继星": "relay satellite", "空间站": "space station", "核心舱": "core module", "实验舱": "lab module"}
 _NUMBER = "[0-9]{1,3}|[一二三四五六七八九十]{1,3}"
-_ZH_CRAFT = re.compile(f"({'|'.join(_PROGRAMS)})({_NUMBER})号(?:([甲乙丙丁])(?!级))?"
+_ZH_CRAFT = re.compile(f"({'|'.join(_PROGRAMS)})({_NUMBER})号(?:([甲乙丙丁])(?!级)|(?P<sat>[A-Z])星)?"
                        f"({'|'.join(sorted(_CRAFT, key=len, reverse=True))})?")
+# A series' satellite by its letter (风云三号H星, Fengyun-3H), and the series' next ones after it
+# (风云三号E星、F星 came back "Fengyun-3 Ess, the Freast Network").
+_NEXT_SATELLITE = re.compile(r"[、和与及]([A-Z])星")
 _INTO_CHINESE = {english: chinese for chinese, english in _PROGRAMS.items()} | {"Chang’e": "嫦娥"}
 _EN_CRAFT = re.compile(f"(?<![A-Za-z])({'|'.join(map(re.escape, _INTO_CHINESE))})[- ]([0-9]{{1,3}})([A-D])?"
                        r"(?![0-9A-Za-z])")
@@ -54,12 +60,17 @@ def find_space_missions(text: str, src_lang: str | None, tgt_lang: str | None) -
     spans = []
     if src == "zh" and tgt == "en":
         for m in _ZH_CRAFT.finditer(text):
-            program, number, letter, craft = m.groups()
+            program, number, letter, satellite, craft = m.groups()
             value = int(number) if number.isdigit() else read_numeral(number)
             if not value:
                 continue
-            name = f"{_PROGRAMS[program]}-{value}{_LETTERS[letter] if letter else ''}"
+            name = f"{_PROGRAMS[program]}-{value}{_LETTERS[letter] if letter else satellite or ''}"
             spans.append(Span(m.start(), m.end(), m.group(), "name", f"{name} {_CRAFT[craft]}" if craft else name))
+            end = m.end()
+            while satellite and not craft and (more := _NEXT_SATELLITE.match(text, end)):
+                spans.append(Span(more.start(1), more.end(), more.group()[1:], "name",
+                                  f"{_PROGRAMS[program]}-{value}{more.group(1)}"))
+                end = more.end()
     elif src == "en" and tgt == "zh":
         for m in _EN_CRAFT.finditer(text):
             program, number, letter = m.groups()

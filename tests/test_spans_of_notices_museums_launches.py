@@ -49,6 +49,9 @@ def test_a_sentence_that_ends_with_a_letter_before_a_capital_still_ends() -> Non
     ("成功将遥感四十三号卫星发射升空", "zh", "en", ("遥感四十三号卫星", "Yaogan-43 satellite")),
     ("神舟十七号载人飞船", "zh", "en", ("神舟十七号载人飞船", "Shenzhou-17 crewed spaceship")),
     ("北斗三号", "zh", "en", ("北斗三号", "BeiDou-3")),
+    # 风云三号H星 came back "Fengyun-3 H stars", 风云三号E星、F星 "Fengyun-3 Ess, the Freast Network".
+    ("成功将风云三号H星发射升空", "zh", "en", ("风云三号H星", "Fengyun-3H")),
+    ("与在轨的风云三号E星、F星组网", "zh", "en", ("F星", "Fengyun-3F")),
     # "A Long March-5B rocket lifted off" came back 块石头, a stone.
     ("A Long March-5B rocket lifted off.", "en", "zh", ("Long March-5B", "长征五号乙")),
     ("carrying the Chang'e-6 probe", "en", "zh", ("Chang'e-6", "嫦娥六号")),
