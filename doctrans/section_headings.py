@@ -23,6 +23,8 @@ model:
 | Summary of results    | zh     | (the model's)  |
 | 总结一下              | en     | (the model's)  |
 | 否                    | en     | No             |
+| Operating profit (£m) | zh     | 营业利润（百万英镑） |
+| 客运总量（亿人次）    | en     | Total passenger volume (100 million visits) |
 
 A heading followed by a colon and more text is a label (``Note:``, ``**Warning:**``, ``注意：``):
 the label alone is written from the list (the model wrote ``**Note:**`` as ``**不能：**``, "cannot");
@@ -30,7 +32,9 @@ at the start of a sentence it is not given to the model at all (:func:`leading_l
 heading of the list in 【】 before its text into English (``【贮藏】遮光`` -> ``[Storage] ...``).
 A heading of the list may come with its year (``Outlook for 2026``, ``2025年度报告``: the year
 before it in Chinese, after it in English), be broken down by another (``Revenue by Region``,
-``按地区划分的收入``), or be joined to another by a colon (a report's title).
+``按地区划分的收入``), or be joined to another by a colon (a report's title). A table's column, a heading of the list or
+a report term (doctrans.report_terms) with its unit in brackets, is written with the unit the other
+language's way.
 English matches in any case; Chinese exactly. Between other languages nothing changes.
 """
 
@@ -109,13 +113,26 @@ def _heading(word: str, tgt: str | None) -> str | None:
         return None
     unit = _UNIT_AFTER.fullmatch(word)
     if unit and (units := _UNITS_INTO_CHINESE if tgt == "zh" else _UNITS_INTO_ENGLISH).get(unit.group(2)):
-        heading = _heading(unit.group(1), tgt) or _broken_down(unit.group(1), tgt)
+        heading = _heading(unit.group(1), tgt) or _broken_down(unit.group(1), tgt) or _term(unit.group(1), tgt)
         if heading is not None:
             written = units[unit.group(2)]
             return f"{heading}（{written}）" if tgt == "zh" else f"{heading} ({written})"
     if tgt == "zh":
         return _tables()[0].get(_key(word))
     return _tables()[1].get(word) or _CELLS_INTO_ENGLISH.get(word)
+
+
+def _term(label: str, tgt: str | None) -> str | None:
+    """A column's label that is a report term as a whole (doctrans.report_terms: 营业利润, Operating
+    profit), written in ``tgt``; the unit after it is the column's (Operating profit (£m) came back
+    营业利润 (±), 客运总量（亿人次） "Total passenger volume", the unit gone)."""
+    from doctrans.report_terms import find_report_terms  # report_terms reads figures: not at import
+
+    found = find_report_terms(label, "zh" if tgt == "en" else "en", tgt)
+    if len(found) != 1 or (found[0].start, found[0].end) != (0, len(label)) or not found[0].target:
+        return None
+    target = found[0].target
+    return target[0].upper() + target[1:] if tgt == "en" else target
 
 
 # A heading of the list with its year (Outlook for 2026 came back 查看2026, "view"; Annual Report
@@ -203,7 +220,9 @@ _UNITS_INTO_ENGLISH = {"亿元": "100 million yuan", "万元": "10,000 yuan", "�
                        "千元": "thousand yuan", "亿美元": "100 million USD", "万美元": "10,000 USD", "美元": "USD",
                        "%": "%", "％": "%", "人": "people", "万人": "10,000 people", "吨": "tonnes",
                        "万吨": "10,000 tonnes", "人民币": "RMB", "元/吨": "yuan/tonne", "年": "years", "天": "days",
-                       "个": "number"}
+                       "个": "number", "条": "number", "辆": "number", "家": "number", "项": "number",
+                       "亿人次": "100 million visits", "万人次": "10,000 visits", "人次": "visits", "公里": "km",
+                       "万辆": "10,000 vehicles", "分钟": "minutes", "小时": "hours"}
 _UNITS_INTO_CHINESE = {"$m": "百万美元", "$ m": "百万美元", "$mn": "百万美元", "$bn": "十亿美元", "$ bn": "十亿美元",
                        "£m": "百万英镑", "£bn": "十亿英镑", "€m": "百万欧元", "€bn": "十亿欧元", "%": "%",
                        "USD": "美元", "US$": "美元", "$": "美元", "RMB": "人民币", "EUR": "欧元", "GBP": "英镑",
