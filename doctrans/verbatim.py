@@ -1293,10 +1293,11 @@ def check(source: str, translation: str, terms: Sequence[Span] = (),
     for (kind, text), n in need.items():
         stuck = (kind, text) in glued
         have = max(_occurrences(translation, text, stuck), found[text])
-        if have < n and kind in ("phrase", "number", "name") and text[:1].islower():
+        if have < n and kind in ("phrase", "number", "name", "date") and text[:1].islower():
             # A translated term that starts the sentence has its capital (protect.capitalised_start:
             # "second quarter" -> "Second quarter, up 12% ..."; 12岁以下儿童 "Children under 12"): it
-            # is there. Not a code's or a path's: those are verbatim, their case is theirs.
+            # is there; so is a year that starts it (2025年，… "In 2025, …"). Not a code's or a path's:
+            # those are verbatim, their case is theirs.
             have += _occurrences(translation, text[0].upper() + text[1:], stuck)
         if have < n and (kind, text) in as_written:
             # A name kept as the source writes it is the name (a given name the model left in

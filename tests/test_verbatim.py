@@ -248,6 +248,8 @@ def test_a_translated_term_capitalised_at_the_start_is_not_reported_missing() ->
     assert [w.span for w in check(text, "Up 12% year on year.", terms)] == ["second quarter"]
     ages = [Span(0, 6, "12岁以下儿童", "number", "children under 12")]  # a leaflet's, reported missing
     assert check("12岁以下儿童用量请咨询医师。", "Children under 12 should consult a doctor.", ages) == []
+    year = [Span(0, 5, "2025年", "date", "in 2025")]  # a transport report's first sentence
+    assert check("2025年，客运量增长4.2%。", "In 2025, passenger volume rose 4.2%.", year) == []
     glossary = [term("the Transformer model", "Transformer", "transformer")]
     assert [w.span for w in check("the Transformer model", "Transformer model", glossary)] == ["transformer"]
 
