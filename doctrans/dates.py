@@ -110,10 +110,11 @@ _EN_MAY = re.compile(r"(?<![A-Za-z])(?i:in|since|until|till|by|from|early|late|m
 _YEAR_NO = r"(?:1[5-9]|20|21)[0-9]{2}"
 _AFTER_YEAR = (r"(?=[,.;:!?)\]\"”’]|\s*$|\s+(?:and|or|to|through|till|onwards?|when|as|the|that|with|was"
                r"|were|is|are|had|has|have|he|she|it|they|we|I|a|an|in|at|on|for|by|from|but|after|before|until|while|because|which"
-               r"|who|this|these|there|its|his|her|their|our|[-–—])(?![A-Za-z]))")
+               r"|who|this|these|there|its|his|her|their|our|against|compared|versus|vs|than|[-–—])(?![A-Za-z]))")
 _EN_YEAR = re.compile(
     r"(?<![A-Za-z])(?:(?i:in|since|from|until|till|before|after|during|through|between|around|circa|early|late"
-    r"|mid-|fiscal|year|(?:quarter|half|end|beginning|start|middle|spring|summer|autumn|fall|winter)\s+of)|By)"
+    r"|mid-|fiscal|year|compared\s+(?:with|to)|(?:quarter|half|end|beginning|start|middle|spring|summer|autumn|fall"
+    r"|winter)\s+of)|By)"
     rf"\s+(?P<y>{_YEAR_NO}){_AFTER_YEAR}"
     # "by" in small letters before a year of this century's targets ("expected to carry 38,000 riders a
     # day by 2035" came back 2035 alone, the 年 gone); before other figures it is as often a change's
@@ -493,8 +494,13 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
 _YEAR_LEVELS = re.compile(rf"(?<![0-9A-Za-z])({_YEAR_NO})[ \u00a0]levels?(?![A-Za-z])")
 
 
+# ... and its baseline ("by 30% by 2030 against a 2019 baseline" came back 与2019基线, the year a figure).
+_YEAR_BASELINE = re.compile(rf"(?<![0-9A-Za-z])({_YEAR_NO})[ \u00a0]baseline(?![A-Za-z])")
+
+
 def _year_levels(text: str) -> list[Span]:
-    return [Span(m.start(), m.end(), m.group(), "date", f"{m[1]}年的水平") for m in _YEAR_LEVELS.finditer(text)]
+    return [Span(m.start(), m.end(), m.group(), "date", f"{m[1]}年的水平") for m in _YEAR_LEVELS.finditer(text)] \
+        + [Span(m.start(), m.end(), m.group(), "date", f"{m[1]}年基线") for m in _YEAR_BASELINE.finditer(text)]
 
 
 # An office's deadline ("Please send me a revised version by end of day Friday" came back 星期五结束后,
