@@ -152,7 +152,8 @@ def test_a_year_is_not_made_its_middle(source: str, decoded: str, expected: str)
     ("It should carry 38,000 riders a day by 2035.", [("by 2035", "2035年前")]),
     ("Sales fell by 2000 units.", []),
     # An annual report's "by 30% by 2030 against a 2019 baseline" came back 30%的2030与2019基线.
-    ("Cut emissions by 30% by 2030 against a 2019 baseline.", [("by 2030", "2030年前"), ("2019 baseline", "2019年基线")]),
+    ("Cut emissions by 30% by 2030 against a 2019 baseline.",
+     [("by 2030", "2030年前"), ("2019 baseline", "2019年基线")]),
     ("It rose in 2024 compared with 2023.", [("2024", "2024年"), ("2023", "2023年")]),
     ("Sales of 3,000 compared with 1500 units.", []),
 ])
