@@ -17,6 +17,7 @@ same part and number the target's way (masked, restored and checked like a gloss
 | Chapter 3         | (as written)    | 第3章        |
 | Section 4.2       | (as written)    | 第4.2节      |
 | Article 21        | (as written)    | 第21条       |
+| Clause 7          | (as written)    | 第7条        |
 | Part II           | (as written)    | 第2部分      |
 | page 12           | (as written)    | 第12页       |
 | Act IV            | (as written)    | 第4幕        |
@@ -77,7 +78,9 @@ _UNITS = {"章": "Chapter", "节": "Section", "節": "Section", "条": "Article"
 _WORDS = {"chapter": "章", "section": "节", "article": "条", "part": "部分", "volume": "卷", "page": "页",
           "lesson": "课", "episode": "集", "season": "季", "act": "幕", "scene": "场",
           # A project's phases and stages ("Phase II of the project" came back 项目的阶段, its II gone).
-          "phase": "阶段", "stage": "阶段", "round": "轮"}
+          "phase": "阶段", "stage": "阶段", "round": "轮",
+          # A contract's clauses ("in accordance with Clause 7" kept Clause 7 in English).
+          "clause": "条"}
 _CAPITALISED_ONLY = {"act", "scene", "part", "stage", "round"}  # on stage 5 minutes late, round 2 numbers
 _DIGITS = "零〇一二两三四五六七八九"
 _CHINESE_NUMBER = rf"[{_DIGITS}十百千]+"

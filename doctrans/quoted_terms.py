@@ -121,6 +121,9 @@ def find_quoted_terms(text: str, src_lang: str | None, tgt_lang: str | None) -> 
                     out.append(QuotedTerm(opening.start(), m.end() + closing.end(), m.group(2), DEFINED, alone=True))
                     continue
             out.append(QuotedTerm(m.start(), m.end(), m.group(2), "“{}”", alone=defines))
+        # ... with its article inside the quotes (a service agreement's ("the Consultant") was kept in English).
+        out += [QuotedTerm(m.start(), m.end(), m.group(1), DEFINED, alone=True) for m in _THE_DEFINED.finditer(text)
+                if not any(q.start < m.end() and m.start() < q.end for q in out)]
         out += [QuotedTerm(m.start(), m.end(), m.group(1), "“{}”", alone=False) for m in _GUILLEMETS.finditer(text)
                 if not any(q.start <= m.start() < q.end for q in out) and re.search("[A-Za-z]", m.group(1))]
         return sorted(out, key=lambda q: q.start)
@@ -133,6 +136,7 @@ DEFINED = "（以下简称“{}”）"
 DEFINED_INTO_ENGLISH = '(hereinafter "{}")'
 _CHINESE_DEFINITION = re.compile(rf"[（(]\s*(?:以下简称|以下称|下称|简称)\s*[“\"]([{_HAN}A-Za-z0-9]{{1,12}})[”\"]"
                                  r"\s*[）)]")
+_THE_DEFINED = re.compile(r"(?<![\w.])\(\s*[\"“][Tt]he ([A-Z][0-9A-Za-z'’\-]*(?: [0-9A-Za-z'’\-]+){0,3})[\"”]\s*\)")
 _DEFINITION_BEFORE = re.compile(r"(?<![\w.])\((?:hereinafter(?: referred to as)?,? |each,? an? |collectively,? )?"
                                 r"(?:the )?$", re.IGNORECASE)
 

@@ -116,6 +116,14 @@ def test_a_contracts_definition_is_written_whole_the_chinese_way() -> None:
     assert "Wilson（以下简称“承租方”）" in out.text
 
 
+def test_a_definition_with_its_article_inside_the_quotes_is_written_whole() -> None:
+    """A service agreement's ("the Consultant") was kept in English in the Chinese contract."""
+    text = 'The fee is paid to Bluebird Consulting LLC ("the Consultant") monthly.'
+    prep = prepare(text, 16, tgt_lang="zh", src_lang="en", alone=lambda t: "")
+    assert ('("the Consultant")', "（以下简称“顾问”）") in [(s.text, s.target) for s in prep.masked.spans]
+    assert [q.text for q in find_quoted_terms('He said "the end" twice.', "en", "zh")] == []  # no definition
+
+
 def test_a_chinese_contracts_definition_is_written_whole_the_english_way() -> None:
     """（以下简称“甲方”） came back '(symmetric "Party A")'; （下称“本合同”） alone "Ben contract"."""
     prep = prepare("甲方：上海明达信息技术有限公司（以下简称“甲方”）", 16, tgt_lang="en", src_lang="zh",
