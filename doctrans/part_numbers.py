@@ -35,6 +35,7 @@ same part and number the target's way (masked, restored and checked like a gloss
 | 步骤 3            | Step 3          | (as written) |
 | Step 2            | (as written)    | 第2步        |
 | step 4            | (as written)    | 第4步        |
+| status 301        | (as written)    | 状态码301    |
 | 地铁1号线         | Metro Line 1    | (as written) |
 | 2号线             | Line 2          | (as written) |
 | Metro Line 4      | (as written)    | 地铁4号线    |
@@ -114,8 +115,18 @@ def _steps(text: str, lang: str) -> list[Span]:
         return spans
     steps = [Span(m.start(), m.end(), m.group(0), "number", f"第{m.group(1)}步") for m in _ENGLISH_STEP.finditer(text)]
     # A diary's or a plan's "Week 1: Anxiety" came back 星期1 (a weekday): 第1周, Day 3 第3天.
-    return steps + [Span(m.start(), m.end(), m.group(0), "number", f"第{m.group(2)}{_PERIODS[m.group(1)]}")
-                    for m in _ENGLISH_PERIOD.finditer(text)]
+    periods = [Span(m.start(), m.end(), m.group(0), "number", f"第{m.group(2)}{_PERIODS[m.group(1)]}")
+               for m in _ENGLISH_PERIOD.finditer(text)]
+    return steps + periods + [_status(m) for m in _ENGLISH_STATUS.finditer(text)]
+
+
+# An HTTP status by its code ("redirected to https:// with status 301" left "with status 301" in English).
+_ENGLISH_STATUS = re.compile(r"(?<![A-Za-z0-9_])(HTTP\s)?[Ss]tatus(?:\s[Cc]ode)?\s([1-5][0-9]{2})"
+                             r"(?![0-9A-Za-z_]|\.[0-9])")
+
+
+def _status(m: re.Match[str]) -> Span:
+    return Span(m.start(), m.end(), m.group(0), "number", f"{'HTTP' if m.group(1) else ''}状态码{m.group(2)}")
 
 
 _PERIODS = {"Week": "周", "Day": "天", "Month": "个月"}

@@ -37,6 +37,7 @@ for the example, all of that row's kind.
 | url        | see https://example.org/a?b=1&c=2.        | https://example.org/a?b=1&c=2           |
 | url        | 访问https://x.org/路径                     | https://x.org/                          |
 | url        | (www.example.com)                         | www.example.com                         |
+| url        | from http:// to https://.                 | http:// · https://                      |
 | email      | Write to help-libtasn1@gnu.org.           | help-libtasn1@gnu.org                   |
 | format     | Saved %s of %d files                      | %s · %d                                 |
 | format     | %(name)s has %5.2f%%                      | %(name)s · %5.2f · %%                   |
@@ -636,6 +637,8 @@ _RULES: list[tuple[str, Finder]] = [
                    r"|&(?:[A-Za-z][0-9A-Za-z]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")),
     ("url", _regex(rf"(?<![{_W}.\-@])(?:(?:https?|ftps?|sftp|ssh|git|file|s3|wss?)://|mailto:|www\.)"
                    rf"{_URL_CHARS}+", trim=True)),
+    # A scheme alone ("Requests to http:// are redirected to https://": the model dropped http://).
+    ("url", _regex(rf"(?<![{_W}.\-@])(?:https?|ftps?|wss?)://(?=[\s,;)]|\.?$|\.\s)")),
     ("email", _regex(rf"(?<![{_W}.%+\-])[0-9A-Za-z._%+\-]+@[0-9A-Za-z\-]+(?:\.[0-9A-Za-z\-]+)*\.[A-Za-z]{{2,}}"
                      r"(?![0-9A-Za-z\-])")),
     ("format", _regex(r"%%|%(?:[0-9]+\$)?(?:\([A-Za-z_][0-9A-Za-z_]*\))?[-#0+]*(?:[0-9]+|\*)?"
