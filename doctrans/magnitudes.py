@@ -24,7 +24,7 @@ checked like one after translation (doctrans.report):
 | 0.5 million   | (as written)         | 50万           | (as written)          |
 
 Percentages are written the target's way too (the en→zh model wrote ``2.5 percent`` as ``2.5分``):
-``12.5 percent`` / ``12.5 per cent`` -> ``12.5%`` and ``0.5 percentage points`` -> ``0.5个百分点``
+``12.5 percent`` / ``12.5 per cent`` / ``12.5pc`` -> ``12.5%`` and ``0.5 percentage points`` -> ``0.5个百分点``
 into Chinese (``0.5ポイント`` into Japanese); ``0.5个百分点`` -> ``0.5 percentage points`` and
 ``百分之12.5`` -> ``12.5%`` out of Chinese.
 
@@ -59,8 +59,9 @@ SCALE_WORDS = {"million": 6, "millions": 6, "mn": 6, "billion": 9, "billions": 9
 _CURRENCY = "$€£¥₹"
 _SCALE_FIGURE = re.compile(rf"(?<![0-9A-Za-z_.,])([{_CURRENCY}]?)({NUMBER})(?:\s?({'|'.join(SCALE_WORDS)})"
                            rf"|(?<=[0-9])(m))(?![0-9A-Za-z_])", re.IGNORECASE)
-_PERCENT_WORDS = re.compile(rf"(?<![0-9A-Za-z_.,])({NUMBER})[ \t-]?(percentage points?|per ?cent|pct)(?![A-Za-z])",
-                            re.IGNORECASE)
+# ... and the British press's "pc" on the figure ("Inflation rose to 4.6pc" kept the 4.6 alone).
+_PERCENT_WORDS = re.compile(rf"(?<![0-9A-Za-z_.,])({NUMBER})(?:[ \t-]?(percentage points?|per ?cent|pct)|(?-i:pc))"
+                            r"(?![A-Za-z])", re.IGNORECASE)
 _CHINESE_POINTS = re.compile(rf"{FIGURE_START}({NUMBER})\s?个百分点")
 _CHINESE_PERCENT = re.compile(rf"百分之\s?({NUMBER})(?![0-9０-９.．])")
 # In numerals: 百分之三点五 (3.5%), 百分之五十 (50%), 百分之零点五 (0.5%), 百分之一百 (100%). The
@@ -183,7 +184,7 @@ def _percentages(text: str, lang: str) -> list[Span]:
     spans = []
     if lang in _WAN_UNITS:
         for m in _PERCENT_WORDS.finditer(text):
-            digits, points = m.group(1), m.group(2).lower().startswith("percentage")
+            digits, points = m.group(1), (m.group(2) or "").lower().startswith("percentage")
             spans.append(Span(m.start(), m.end(), m.group(0), "number",
                               digits + (_POINTS[lang] if points else "%")))
         return spans

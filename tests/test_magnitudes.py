@@ -97,6 +97,7 @@ def test_the_check_looks_for_the_converted_value() -> None:
 
 @pytest.mark.parametrize(("text", "tgt", "expected"), [
     ("Rates rose from 2.5 percent to 4.75 per cent.", "zh", [("2.5 percent", "2.5%"), ("4.75 per cent", "4.75%")]),
+    ("Inflation was 4.6pc, not 4PC.", "zh", [("4.6pc", "4.6%")]),  # the British press's; 4PC is no percentage
     ("Sales were up 0.5 percentage points, or 3 pct.", "zh",
      [("0.5 percentage points", "0.5个百分点"), ("3 pct", "3%")]),
     ("Up 0.5 percentage points.", "ja", [("0.5 percentage points", "0.5ポイント")]),
