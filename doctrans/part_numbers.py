@@ -115,9 +115,8 @@ def _steps(text: str, lang: str) -> list[Span]:
         return spans
     steps = [Span(m.start(), m.end(), m.group(0), "number", f"第{m.group(1)}步") for m in _ENGLISH_STEP.finditer(text)]
     # A diary's or a plan's "Week 1: Anxiety" came back 星期1 (a weekday): 第1周, Day 3 第3天.
-    periods = [Span(m.start(), m.end(), m.group(0), "number", f"第{m.group(2)}{_PERIODS[m.group(1)]}")
-               for m in _ENGLISH_PERIOD.finditer(text)]
-    return steps + periods + [_status(m) for m in _ENGLISH_STATUS.finditer(text)]
+    return steps + [Span(m.start(), m.end(), m.group(0), "number", f"第{m.group(2)}{_PERIODS[m.group(1)]}")
+                    for m in _ENGLISH_PERIOD.finditer(text)]
 
 
 # An HTTP status by its code ("redirected to https:// with status 301" left "with status 301" in English).
@@ -190,7 +189,8 @@ def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
             if roman and roman != roman.upper():
                 continue
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"第{number}{_WORDS[word.lower()]}"))
-        return _with_figures(spans, [*_figures(text, lang), *_spelled(text), *_steps(text, lang), *_lines(text, lang)])
+        return _with_figures(spans, [*_figures(text, lang), *_spelled(text), *_steps(text, lang), *_lines(text, lang),
+                                     *map(_status, _ENGLISH_STATUS.finditer(text))])
     return []
 
 

@@ -171,9 +171,7 @@ class _Decoder:
     def _run(self, tokens: np.ndarray, t: int) -> tuple[np.ndarray, bool]:
         """The step -> its scores, and whether they are one per row still (True: the first step,
         before the beams; every beam of a row has that row's)."""
-        once = not self._expanded and tokens.shape[0] == self.identity.shape[0]
-        if not self._expanded and not once:  # not the search's first step: expand as it is
-            self._expand()
+        once = not self._expanded
         self.feed["tokens"] = tokens[:: self.beam] if once else tokens
         self.feed["step"] = np.array(t, dtype=np.int64)
         out = self.sess.run(self.outputs, self.feed)
