@@ -16,11 +16,16 @@ like the names of doctrans.kept_names):
 | pip install --upgrade fastkv     | fastkv                |
 | ss -tlnp && grep 3000            | grep                  |
 | store.close()                    | (none)                |
+| port: 8080                       | (none)                |
+| fastkv --host 0.0.0.0            | fastkv                |
+| host = "x"; backend = "fastkv"   | fastkv                |
 
 A word counts when it is a whole word of the code (between spaces, quotes, brackets, ``=``, ``/``),
 starts with a small letter, has three to thirty letters, digits, ``_``, ``+`` or ``-`` and is not a
 common English word (``install``, ``store``, ``bench`` are; ``pip`` and ``git`` are too: the
-models know them). Options (``--ops``), paths' dots and calls (``store.close()``) are no such words.
+models know them). Options (``--ops``), paths' dots and calls (``store.close()``) are no such words,
+nor is a setting's key that is an English word (``port: 8080``: "The server listens on port 8080"
+kept "port" in English in a Chinese sentence).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from doctrans.documents.base import Block
+from doctrans.english_words import english_words
 from doctrans.glossary import Glossary
 from doctrans.kept_names import common_words
 from doctrans.verbatim import find_spans
@@ -40,6 +46,9 @@ if TYPE_CHECKING:
 # A chunk of code between separators, and the form of a name among them.
 _CHUNK = re.compile(r"[^\s\"'`()\[\]{}<>=,;:|/\\]+")
 _NAME = re.compile(r"[a-z][a-z0-9_+\-]{1,28}[a-z0-9]")
+# A setting's key: a word before ``:`` or ``=`` (not ``::`` or ``==``), at a line's start or after a
+# separator.
+_KEY = re.compile(r"(?:^|(?<=[\s{,;(\"']))([a-z][a-z0-9_+\-]{1,28}[a-z0-9])[\"']?\s*[:=](?![:=])", re.MULTILINE)
 # Code per document, at most: a manual's thousands of lines of code add no new tool names.
 _MAX_CODE_CHARS = 200_000
 
@@ -49,7 +58,9 @@ def names_in_code(code: str) -> set[str]:
     product a hyphenated program is named after (``redis-cli``: "connect with any Redis client"
     came back 红魔客户, a red devil's)."""
     common = common_words()
-    names = {chunk for chunk in _CHUNK.findall(code) if _NAME.fullmatch(chunk) and chunk not in common}
+    keys = {key for key in _KEY.findall(code) if key in english_words()}
+    names = {chunk for chunk in _CHUNK.findall(code)
+             if _NAME.fullmatch(chunk) and chunk not in common and chunk not in keys}
     return names | {head for name in names if "-" in name
                     and _NAME.fullmatch(head := name.split("-")[0]) and head not in common}
 

@@ -503,11 +503,13 @@ _PROGRAM = re.compile(r"(?<![\w./-])(?:sudo|pip3?|pipx|python3?|py|git|npm|npx|p
                       r"|apt-get|dnf|yum|pacman|snap|winget|choco|scoop|pytest|conda|uv|poetry|systemctl|journalctl"
                       r"|service|chmod|chown|mkdir|tar|unzip|bash|sh|zsh|terraform|ansible|dotnet|java|mvn|gradle"
                       r"|php|composer|ruby|gem|bundle|rails|flask|django-admin|uvicorn|gunicorn|ffmpeg|openssl"
+                      r"|perf|strace|ltrace|gdb|valgrind|lsof|htop|sed|awk|jq|rg"
                       r"|\.{1,2}/[\w./-]+)(?=\s)")
 _PROSE_AFTER_COMMAND = frozenset({"to", "and", "then", "so", "in", "on", "for", "from", "with", "which", "that", "if",
                                   "when", "as", "or", "before", "after", "until", "again", "first", "instead", "but",
                                   "while", "where", "once", "now", "inside", "at", "by", "into", "the", "a", "an",
-                                  "this", "it", "you", "is", "will"})
+                                  "this", "it", "you", "is", "will", "your", "my", "our", "their", "these", "those",
+                                  "its", "his", "her"})
 _ARGUMENT = re.compile(r"\s+([^\s]+)")
 
 
@@ -528,10 +530,11 @@ _OPTION_TOKEN = re.compile(r"--?[A-Za-z][\w-]*(?:=\S+)?")
 def _commands(text: str) -> Iterator[tuple[int, int]]:
     yield from _known_commands(text)
     for m in _ANY_PROGRAM.finditer(text):
+        run = _RUN_VERB.search(text, max(0, m.start() - 24), m.start()) is not None
         # (the list doctrans.kept_names.common_words reads: kept_names reads this module's spans)
-        if m.group() in word_set("common_words.txt") or m.group() in _PROSE_AFTER_COMMAND or not (
-                _RUN_VERB.search(text, max(0, m.start() - 24), m.start())
-                or _COMMAND_PLACE.search(text, max(0, m.start() - 3), m.start())):
+        common = m.group() in word_set("common_words.txt")
+        if m.group() in _PROSE_AFTER_COMMAND or (common and not run) or not (
+                run or _COMMAND_PLACE.search(text, max(0, m.start() - 3), m.start())):
             continue
         end, words, option = m.end(), 0, False
         while (a := _ARGUMENT.match(text, end)) is not None:
@@ -541,8 +544,11 @@ def _commands(text: str) -> Iterator[tuple[int, int]]:
             bare = token.rstrip(".,;:!?)。，；：！？）")
             if _OPTION_TOKEN.fullmatch(bare):
                 option = True
-            elif not option and not re.fullmatch(r"[a-z][\w.-]*", bare):
-                break  # before its options a command has subcommands in small letters (serve, install)
+            elif not option and ((common and words >= 1) or not re.fullmatch(r"[a-z][\w.-]*", bare)):
+                # before its options a command has subcommands in small letters (serve, install); a
+                # program named by a common word ("Run perf report --sort comm" came back 运行香水报告)
+                # has at most one, so "Run tests for the parser --verbose" stays prose
+                break
             words += 1
             if bare:
                 end = a.start(1) + len(bare)

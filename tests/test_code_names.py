@@ -17,7 +17,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(code_names)) == 6
+    assert len(two_column_rows(code_names)) == 9
 
 
 @pytest.mark.parametrize(("code", "names"), two_column_rows(code_names))
@@ -32,6 +32,14 @@ def test_a_markdown_documents_code_names_the_tools_its_sentences_use(tmp_path: P
                    "```bash\nsudo nginx -t\nzstd -d x.zst\n```\n\nThe store is fast behind Nginx.\n", encoding="utf-8")
     # zstd and sudo are named by the code only: no sentence to keep them in.
     assert names_of_document(read_document(doc).blocks()) == {"fastkv", "nginx"}
+
+
+def test_a_settings_key_is_no_name_its_sentences_keep(tmp_path: Path) -> None:
+    """A config's ``port: 8080`` kept "port" in English in "服务器默认监听port 8080"."""
+    doc = tmp_path / "config.md"
+    doc.write_text("Edit the config:\n\n```yaml\nport: 8080\nstorage: fastkv\n```\n\n"
+                   "The server listens on port 8080 and stores data in fastkv.\n", encoding="utf-8")
+    assert names_of_document(read_document(doc).blocks()) == {"fastkv"}
 
 
 def test_kept_words_are_name_spans_after_the_users_terms() -> None:

@@ -383,6 +383,14 @@ def test_a_c_prototype_on_its_own_line_is_kept(text: str, kept: bool) -> None:
     ("Install the headers first (sudo apt install python3-dev).", "sudo apt install python3-dev"),
     ("To check it, run fastkv --version.", "fastkv --version"),
     ("Start it on another port: fastkv serve --port 6390.", "fastkv serve --port 6390"),
+    # A profiler's subcommand (perf report --sort comm,dso came back 运行香水报告comm,dso), and a program
+    # named by a common word with one subcommand at most before its options.
+    ("Run perf report --sort comm,dso to see it.", "perf report --sort comm,dso"),
+    ("To list events, run perf list.", "perf list"),
+    ("Run black --check src before committing.", "black --check src"),
+    ("Run tests for the parser --verbose.", None),
+    ("Enter your password --twice.", None),
+    ("(see --help)", None),
     ("Note: make sure it works.", None),  # not a program no sentence starts with
     ("He said: go home --now.", None),
     ("(git is fast)", None),
