@@ -226,6 +226,24 @@ class Systems:
                                length_penalty=1.0, max_batch_size=rows)
         return [[self.index[t] for t in x.hypotheses[0]] for x in r]
 
+    def ct2_doc_rows(self, name: str, beam: int, threads: int, docs: int) -> list[list[int]]:
+        """CTranslate2 given the batches doctrans's ``docs`` documents make (:meth:`doctrans_batched`):
+        sentence i of every document that has one, one call each, in document order. CTranslate2
+        with ``max_batch_size`` sorts all sentences by length first (:meth:`ct2_batched`), which a
+        model reading the previous sentence's memory cannot: this is the schedule such a model has."""
+        tr = self._translator("ct2", name, threads)
+        size = -(-len(self.doc.pieces) // docs)
+        starts = range(0, len(self.doc.pieces), size)
+        out: list[list[list[int]]] = [[] for _ in starts]
+        for i in range(size):
+            live = [r for r, k in enumerate(starts) if k + i < min(k + size, len(self.doc.pieces))]
+            idx = [starts[r] + i for r in live]
+            res = tr.translate_batch([self.doc.pieces[j] for j in idx], beam_size=beam,
+                                     max_decoding_length=max(self.doc.limits[j] for j in idx), length_penalty=1.0)
+            for r, x in zip(live, res, strict=True):
+                out[r].append([self.index[t] for t in x.hypotheses[0]])
+        return [tokens for part in out for tokens in part]
+
     def pytorch(self, beam: int, threads: int) -> list[list[int]]:
         import torch
 
@@ -385,7 +403,8 @@ def main(argv: list[str] | None = None) -> int:
     for n in args.batch_docs:
         cols += [(f"doctrans int8 mem on, {n} docs batched",
                   lambda b, t, n=n: systems.doctrans_batched("mem-int8", b, t, n)),
-                 (f"ct2 int8, {n} rows", lambda b, t, n=n: systems.ct2_batched("int8", b, t, n))]
+                 (f"ct2 int8, {n} rows", lambda b, t, n=n: systems.ct2_batched("int8", b, t, n)),
+                 (f"ct2 int8, {n} docs' rows", lambda b, t, n=n: systems.ct2_doc_rows("int8", b, t, n))]
     if not args.no_pytorch:
         cols.append(("pytorch fp32", systems.pytorch))
     if args.only:
@@ -429,6 +448,14 @@ def main(argv: list[str] | None = None) -> int:
         for b, t in cells:
             print(f"beam {b}, threads {t}: " + ", ".join(
                 f"N={n} {med[b, t, a] / med[b, t, c]:.2f}x" for n, a, c in pairs))
+        rows = [(n, a, f"ct2 int8, {n} docs' rows") for n, a, _ in pairs]
+        rows = [(n, a, c) for n, a, c in rows if c in names]
+        if rows:
+            print("\nthe same batches: doctrans N documents as rows / CTranslate2 int8 given the same N-row "
+                  "batches in document order (no sorting by length, which a memory model cannot do)")
+            for b, t in cells:
+                print(f"beam {b}, threads {t}: " + ", ".join(
+                    f"N={n} {med[b, t, a] / med[b, t, c]:.2f}x" for n, a, c in rows))
     if args.json:
         args.json.write_text(json.dumps({"agreement": {"fp32": [same, n], "int8": [same8, n]},
                                          "medians": {f"beam{b}_threads{t}_{c}": v for (b, t, c), v in med.items()}},

@@ -40,3 +40,20 @@ def test_ctranslate2_greedy_matches_the_sentence_level_model(tmp_path: Path) -> 
     # dozens of tokens per sentence that a wrong weight or position table would change.
     assert got == [[vocab[i] for i in h] for h in ref]
     assert sum(map(len, ref)) > 10 * len(ref)
+
+
+def test_ctranslate2_given_the_documents_rows_keeps_document_order(tmp_path: Path) -> None:
+    """The "docs' rows" column: CTranslate2 translating the batches that N documents as rows make
+    (sentence i of each) gives every sentence what it gives alone, back in document order."""
+    from benchmarks.vs_ctranslate2 import Doc, Systems
+
+    sent = recover(shared_bundle(), mem_side="none")
+    vocab = ct2_vocabulary(sent.spm_bytes, sent.config.vocab_size)
+    out = convert_to_ct2(to_m2m100(sent.model), vocab, tmp_path / "ct2", "float32", ("<s>", "</s>", "<unk>"))
+    tr = OnnxTranslator.load(shared_bundle())
+    ids = [[*tr.tokenizer.encode(s), sent.config.eos_id] for s in sentences(7, seed=9)]
+    doc = Doc(ids, [[vocab[i] for i in x] for x in ids], [max_new_tokens(len(x), sent.config.max_len) for x in ids])
+    systems = Systems({}, {"float32": out}, None, doc, sent.config.eos_id, vocab)
+    alone = systems.ct2_stream("float32", 1, 1)
+    assert systems.ct2_doc_rows("float32", 1, 1, 3) == alone  # 7 sentences: documents of 3, 3 and 1
+    assert systems.ct2_doc_rows("float32", 1, 1, 1) == alone
