@@ -62,6 +62,10 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 12 months         | (as written)    | 12个月        |
 | 5 business days   | (as written)    | 5个工作日     |
 | 10-minute         | (as written)    | 10分钟        |
+| 30 minutes a day  | (as written)    | 每天30分钟    |
+| five days a week  | (as written)    | 每周五天      |
+| 8 hours per day   | (as written)    | 每天8小时     |
+| 9 to 11 hours a day | (as written)  | 每天9至11小时 |
 | 2 GB              | (as written)    | (as written)  |
 | 3.2GHz            | (as written)    | (as written)  |
 | 100 Mbps          | (as written)    | (as written)  |
@@ -357,6 +361,31 @@ _ENGLISH_DURATION = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0-
                                r"(?:(consecutive|straight|calendar)[ \u00a0])?"
                                r"(working day|business day|hour|minute|second|day|week|month|year)s?"
                                r"(?![A-Za-z0-9_-]|[ \u00a0](?:old|of[ \u00a0]age)\b)", re.IGNORECASE)
+# A duration per period, as a study's or a notice's schedule gives it (a walking trial's "30 minutes a
+# day, five days a week" came back 一天30分钟天走，一周五天 and 星期五, Friday): 每天30分钟, 每周五天.
+_RATE_DURATION = re.compile(rf"(?<![\w'’.,$€£¥-])(?:([0-9]{{1,3}}(?:\.[0-9])?)(?:[ \u00a0]to[ \u00a0]|\s?[–-]\s?))?"
+                            rf"({NUMBER}|{NUMBER_WORDS})[ \u00a0-](hour|minute|second|day|week|month)s?"
+                            r"[ \u00a0](?:a|an|per|each|every)[ \u00a0](day|week|month|year)(?![\w'’-])", re.IGNORECASE)
+_RATE_PERIODS = {"day": "天", "week": "周", "month": "月", "year": "年"}
+
+
+def _rate_durations(text: str) -> list[Span]:
+    spans = []
+    for m in _RATE_DURATION.finditer(text):
+        low, figure, unit, period = m.group(1), m.group(2), m.group(3).lower(), m.group(4).lower()
+        if unit == period or (low and not figure[0].isdigit()):
+            continue
+        if figure[0].isdigit():
+            written = f"{low}至{figure}" if low else figure  # 9 to 11 hours a day: 每天9至11小时
+        elif (value := value_of(figure)) > 0:
+            written = count_numeral(value)
+        else:
+            continue
+        spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                          f"每{_RATE_PERIODS[period]}{written}{_ENGLISH_DURATIONS[unit]}"))
+    return spans
+
+
 # Before or after the time (a travel guide's 建议早上8点前出发 came back "to send out 8 a.m.", the
 # "before" gone): the span holds the word, as a bare clock's does (doctrans.units._BARE_CLOCK_WORDS).
 _BARE_RELATIONS = "过后|以后|之后|之前|前(?![往进来去行])|左右"  # not 9点前往机场, to head for it at 9
@@ -1167,7 +1196,7 @@ def _into_chinese(text: str) -> list[Span]:
         spans.append(Span(m.start(), m.end(), m.group(0), "number", at))
     for m in _NOON.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", "中午" if m.group().lower() == "noon" else "午夜"))
-    spans = _with_zones(text, _clock_ranges(text, _with_weekdays(text, spans)))
+    spans = _rate_durations(text) + _with_zones(text, _clock_ranges(text, _with_weekdays(text, spans)))
     kept: list[Span] = []  # the rules above in order of precedence: "children under 10 years of age"
     for span in spans:     # is an age bound, not also a duration of 10 years inside it
         if not span.overlaps_any(kept):
