@@ -6,7 +6,8 @@ name is just a word to the model: the en->zh model wrote ``fastkv`` as ``快速k
 the next sentence's ``fastkv`` as ``快快``. The document itself says the word is a name: so every
 word of its code (a code block, an inline literal) that is no common English word and is written
 in a sentence of the same document is kept there as written (a ``name`` span, masked and restored
-like the names of doctrans.kept_names):
+like the names of doctrans.kept_names). A plain text file has no code blocks: there the commands its
+sentences write (``run fastkv snapshot --compress zstd``) are its code.
 
 | source                           | names                 |
 |----------------------------------|-----------------------|
@@ -79,7 +80,11 @@ def code_names(blocks: Iterable[Block]) -> frozenset[str]:
         if block.verbatim:
             code = block.text
         else:
-            code = "\n".join(s.text.strip("`") for s in find_spans(block.text) if s.kind == "literal")
+            # Inline literals, and the commands a text file writes in its sentences (doctrans.verbatim's
+            # code spans of more than one word: "run fastkv snapshot --compress zstd" names fastkv,
+            # which "fastkv serve accepts…" wrote 快速的kv).
+            code = "\n".join(s.text.strip("`") for s in find_spans(block.text)
+                              if s.kind == "literal" or (s.kind == "code" and " " in s.text))
             prose.update(w.lower() for w in _PROSE_WORD.findall(block.text))
         if size <= _MAX_CODE_CHARS:
             names |= names_in_code(code)

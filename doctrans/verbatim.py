@@ -80,6 +80,7 @@ for the example, all of that row's kind.
 | code       | Nvidia (NASDAQ: NVDA) and (HKEX:0700)     | NASDAQ: NVDA · HKEX:0700                |
 | code       | the S&P index, AT&T and R&D               | S&P · AT&T · R&D                        |
 | identifier | Set ttl_seconds and MAX_SIZE              | ttl_seconds · MAX_SIZE                  |
+| identifier | Set engine = "btree" in fastkv.toml       | engine = "btree" · fastkv.toml          |
 | identifier | if __name__ == x                          | __name__                                |
 | identifier | CamelCase, getElementById, iPhone, macOS  | CamelCase · getElementById · iPhone · macOS |
 | identifier | call os.path.join or main()               | os.path.join · main()                   |
@@ -736,6 +737,10 @@ _RULES: list[tuple[str, Finder]] = [
                     r"|User-Agent|Cache-Control|Set-Cookie|Retry-After|ETag|If-None-Match"
                     r"|X-[A-Z][0-9A-Za-z\-]*)(?=:\s?\S|\s+(?:header|标头|头)(?![A-Za-z]))")),
     ("code", _codes),
+    # A setting with its quoted value, as a release note writes it in prose ('Set engine = "btree" in
+    # fastkv.toml' came back with the whole clause in English, Set and all): one span.
+    ("identifier", _regex(r"(?<![\w.\-])[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*[ \t]?=[ \t]?"
+                          r"(?:\"[^\"\n]{0,60}\"|'[^'\n]{0,60}'|“[^”\n]{0,60}”)")),
     ("identifier", _identifiers),
     # Names joined by commas without a space, a parameter's value (``例如 name,email`` came back
     # "e.g. name, email"): prose sets a space after its commas.

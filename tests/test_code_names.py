@@ -74,3 +74,14 @@ def test_keeping_code_names_adds_to_the_users_glossary(tmp_path: Path) -> None:
     plain.write_text("No code here.\n", encoding="utf-8")
     translator = _Translator(user)
     assert keeping_code_names(translator, read_document(plain).blocks()) is translator  # type: ignore[arg-type]
+
+
+def test_a_text_files_commands_name_its_tools(tmp_path: Path) -> None:
+    """A release note in plain text: "fastkv serve accepts a --max-connections option" came back
+    快速的kv 接受…, though its sentences ran fastkv twice."""
+    doc = tmp_path / "release.txt"
+    doc.write_text("Release notes: fastkv 4.2.0\n\nfastkv serve accepts a --max-connections option.\n\n"
+                   "Snapshots can be compressed: run fastkv snapshot --compress zstd.\n\n"
+                   "To upgrade, run pip install --upgrade fastkv and restart Windows 11.\n", encoding="utf-8")
+    assert names_of_document(read_document(doc).blocks()) == {"fastkv", "zstd"}
+
