@@ -189,6 +189,10 @@ def _figures(terms: Sequence[Span], figures: Sequence[Span]) -> tuple[list[Span]
 
 _SIGN_FIRST = re.compile(r"(?:US\$|HK\$|A\$|C\$|[$€£¥₹])(?=[0-9])")
 _RANGE_SEP = re.compile(r"\s?(?:～|~|至|到|—|–)\s?|(?<=[℃℉%％])-")  # 40℃-100℃: a hyphen after a unit
+# ... and a hyphen between a bare figure and a measure (a purifier's 适用面积：20-35平方米 came back
+# "20- 35 m²"): not between two bare figures (a score's 3-1, a code's 12-3456).
+_HYPHEN = re.compile(r"(?<=[0-9])-")  # (fullmatched between two spans: no lookahead past them)
+_ZH_RANGE_SEP = re.compile(f"{_RANGE_SEP.pattern}|{_HYPHEN.pattern}")
 
 
 # Into Chinese: two figures of one kind joined by "to" or a dash, not after a word that makes the
@@ -268,6 +272,10 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
     def english(a: Span, b: Span) -> str | None:
         if _units_differ(a.text, b.text):
             return None
+        if _HYPHEN.fullmatch(text, a.end, b.start) and (
+                a.target is not None or not re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", a.text)
+                or not re.search(r"[^0-9.,\s]", b.target or "")):
+            return None  # a bare figure and a measure only
         low = a.target or a.text
         if a.target is None and re.search(r"[0-9],[0-9]{3}", b.target or ""):
             low = grouped_digits(low)  # 1000～2000元: 1,000 to 2,000 yuan, as the amount is written
@@ -275,7 +283,7 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
         if sign and low[:1].isdigit():
             low = sign.group() + low  # 46亿至47亿美元 came back "4.6 billion to $4.7 billion"
         return f"{low} to {b.target or b.text}"
-    ranged = _ranges(text, terms, sorted([*held, *loose], key=lambda s: s.start), _RANGE_SEP, english)
+    ranged = _ranges(text, terms, sorted([*held, *loose], key=lambda s: s.start), _ZH_RANGE_SEP, english)
     return [_varying(text, t) for t in _chinese_date_ranges(text, _chinese_changes_from(text, ranged, figures))]
 
 

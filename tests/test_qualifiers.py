@@ -128,6 +128,13 @@ def test_figures_of_two_units_are_no_range_and_a_units_dash_is_no_minus() -> Non
     assert [(s.text, s.target) for s in volts.masked.spans] == [("220V～50Hz", "220V~50Hz")]
     heat = prepare("选择所需温度（40℃-100℃）。", 16, tgt_lang="en", src_lang="zh")
     assert [(s.text, s.target) for s in heat.masked.spans] == [("40℃-100℃", "40 °C to 100 °C")]
+    # A bare figure, a hyphen and a measure (适用面积：20-35平方米 came back "20- 35 m²"); two bare
+    # figures are a score or a code.
+    area = prepare("本机适用于20-35平方米的房间，价格20-35元。", 16, tgt_lang="en", src_lang="zh")
+    assert [(s.text, s.target) for s in area.masked.spans] == [("20-35平方米", "20 to 35 m²"),
+                                                                ("20-35元", "20 to 35 yuan")]
+    score = prepare("比分3-1，电话0571-8765。", 16, tgt_lang="en", src_lang="zh")
+    assert [s.text for s in score.masked.spans] == ["3", "1", "0571", "8765"]
     cold = prepare("气温-5℃，最低-10℃。", 16, tgt_lang="en", src_lang="zh")
     assert [s.target for s in cold.masked.spans] == ["-5 °C", "-10 °C"]
 
