@@ -21,6 +21,8 @@ figure likewise:
 | 50多名代表                | en     | more than 50           |
 | 未满18岁者禁止入内        | en     | under 18               |
 | 人口300多万人             | en     | more than 3 million    |
+| 新增就业22万人以上        | en     | 220,000 or more people |
+| 3000名以上员工            | en     | 3000 or more           |
 | more than 200,000 homes  | zh     | 超过200,000所房屋      |
 | at least 2 GB of space   | zh     | 至少2 GB               |
 | up to 10 hours           | zh     | 最多10小时             |
@@ -88,6 +90,10 @@ _CHINESE_AFTER = {"左右": ("about ", ""), "以上": ("", " or more"), "以下"
 # left to the model "Python 3.9 or later version").
 _CHINESE_AFTER_WORD = re.compile(r" ?(" + "|".join(sorted(_CHINESE_AFTER, key=len, reverse=True))
                                  + ")(?P<version>(?<=以上|以下)版本)?")
+# ... and with a counter between (城镇新增就业22万人以上 came back "220,000 people above", 3000名以上员工
+# "more 3000 employees"): the counter in the span, 人 as "people", another before its noun dropped.
+_COUNTED_AFTER = re.compile(r"(人|名|家|个|所|辆|台|项|户|套|座|件|位|只|头|条|篇|部)(及以上|及以下|以上|以下|左右)")
+_COUNTED_TAILS = {"以上": " or more", "及以上": " or more", "以下": " or fewer", "及以下": " or fewer"}
 _PRICE_FROM = re.compile(r"起(?![来身床飞步草点])")
 _MONEY = re.compile(r"yuan|[$€£¥]|\b(?:USD|RMB|HK\$)")
 _SINCE_BEFORE = re.compile(r"[自从于]\s?$")
@@ -446,7 +452,13 @@ def with_qualifiers(text: str, terms: Sequence[Span], figures: Sequence[Span], s
             before = _CHINESE_WORD.search(text, 0, fig.start)
             after = _CHINESE_AFTER_WORD.match(text, fig.end)
             odd = _MORE_THAN_AFTER.match(text, fig.end) if _PLAIN_FIGURE.fullmatch(written) else None
-            if odd:  # 300余家, 约300余家, 50多名, 300多万: "more than" (约 and 余 say the same twice)
+            counted = _COUNTED_AFTER.match(text, fig.end) if _PLAIN_FIGURE.fullmatch(written) else None
+            if counted and not before:
+                end, word = counted.end(), counted.group(2)
+                people = " people" if counted.group(1) == "人" else ""
+                written = f"about {written}{people}" if word == "左右" else \
+                    f"{written}{_COUNTED_TAILS[word]}{people}"
+            elif odd:  # 300余家, 约300余家, 50多名, 300多万: "more than" (约 and 余 say the same twice)
                 value = decimal_value(written)
                 if odd.group(1) and value is not None:
                     written = english(value * (10_000 if odd.group(1) == "万" else 100_000_000))
