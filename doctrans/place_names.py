@@ -17,6 +17,7 @@ it gives way to figures at the placeholder limit, as Latin names do: doctrans.en
 | 每周一次，华南非常热。            | en     | South China                  |
 | 途经日本福冈和长崎。              | en     | Japan · Fukuoka · Nagasaki   |
 | 在福建省东山县沿海登陆            | en     | Fujian · Dongshan County     |
+| 四川省泸定县磨西镇                | en     | Sichuan · Luding County · Moxi Town |
 | 该县和全县，一个县                | en     | (none)                       |
 | 北京市气象台发布预报              | en     | Beijing                      |
 | 深圳市南山区科技园                | en     | Shenzhen · Nanshan District  |
@@ -394,7 +395,11 @@ def _regions(text: str) -> list[Span]:
 # of quantity, reference or grammar (该县, 全县, 了邻县), nor the characters of a foreign name written
 # in Chinese (TVsub's 库克县 is Cook County, not "Kuke County": doctrans.person_names' list).
 _DIVISION = re.compile(r"(?:(?<![\u4e00-\u9fff])|(?<=[省市州]))([\u4e00-\u9fff]{2})(县)"
-                       r"|(?<=省)([\u4e00-\u9fff]{2})(市)")
+                       r"|(?<=省)([\u4e00-\u9fff]{2})(市)"
+                       # a town or a township after its county or district (an earthquake report's
+                       # 泸定县磨西镇 came back "Descil"); alone 镇 is as often 镇静 or a translated
+                       # film's town (TVsub's 玫瑰镇 is Rosewood), 乡 家乡 or 乡村
+                       r"|(?<=[县区])([\u4e00-\u9fff]{2})(镇|乡)(?![长委政府民村间下])")
 _GRAMMAR_CHARACTERS = "个各该全本这那每一两几多其此某们我你他她它咱了的着过在是和与及对将把被让给向从于为以而并说"
 
 
@@ -470,14 +475,15 @@ def _road(m: re.Match[str], listed: str | None) -> Span:
 
 
 _NOT_IN_A_DIVISION = set(_GRAMMAR_CHARACTERS + _FOREIGN_NAME_CHARS + "曼蒙凯鲍")
-_DIVISION_WORD = {"县": "{} County", "市": "{}"}
+_DIVISION_WORD = {"县": "{} County", "市": "{}", "镇": "{} Town", "乡": "{} Township"}
 
 
 def _divisions(text: str) -> list[Span]:
     spans = []
     for m in _DIVISION.finditer(text):
-        name, kind = next((m.group(k), m.group(k + 1)) for k in (1, 3) if m.group(k))
-        if _NOT_IN_A_DIVISION & set(name):
+        name, kind = next((m.group(k), m.group(k + 1)) for k in (1, 3, 5) if m.group(k))
+        # (a town of a Chinese county is named in Chinese: 磨西镇 has a foreign name's 西)
+        if (_NOT_IN_A_DIVISION if kind in "县市" else set(_GRAMMAR_CHARACTERS)) & set(name):
             continue
         written = _pinyin(name).capitalize()
         spans.append(Span(m.start(), m.end(), m.group(), "place", _DIVISION_WORD[kind].format(written)))
