@@ -15,6 +15,7 @@
 | WASHINGTON, Jan 5 (AP) —                | 美联社华盛顿1月5日电                      |
 | PORTLAND, Ore. (AP) —                   | 美联社俄勒冈州波特兰电                    |
 | SEATTLE, October 24, 2026 —             | 西雅图2026年10月24日——                    |
+| WELLINGTON —                            | 惠灵顿电                                  |
 | BEIJING, May 16, 2026 /PRNewswire/ --   | 北京2026年5月16日 /美通社/ --             |
 
 The zh→en model read ``新华社北京11月20日电`` as ``The new community Beijing November 20`` (the
@@ -70,9 +71,17 @@ _EN_STATE_DATELINE = re.compile(rf"^(?P<place>[A-Z][A-Z .'-]*[A-Z]),\s+(?P<state
                                 rf"{'|'.join(re.escape(a) for a in AP_STATES)})\s*(?:--|—|–)")
 
 
+# ... and the city alone before a dash ("WELLINGTON — Prime Minister Sarah Collins won" kept WELLINGTON
+# in capitals): a listed place only (not "NOTE —", "UPDATE —").
+_EN_CITY_DATELINE = re.compile(r"^(?P<place>[A-Z][A-Z .'-]*[A-Z])\s*(?:--|—|–)(?=\s)")
+
+
 def _agency_dateline(text: str) -> list[Span]:
     """``PORTLAND, Ore. (AP) —`` as Chinese news writes it: 美联社俄勒冈州波特兰电."""
     m = _EN_AGENCY_DATELINE.match(text)
+    if m is None and (city := _EN_CITY_DATELINE.match(text)):
+        place = english_to_chinese(city["place"].title()) or english_to_chinese(city["place"])
+        return [] if place is None else [Span(0, city.end(), city.group(), "number", f"{place}电")]
     if m is None:
         if (own := _EN_STATE_DATELINE.match(text)) is None:
             return []

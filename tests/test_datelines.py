@@ -18,7 +18,7 @@ def docstring_table() -> list[tuple[str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 14
+    assert len(docstring_table()) == 15
 
 
 @pytest.mark.parametrize(("source", "written"), docstring_table())
@@ -37,6 +37,8 @@ def test_docstring_table_row(source: str, written: str) -> None:
     ("Houston, March 3 (Reuters) - Text", "en", "zh"),  # a dateline's place is in capitals
     ("HOUSTON, March 3 (Anonymous) - Text", "en", "zh"),
     ("PARIS, June 5-7 the fair is open", "en", "zh"),  # a range of days
+    ("NOTE — Text", "en", "zh"),  # a city alone before a dash: a listed place only
+    ("WELLINGTON—Text", "en", "zh"),
 ])
 def test_what_is_not_a_dateline(text: str, src: str, tgt: str) -> None:
     assert find_dateline(text, src, tgt) == []
