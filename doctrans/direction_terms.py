@@ -30,6 +30,8 @@ like them (doctrans.engine.protect, doctrans.report).
 - Latin names kept as they are (``使用 GNOME 桌面`` -> ``GNOME``: doctrans.kept_names);
 - a news item's dateline (``新华社北京11月20日电`` <-> ``BEIJING, November 20 (Xinhua) --``:
   doctrans.datelines);
+- a telephone number with the verb that calls it (``call 0113 496 0000`` <-> ``拨打0113 496 0000``:
+  doctrans.phone_calls);
 - a paper's author-year citations (``（张伟等，2020）`` -> ``(Zhang et al., 2020)``, ``(Bawden et al.,
   2018)`` kept whole: doctrans.citations);
 - a letter's salutation, closing or signature, a segment of its own (``尊敬的王经理：`` -> ``Dear
@@ -69,6 +71,7 @@ from doctrans.number_words import (
 )
 from doctrans.part_numbers import find_part_numbers
 from doctrans.person_names import find_person_names, with_speech_verbs
+from doctrans.phone_calls import find_phone_calls
 from doctrans.place_names import find_place_names, find_roads
 from doctrans.qualifiers import find_qualified_counts, with_qualifiers, with_ranges
 from doctrans.regnal_names import find_regnal_names
@@ -92,7 +95,7 @@ def automatic_terms(text: str, terms: list[Span], src_lang: str | None, tgt_lang
         terms = [t for t in terms if not (t.kind == "name" and dateline.start <= t.start and t.end <= dateline.end)]
     for found in (find_section_heading(text, src_lang, tgt_lang), find_scene_headings(text, src_lang, tgt_lang),
                   find_letter_formula(text, src_lang, tgt_lang), find_legal_formulas(text, src_lang, tgt_lang),
-                  find_dateline(text, src_lang, tgt_lang),
+                  find_dateline(text, src_lang, tgt_lang), find_phone_calls(text, src_lang, tgt_lang),
                   find_citations(text, src_lang, tgt_lang),
                   find_changes(text, src_lang, tgt_lang), find_shares(text, src_lang, tgt_lang),
                   find_scores(text, src_lang, tgt_lang), find_words_and_digits(text, src_lang, tgt_lang),
