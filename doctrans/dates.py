@@ -39,6 +39,8 @@ term and checked like one after translation:
 | 2024年3月5日至11日 | March 5–11, 2024    | (as written)        |
 | winter of 1987     | (as written)        | 1987年冬天          |
 | the end of 2025    | (as written)        | 2025年底            |
+| the end of May     | (as written)        | 5月底               |
+| early June 2026    | (as written)        | 2026年6月上旬       |
 | mid-2024           | (as written)        | 2024年中            |
 | early 1990s        | (as written)        | 1990年代初          |
 | 10月的第一个星期一 | the first Monday of October | (as written) |
@@ -133,6 +135,13 @@ _EN_DECADE = re.compile(r"(?<![0-9A-Za-z])(?P<y>(?:1[5-9]|20)[0-9]0)s(?![A-Za-z0
 _EN_YEAR_PART = re.compile(rf"(?<![A-Za-z])(?:the\s+)?(?P<p>(?i:end|beginning|start|middle))\s+of\s+(?:the\s+)?"
                            rf"(?P<y>{_YEAR_NO})(?P<s>s)?(?![0-9A-Za-z])")
 _EN_EARLY_LATE = re.compile(rf"(?<![A-Za-z])(?P<p>(?i:early|late|mid))[- ](?P<y>{_YEAR_NO})(?P<s>s)?(?![0-9A-Za-z])")
+# ... and of a month ("Train all forklift drivers again before the end of May" came back 在 May结束前,
+# "by the end of June" 由6月结束): 5月底, 2026年6月初, 3月中旬; "late May" 5月下旬.
+_EN_MONTH_PART = re.compile(rf"(?<![A-Za-z])(?:(?:the\s+)?(?P<p>(?i:end|beginning|start|middle))\s+of\s+"
+                            rf"|(?P<q>(?i:early|late|mid))[- ])(?P<m>{ENGLISH_MONTH})(?:,?\s+(?P<y>{_YEAR_NO}))?"
+                            r"(?![0-9A-Za-z])")
+_MONTH_PART_INTO = {"end": "底", "beginning": "初", "start": "初", "middle": "中旬", "early": "上旬", "late": "下旬",
+                    "mid": "中旬"}
 # A decade in words ("an old song from the seventies" came back 七个, seven): the, maybe early, mid or
 # late, then the decade; not "in her seventies" (an age).
 _EN_DECADE_WORDS = re.compile(r"(?<![A-Za-z])the\s+(?:(?P<p>early|mid|late)[- ])?(?:nineteen[- ])?"
@@ -456,6 +465,10 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                     continue
                 written = f"{m['y']}年代{_DECADE_PART_INTO[part]}" if m["s"] else f"{m['y']}年{_YEAR_PART_INTO[part]}"
                 spans.append(Span(m.start(), m.end(), m.group(), "date", written))  # the early 1990s: 1990年代初
+        for m in _EN_MONTH_PART.finditer(text):
+            year = f"{m['y']}年" if m["y"] else ""
+            written = f"{year}{month_number(m['m'])}月{_MONTH_PART_INTO[(m['p'] or m['q']).lower()]}"
+            spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         for m in _EN_DECADE_WORDS.finditer(text):
             part = _DECADE_PART_INTO[m["p"].lower()] if m["p"] else ""
             spans.append(Span(m.start(), m.end(), m.group(), "date", f"{_DECADE_TENS[m['d'].lower()]}十年代{part}"))
