@@ -29,6 +29,7 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 上午9:00-13:00    | 9:00 a.m. to 1:00 p.m. | (as written) |
 | 17时30分          | 5:30 p.m.       | (as written)  |
 | 2日18时           | 6 p.m. on the 2nd | (as written) |
+| 每小时24.6公里    | 24.6 km/h       | (as written)  |
 | 6.1级地震         | a magnitude-6.1 earthquake | (as written) |
 | 风力达12级        | winds of force 12 | (as written) |
 | magnitude of 6.1  | (as written)    | 6.1级         |
@@ -209,6 +210,8 @@ _OUT_OF_CHINESE = {
     # Person-times, as a museum's or a railway's count of visits (接待游客1712.3万人次 came back "17.123
     # million people", 超过1700万人次 "more than 17 million times for the military").
     "人次": "visits",
+    # ... and a road's count of vehicles (高速公路累计通行车辆达到486万辆次 came back "the weekday").
+    "辆次": "vehicle trips",
     # Concentrations (a city's air: PM2.5浓度为35微克/立方米; its water: 铅含量低于5微克/升).
     "微克/立方米": "µg/m³", "毫克/升": "mg/L", "微克/升": "µg/L", "微克": "µg",
     # An air purifier's rates and noise (颗粒物500立方米/小时 came back "A 500 central-hour", 噪音：≤64分贝
@@ -252,6 +255,7 @@ _NUMERAL_MEASURE = re.compile(r"(零下)?(?<![零〇一二两三四五六七八�
                               rf"({_NUMERAL_UNIT})(?![饭粒服隆拉格斤里半零〇一二两三四五六七八九十])")
 # A speed in kilometres: 时速 (an hour's speed) right before the figure, or with 约, 达, 为 or 高达 between.
 _SPEED_BEFORE = re.compile(r"时速(?:约|达|为|高达|可达|最高|超过)?$")
+_PER_HOUR_BEFORE = re.compile(r"每(?:个)?小时\s?$")
 # Half a spoon, as a recipe measures its salt (盐 半小勺 came back "salt, half-stand").
 _HALF_SPOON = re.compile(r"(?<![一两三四五六七八九十0-9])半(大勺|小勺|大匙|小匙|汤勺|汤匙|茶匙)")
 # Below zero in degrees without a scale (a weather report's 零下5度): the sign is the figure's
@@ -860,12 +864,16 @@ def _out_of_chinese(text: str) -> list[Span]:
     for m in _CHINESE_MEASURE.finditer(text):
         sign = "-" if m.group(1) else ""
         unit = _OUT_OF_CHINESE[m.group(3)]
+        start = m.start()
         if unit == "km" and _SPEED_BEFORE.search(text, max(0, m.start() - 6), m.start()):
             unit = "km/h"  # 设计时速350公里 came back "designed to speed 350 km": a distance for a speed
+        elif unit == "km" and (per := _PER_HOUR_BEFORE.search(text, max(0, m.start() - 4), m.start())):
+            # 平均车速为每小时24.6公里 came back "per hour 24.6 km faster": the speed, 每小时 with it
+            unit, start = "km/h", per.start()
         figure = ascii_digits(m.group(2))
         if figure == "1":
             unit = _SINGULAR.get(unit, unit)
-        spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{sign}{figure} {unit}"))
+        spans.append(Span(start, m.end(), text[start:m.end()], "number", f"{sign}{figure} {unit}"))
     for m in _NUMERAL_MEASURE.finditer(text):
         numeral, unit = m.group(2), _OUT_OF_CHINESE[m.group(4)]
         value = _numeral_figure(numeral)
