@@ -364,8 +364,13 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
 _SPEECH = {"表示": "said", "指出": "pointed out", "强调": "stressed", "称": "said", "说": "said", "介绍": "said",
            "提醒": "reminded"}
 _SPEECH_AFTER = re.compile(f"({'|'.join(_SPEECH)})(?=[，,：:])")
-_PRONOUN_SPEECH = re.compile("(?<![\u4e00-\u9fff])(他们|她们|他|她)(表示|指出|强调|介绍)(?=[，,：:])")
-_PRONOUNS = {"他": "he", "她": "she", "他们": "they", "她们": "they"}
+# ... and a company, the police or a report where a clause starts (a results story's 公司表示，将继续加大
+# 研发投入 came back "The company representation will continue"): the company said.
+_PRONOUNS = {"他": "he", "她": "she", "他们": "they", "她们": "they", "公司": "the company", "该公司": "the company",
+             "警方": "police", "专家": "experts", "报告": "the report", "该报告": "the report", "研究": "the study",
+             "该研究": "the study"}
+_PRONOUN_SPEECH = re.compile("(?<![\u4e00-\u9fff])(" + "|".join(sorted(_PRONOUNS, key=len, reverse=True))
+                             + ")(表示|指出|强调|介绍)(?=[，,：:])")
 
 
 # An organisation's official speaking for it (中国国家铁路集团有限公司有关负责人表示 came back "China State

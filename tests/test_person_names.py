@@ -51,6 +51,11 @@ def test_a_line_of_dialogue_made_of_a_time_is_written_the_english_way() -> None:
     ("他表示感谢。", []),  # to express thanks
     ("他说，我们走吧。", []),  # the model writes "He said"
     ("其他表示，", []),  # 他 inside a word
+    # A results story's 公司表示，将继续加大研发投入 came back "The company representation will continue".
+    ("公司表示，将继续加大研发投入。", [("公司表示", "the company said")]),
+    ("报告指出，就业形势总体稳定。", [("报告指出", "the report pointed out")]),
+    ("该公司表示：", [("该公司表示", "the company said")]),
+    ("子公司表示，", []),  # a subsidiary: not where a clause starts
 ])
 def test_a_persons_speech_is_reported_in_the_past(text: str, spans: list[tuple[str, str]]) -> None:
     from doctrans.direction_terms import automatic_terms
