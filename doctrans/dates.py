@@ -34,6 +34,7 @@ term and checked like one after translation:
 | 1987年冬天         | the winter of 1987  | (as written)        |
 | 2024年底           | the end of 2024     | (as written)        |
 | 9月末              | the end of September | (as written)       |
+| 每月5日前          | before the 5th of each month | (as written) |
 | 2025年3月下旬      | late March 2025     | (as written)        |
 | 2023年初           | early 2023          | (as written)        |
 | 2024年3月5日至11日 | March 5–11, 2024    | (as written)        |
@@ -318,6 +319,22 @@ def _weekday(numeral: str) -> str:
     return WEEKDAYS[_ZH_WEEKDAYS.index(numeral.replace("天", "日"))]
 
 
+# A day of every month, as a lease or a payroll names it (乙方应于每月5日前支付当月租金 came back "by month
+# 5", 每月15日发放工资 "every month 15"): the 5th of each month, before it with 前.
+_ZH_MONTHLY_DAY = re.compile(rf"每月(?:的)?([{_D}]{{1,2}}|[一二三四五六七八九十]{{1,3}})(?:日|号)(前|之前|以前)?"
+                             r"(?![0-9])")
+
+
+def _monthly_days(text: str) -> list[Span]:
+    spans = []
+    for m in _ZH_MONTHLY_DAY.finditer(text):
+        day = figure_value(m[1]) if m[1][0].isdigit() else (read_numeral(m[1]) or 0)
+        if 1 <= day <= 31:
+            spans.append(Span(m.start(), m.end(), m.group(), "date",
+                              f"{'before ' if m[2] else ''}the {_ordinal(day)} of each month"))
+    return spans
+
+
 def _weekly_days(text: str) -> list[Span]:
     spans = []
     for m in _ZH_WEEKLY.finditer(text):
@@ -342,7 +359,7 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
     lang = base_language(tgt_lang)
     spans = []
     if lang == "en":
-        spans += _weekly_days(text)
+        spans += _weekly_days(text) + _monthly_days(text)
         for m in _ZH_SEASON.finditer(text):
             spans.append(Span(m.start(), m.end(), m.group(), "date",
                               f"the {_ZH_SEASONS[m['s']]} of {figure_value(m['y'])}"))

@@ -65,8 +65,9 @@ _CHINESE_CONTEXT = {"我校": ("自", "准"), "我市": ("", "场"),
                     "含税": ("包", "费"),  # 价格包含税费: includes taxes and fees
                     # 午饭后 is after lunch, 吃饭后 after eating (TVsub's 81 饭后 are nearly all those)
                     "饭后": ("午晚早吃", ""), "饭前": ("午晚早吃", ""),
-                    # 三个月租金 is three months' rent, 水电费 the utilities; 本法庭 is this court
-                    "月租金": ("个", ""), "电费": ("水", ""), "本法": ("", "庭官则律"),
+                    # 三个月租金 is three months' rent, 当月租金 that month's rent; 水电费 the utilities; 本法庭
+                    # is this court
+                    "月租金": ("个当", ""), "电费": ("水", ""), "本法": ("", "庭官则律"),
                     "性别：男": ("", "性孩人子"), "性别:男": ("", "性孩人子"), "性别：女": ("", "性孩人子"),
                     "性别:女": ("", "性孩人子"),
                     "上海虹桥": ("", "机国站"),  # 上海虹桥机场 is the airport's (Hongqiao Airport)
