@@ -471,7 +471,18 @@ def _road(m: re.Match[str], listed: str | None) -> Span:
     if side:  # 解放路以东: east of Jiefang Road
         return Span(m.start(1), side.end(), m.string[m.start(1):side.end()], "place",
                     f"{_SIDES[side.group(1)]} of {written}")
+    if house and (flat := _FLAT.match(m.string, m.end())) and any(flat.groups()):
+        # A flat in the building (a lease's 文三路478号3单元502室 came back "3 unit 502 room"): English
+        # writes it first, Room 502, Unit 3, Building 2, 478 Wensan Road.
+        parts = [f"Room {flat['room']}" if flat["room"] else "", f"Unit {flat['unit']}" if flat["unit"] else "",
+                 f"Building {flat['building']}" if flat["building"] else ""]
+        return Span(m.start(1), flat.end(), m.string[m.start(1):flat.end()], "place",
+                    ", ".join([*(p for p in parts if p), f"{house} {written}"]))
     return Span(m.start(1), m.end(), m.string[m.start(1):m.end()], "place", f"{house} {written}" if house else written)
+
+
+_FLAT = re.compile(r"(?:(?P<building>[0-9]{1,3})(?:号楼|栋|幢))?(?:(?P<unit>[0-9]{1,2})单元)?"
+                   r"(?:(?P<room>[0-9]{2,5})(?:室|房|号房))?")
 
 
 _NOT_IN_A_DIVISION = set(_GRAMMAR_CHARACTERS + _FOREIGN_NAME_CHARS + "曼蒙凯鲍")

@@ -150,6 +150,10 @@ def test_a_weekday_range_and_a_time_zone_into_chinese() -> None:
      [("中山东一路", "Zhongshan East No. 1 Road"), ("南京西路", "Nanjing West Road"),
       ("淮海中路", "Huaihai Middle Road")]),
     ("工作地点：杭州市西湖区文三路478号。", [("文三路478号", "478 Wensan Road")]),  # "crib three route 478"
+    # A lease's flat (3单元502室 came back "3 unit 502 room"): first, as English writes an address.
+    ("位于杭州市西湖区文三路478号3单元502室的房屋", [("文三路478号3单元502室", "Room 502, Unit 3, 478 Wensan Road")]),
+    ("公司位于杭州市中山路12号5号楼2单元301室。",
+     [("中山路12号5号楼2单元301室", "Room 301, Unit 2, Building 5, 12 Zhongshan Road")]),
 ])
 def test_a_citys_roads_in_pinyin(text: str, expected: list[tuple[str, str]]) -> None:
     found = spans(text, "zh", "en")
