@@ -35,6 +35,8 @@ term and checked like one after translation:
 | 2024年底           | the end of 2024     | (as written)        |
 | 9月末              | the end of September | (as written)       |
 | 每月5日前          | before the 5th of each month | (as written) |
+| every second Tuesday | (as written)      | 每隔一周的星期二    |
+| every other day    | (as written)        | 每隔一天            |
 | 2025年3月下旬      | late March 2025     | (as written)        |
 | 2023年初           | early 2023          | (as written)        |
 | 2024年3月5日至11日 | March 5–11, 2024    | (as written)        |
@@ -200,6 +202,11 @@ def weekday_in_chinese(weekday: str) -> str:
 _EN_NTH_WEEKDAY = re.compile(rf"(?<![A-Za-z])(?P<n>(?i:first|second|third|fourth|last))\s+(?P<w>{'|'.join(WEEKDAYS)})"
                              rf"\s+(?:of|in)\s+(?:(?P<m>{'|'.join(MONTHS)})|(?P<every>(?:every|each) month))"
                              rf"(?:,?\s+(?P<y>{_YEAR_NO}))?(?![0-9A-Za-z])")
+# Every other day or weekday (a story's supply boat "came every second Tuesday" came back 每隔星期二秒, a
+# second of time; "every other day" 每一天, daily): 每隔一周的星期二, 每隔一天.
+_EN_EVERY_OTHER = re.compile(rf"(?<![A-Za-z])(?i:every)\s+(?i:other|second)\s+"
+                             rf"(?P<w>{'|'.join(WEEKDAYS)}|day|week|month|year)(?![A-Za-z])")
+_EVERY_OTHER = {"day": "每隔一天", "week": "每隔一周", "month": "每隔一个月", "year": "每隔一年"}
 _ZH_NTH_WEEKDAY = re.compile(rf"(?<![{_D}.])(?:(?P<y>[{_D}]{{4}})年)?(?P<m>[{_D}]{{1,2}})月的?"
                              r"(?:第(?P<n>[一二三四])个|(?P<last>最后一个))(?:星期|周)(?P<w>[一二三四五六日天])")
 _CJK_DATE_TARGETS = frozenset({"zh", "ja"})
@@ -466,6 +473,10 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
             if not m["of"] and m["s"] == "fall" and not _SEASON_PREPOSITION.search(text, 0, m.start()):
                 continue
             spans.append(Span(m.start(), m.end(), m.group(), "date", f"{m['y']}年{_SEASONS[m['s'].lower()]}"))
+        for m in _EN_EVERY_OTHER.finditer(text):
+            w = m["w"]
+            written = _EVERY_OTHER.get(w.lower()) or f"每隔一周的{weekday_in_chinese(w)}"
+            spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         for m in _EN_NTH_WEEKDAY.finditer(text):
             n, weekday = _ORDINALS[m["n"].lower()], _ZH_WEEKDAYS[WEEKDAYS.index(m["w"])]
             nth = "最后一个" if n < 0 else f"第{'一二三四'[n - 1]}个"
