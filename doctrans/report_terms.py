@@ -208,13 +208,17 @@ _ENGLISH_RISES = ("up", "rose", "rises", "rise", "increased", "grew", "gained", 
 _ENGLISH_CHANGE = re.compile(
     r"(?<![A-Za-z])(?P<closed>(?:closed|closing)\s+)?(up|rose|rises|rise|increased|grew|gained|jumped|climbed|soared|surged"
     r"|edged up|gaining|rising|down|fell|falls|fall|decreased|declined|dropped|slipped|slid|plunged|tumbled|slumped"
-    r"|edged down|falling|losing)"
+    r"|edged down|falling|losing|lost|loses)"
     r"(?: by)?\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z])|\s(percentage points?|basis points?)"
     r"(?![A-Za-z]))"
     r"(?:(?P<month>\s+in\s+(?:January|February|March|April|May|June|July|August|September|October|November"
     r"|December))?\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month))?"
     r"(?![A-Za-z])",
     re.IGNORECASE)
+# ... and a close with its direction after the percentage ("The STOXX 600 index closed 1.4% lower" came
+# back 关闭了1.4%, shut): 收跌1.4%.
+_CLOSED_AFTER = re.compile(r"(?<![A-Za-z])(?:closed|ended|finished)\s([0-9]+(?:\.[0-9]+)?)"
+                           r"(?:\s?%|\s(?:percent|per cent))\s(lower|higher|down|up)(?![A-Za-z])", re.IGNORECASE)
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
 # A change to a level with the level it started from after it, as news writes it ("The number of
@@ -332,6 +336,9 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
             if m.group("closed"):  # a market's close ("closed up 0.5%" came back 关闭了增长0.5%, shut)
                 verb = "收涨" if rise else "收跌"
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{period}{verb}{size}"))
+        for m in _CLOSED_AFTER.finditer(text):
+            verb = "收涨" if m.group(2).lower() in ("higher", "up") else "收跌"
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{verb}{ascii_digits(m.group(1))}%"))
         for m in _RISE_TO_FROM.finditer(text):  # rose to 295 million, up from 282 million: 从2.82亿增至2.95亿
             to, start = _figure_into_chinese(m.group("to")), _figure_into_chinese(m.group("from"))
             verb = "增至" if m.group(1).lower() in _RISES_TO else "降至"

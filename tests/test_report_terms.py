@@ -393,6 +393,9 @@ def test_a_markets_close_into_chinese() -> None:
     """"The S&P 500 closed up 0.5%" came back 关闭了增长0.5% (closed as shut)."""
     changes = report_terms.find_changes("The S&P 500 closed up 0.5% and the Nasdaq fell 0.3%.", "en", "zh")
     assert [(s.text, s.target) for s in changes] == [("closed up 0.5%", "收涨0.5%"), ("fell 0.3%", "下降0.3%")]
+    # "The STOXX 600 index closed 1.4% lower" came back 关闭了1.4%; "Germany's DAX lost 1.8%" kept no verb.
+    changes = report_terms.find_changes("The index closed 1.4% lower. The DAX lost 1.8%.", "en", "zh")
+    assert [(s.text, s.target) for s in changes] == [("closed 1.4% lower", "收跌1.4%"), ("lost 1.8%", "下降1.8%")]
     found = report_terms.find_report_terms("the Nasdaq Composite and the Dow Jones Industrial Average", "en", "zh")
     assert [s.target for s in found] == ["纳斯达克综合指数", "道琼斯工业平均指数"]
 
