@@ -494,8 +494,8 @@ def find_dates(text: str, tgt_lang: str | None) -> list[Span]:
                 written = f"{m['y']}年代{_DECADE_PART_INTO[part]}" if m["s"] else f"{m['y']}年{_YEAR_PART_INTO[part]}"
                 spans.append(Span(m.start(), m.end(), m.group(), "date", written))  # the early 1990s: 1990年代初
         for m in _EN_MONTH_PART.finditer(text):
-            year = f"{m['y']}年" if m["y"] else ""
-            written = f"{year}{month_number(m['m'])}月{_MONTH_PART_INTO[(m['p'] or m['q']).lower()]}"
+            of_year = f"{m['y']}年" if m["y"] else ""
+            written = f"{of_year}{month_number(m['m'])}月{_MONTH_PART_INTO[(m['p'] or m['q']).lower()]}"
             spans.append(Span(m.start(), m.end(), m.group(), "date", written))
         for m in _EN_DECADE_WORDS.finditer(text):
             part = _DECADE_PART_INTO[m["p"].lower()] if m["p"] else ""
