@@ -10,6 +10,7 @@ English writes it: a score or a vote with a hyphen where the sentence is about a
 |---------------------------------|---------|
 | 中国队以3比1战胜日本队            | 3-1     |
 | 双方最终战成2比2平                | 2-2     |
+| 海港主场2比1逆转泰山              | came from behind to win 2-1 at home against |
 | 议案以9比4获得通过                | 9-4     |
 | 按1比1的比例配对                  | 1:1     |
 | 男女比例为三比二                  | 3:2     |
@@ -128,6 +129,10 @@ def _player_stats(text: str) -> list[Span]:
 _BEAT = re.compile(r"(?<![\w-])(beat|defeated|edged|thrashed|overcame)\s+(?=[A-Z])")
 
 
+_CAME_BACK = re.compile(r"(?:的比分)?逆转(?:战胜|击败)?(?=[\u4e00-\u9fff])")
+_VENUE = re.compile(r"(主场|客场)?以?$")
+
+
 def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The scores and ratios ``N比M`` of a Chinese ``text`` into English, and a match's or a vote's
     result of an English one into Chinese (see the module docstring)."""
@@ -150,11 +155,20 @@ def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
     spans = []
     for m in _SCORE.finditer(text):
         a, b = read_figure(m.group(1)), read_figure(m.group(2))
-        if a is not None and b is not None:
-            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{a}{mark}{b}"))
+        if a is None or b is None:
+            continue
+        start, end, written = m.start(), m.end(), f"{a}{mark}{b}"
+        if mark == "-" and (came := _CAME_BACK.match(text, m.end())):
+            # 上海海港主场2比1逆转山东泰山 came back "The Shanghai Port master 2-1 reverses Shandong Taishan":
+            # the comeback, where it was played, and the beaten side after it.
+            where = _VENUE.search(text, max(0, m.start() - 3), m.start())
+            venue = {"主场": " at home", "客场": " away"}[where.group(1)] if where and where.group(1) else ""
+            start = where.start() if where else start
+            end, written = came.end(), f"came from behind to win {written}{venue} against"
+        spans.append(Span(start, end, text[start:end], "number", written))
     for m in _RECORD.finditer(text):
-        if (written := _record(m)) is not None:
-            spans.append(Span(m.start(), m.end(), m.group(), "number", written))
+        if (record := _record(m)) is not None:
+            spans.append(Span(m.start(), m.end(), m.group(), "number", record))
     for m in _POINTS.finditer(text) if mark == "-" else ():
         n, start = m.group(2), m.start(1) if m.group(1) else m.start(2)
         spans.append(Span(start, m.end(), text[start:m.end()], "number", f"{n} point{'' if n == '1' else 's'}"))

@@ -15,7 +15,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(scores)) == 15
+    assert len(two_column_rows(scores)) == 16
 
 
 @pytest.mark.parametrize(("source", "written"), two_column_rows(scores))
@@ -36,14 +36,18 @@ def test_only_chinese_into_english() -> None:
 
 def test_the_score_reaches_the_translation_whole() -> None:
     # The model read 比 as a comparison: "the Nationals are 3 more than the 1".
-    prep = prepare("中国队以3比1逆转战胜日本队。", 16, tgt_lang="en", src_lang="zh")
+    prep = prepare("中国队以3比1战胜日本队。", 16, tgt_lang="en", src_lang="zh")
     assert prep.model_text is not None
     words = re.sub(r"⦅[0-9]+⦆", "", prep.model_text)
     assert "3" not in words and "比" not in words
     # The teams are their countries (doctrans.place_names: 中国队 China, 日本队 Japan).
     assert [s.target for s in prep.masked.spans] == ["China", "3-1", "Japan"]
-    restored = prep.restore("⦅1⦆ came from behind to beat ⦅3⦆ ⦅2⦆.")
-    assert restored.text == "China came from behind to beat Japan 3-1."
+    # 逆转 with the score (上海海港主场2比1逆转山东泰山 came back "The Shanghai Port master 2-1 reverses"):
+    # the sentence is its spans, written without the model.
+    came = prepare("中国队以3比1逆转战胜日本队。", 16, tgt_lang="en", src_lang="zh")
+    assert came.copy == "China came from behind to win 3-1 against Japan."
+    at_home = prepare("海港主场2比1逆转泰山，提前锁定冠军。", 16, tgt_lang="en", src_lang="zh")
+    assert "came from behind to win 2-1 at home against" in [s.target for s in at_home.masked.spans]
 
 
 def test_a_teams_points_in_the_table_keep_their_unit() -> None:
