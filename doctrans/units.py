@@ -1236,7 +1236,8 @@ def _into_chinese(text: str) -> list[Span]:
         spans.append(Span(m.start(), m.end(), m.group(0), "number", at))
     for m in _NOON.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number", "中午" if m.group().lower() == "noon" else "午夜"))
-    spans = _rate_durations(text) + _with_zones(text, _clock_ranges(text, _with_weekdays(text, spans)))
+    spans = _rate_durations(text) + _from_clock_ranges(text, _with_zones(text, _clock_ranges(text, _with_weekdays(
+        text, spans))))
     kept: list[Span] = []  # the rules above in order of precedence: "children under 10 years of age"
     for span in spans:     # is an age bound, not also a duration of 10 years inside it
         if not span.overlaps_any(kept):
@@ -1305,6 +1306,22 @@ def _with_zones(text: str, spans: list[Span]) -> list[Span]:
         if zone is not None:
             span = Span(span.start, zone.end(), text[span.start:zone.end()], span.kind,
                         _ZONES[zone.group(1)] + (span.target or ""))
+        out.append(span)
+    return out
+
+
+# "from" before hours from one to another is theirs (a recall's "Call … from 8 a.m. to 5 p.m. ET" came back
+# "from 美国东部时间上午8点至下午5点", the word left in English between two spans).
+_FROM_BEFORE = re.compile(r"(?<![A-Za-z])[Ff]rom[ \u00a0]$")
+
+
+def _from_clock_ranges(text: str, spans: list[Span]) -> list[Span]:
+    out = []
+    for span in spans:
+        start = span.start
+        if span.target and "至" in span.target and "点" in span.target \
+                and (before := _FROM_BEFORE.search(text, max(0, start - 5), start)):
+            span = Span(before.start(), span.end, text[before.start():span.end], span.kind, f"从{span.target}")
         out.append(span)
     return out
 

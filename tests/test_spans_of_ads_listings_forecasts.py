@@ -46,7 +46,7 @@ def test_a_telephone_number_with_its_area_code_is_one_span() -> None:
 
 @pytest.mark.parametrize(("text", "span"), [
     # "Open house ... from 1 to 3 p.m." came back 从1到下午3点.
-    ("Open house: Sunday, December 6, from 1 to 3 p.m.", ("1 to 3 p.m.", "下午1点至3点")),
+    ("Open house: Sunday, December 6, from 1 to 3 p.m.", ("from 1 to 3 p.m.", "从下午1点至3点")),
     ("Lunch is served 11 to 1 p.m. daily.", ("11 to 1 p.m.", "上午11点至下午1点")),
     ("The shop is open 9-5 p.m. on weekdays.", ("9-5 p.m.", "上午9点至下午5点")),
 ])
@@ -138,9 +138,12 @@ def test_the_models_word_before_a_term_that_starts_with_it_goes() -> None:
 # -- a recall notice, a traffic notice, a basketball report (2026-12-02) --------------------------
 def test_a_weekday_range_and_a_time_zone_into_chinese() -> None:
     """"from 8 a.m. to 8 p.m. ET Monday through Friday" came back 上午8点至晚上8点ET星期一的调用，星期五."""
-    found = spans("Call 1-800-555-0199 from 8 a.m. to 8 p.m. ET Monday through Friday.", "en", "zh")
-    assert ("8 a.m. to 8 p.m. ET", "美国东部时间上午8点至晚上8点") in found
+    found = spans("Lines are open from 8 a.m. to 8 p.m. ET Monday through Friday.", "en", "zh")
+    assert ("from 8 a.m. to 8 p.m. ET", "从美国东部时间上午8点至晚上8点") in found
     assert ("Monday through Friday", "星期一至星期五") in found
+    # With the call before it the sentence is its spans, written without the model (doctrans.phone_calls).
+    call = prepare("Call 1-800-555-0199 from 8 a.m. to 8 p.m. ET Monday through Friday.", 16, None, "zh", "en")
+    assert call.copy == "拨打1-800-555-0199从美国东部时间上午8点至晚上8点星期一至星期五。"
     assert ("9 p.m. PT", "美国太平洋时间晚上9点") in spans("The show starts at 9 p.m. PT.", "en", "zh")
 
 

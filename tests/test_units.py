@@ -488,7 +488,7 @@ def test_an_english_hour_is_written_with_its_part_of_the_day() -> None:
     """"runs from 6:30 a.m. to 1 a.m." came back 从上午6点30分运行到上午1点: one at night is 凌晨1点
     (and the two one range)."""
     found = find_units("from 6:30 a.m. to 1 a.m., at 12 p.m., 3 p.m., 8 p.m. and 12 a.m.", "zh")
-    assert [s.target for s in found] == ["上午6点30分至凌晨1点", "中午12点", "下午3点", "晚上8点", "午夜12点"]
+    assert [s.target for s in found] == ["从上午6点30分至凌晨1点", "中午12点", "下午3点", "晚上8点", "午夜12点"]
 
 
 @pytest.mark.parametrize(("text", "found"), [
@@ -612,8 +612,10 @@ def test_microns_are_a_measure(text: str, tgt: str, span: str, written: str) -> 
 @pytest.mark.parametrize(("text", "found"), [
     # A heat advisory "from noon Saturday until 8 p.m. Sunday" came back 从中午星期六，直到晚上8点星期日,
     # "from 10 a.m. to 7 p.m." 在上午10点…打开晚上7点: the day first, and a range one span.
-    ("from noon Saturday until 8 p.m. Sunday.", [("noon Saturday until 8 p.m. Sunday", "星期六中午至星期日晚上8点")]),
-    ("open from 10 a.m. to 7 p.m.", [("10 a.m. to 7 p.m.", "上午10点至晚上7点")]),
+    # ("from" with the range: left between two spans it stayed in English)
+    ("from noon Saturday until 8 p.m. Sunday.",
+     [("from noon Saturday until 8 p.m. Sunday", "从星期六中午至星期日晚上8点")]),
+    ("open from 10 a.m. to 7 p.m.", [("from 10 a.m. to 7 p.m.", "从上午10点至晚上7点")]),
     ("The vote is at 9 a.m. Tuesday, the call at 3 p.m. on Friday.",
      [("9 a.m. Tuesday", "星期二上午9点"), ("3 p.m. on Friday", "星期五下午3点")]),
     ("Open 9 a.m.-5 p.m.", [("9 a.m.-5 p.m.", "上午9点至下午5点")]),
