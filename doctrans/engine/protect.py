@@ -51,6 +51,7 @@ from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, kee
 from doctrans.section_headings import find_section_heading, leading_label, numbered_heading, titled_part
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import common_first_word_in_small_letters, drop_unopened, end_like_source, end_marks
+from doctrans.stray_english import chinese_conjunctions
 from doctrans.units import (
     drop_repeated_measures,
     no_age_after_a_name,
@@ -122,6 +123,7 @@ class Prepared:
             decoded = quote_list_commas(chinese_quotes(drop_stray_quote(self.model_text, decoded)), self.masked)
         if self.chinese_output and self.model_text is not None:
             decoded = source_case(decoded, self.masked.text, self.model_text)  # spans untouched
+            decoded = chinese_conjunctions(decoded)
         restored = unmask(decoded, self.masked) if self.masking else Restored(decoded, [])
         if self.chinese_output and any(s.output[:1] in _FULL_WIDTH_OPENING for s in self.masked.spans):
             # A span written with a full-width bracket after the model's space (艾玛 Wilson （以下简称…).

@@ -1,0 +1,36 @@
+"""English joining words the en→zh model left between Chinese words, written in Chinese.
+
+Where a sentence is mostly spans, the en→zh model copies the few English words between them: a
+leaflet's "such as headache, toothache and period pain, and reduces fever" came back ``如头痛，牙痛和
+痛经，and 退烧``, a recall's "… or email recall@brightline.com" ``…或 email …``. A lone ``and`` or
+``or`` between two Chinese words (or the placeholders of spans) is never English in a Chinese
+sentence: it is ``和`` or ``或``. Run on the model's output before the spans go back, so a span's own
+English (a title, code, a name) is never touched.
+
+| source                   | written               |
+|--------------------------|-----------------------|
+| 牙痛和痛经，and 退烧     | 牙痛和痛经，和退烧    |
+| ⦅1⦆ or ⦅2⦆               | ⦅1⦆或⦅2⦆              |
+| 使用 and 或 or 运算符    | 使用 and 或 or 运算符 |
+| rock and roll音乐        | rock and roll音乐     |
+"""
+
+from __future__ import annotations
+
+import re
+
+# After a Chinese character, a Chinese mark or a placeholder's close; before a Chinese character or a
+# placeholder's open. Not beside a Latin word (rock and roll), nor a Chinese word for a keyword (使用 and
+# 或 or 运算符: the operators named, next to 或 itself).
+_STRAY = re.compile(r"(?<=[\u4e00-\u9fff\u2986，、；：])[ \t]*\b(and|or)\b[ \t]*(?=[\u4e00-\u9fff\u2985])")
+_CHINESE = {"and": "和", "or": "或"}
+
+
+def chinese_conjunctions(decoded: str) -> str:
+    """``decoded`` (Chinese, placeholders in it) with each stray English ``and``/``or`` in Chinese."""
+    def chinese(m: re.Match[str]) -> str:
+        before, after = decoded[m.start() - 1], decoded[m.end()]
+        if "或" in (before, after) or "和" in (before, after):
+            return m.group()  # the words named beside a conjunction of their own (and 或 or)
+        return _CHINESE[m.group(1)]
+    return _STRAY.sub(chinese, decoded)
