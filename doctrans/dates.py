@@ -761,7 +761,10 @@ def drop_repeated_units(text: str, dates: list[str]) -> str:
 _ON_WEEKDAY = re.compile(rf"\bon\s+(?:{'|'.join(WEEKDAYS)})\b", re.IGNORECASE)
 # (... and after a time of day the weekday now comes with: "at 2 p.m. on Saturday" is 星期六下午2点.)
 _WEEKDAY_SHANG = re.compile(r"((?:星期|周|礼拜)[一二三四五六日天]"
-                            r"(?:(?:上午|下午|晚上|中午|凌晨)?[0-9]{1,2}点(?:[0-9]{1,2}分)?)?)上(?=[的，。、；：！？,.;:!?]|$)")
+                            r"(?:(?:上午|下午|晚上|中午|凌晨)?[0-9]{1,2}点(?:[0-9]{1,2}分)?)?)上"
+                            # ... and before a verb ("won a second term on Saturday" came back 在星期六上赢了),
+                            # not one 上 starts (上午, 上班, 上课, 上映, 上线, 上市...)
+                            r"(?=[的，。、；：！？,.;:!?]|$|(?![午班学课映线市岗台门网场山街来去楼车飞海演述下面])[\u4e00-\u9fff])")
 
 
 def no_on_after_weekday(text: str, source: str) -> str:

@@ -281,3 +281,18 @@ def test_a_range_of_days_with_their_weekdays() -> None:
     found = [(s.text, s.target) for s in find_dates(text, "en")]
     assert found == [("1月1日（星期五）至3日（星期日）", "January 1 (Friday) to January 3 (Sunday)"),
                      ("10月1日(周三)至7日", "October 1 (Wednesday) to October 7")]
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    # "won a second term on Saturday" came back 在星期六上赢了: English's "on" as 上 after the weekday.
+    ("在星期六上赢了", "在星期六赢了"),
+    ("星期六上，他走了", "星期六，他走了"),
+    # a word 上 starts is kept: going to work, a film's opening, the morning
+    ("星期一上班", "星期一上班"),
+    ("星期五上映", "星期五上映"),
+    ("星期六上午开会", "星期六上午开会"),
+])
+def test_no_on_after_a_weekday(text: str, written: str) -> None:
+    from doctrans.dates import no_on_after_weekday
+
+    assert no_on_after_weekday(text, "It happened on Saturday.") == written
