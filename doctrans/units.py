@@ -30,6 +30,8 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 17时30分          | 5:30 p.m.       | (as written)  |
 | 2日18时           | 6 p.m. on the 2nd | (as written) |
 | 每小时24.6公里    | 24.6 km/h       | (as written)  |
+| 造成12人死亡      | killed 12 people | (as written) |
+| 其中重伤21人      | 21 of them seriously | (as written) |
 | 6.1级地震         | a magnitude-6.1 earthquake | (as written) |
 | 风力达12级        | winds of force 12 | (as written) |
 | magnitude of 6.1  | (as written)    | 6.1级         |
@@ -545,6 +547,18 @@ _AGE_LIMITS = {"不满": "under {}", "未满": "under {}", "未达": "under {}",
 # injured, "leaving" for 致; the dead alone or the injured alone too (致2死, 5人受伤 is the model's).
 _ZH_TOLL = re.compile(r"(致|造成)?(?:([0-9０-９]{1,4})人?死(?![亡刑者])([0-9０-９]{1,4})人?伤(?![者亡心害口])"
                       r"|([0-9０-９]{1,4})人?死(?![亡刑者了])|([0-9０-９]{1,4})人?伤(?![者亡心害口了]))")
+# ... and a disaster's count of people as news words it (地震已造成12人死亡，248人受伤，其中重伤21人 came back
+# "has been caused by a 12 human death, 248 people injured 21"): killed 12 people, injured 248, 21 of them
+# seriously; 3人失踪, 3 people missing.
+_ZH_CASUALTIES = re.compile(r"(?P<caused>(?:已)?(?:造成|致使|致))?(?P<n>[0-9０-９]{1,5}(?:,[0-9]{3})?)人"
+                            r"(?P<what>死亡|遇难|受伤|失踪|轻伤|重伤)(?![者人])"
+                            r"|其中(?P<kind>重伤|轻伤)(?P<m>[0-9０-９]{1,5})人")
+_CASUALTY_WORDS = {"死亡": ("killed {} people", "{} people died"),
+                   "遇难": ("killed {} people", "{} people were killed"),
+                   "受伤": ("injured {}", "{} people were injured"),
+                   "失踪": ("left {} people missing", "{} people missing"),
+                   "轻伤": ("left {} people slightly injured", "{} people slightly injured"),
+                   "重伤": ("left {} people seriously injured", "{} people seriously injured")}
 # A term in years (a bank's 三年期定期存款 came back "time deposits years of 1.75%", the term gone; a
 # bond's 十年期): three-year, 10-year; not 更年期 (the menopause) nor 周年期.
 _ZH_TERM_YEARS = re.compile(r"(?<![0-9０-９一二三四五六七八九十两百千更周])"
@@ -998,6 +1012,16 @@ def _out_of_chinese(text: str) -> list[Span]:
         else:
             continue  # a figure and 死 or 伤 alone, without 致: no telling it is a toll
         if not (span := Span(m.start(), m.end(), m.group(0), "number", lead + written)).overlaps_any(spans):
+            spans.append(span)
+    for m in _ZH_CASUALTIES.finditer(text):
+        if m["kind"]:
+            written = f"{ascii_digits(m['m'])} of them {'seriously' if m['kind'] == '重伤' else 'slightly'}"
+        else:
+            # after the clause that caused them (造成12人死亡，248人受伤), a count goes on with the same verb
+            caused = m["caused"] or (spans and spans[-1].end in (m.start() - 1, m.start() - 2)
+                                     and spans[-1].target is not None and spans[-1].target.startswith("killed"))
+            written = _CASUALTY_WORDS[m["what"]][0 if caused else 1].format(ascii_digits(m["n"]))
+        if not (span := Span(m.start(), m.end(), m.group(0), "number", written)).overlaps_any(spans):
             spans.append(span)
     for m in _ZH_TERM_YEARS.finditer(text):
         years = read_figure(m.group(1))
