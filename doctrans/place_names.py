@@ -20,6 +20,8 @@ it gives way to figures at the placeholder limit, as Latin names do: doctrans.en
 | 四川省泸定县磨西镇                | en     | Sichuan · Luding County · Moxi Town |
 | 该县和全县，一个县                | en     | (none)                       |
 | 北京市气象台发布预报              | en     | Beijing                      |
+| Kyoto was Japan's capital.        | zh     | 京都 · 日本的首都            |
+| the capital of France             | zh     | 法国的首都                   |
 | 深圳市南山区科技园                | en     | Shenzhen · Nanshan District  |
 | 上海市浦东新区                    | en     | Shanghai · Pudong New Area   |
 | 北京市民去北京市场和北京商业区    | en     | Beijing · Beijing · Beijing  |
@@ -223,6 +225,13 @@ _MADE_IN_BEFORE = re.compile(r"(?<![A-Za-z])([Mm])ade in $")
 _MADE_AFTER = re.compile(r"制造(?=$|[\s。.，,；;！!？?）)”\"」』])")
 
 
+_CAPITAL_AFTER = re.compile(r"['’]s[ \u00a0](?:former[ \u00a0]|ancient[ \u00a0]|old[ \u00a0])?capital(?![\w-])"
+                            # (not money: Japan's capital gains tax, its capital markets, flows, spending)
+                            r"(?![ \u00a0](?:gains?|markets?|flows?|spending|expenditures?|investments?|controls?"
+                            r"|requirements?|ratios?|base|stock|account)\b)")
+_CAPITAL_OF = re.compile(r"(?<![\w-])(?:the|The)[ \u00a0]capital[ \u00a0]of[ \u00a0]$")
+
+
 def _made_in(text: str, place: Span, tgt: str) -> Span:
     """``place`` with the origin label around it (Made in X <-> X制造), or as it is."""
     if place.target is None:
@@ -231,6 +240,12 @@ def _made_in(text: str, place: Span, tgt: str) -> Span:
         before = _MADE_IN_BEFORE.search(text, 0, place.start)
         if before is not None:
             return Span(before.start(), place.end, text[before.start():place.end], "place", place.target + "制造")
+        # A country's capital (a travel guide's "Kyoto was Japan's capital" came back 日本的大写, a capital
+        # letter): 日本的首都; "the capital of Japan" too.
+        if (after := _CAPITAL_AFTER.match(text, place.end)) is not None:
+            return Span(place.start, after.end(), text[place.start:after.end()], "place", place.target + "的首都")
+        if (of := _CAPITAL_OF.search(text, 0, place.start)) is not None:
+            return Span(of.start(), place.end, text[of.start():place.end], "place", place.target + "的首都")
     elif tgt == "en" and _MADE_AFTER.match(text, place.end):
         lead = text[:place.start].rstrip()
         made = "Made" if not lead or lead[-1] in "：:。.!！?？" else "made"

@@ -15,7 +15,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 20
+    assert len(docstring_table()) == 22
 
 
 @pytest.mark.parametrize(("text", "tgt", "expected"), docstring_table())
@@ -276,3 +276,13 @@ def test_dalian_is_no_place_inside_a_servers_words() -> None:
     assert all(s.target != "Dalian" for s in spans)
     spans = prepare("他去了大连。", 16, tgt_lang="en", src_lang="zh").masked.spans
     assert [(s.text, s.target) for s in spans] == [("大连", "Dalian")]
+
+
+def test_a_countrys_capital_and_its_capital_markets() -> None:
+    """"Kyoto was Japan's capital" came back 日本的大写, a capital letter; money's capital stays the model's."""
+    from doctrans.place_names import find_place_names
+
+    found = [(s.text, s.target) for s in find_place_names("Kyoto was Japan's capital.", "en", "zh")]
+    assert found == [("Kyoto", "京都"), ("Japan's capital", "日本的首都")]
+    assert [s.target for s in find_place_names("Japan's capital markets grew.", "en", "zh")] == ["日本"]
+
