@@ -15,6 +15,7 @@ output's usual form, masked, restored and checked like a glossary term:
 | H1 2024             | (as written) | 2024年上半年   |
 | 2024年第三季度      | Q3 2024      | (as written)   |
 | 2024年三季度        | Q3 2024      | (as written)   |
+| 2026年第三季度报告  | Q3 2026 report | (as written) |
 | 2024财年            | FY2024       | (as written)   |
 | 2023年上半年        | H1 2023      | (as written)   |
 | 2025年前三季度      | Q1–Q3 2025   | (as written)   |
@@ -76,6 +77,11 @@ def _full_year(digits: str) -> str:
     return digits if len(digits) == 4 else f"20{digits}"
 
 
+_REPORT_AFTER = re.compile(r"报告|财报|业绩报告|业绩|财务报告")
+_REPORTS = {"报告": "report", "财报": "financial report", "业绩报告": "results", "业绩": "results",
+            "财务报告": "financial report"}
+
+
 def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:
     """The periods of ``text`` as ``number`` spans whose target is the period written for
     ``tgt_lang`` (English <-> Chinese only)."""
@@ -100,7 +106,12 @@ def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
     elif tgt == "en" and src != "en":
         for m in _QUARTER_ZH.finditer(text):
             number = m.group(2) if m.group(2).isdigit() else str(read_numeral(m.group(2)))
-            found.append(Span(m.start(), m.end(), m.group(), "number", f"Q{number} {m.group(1)}"))
+            # ... with its report after it (发布2026年第三季度报告 came back "release Q3 2026", the report
+            # gone): the Q3 2026 report.
+            report = _REPORT_AFTER.match(text, m.end())
+            end = report.end() if report else m.end()
+            found.append(Span(m.start(), end, text[m.start():end], "number",
+                              f"Q{number} {m.group(1)}{' ' + _REPORTS[report.group()] if report else ''}"))
         found += [Span(m.start(), m.end(), m.group(), "number", f"FY{m.group(1)}") for m in _FISCAL_ZH.finditer(text)]
         found += [Span(m.start(), m.end(), m.group(), "number", m.group(1)) for m in _REPORT_YEAR_ZH.finditer(text)]
         found += [Span(m.start(), m.end(), m.group(), "number", f"H{1 if m.group(2) == '上' else 2} {m.group(1)}")
