@@ -71,4 +71,6 @@ def test_a_notice_to_an_organisations_units() -> None:
     from doctrans.engine.protect import prepare
     assert prepare("各部门：", 16, tgt_lang="en", src_lang="zh").copy == "To all departments:"
     assert prepare("各单位:", 16, tgt_lang="en", src_lang="zh").copy == "To all units:"
-    assert prepare("各部门要做好工作：", 16, tgt_lang="en", src_lang="zh").model_text == "各部门要做好工作："
+    # in a sentence the departments are a report term (doctrans/data/report_terms.tsv), no salutation
+    inside = prepare("各部门要做好工作：", 16, tgt_lang="en", src_lang="zh")
+    assert inside.model_text == "⦅1⦆要做好工作：" and inside.masked.spans[0].target == "all departments"

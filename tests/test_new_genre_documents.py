@@ -257,11 +257,11 @@ def test_an_obituarys_family_is_counted() -> None:
 
 def test_at_a_clock_time_is_no_shang_after_it() -> None:
     prep = prepare("A memorial service will be held at 2 p.m. on Saturday.", 16, tgt_lang="zh", src_lang="en")
-    # one span, the day first (星期六下午2点); before a verb: as written
+    # one span, the day first (星期六下午2点); English's "at" as 上 goes before a verb too (在星期六下午2点上举行)
     outputs = [s.output for s in prep.masked.spans]
     assert [o for o, s in zip(outputs, prep.masked.spans, strict=True) if s.kind != "phrase"] == ["星期六下午2点"]
     k, service = outputs.index("星期六下午2点") + 1, outputs.index("追悼会") + 1  # the service is a term
-    assert prep.restore(f"⦅{service}⦆将在⦅{k}⦆上举行。").text == "追悼会将在星期六下午2点上举行。"
+    assert prep.restore(f"⦅{service}⦆将在⦅{k}⦆上举行。").text == "追悼会将在星期六下午2点举行。"
     assert prep.restore(f"⦅{service}⦆将在⦅{k}⦆上。").text == "追悼会将在星期六下午2点。"
 
 

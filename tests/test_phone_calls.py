@@ -33,8 +33,10 @@ def test_a_call_without_a_telephone_number_is_the_models(text: str) -> None:
 
 def test_the_call_reaches_the_model_as_one_placeholder() -> None:
     """A recall notice's "Call toll-free at 1-800-555-0199" came back 调用到空闲, "invoke it, to idle"."""
-    prep = prepare("Call toll-free at 1-800-555-0199 from 8 a.m. to 5 p.m.", 16, tgt_lang="zh", src_lang="en")
-    assert prep.model_text is not None and prep.model_text.startswith("⦅1⦆ from")
+    prep = prepare("Call toll-free at 1-800-555-0199 to ask for a refund.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text is not None and prep.model_text.startswith("⦅1⦆ to ask")
     assert prep.masked.spans[0].target == "拨打免费电话1-800-555-0199"
-    back = prep.restore("⦅1⦆，时间为⦅2⦆。").text
-    assert back.startswith("拨打免费电话1-800-555-0199，")
+    assert prep.restore("⦅1⦆要求退款。").text == "拨打免费电话1-800-555-0199要求退款。"
+    # With its hours the sentence is its spans, written without the model.
+    hours = prepare("Call toll-free at 1-800-555-0199 from 8 a.m. to 5 p.m.", 16, tgt_lang="zh", src_lang="en")
+    assert hours.copy == "拨打免费电话1-800-555-0199从上午8点至下午5点"

@@ -161,7 +161,8 @@ def test_about_and_the_time_it_takes_go_with_the_duration(text: str, written: li
     ("Unemployment has fallen from 4.1% to 3.9% this year.",
      [("has fallen from 4.1% to 3.9%", "从4.1%降至3.9%")]),
     # No change: spans of time, or no verb of change before them.
-    ("The library is open from 9 a.m. to 5 p.m. since we extended it.", [("9 a.m. to 5 p.m.", "上午9点至下午5点")]),
+    ("The library is open from 9 a.m. to 5 p.m. since we extended it.",
+     [("from 9 a.m. to 5 p.m.", "从上午9点至下午5点")]),
     ("Prices increased from 2020 to 2024.", [("2020", "2020年"), ("2024", "2024年")]),
     ("Children from 6 to 12 years old are welcome.", [("12 years old", "12岁")]),
 ])
