@@ -70,6 +70,7 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 8 hours per day   | (as written)    | 每天8小时     |
 | 9 to 11 hours a day | (as written)  | 每天9至11小时 |
 | 96 times a day    | (as written)    | 每天96次      |
+| Leave at least 4 hours between doses | (as written) | 两次服药之间至少间隔4小时 |
 | once every ten minutes | (as written) | 每十分钟一次 |
 | twice every 6 months | (as written) | 每6个月两次 |
 | 2 GB              | (as written)    | (as written)  |
@@ -387,6 +388,13 @@ _PERIOD_WORDS = {"second": "秒", "minute": "分钟", "hour": "小时", "day": "
                  "year": "年"}
 
 
+# A leaflet's interval between doses ("Leave at least 4 hours between doses" came back 离开至少4小时点, to
+# depart): 两次服药之间至少间隔4小时.
+_BETWEEN_DOSES = re.compile(rf"(?<![\w'’-])(?:[Ll]eave|[Aa]llow|[Ww]ait)[ \u00a0](?:(at[ \u00a0]least|no[ \u00a0]less"
+                            rf"[ \u00a0]than)[ \u00a0])?({NUMBER}|{NUMBER_WORDS})[ \u00a0](hour|minute|day)s?"
+                            r"[ \u00a0]between[ \u00a0](?:doses|each[ \u00a0]dose|taking[ \u00a0]them)(?![\w-])")
+
+
 def _count_of(words: str) -> str | None:
     if words[0].isdigit():
         return words
@@ -396,6 +404,11 @@ def _count_of(words: str) -> str | None:
 
 def _rate_durations(text: str) -> list[Span]:
     spans = []
+    for m in _BETWEEN_DOSES.finditer(text):
+        if (count := _count_of(m.group(2))) is not None:
+            bound = "至少" if m.group(1) else ""
+            spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                              f"两次服药之间{bound}间隔{count}{_PERIOD_WORDS[m.group(3).lower()]}"))
     for m in _FIGURE_TIMES.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
                           f"每{_PERIOD_WORDS[m.group(2).lower()].removeprefix('个')}{m.group(1)}次"))
