@@ -77,7 +77,7 @@ import re
 import unicodedata
 
 from doctrans.chinese_numerals import english_ordinal as _ordinal
-from doctrans.chinese_numerals import read_numeral
+from doctrans.chinese_numerals import read_figure, read_numeral
 from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
@@ -335,7 +335,7 @@ _ZH_MONTHLY_DAY = re.compile(rf"每月(?:的)?([{_D}]{{1,2}}|[一二三四五六
 def _monthly_days(text: str) -> list[Span]:
     spans = []
     for m in _ZH_MONTHLY_DAY.finditer(text):
-        day = figure_value(m[1]) if m[1][0].isdigit() else (read_numeral(m[1]) or 0)
+        day = read_figure(m[1]) or 0
         if 1 <= day <= 31:
             spans.append(Span(m.start(), m.end(), m.group(), "date",
                               f"{'before ' if m[2] else ''}the {_ordinal(day)} of each month"))

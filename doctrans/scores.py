@@ -161,9 +161,10 @@ def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
         if mark == "-" and (came := _CAME_BACK.match(text, m.end())):
             # 上海海港主场2比1逆转山东泰山 came back "The Shanghai Port master 2-1 reverses Shandong Taishan":
             # the comeback, where it was played, and the beaten side after it.
-            where = _VENUE.search(text, max(0, m.start() - 3), m.start())
-            venue = {"主场": " at home", "客场": " away"}[where.group(1)] if where and where.group(1) else ""
-            start = where.start() if where else start
+            where = _VENUE.search(text, max(0, m.start() - 3), m.start())  # (matches, empty at least)
+            assert where is not None
+            venue = {"主场": " at home", "客场": " away", None: ""}[where.group(1)]
+            start = where.start()
             end, written = came.end(), f"came from behind to win {written}{venue} against"
         spans.append(Span(start, end, text[start:end], "number", written))
     for m in _RECORD.finditer(text):

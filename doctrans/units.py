@@ -376,7 +376,6 @@ _ENGLISH_DURATION = re.compile(rf"(?<![0-9A-Za-z_.,$€£¥])({NUMBER})[ \u00a0-
 _RATE_DURATION = re.compile(rf"(?<![\w'’.,$€£¥-])(?:([0-9]{{1,3}}(?:\.[0-9])?)(?:[ \u00a0]to[ \u00a0]|\s?[–-]\s?))?"
                             rf"({NUMBER}|{NUMBER_WORDS})[ \u00a0-](hour|minute|second|day|week|month)s?"
                             r"[ \u00a0](?:a|an|per|each|every)[ \u00a0](day|week|month|year)(?![\w'’-])", re.IGNORECASE)
-_RATE_PERIODS = {"day": "天", "week": "周", "month": "月", "year": "年"}
 # ... and how often in figures, or once in every so long (a talk's "checks their phone 96 times a day,
 # roughly once every ten minutes" came back 每次十分钟): 每天96次, 每十分钟一次.
 _FIGURE_TIMES = re.compile(r"(?<![\w'’.,$€£¥-])([0-9]{1,3}(?:,[0-9]{3})*)[ \u00a0]times[ \u00a0](?:a|an|per|each)"
@@ -384,8 +383,6 @@ _FIGURE_TIMES = re.compile(r"(?<![\w'’.,$€£¥-])([0-9]{1,3}(?:,[0-9]{3})*)[
 _ONCE_EVERY = re.compile(rf"(?<![\w'’-])(once|twice|(?:[0-9]{{1,2}}|{NUMBER_WORDS})[ \u00a0]times)[ \u00a0]every"
                          rf"[ \u00a0](?:({NUMBER}|{NUMBER_WORDS})[ \u00a0-])?(second|minute|hour|day|week|month|year)s?"
                          r"(?![\w'’-])", re.IGNORECASE)
-_PERIOD_WORDS = {"second": "秒", "minute": "分钟", "hour": "小时", "day": "天", "week": "周", "month": "个月",
-                 "year": "年"}
 
 
 # A leaflet's interval between doses ("Leave at least 4 hours between doses" came back 离开至少4小时点, to
@@ -408,17 +405,17 @@ def _rate_durations(text: str) -> list[Span]:
         if (count := _count_of(m.group(2))) is not None:
             bound = "至少" if m.group(1) else ""
             spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                              f"两次服药之间{bound}间隔{count}{_PERIOD_WORDS[m.group(3).lower()]}"))
+                              f"两次服药之间{bound}间隔{count}{_ENGLISH_DURATIONS[m.group(3).lower()]}"))
     for m in _FIGURE_TIMES.finditer(text):
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                          f"每{_PERIOD_WORDS[m.group(2).lower()].removeprefix('个')}{m.group(1)}次"))
+                          f"每{_ENGLISH_DURATIONS[m.group(2).lower()].removeprefix('个')}{m.group(1)}次"))
     for m in _ONCE_EVERY.finditer(text):
         times = m.group(1).lower()
         count = "一" if times == "once" else "两" if times == "twice" else _count_of(times.split()[0])
         every = _count_of(m.group(2)) if m.group(2) else ""
         if count is None or every is None:
             continue
-        period = _PERIOD_WORDS[m.group(3).lower()]
+        period = _ENGLISH_DURATIONS[m.group(3).lower()]
         if not every:
             period = period.removeprefix("个")
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"每{every}{period}{count}次"))
@@ -426,14 +423,11 @@ def _rate_durations(text: str) -> list[Span]:
         low, figure, unit, period = m.group(1), m.group(2), m.group(3).lower(), m.group(4).lower()
         if unit == period or (low and not figure[0].isdigit()):
             continue
-        if figure[0].isdigit():
-            written = f"{low}至{figure}" if low else figure  # 9 to 11 hours a day: 每天9至11小时
-        elif (value := value_of(figure)) > 0:
-            written = count_numeral(value)
-        else:
+        if (written := _count_of(figure)) is None:
             continue
+        written = f"{low}至{written}" if low else written  # 9 to 11 hours a day: 每天9至11小时
         spans.append(Span(m.start(), m.end(), m.group(0), "number",
-                          f"每{_RATE_PERIODS[period]}{written}{_ENGLISH_DURATIONS[unit]}"))
+                          f"每{_ENGLISH_DURATIONS[period].removeprefix('个')}{written}{_ENGLISH_DURATIONS[unit]}"))
     return spans
 
 
