@@ -47,7 +47,7 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,6 +162,20 @@ class Doc:
     limits: list[int]  # doctrans' generation limit per sentence
 
 
+def document_parts(n: int, docs: int) -> list[range]:
+    """The sentences 0..n-1 cut into ``docs`` contiguous documents (the last may be shorter)."""
+    size = -(-n // docs)
+    return [range(k, min(k + size, n)) for k in range(0, n, size)]
+
+
+def batches_of(parts: list[range]) -> Iterator[tuple[list[int], list[int]]]:
+    """Per step i, the documents that have an i-th sentence and those sentences' indices: the rows of
+    one batch when documents are translated side by side, each in its own order."""
+    for i in range(max(map(len, parts))):
+        live = [r for r, part in enumerate(parts) if i < len(part)]
+        yield live, [parts[r][i] for r in live]
+
+
 class Systems:
     """Every system as a callable (beam, threads) -> (generated tokens, hypotheses as id lists)."""
 
@@ -200,13 +214,11 @@ class Systems:
         from doctrans.engine.batch import translate_ids_rows
 
         tr = self._translator("doctrans", name, threads)
-        size = -(-len(self.doc.ids) // docs)
-        parts = [self.doc.ids[k: k + size] for k in range(0, len(self.doc.ids), size)]
+        parts = document_parts(len(self.doc.ids), docs)
         sessions = [tr.new_document(beam_size=beam) for _ in parts]
         out: list[list[list[int]]] = [[] for _ in parts]
-        for i in range(max(map(len, parts))):
-            live = [r for r, part in enumerate(parts) if i < len(part)]
-            hyps = translate_ids_rows([sessions[r] for r in live], [parts[r][i] for r in live])
+        for live, idx in batches_of(parts):
+            hyps = translate_ids_rows([sessions[r] for r in live], [self.doc.ids[j] for j in idx])
             for r, hyp in zip(live, hyps, strict=True):
                 out[r].append(hyp.tokens)
         return [tokens for part in out for tokens in part]
@@ -232,12 +244,9 @@ class Systems:
         with ``max_batch_size`` sorts all sentences by length first (:meth:`ct2_batched`), which a
         model reading the previous sentence's memory cannot: this is the schedule such a model has."""
         tr = self._translator("ct2", name, threads)
-        size = -(-len(self.doc.pieces) // docs)
-        starts = range(0, len(self.doc.pieces), size)
-        out: list[list[list[int]]] = [[] for _ in starts]
-        for i in range(size):
-            live = [r for r, k in enumerate(starts) if k + i < min(k + size, len(self.doc.pieces))]
-            idx = [starts[r] + i for r in live]
+        parts = document_parts(len(self.doc.pieces), docs)
+        out: list[list[list[int]]] = [[] for _ in parts]
+        for live, idx in batches_of(parts):
             res = tr.translate_batch([self.doc.pieces[j] for j in idx], beam_size=beam,
                                      max_decoding_length=max(self.doc.limits[j] for j in idx), length_penalty=1.0)
             for r, x in zip(live, res, strict=True):
@@ -440,22 +449,21 @@ def main(argv: list[str] | None = None) -> int:
     for b, t in cells:
         base = med[b, t, "ct2 int8"]
         print(f"| {b} | {t} | " + " | ".join(f"{med[b, t, c] / base:.2f}x" for c in names) + " |")
-    pairs = [(n, f"doctrans int8 mem on, {n} docs batched", f"ct2 int8, {n} rows") for n in args.batch_docs]
-    pairs = [(n, a, c) for n, a, c in pairs if a in names and c in names]
-    if pairs:
-        print("\nbatched, like for like: doctrans N documents as rows / CTranslate2 int8 N rows per batch "
-              "(target >= 1.0)")
-        for b, t in cells:
-            print(f"beam {b}, threads {t}: " + ", ".join(
-                f"N={n} {med[b, t, a] / med[b, t, c]:.2f}x" for n, a, c in pairs))
-        rows = [(n, a, f"ct2 int8, {n} docs' rows") for n, a, _ in pairs]
-        rows = [(n, a, c) for n, a, c in rows if c in names]
-        if rows:
-            print("\nthe same batches: doctrans N documents as rows / CTranslate2 int8 given the same N-row "
-                  "batches in document order (no sorting by length, which a memory model cannot do)")
+    def batched_ratios(title: str, theirs: str) -> None:
+        """doctrans N documents as rows over the CTranslate2 column ``theirs`` (with {n}), per cell."""
+        pairs = [(n, f"doctrans int8 mem on, {n} docs batched", theirs.format(n=n)) for n in args.batch_docs]
+        pairs = [(n, a, c) for n, a, c in pairs if a in names and c in names]
+        if pairs:
+            print(f"\n{title}")
             for b, t in cells:
                 print(f"beam {b}, threads {t}: " + ", ".join(
-                    f"N={n} {med[b, t, a] / med[b, t, c]:.2f}x" for n, a, c in rows))
+                    f"N={n} {med[b, t, a] / med[b, t, c]:.2f}x" for n, a, c in pairs))
+
+    batched_ratios("batched, like for like: doctrans N documents as rows / CTranslate2 int8 N rows per batch "
+                   "(target >= 1.0)", "ct2 int8, {n} rows")
+    batched_ratios("the same batches: doctrans N documents as rows / CTranslate2 int8 given the same N-row "
+                   "batches in document order (no sorting by length, which a memory model cannot do)",
+                   "ct2 int8, {n} docs' rows")
     if args.json:
         args.json.write_text(json.dumps({"agreement": {"fp32": [same, n], "int8": [same8, n]},
                                          "medians": {f"beam{b}_threads{t}_{c}": v for (b, t, c), v in med.items()}},
