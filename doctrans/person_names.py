@@ -366,10 +366,10 @@ _SPEECH = {"表示": "said", "指出": "pointed out", "强调": "stressed", "称
 _SPEECH_AFTER = re.compile(f"({'|'.join(_SPEECH)})(?=[，,：:])")
 # ... and a company, the police or a report where a clause starts (a results story's 公司表示，将继续加大
 # 研发投入 came back "The company representation will continue"): the company said.
-_PRONOUNS = {"他": "he", "她": "she", "他们": "they", "她们": "they", "公司": "the company", "该公司": "the company",
+_SUBJECTS = {"他": "he", "她": "she", "他们": "they", "她们": "they", "公司": "the company", "该公司": "the company",
              "警方": "police", "专家": "experts", "报告": "the report", "该报告": "the report", "研究": "the study",
              "该研究": "the study"}
-_PRONOUN_SPEECH = re.compile("(?<![\u4e00-\u9fff])(" + "|".join(sorted(_PRONOUNS, key=len, reverse=True))
+_SUBJECT_SPEECH = re.compile("(?<![\u4e00-\u9fff])(" + "|".join(sorted(_SUBJECTS, key=len, reverse=True))
                              + ")(表示|指出|强调|介绍)(?=[，,：:])")
 
 
@@ -401,8 +401,8 @@ def with_speech_verbs(text: str, spans: list[Span]) -> list[Span]:
         elif span.kind == "name" and span.target and _HAN.search(span.text) and m:
             span = Span(span.start, m.end(), text[span.start:m.end()], "name", f"{span.target} {_SPEECH[m.group(1)]}")
         out.append(span)
-    for m in _PRONOUN_SPEECH.finditer(text):
-        said = Span(m.start(), m.end(), m.group(), "phrase", f"{_PRONOUNS[m.group(1)]} {_SPEECH[m.group(2)]}")
+    for m in _SUBJECT_SPEECH.finditer(text):
+        said = Span(m.start(), m.end(), m.group(), "phrase", f"{_SUBJECTS[m.group(1)]} {_SPEECH[m.group(2)]}")
         if not said.overlaps_any(out):
             out.append(said)
     return sorted(out, key=lambda s: s.start)
