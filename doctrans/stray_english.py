@@ -11,6 +11,7 @@ English (a title, code, a name) is never touched.
 |--------------------------|-----------------------|
 | 牙痛和痛经，and 退烧     | 牙痛和痛经，和退烧    |
 | ⦅1⦆ or ⦅2⦆               | ⦅1⦆或⦅2⦆              |
+| “git”本身，and “gitk”    | “git”本身，和“gitk”   |
 | 使用 and 或 or 运算符    | 使用 and 或 or 运算符 |
 | rock and roll音乐        | rock and roll音乐     |
 """
@@ -19,10 +20,11 @@ from __future__ import annotations
 
 import re
 
-# After a Chinese character, a Chinese mark or a placeholder's close; before a Chinese character or a
-# placeholder's open. Not beside a Latin word (rock and roll), nor a Chinese word for a keyword (使用 and
+# After a Chinese character, a Chinese mark, a closing Chinese quotation mark or bracket, or a
+# placeholder's close; before a Chinese character, an opening one or a placeholder's open (a manual's
+# （“git”本身，and “gitk”） kept its "and"). Not beside a Latin word (rock and roll), nor a Chinese word for a keyword (使用 and
 # 或 or 运算符: the operators named, next to 或 itself).
-_STRAY = re.compile(r"(?<=[\u4e00-\u9fff\u2986，、；：])[ \t]*\b(and|or)\b[ \t]*(?=[\u4e00-\u9fff\u2985])")
+_STRAY = re.compile(r"(?<=[\u4e00-\u9fff\u2986，、；：”’》）])[ \t]*\b(and|or)\b[ \t]*(?=[\u4e00-\u9fff\u2985“‘《（])")
 _CHINESE = {"and": "和", "or": "或"}
 
 
