@@ -9,8 +9,11 @@ cannot tell it is the same person, or a person at all. So, over the document's E
 
 - a **person** is a given name of doctrans/data/given_names.txt (a middle initial or given name
   allowed) and a capitalised surname that is no kind of place or organisation (``Charles River``,
-  ``Victoria Station`` are not: :data:`_NOT_SURNAMES`), where the document also writes that
-  surname alone (not right after another capitalised word) or names the person in full again;
+  ``Victoria Station`` are not: :data:`_NOT_SURNAMES`); one whose surname is a common English
+  word (a UI's ``Bill Payment``) only where the document also writes that surname alone (not
+  right after another capitalised word) or names the person in full again. In context the model
+  copied a name it did not know with the verb after it (``Prime Minister Giorgia Meloni said the
+  government`` came back ``总理 Giorgia Meloni said政府``);
 - the model's own translation of the full name alone gives both renderings: the full name as it
   writes it, the surname as the part after its last middle dot (``卡洛斯·阿尔克拉兹`` ->
   ``阿尔克拉兹``) when every character of that part is one Chinese writes foreign names in
@@ -25,7 +28,8 @@ translator's glossary, after the user's terms). English into Chinese only.
 |------------------------------------------------------------------|----------------------------------------|
 | Carlos Alcaraz lost. Alcaraz said ...                            | 卡洛斯·阿尔克拉兹 · 阿尔克拉兹         |
 | Tim Cook spoke. Cook said ...  (the model copies "Tim Cook")     | Tim Cook · Cook, as written            |
-| Maria Lopez spoke.  (never by her surname alone)                 | (none)                                 |
+| Maria Lopez spoke.  (named once)                                 | 玛丽亚·洛佩兹 · 洛佩兹                 |
+| Open Bill Payment.  (named once, a common word)                  | (none)                                 |
 | Eleanor M. Whitfield ... Eleanor Margaret Whitfield died.        | 埃莉诺·惠特菲尔德 · 惠特菲尔德         |
 | Charles River flooded. The River rose.                           | (none)                                 |
 """
@@ -129,7 +133,11 @@ def find_document_people(texts: Iterable[str], alone: Callable[[str], str] | Non
             break
         # ... or names in full more than once, maybe each time another way (an obituary's "Eleanor M.
         # Whitfield" came back 埃莉诺·莫菲尔德, its "Eleanor Margaret Whitfield" 埃莉诺·玛格丽特·惠特菲尔德)
-        if not alone_mentions(text, surname) and mentions[surname] < 2:
+        # A name written once is the model's too, unless its surname is a word the model may read
+        # for its meaning (a UI's "Bill Payment", "Rose Garden"): named once, the news's "Prime
+        # Minister Giorgia Meloni said the government ..." came back "Giorgia Meloni said政府".
+        common = surname.lower() in word_set("common_words.txt")
+        if common and not alone_mentions(text, surname) and mentions[surname] < 2:
             continue
         rendered = alone(full) if alone is not None else ""
         short = surname_rendering(full, rendered)

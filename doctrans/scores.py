@@ -8,7 +8,10 @@ English writes it: a score or a vote with a hyphen where the sentence is about a
 
 | source                          | written |
 |---------------------------------|---------|
-| 中国队以3比1战胜日本队            | 3-1     |
+| 中国队以3比1战胜日本队            | won 3-1 against |
+| 客队1比2负于主队                  | lost 1-2 to |
+| 双方以1比1战平                    | 1-1     |
+| 中国队1比1战平韩国队              | drew 1-1 with |
 | 双方最终战成2比2平                | 2-2     |
 | 海港主场2比1逆转泰山              | came from behind to win 2-1 at home against |
 | 议案以9比4获得通过                | 9-4     |
@@ -129,7 +132,13 @@ def _player_stats(text: str) -> list[Span]:
 _BEAT = re.compile(r"(?<![\w-])(beat|defeated|edged|thrashed|overcame)\s+(?=[A-Z])")
 
 
-_CAME_BACK = re.compile(r"(?:的比分)?逆转(?:战胜|击败)?(?=[\u4e00-\u9fff])")
+# The result's verb right after its score, before the other side's name: the sides stay where Chinese
+# puts them (中国女排以3比1战胜日本队 came back "China women's volleyball team 3-1 wins Japan", 以3比0击败
+# 巴西队 "3-0 suspended Brazil").
+_RESULT = re.compile(r"(?:的比分)?(逆转(?:战胜|击败)?|战胜|击败|打败|力克|负于|输给|不敌|战平|逼平|打平)了?"
+                     r"(?=[\u4e00-\u9fff])")
+_RESULT_WORDS = {**dict.fromkeys(("负于", "输给", "不敌"), "lost {score}{venue} to"),
+                 **dict.fromkeys(("战平", "逼平", "打平"), "drew {score}{venue} with")}
 _VENUE = re.compile(r"(主场|客场)?以?$")
 
 
@@ -158,14 +167,17 @@ def find_scores(text: str, src_lang: str | None, tgt_lang: str | None) -> list[S
         if a is None or b is None:
             continue
         start, end, written = m.start(), m.end(), f"{a}{mark}{b}"
-        if mark == "-" and (came := _CAME_BACK.match(text, m.end())):
+        if mark == "-" and (result := _RESULT.match(text, m.end())):
             # 上海海港主场2比1逆转山东泰山 came back "The Shanghai Port master 2-1 reverses Shandong Taishan":
-            # the comeback, where it was played, and the beaten side after it.
+            # the result (a comeback, a win, a loss, a draw), where it was played, and the other side after it.
             where = _VENUE.search(text, max(0, m.start() - 3), m.start())  # (matches, empty at least)
             assert where is not None
             venue = {"主场": " at home", "客场": " away", None: ""}[where.group(1)]
-            start = where.start()
-            end, written = came.end(), f"came from behind to win {written}{venue} against"
+            verb = result.group(1)
+            said = ("came from behind to win {score}{venue} against" if verb.startswith("逆转")
+                    else _RESULT_WORDS.get(verb, "won {score}{venue} against"))
+            start, end = where.start(), result.end()
+            written = said.format(score=written, venue=venue)
         spans.append(Span(start, end, text[start:end], "number", written))
     for m in _RECORD.finditer(text):
         if (record := _record(m)) is not None:

@@ -22,8 +22,8 @@ import re
 
 # After a Chinese character, a Chinese mark, a closing Chinese quotation mark or bracket, or a
 # placeholder's close; before a Chinese character, an opening one or a placeholder's open (a manual's
-# （“git”本身，and “gitk”） kept its "and"). Not beside a Latin word (rock and roll), nor a Chinese word for a keyword (使用 and
-# 或 or 运算符: the operators named, next to 或 itself).
+# （“git”本身，and “gitk”） kept its "and"). Not beside a Latin word (rock and roll), nor a Chinese word
+# for a keyword (使用 and 或 or 运算符: the operators named, next to 或 itself).
 _STRAY = re.compile(r"(?<=[\u4e00-\u9fff\u2986，、；：”’》）])[ \t]*\b(and|or)\b[ \t]*(?=[\u4e00-\u9fff\u2985“‘《（])")
 _CHINESE = {"and": "和", "or": "或"}
 

@@ -15,7 +15,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(scores)) == 16
+    assert len(two_column_rows(scores)) == 19
 
 
 @pytest.mark.parametrize(("source", "written"), two_column_rows(scores))
@@ -36,12 +36,17 @@ def test_only_chinese_into_english() -> None:
 
 def test_the_score_reaches_the_translation_whole() -> None:
     # The model read 比 as a comparison: "the Nationals are 3 more than the 1".
-    prep = prepare("中国队以3比1战胜日本队。", 16, tgt_lang="en", src_lang="zh")
+    prep = prepare("中国队昨晚以3比1战胜日本队。", 16, tgt_lang="en", src_lang="zh")
     assert prep.model_text is not None
     words = re.sub(r"⦅[0-9]+⦆", "", prep.model_text)
     assert "3" not in words and "比" not in words
-    # The teams are their countries (doctrans.place_names: 中国队 China, 日本队 Japan).
-    assert [s.target for s in prep.masked.spans] == ["China", "3-1", "Japan"]
+    # The teams are their countries (doctrans.place_names: 中国队 China, 日本队 Japan), the result's verb
+    # goes with the score, and the sides stay where they were (中国女排以3比1战胜日本队 came back "China
+    # women's volleyball team 3-1 wins Japan").
+    assert [s.target for s in prep.masked.spans] == ["China", "won 3-1 against", "Japan"]
+    assert prepare("中国队以3比1战胜日本队。", 16, tgt_lang="en", src_lang="zh").copy == "China won 3-1 against Japan."
+    lost = prepare("日本队1比3负于中国队。", 16, tgt_lang="en", src_lang="zh")
+    assert lost.copy == "Japan lost 1-3 to China."
     # 逆转 with the score (上海海港主场2比1逆转山东泰山 came back "The Shanghai Port master 2-1 reverses"):
     # the sentence is its spans, written without the model.
     came = prepare("中国队以3比1逆转战胜日本队。", 16, tgt_lang="en", src_lang="zh")

@@ -122,8 +122,10 @@ def test_a_person_named_in_full_twice_with_a_middle_name_is_one_person() -> None
     assert names == {"Eleanor M. Whitfield": "埃莉诺·惠特菲尔德", "Whitfield": "惠特菲尔德"}
 
 
-def test_a_person_named_in_full_once_is_left_to_the_model() -> None:
-    assert find_document_people(["Maria Lopez spoke at noon."], lambda full: "玛丽亚·洛佩兹") == {}
+def test_a_person_named_in_full_once_is_the_models_rendering_unless_the_surname_is_a_word() -> None:
+    assert find_document_people(["Maria Lopez spoke at noon."], lambda full: "玛丽亚·洛佩兹") == {
+        "Maria Lopez": "玛丽亚·洛佩兹", "Lopez": "洛佩兹"}
+    assert find_document_people(["Will Power matters."], lambda full: "意志力") == {}
 
 
 def test_a_church_is_kept_as_its_name() -> None:
