@@ -27,6 +27,7 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 |--------------------------------|-----------------|
 | 国家统计局新闻发言人付凌晖表示   | Fu Linghui      |
 | 国务院总理李强在会上说           | Li Qiang        |
+| 发言人付凌晖也表示，             | Fu Linghui      |
 | 记者曾国藩报道                   | Zeng Guofan     |
 | （记者王磊）                     | Wang Lei        |
 | 中国队武磊接队友传中头球破门     | Wu Lei          |
@@ -98,6 +99,8 @@ _AFTER = ("表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|�
           "|打进|攻入|破门|射门|头球|扳平|连进|传中|接|夺得|获得"
           # When a person spoke or played (主教练蔡斌赛后表示 came back "Head coach representations").
           "|赛后|会后|全场|日前|近日|昨天|今天|昨日|拿下|独得|砍下|到庭|出庭"
+          # ... "also" or "then" before a verb of speech (发言人付凌晖也表示 came back "The inventory is also")
+          "|(?:也|还|随后|同时|再次|当天)(?=表示|说|指出|强调|介绍|认为|称)"
           # ... and a player before the score (中国选手石宇奇以21比18、21比15战胜… came back "Shi Yu to 21-18")
           "|以(?=[0-9０-９一二三四五六七八九十两])"
           "|担任|出任|兼任|当选|辞去"
@@ -363,7 +366,12 @@ def find_person_names(text: str, src_lang: str | None, tgt_lang: str | None) -> 
 # or a colon (``表示感谢`` is to express thanks); after a pronoun not 说 (``他说，`` the model writes).
 _SPEECH = {"表示": "said", "指出": "pointed out", "强调": "stressed", "称": "said", "说": "said", "介绍": "said",
            "提醒": "reminded"}
-_SPEECH_AFTER = re.compile(f"({'|'.join(_SPEECH)})(?=[，,：:])")
+# ... and a word of when or "also" between them (主教练蔡斌赛后表示： came back "Head coach Cai Bin
+# significance:"): "Cai Bin said after the match:", "Cai Bin also said".
+_SPEECH_WHEN = {"赛后": ("", " after the match"), "会后": ("", " after the meeting"), "随后": (" then", ""),
+                "也": (" also", ""), "还": (" also", ""), "同时": (" also", ""), "再次": ("", " again"),
+                "日前": (" recently", ""), "近日": (" recently", ""), "当天": ("", " on the day")}
+_SPEECH_AFTER = re.compile(f"({'|'.join(_SPEECH_WHEN)})?({'|'.join(_SPEECH)})(?=[，,：:])")
 # ... and a company, the police or a report where a clause starts (a results story's 公司表示，将继续加大
 # 研发投入 came back "The company representation will continue"): the company said.
 _SUBJECTS = {"他": "he", "她": "she", "他们": "they", "她们": "they", "公司": "the company", "该公司": "the company",
@@ -399,7 +407,9 @@ def with_speech_verbs(text: str, spans: list[Span]) -> list[Span]:
             span = Span(span.start, official.end(), text[span.start:official.end()], "phrase",  # its capital
                         f"an official of {span.target} {_SPEECH[official.group(1)]}")  # is the sentence's
         elif span.kind == "name" and span.target and _HAN.search(span.text) and m:
-            span = Span(span.start, m.end(), text[span.start:m.end()], "name", f"{span.target} {_SPEECH[m.group(1)]}")
+            before, after = _SPEECH_WHEN.get(m.group(1) or "", ("", ""))
+            span = Span(span.start, m.end(), text[span.start:m.end()], "name",
+                        f"{span.target}{before} {_SPEECH[m.group(2)]}{after}")
         out.append(span)
     for m in _SUBJECT_SPEECH.finditer(text):
         said = Span(m.start(), m.end(), m.group(), "phrase", f"{_SUBJECTS[m.group(1)]} {_SPEECH[m.group(2)]}")
