@@ -44,6 +44,17 @@ def test_every_term_reads_back_both_ways_unless_marked() -> None:
             assert [s.target for s in back] == [english], line
 
 
+def test_each_english_spelling_has_one_row() -> None:
+    """Two rows of one English spelling: the second is dead weight, or a second translation that
+    only the row's order would choose (16 such pairs had been written twice). Extra Chinese
+    spellings go in the row's third column."""
+    seen: dict[str, str] = {}
+    for line in data_lines("report_terms.tsv"):
+        english = line.split("\t")[0].lstrip("!")
+        assert english not in seen, f"{line!r} after {seen[english]!r}"
+        seen[english] = line
+
+
 def test_ambiguous_chinese_contexts_are_left_to_the_model() -> None:
     for text in ("我们上一季度买的原料", "法国外交部长来了", "纽约董事会开会", "下一季度"):
         assert find_report_terms(text, "zh", "en") == [], text
