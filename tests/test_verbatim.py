@@ -434,3 +434,14 @@ def test_a_stop_the_model_glued_before_a_placeholder_is_a_space() -> None:
     # ... where what the model read has the stop too, it stays (a name cut in two)
     read = verbatim.Masked("os.getcwd", "os.⦅1⦆", (Span(3, 9, "getcwd", "code"),), (3,), ())
     assert unmask("调用 os.⦅1⦆", read).text == "调用 os.getcwd"
+
+
+def test_a_programs_name_takes_no_year_into_chinese() -> None:
+    """A blog's "from PostgreSQL to ClickHouse" came back 从PostgreSQL年搬到ClickHouse: to the model
+    "from ⦅1⦆ to ⦅2⦆" is mostly a range of years. A word of its own after the name is kept."""
+    from doctrans.engine.protect import prepare
+
+    prep = prepare("Why we moved from PostgreSQL to ClickHouse", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == "Why we moved from ⦅1⦆ to ⦅2⦆"
+    assert prep.restore("为什么我们从⦅1⦆年搬到⦅2⦆").text == "为什么我们从PostgreSQL搬到ClickHouse"
+    assert prep.restore("⦅1⦆年度报告和⦅2⦆").text == "PostgreSQL年度报告和ClickHouse"

@@ -151,6 +151,10 @@ class Prepared:
                 # came back 凯伦吴号) or a name kept as written.
                 names = [s.output for s in self.masked.spans if s.kind == "name" and s.target is not None]
                 restored = replace(restored, text=no_counter_after(restored.text, names, "号"))
+                # ... nor a program's name or code a year ("from PostgreSQL to ClickHouse" came back
+                # 从PostgreSQL年搬到…: "from ... to" is mostly a range of years to the model).
+                kept = [s.output for s in self.masked.spans if s.kind in ("identifier", "code", "literal", "path")]
+                restored = replace(restored, text=no_counter_after(restored.text, kept, "号年"))
                 terms = [s.output for s in self.masked.spans
                          if (s.kind in ("phrase", "place") or (s.kind == "date" and s.output[-1:] not in "年月日号"))
                          and not _YEAR_AFTER.match(self.masked.source, s.end)]
