@@ -30,6 +30,7 @@ from doctrans.dates import WEEKDAYS, drop_repeated_units, no_mid_year, no_on_aft
 from doctrans.direction_terms import automatic_terms
 from doctrans.english_words import made_up_words
 from doctrans.glossary import Glossary
+from doctrans.inverted_speech import speaker_first
 from doctrans.kept_names import (
     CJK_LANGUAGES,
     common_words,
@@ -641,6 +642,8 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
     model_text = fold_case(substitute(double_quoted(plain_quotes(masked.text)), _shifted(masked, terms)), sentence,
                            src_lang, tgt_lang)
     model_text = spoken_negation(model_text, src_lang)
+    # A quotation's verb after its speaker, as Chinese writes it (doctrans.inverted_speech).
+    model_text = speaker_first(model_text, src_lang, tgt_lang)
     return Prepared(sentence, masked, model_text, None, masking=True)
 
 
