@@ -73,7 +73,8 @@ _CHINESE_CONTEXT = {"我校": ("自", "准"), "我市": ("", "场"),
                     "上海虹桥": ("", "机国站"),  # 上海虹桥机场 is the airport's (Hongqiao Airport)
                     # 来填充值 is to fill in values (a manual's 填充 and 值), not a phone's top-up
                     "充值": ("填补扩", ""),
-                    "震中": ("地", "")}  # 地震中 is "in the earthquake"
+                    "震中": ("地", ""),  # 地震中 is "in the earthquake"
+                    "家企业": ("国大专作", "家")}  # 国家企业, 大家: not a count's companies
 
 
 def _in_context(term: str) -> str:
