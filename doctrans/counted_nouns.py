@@ -45,7 +45,9 @@ _PHRASE_END = re.compile(
     r"\s*(?:$|[.,;:!?)\]\"'”’—–-]|(?:in|of|and|or|to|from|at|on|with|for|who|that|which|were|was|are|is|have|had|has"
     r"|will|would|could|can|may|across|around|over|under|by|per|each|this|last|since|as|but|while|a|an|the|than"
     r"|worldwide|nationwide|globally|so|because|after|before|during|into|through|like|including|such|between|within"
-    r"|among|along|throughout|near|via|every|a day|a week|daily|up to|at most|at least|twice|once|[a-z]+ed)"
+    r"|among|along|throughout|near|via|every|a day|a week|daily|up to|at most|at least|twice|once|[a-z]+ed"
+    # ... an adverb before the verb (a charity's "46 new wells now provide" came back 46新包)
+    r"|now|also|still|already|currently|together|often|usually|never|all|both)"
     r"(?![A-Za-z]))")
 _FIGURE = r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?"
 # ... but not the figure people forecast ("fewer than the 200,000 economists had expected" came back

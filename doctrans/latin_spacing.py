@@ -12,6 +12,7 @@ Chinese glues its full-width brackets to the words around them, and the model co
 wrote ``（``, an English ``(`` glued to a word or span before a word gets a space before it, and a
 ``)`` glued to the next word a space after it, unless the source glued them the same way (code
 copied within the sentence: ``say_after(1, 'hello')`` next to a Chinese comment with its （）).
+An English prefix's hyphen glued to its word again (``non- food`` -> ``non-food``).
 Run before the verbatim spans go back, so code, URLs and figures in placeholders are never touched.
 """
 
@@ -48,7 +49,12 @@ def spaced_after_marks(text: str, source: str = "") -> str:
                                 _BEFORE_OPEN.sub(lambda m: _spaced_open(m, source), text))
     if "“" in source and text.count('"') % 2 == 0:
         text = _spaced_quotes(text)
-    return text
+    return _PREFIX_SPACE.sub(r"\1-", text)
+
+
+# An English prefix the model split from its word (非食品价格 came back "non- food price"): a Chinese
+# source has no hyphen of its own to keep a space after.
+_PREFIX_SPACE = re.compile(r"\b([Nn]on|[Aa]nti|[Ss]emi|[Mm]ulti|[Pp]re|[Pp]ost|[Ss]elf|[Cc]o)- (?=[a-z\u2985])")
 
 
 def _spaced_quotes(text: str) -> str:

@@ -43,6 +43,7 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 | 小王子和小白兔                   | (none)          |
 | 我去找李医生                     | Dr. Li          |
 | 请联系年级组张老师               | Teacher Zhang   |
+| 感谢我的导师张教授               | Professor Zhang |
 | 科林先生来了                     | (none)          |
 | 一位姓王的老师                   | Wang            |
 | 老百姓的生活                     | (none)          |
@@ -84,7 +85,7 @@ _SURNAME_READINGS = {"曾": "zeng", "单": "shan", "解": "xie", "查": "zha", "
 TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长|部长|副局长|局长|副市长|市长|副省长|省长|书记|董事长"
           "|总经理|总裁|首席执行官|首席技术官|首席财务官|首席运营官|首席科学家|首席经济学家|总工程师|技术总监|总监|创始人"
           "|教授|院士|博士|记者|主任|处长|校长|院长|委员|大使|总统|首相|经理|工程师|医生|律师"
-          "|作家|导演|教练|队长|预报员|研究员|分析师|经济学家|专家|负责人|科长|所长|站长|厂长|县长|区长|镇长|村长"
+          "|作家|导演|教练|队长|预报员|研究员|分析师|统计师|经济学家|专家|负责人|科长|所长|站长|厂长|县长|区长|镇长|村长"
           # A match report's players, after their team or their place on it (中国队武磊接…破门: "the NSA skull").
           "|前锋|后卫|门将|中场|球员|队员|选手|运动员|主帅|队"
           # ... and a volleyball or basketball report's (主攻手李盈莹全场拿下28分 came back without her).
@@ -100,7 +101,7 @@ _AFTER = ("表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|�
           # When a person spoke or played (主教练蔡斌赛后表示 came back "Head coach representations").
           "|赛后|会后|全场|日前|近日|昨天|今天|昨日|拿下|独得|砍下|到庭|出庭"
           # ... "also" or "then" before a verb of speech (发言人付凌晖也表示 came back "The inventory is also")
-          "|(?:也|还|随后|同时|再次|当天)(?=表示|说|指出|强调|介绍|认为|称)"
+          "|(?:也|还|随后|同时|再次|当天|解读)(?=表示|说|指出|强调|介绍|认为|称)"
           # ... and a player before the score (中国选手石宇奇以21比18、21比15战胜… came back "Shi Yu to 21-18")
           "|以(?=[0-9０-９一二三四五六七八九十两])"
           "|担任|出任|兼任|当选|辞去"
@@ -119,8 +120,11 @@ _GRAMMAR = _NOT_GIVEN.replace(FOREIGN_NAME_CHARS, "")
 # After a title a given name may hold 德 too, which transliterations use (院士王德明同志 came back without
 # him; 马德里 is Madrid, but no title goes before it).
 _TITLED_NAME_CHAR = f"(?![{_NOT_GIVEN.replace('德', '')}])[\\u4e00-\\u9fff]"
+# ... and a first given character that transliterations use before one they do not (首席统计师董莉娟解读称
+# lost her: 莉 is Lily's too, but 史密斯 and 李斯特 end with a transliteration's character).
+_TITLED_GIVEN = f"[{FOREIGN_NAME_CHARS}]{_TITLED_NAME_CHAR}|{_TITLED_NAME_CHAR}{{1,2}}?"
 _AFTER_TITLE = re.compile(f"(?:{TITLES})(?!方面|方向|方式|方案|方法|成员|成绩)"
-                          f"({_SURNAME})({_TITLED_NAME_CHAR}{{1,2}}?)(?={_AFTER})")
+                          f"({_SURNAME})({_TITLED_GIVEN})(?={_AFTER})")
 _HAN = re.compile("[\\u4e00-\\u9fff]")
 # A form's or a judgment's field that names a person, then a colon or a (full-width) space: the name
 # that fills it (a discharge summary's 姓名：王秀英 came back "Name: Charming English", a judgment's
@@ -164,6 +168,9 @@ def _listed_names(text: str) -> list[Span]:
 
 # What may come right before a name with 先生/女士 (请王先生, 这位张女士, 和李先生, 还记得王阿姨吗).
 _BEFORE_NAME = "请位和与对给向跟是叫见问由及找让被等他她们得到了着过把从为替陪帮诉像"
+# ... and a person's relation to the speaker (a speech's 我的导师张教授 came back "my professor", 同事王先生,
+# 朋友李女士, 邻居张阿姨, 数学张老师).
+_BEFORE_NAME += "师事友居学"
 # ... and the unit a person works in, before a name with its title (a school's letter: 请联系年级组张老师
 # came back "call the year-level group teacher", the name gone; 财务部王经理, 办公室李主任). Not 科, a
 # character of transliterations (科林先生 is Mr. Collin).
@@ -370,7 +377,9 @@ _SPEECH = {"表示": "said", "指出": "pointed out", "强调": "stressed", "称
 # significance:"): "Cai Bin said after the match:", "Cai Bin also said".
 _SPEECH_WHEN = {"赛后": ("", " after the match"), "会后": ("", " after the meeting"), "随后": (" then", ""),
                 "也": (" also", ""), "还": (" also", ""), "同时": (" also", ""), "再次": ("", " again"),
-                "日前": (" recently", ""), "近日": (" recently", ""), "当天": ("", " on the day")}
+                "日前": (" recently", ""), "近日": (" recently", ""), "当天": ("", " on the day"),
+                # ... and a release's reading of its figures (首席统计师董莉娟解读称 lost her)
+                "解读": ("", "")}
 _SPEECH_AFTER = re.compile(f"({'|'.join(_SPEECH_WHEN)})?({'|'.join(_SPEECH)})(?=[，,：:])")
 # ... and a company, the police or a report where a clause starts (a results story's 公司表示，将继续加大
 # 研发投入 came back "The company representation will continue"): the company said.

@@ -44,6 +44,8 @@ def test_the_model_sees_a_placeholder_and_the_count_comes_back_once() -> None:
     # A charity's report: "installed 96 new wells" came back 96新手 (novices), "trained 340 local
     # technicians" 340本地技术员, an API page's "more than 5 connections" 超过5连接.
     ("Our programme installed 96 new wells.", [("96 new wells", "96口新水井")]),
+    # ... and an adverb before the verb ("46 new wells now provide" came back 46新包).
+    ("In total, 46 new wells now provide safe water.", [("46 new wells", "46口新水井")]),
     ("It trained 340 local technicians.", [("340 local technicians", "340名当地技术人员")]),
     ("Do not open more than 5 connections at once.", [("more than 5 connections", "超过5个连接")]),
     ("The 3 new features are here.", []),  # no noun of the list

@@ -19,6 +19,10 @@ from doctrans.latin_spacing import spaced_after_marks
     ("Call ⦅1⦆,⦅2⦆ now", "Call ⦅1⦆,⦅2⦆ now"),
     # After a masked figure or date ("1987年，你出生那年" came back "1987,you're born").
     ('"⦅1⦆,you\'re born."', '"⦅1⦆, you\'re born."'),
+    # A prefix split from its word (非食品价格 came back "non- food price"); a dash between words stays.
+    ("Food down 2.9%, non- food price up 1.0%.", "Food down 2.9%, non-food price up 1.0%."),
+    ("Non- ⦅1⦆ and co- operation", "Non-⦅1⦆ and co-operation"),
+    ("It was slow - food came late; neon- lit", "It was slow - food came late; neon- lit"),
 ])
 def test_spaced_after_marks(text: str, expected: str) -> None:
     assert spaced_after_marks(text) == expected

@@ -12,7 +12,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(person_names)) == 32
+    assert len(two_column_rows(person_names)) == 33
 
 
 @pytest.mark.parametrize(("text", "written"), two_column_rows(person_names))
@@ -60,6 +60,8 @@ def test_a_line_of_dialogue_made_of_a_time_is_written_the_english_way() -> None:
     ("主教练蔡斌赛后表示：“顶住了压力。”", [("蔡斌赛后表示", "Cai Bin said after the match")]),
     ("发言人付凌晖也表示，经济运行总体平稳。", [("付凌晖也表示", "Fu Linghui also said")]),
     ("总理李强随后指出，", [("李强随后指出", "Li Qiang then pointed out")]),
+    # A price release's 首席统计师董莉娟解读称 came back without her.
+    ("国家统计局首席统计师董莉娟解读称，", [("董莉娟解读称", "Dong Lijuan said")]),
 ])
 def test_a_persons_speech_is_reported_in_the_past(text: str, spans: list[tuple[str, str]]) -> None:
     from doctrans.direction_terms import automatic_terms
