@@ -635,3 +635,19 @@ def look_alikes(source: str, invented: list[str]) -> frozenset[str]:
               for w in re.findall(r"[A-Za-z]{4,}", e)}
     return frozenset(w for w in re.findall(r"(?<![A-Za-z])[A-Z][a-z]{3,}", source) if w[:4].lower() in starts)
 
+
+
+# "in" a country or a city, as the en->zh model wrote it: 在肯尼亚中 ("In Kenya, ..."), 在英国中跟踪了 ("followed
+# ... in the UK"), 中国中的销售 ("sales in China"). Chinese puts no 中 after a place: 在肯尼亚, 中国的销售. Not
+# where 中 starts a word of its own (日本中部, 美国中央情报局, 香港中文大学, 英国中学, 北京中关村, 上海中山公园).
+_WORD_AFTER_ZHONG = "部心间央东西南北国文医学关山华超小大级环型期旬"
+
+
+def no_inside_after_place(text: str, places: list[str]) -> str:
+    """``text`` (Chinese) without the 中 the model wrote after a restored place of ``places``: before
+    的 or a mark, or after 在 where no word starts with it."""
+    for place in places:
+        name = re.escape(place)
+        text = re.sub(rf"(?<={name})中(?=的|[，。、；：！？,.;:!?）)]|$)", "", text)
+        text = re.sub(rf"(?<=在{name})中(?![{_WORD_AFTER_ZHONG}])", "", text)
+    return text

@@ -6,7 +6,7 @@ import pytest
 
 from doctrans import place_names
 from doctrans.engine.protect import prepare
-from doctrans.place_names import find_place_names
+from doctrans.place_names import find_place_names, no_inside_after_place
 from tests.docstring_tables import three_column_rows
 
 
@@ -286,3 +286,15 @@ def test_a_countrys_capital_and_its_capital_markets() -> None:
     assert found == [("Kyoto", "京都"), ("Japan's capital", "日本的首都")]
     assert [s.target for s in find_place_names("Japan's capital markets grew.", "en", "zh")] == ["日本"]
 
+
+
+@pytest.mark.parametrize(("decoded", "written"), [
+    # "In Kenya, ..." came back 在肯尼亚中, "followed ... in the UK" 在英国中跟踪了, "sales in China" 中国中的销售.
+    ("在肯尼亚中，46口新水井", "在肯尼亚，46口新水井"),
+    ("研究员在英国中跟踪了成年人", "研究员在英国跟踪了成年人"),
+    ("中国中的销售", "中国的销售"),
+    # 中 that starts a word of its own stays.
+    ("在日本中部，在英国中学里", "在日本中部，在英国中学里"),
+])
+def test_no_inside_after_a_place_into_chinese(decoded: str, written: str) -> None:
+    assert no_inside_after_place(decoded, ["肯尼亚", "英国", "中国", "日本"]) == written

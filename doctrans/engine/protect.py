@@ -46,7 +46,7 @@ from doctrans.list_markers import counted_point, marker_into
 from doctrans.negation import changed_negation, spoken_negation
 from doctrans.number_words import proper_ordinals, with_years
 from doctrans.person_names import find_person_names, surnames_after_latin_given_names
-from doctrans.place_names import invented_places, look_alikes
+from doctrans.place_names import invented_places, look_alikes, no_inside_after_place
 from doctrans.quoted_terms import DEFINED, DEFINED_INTO_ENGLISH, QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
 from doctrans.section_headings import find_section_heading, leading_label, numbered_heading, titled_part
@@ -148,6 +148,8 @@ class Prepared:
                                                                       [s.output for s in self.masked.spans]))
                 restored = replace(restored, text=surnames_after_latin_given_names(
                     restored.text, self.masked.source, self.masked.spans))
+                restored = replace(restored, text=no_inside_after_place(
+                    restored.text, [s.output for s in self.masked.spans if s.kind == "place" and s.target]))
                 # A name is no number: a surname's character ("I'm Karen Wu, Chief Financial Officer"
                 # came back 凯伦吴号) or a name kept as written.
                 names = [s.output for s in self.masked.spans if s.kind == "name" and s.target is not None]
