@@ -555,6 +555,16 @@ _CLOCK_WORDS = re.compile(rf"(?<![\w'’-])(?:(?P<m>a quarter|quarter|half|twent
                           r"|billion|thousand|hundred)\b)", re.IGNORECASE)
 
 
+# An hour in words after a verb of the day's times and "at" (a story's "Eleanor woke at six" came back
+# 在六岁的时候, at the age of six; "The shop opens at nine"), or after until: 六点, 早上六点.
+_HOUR_AFTER_VERB = re.compile(
+    r"(?i)\b(?:(?:woke|wakes?|got|gets?)(?:\s+up)?|arrived?|arrives|left|leaves?|start(?:s|ed)?|begins?|began"
+    r"|open(?:s|ed)?|close[sd]?|finish(?:es|ed)?|home|back|met|meets?|dinner|lunch|breakfast|up)\s+"
+    rf"(?P<span>at\s+(?P<h>{'|'.join(_HOURS)})(?:\s+(?P<part>in the morning|in the afternoon|in the evening|at night"
+    r"|sharp))?)(?![\w'’-])(?!\s+(?:[a-z]+s|year|month|week|day|hour|minute|o['’]clock)\b)")
+_DAY_PART_WORDS = {"in the morning": "早上", "in the afternoon": "下午", "in the evening": "晚上", "at night": "晚上"}
+
+
 # "ten to two" is a time only where the sentence speaks of one (not "odds of five to one").
 _TIME_CUE = re.compile(r"(?i)\b(?:at|it was|it's|until|till|by|around|about|before|after|o['’]clock|morning|"
                        r"evening|night|afternoon|clock|time|woke|arrived|left)\b")
@@ -579,7 +589,14 @@ def find_clock_words(text: str, src_lang: str | None, tgt_lang: str | None) -> l
             hour, minutes = (hour - 2) % 12 + 1, 60 - minutes
             written = f"{write_numeral(minutes)}分"
         spans.append(Span(m.start(), m.end(), m.group(0), "number", f"{write_numeral(hour)}点{written}"))
-    return spans
+    for m in _HOUR_AFTER_VERB.finditer(text):
+        if any(sp.start < m.end("span") and m.start("span") < sp.end for sp in spans):
+            continue
+        part = (m["part"] or "").lower()
+        hour = f"{write_numeral(_HOURS.index(m['h'].lower()) + 1)}点"
+        written = f"{hour}整" if part == "sharp" else _DAY_PART_WORDS.get(part, "") + hour
+        spans.append(Span(m.start("span"), m.end("span"), m["span"], "number", written))
+    return sorted(spans, key=lambda sp: sp.start)
 
 
 def find_digit_ordinals(text: str, src_lang: str | None, tgt_lang: str | None) -> list[Span]:

@@ -235,6 +235,13 @@ def test_more_than_a_count_of_time_into_english(text: str, expected: list[tuple[
     ("We arrived at twenty to five.", [("twenty to five", "四点四十分")]),
     ("at nine o'clock", [("nine o'clock", "九点")]),
     ("The odds were five to one.", []),  # no time of day
+    # An hour after a verb of the day's times and "at" ("Eleanor woke at six" came back 在六岁的时候, at six
+    # years old).
+    ("Eleanor woke at six, as she always did.", [("at six", "六点")]),
+    ("The shop opens at nine in the morning.", [("at nine in the morning", "早上九点")]),
+    ("We met at eight sharp.", [("at eight sharp", "八点整")]),
+    ("They got home at eleven at night.", [("at eleven at night", "晚上十一点")]),
+    ("He left at six years old; the kids were at six schools.", []),
 ])
 def test_a_time_of_day_in_words_into_chinese(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.text, s.target) for s in find_clock_words(text, "en", "zh")] == expected
