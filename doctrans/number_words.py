@@ -593,8 +593,8 @@ def find_clock_words(text: str, src_lang: str | None, tgt_lang: str | None) -> l
         if any(sp.start < m.end("span") and m.start("span") < sp.end for sp in spans):
             continue
         part = (m["part"] or "").lower()
-        hour = f"{write_numeral(_HOURS.index(m['h'].lower()) + 1)}点"
-        written = f"{hour}整" if part == "sharp" else _DAY_PART_WORDS.get(part, "") + hour
+        clock = f"{write_numeral(_HOURS.index(m['h'].lower()) + 1)}点"
+        written = f"{clock}整" if part == "sharp" else _DAY_PART_WORDS.get(part, "") + clock
         spans.append(Span(m.start("span"), m.end("span"), m["span"], "number", written))
     return sorted(spans, key=lambda sp: sp.start)
 
