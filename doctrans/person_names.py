@@ -390,6 +390,13 @@ _SUBJECT_SPEECH = re.compile("(?<![\u4e00-\u9fff])(" + "|".join(sorted(_SUBJECTS
                              + ")(表示|指出|强调|介绍)(?=[，,：:])")
 
 
+_BODIES = frozenset({"Ministry", "Department", "Bureau", "Office", "Commission", "National", "State", "General",
+                     "Provincial", "Municipal", "County", "District"})
+_SPOKESPEOPLE = frozenset({"spokesperson", "spokesman", "spokeswoman", "official", "officials"})
+_LEARNED_FROM = re.compile(r"(?<![\u4e00-\u9fff])(记者(?:日前|近日|今天|今日|昨天|昨日)?从)[^，。；：]{2,30}?"
+                           r"(获悉|了解到|得知)(?=[，,])")
+
+
 # An organisation's official speaking for it (中国国家铁路集团有限公司有关负责人表示 came back "China State
 # Railway Group Co., Ltd. is related to the manifest representation"): an official of it said.
 _OFFICIAL_SPEECH = re.compile(f"(?:有关|相关)?负责人({'|'.join(_SPEECH)})(?=[，,：:])")
@@ -415,11 +422,25 @@ def with_speech_verbs(text: str, spans: list[Span]) -> list[Span]:
         if span.kind in ("name", "phrase") and span.target and _HAN.search(span.text) and official:
             span = Span(span.start, official.end(), text[span.start:official.end()], "phrase",  # its capital
                         f"an official of {span.target} {_SPEECH[official.group(1)]}")  # is the sentence's
+        elif span.kind == "phrase" and span.target and m and span.target.split()[-1] in _SPOKESPEOPLE:
+            # 交通运输部新闻发言人表示 came back "The transmitted spokesperson representation".
+            before, after = _SPEECH_WHEN.get(m.group(1) or "", ("", ""))
+            span = Span(span.start, m.end(), text[span.start:m.end()], "phrase",
+                        f"{span.target}{before} {_SPEECH[m.group(2)]}{after}")
         elif span.kind == "name" and span.target and _HAN.search(span.text) and m:
             before, after = _SPEECH_WHEN.get(m.group(1) or "", ("", ""))
             span = Span(span.start, m.end(), text[span.start:m.end()], "name",
                         f"{span.target}{before} {_SPEECH[m.group(2)]}{after}")
         out.append(span)
+    # Where a reporter learned it (记者从交通运输部获悉， came back "The reporter has taken from the
+    # transplant"): the source's name between, one span.
+    for m in _LEARNED_FROM.finditer(text):
+        inner = [t for t in out if t.start == m.end(1) and t.end == m.start(2)]
+        if inner and (source := inner[0].target):
+            out = [t for t in out if t is not inner[0]]
+            if source.split()[0] in _BODIES:  # the Ministry of Transport
+                source = f"the {source}"
+            out.append(Span(m.start(), m.end(), m.group(), "phrase", f"reporters learned from {source} that"))
     for m in _SUBJECT_SPEECH.finditer(text):
         said = Span(m.start(), m.end(), m.group(), "phrase", f"{_SUBJECTS[m.group(1)]} {_SPEECH[m.group(2)]}")
         if not said.overlaps_any(out):

@@ -60,6 +60,9 @@ def test_a_line_of_dialogue_made_of_a_time_is_written_the_english_way() -> None:
     ("主教练蔡斌赛后表示：“顶住了压力。”", [("蔡斌赛后表示", "Cai Bin said after the match")]),
     ("发言人付凌晖也表示，经济运行总体平稳。", [("付凌晖也表示", "Fu Linghui also said")]),
     ("总理李强随后指出，", [("李强随后指出", "Li Qiang then pointed out")]),
+    # A spokesperson without a name (交通运输部新闻发言人表示 came back "The transmitted spokesperson
+    # representation").
+    ("交通运输部新闻发言人表示，", [("新闻发言人表示", "spokesperson said")]),
     # A price release's 首席统计师董莉娟解读称 came back without her.
     ("国家统计局首席统计师董莉娟解读称，", [("董莉娟解读称", "Dong Lijuan said")]),
 ])
@@ -185,3 +188,15 @@ def test_a_transliterated_name_given_as_one_is_left_to_the_model(text: str) -> N
     """TVsub's names after 名叫 are foreign ones (贾米尔 is Jamil): not pinyin."""
     assert [s for s in find_person_names(text, "zh", "en") if s.target and " " in s.target
             and not s.target.startswith("Mr.")] == []
+
+
+def test_where_a_reporter_learned_it_is_one_span() -> None:
+    """记者从交通运输部获悉， came back "The reporter has taken from the transplant"."""
+    from doctrans.direction_terms import automatic_terms
+
+    found = automatic_terms("记者从交通运输部获悉，前三季度港口吞吐量增长。", [], "zh", "en")
+    assert next((s.text, s.target) for s in found) == ("记者从交通运输部获悉",
+                                                     "reporters learned from the Ministry of Transport that")
+    # Not without a name the lists know between.
+    assert not any(s.target and "learned" in s.target
+                   for s in automatic_terms("记者从一位老朋友那里获悉，他要搬家了。", [], "zh", "en"))
