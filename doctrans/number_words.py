@@ -185,6 +185,48 @@ def chinese_numerals(text: str, taken: Sequence[Span] = ()) -> list[Span]:
     return spans
 
 
+# A duration counted in a small numeral (a purifier's 整机保修两年 came back "Warranty on the whole unit
+# years", the two gone): two years, three months, five days. Not 一 (一年四季, 一天到晚 are idioms, 一天 as
+# often "one day" as "a day"), a school's grade (三年级), an idiom's (三天两头, 三年五载, 两天打鱼), nor
+# one with its half after it (五个小时半: the model's); only where the numeral was lost, right after
+# another span or a word of a manual's or a contract's time (a line of dialogue's 已经三天了 the model
+# writes well, and masked it wrote less well: "Let's talk about five minutes" for 过五分钟再说吧).
+_SMALL_DURATION = re.compile(r"(?<![0-9一二两三四五六七八九十百千万第每前后上下这那几])([二两三四五六七八九])"
+                             r"(个多?月|年|天|周|个星期|个多?小时|小时|分钟)(多)?"
+                             r"(?!级|两头|五载|打鱼|三夜|两夜|半|[0-9一二两三四五六七八九十])")
+# Where the numeral is lost: right after another span (⦅1⦆两年), or after a word a manual, a contract or a
+# report counts time with.
+_FORMAL_DURATION_BEFORE = re.compile(r"(?:保修|质保|保质期|有效期|为期|长达|历时|耗时|超过|至少|不少于|不超过|持续"
+                                     r"|连续|期限为?|租期为?|试用期为?|工期|延长|推迟|提前|满|近|约|共|累计|共计)$")
+_DURATION_WORDS = {"个月": "month", "个多月": "month", "年": "year", "天": "day", "周": "week", "个星期": "week",
+                   "个小时": "hour", "个多小时": "hour", "小时": "hour", "分钟": "minute"}
+
+
+def chinese_durations(text: str, taken: Sequence[Span] = ()) -> list[Span]:
+    """The durations of ``text`` counted in a small Chinese numeral (``两年`` -> ``two years``,
+    ``三个多月`` -> ``more than three months``), outside ``taken``: into English."""
+    spans = []
+    ends = {t.end for t in taken}
+    for m in _SMALL_DURATION.finditer(text):
+        if any(m.start() < t.end and t.start < m.end() for t in taken):
+            continue
+        if m.start() not in ends and not _FORMAL_DURATION_BEFORE.search(text, 0, m.start()):
+            continue  # a line of dialogue's 已经三天了, 过五分钟再说吧: the model's, and it writes them well
+        n = read_numeral(m.group(1))
+        if n is None:
+            continue
+        unit = _DURATION_WORDS[m.group(2)]
+        written = f"{ENGLISH_NUMBERS[n]} {unit}s"
+        if "多" in m.group(2) or m.group(3):
+            written = f"more than {written}"
+        end = m.end()
+        if text[end:end + 1] in ("前", "后") and text[end + 1:end + 2] not in ("的", "面", "来"):  # 两年前, 三天后
+            written += " ago" if text[end] == "前" else " later"
+            end += 1
+        spans.append(Span(m.start(), end, text[m.start():end], "number", written))
+    return spans
+
+
 # A count and a half ("Four and a half stars out of five" came back 四和半星, "two and a half hours"):
 # 四星半, 两个半小时, as Chinese puts the half after the unit.
 _AND_A_HALF_EN = re.compile(r"(?<![\w-])(one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half\s+"
@@ -233,7 +275,9 @@ def find_number_words(text: str, src_lang: str | None, tgt_lang: str | None,
     if base_language(src_lang) == "zh" and lang == "en":
         fractions = chinese_fractions(text, taken)
         fractions += chinese_tenths(text, [*taken, *fractions])
-        return sorted([*fractions, *chinese_numerals(text, [*taken, *fractions])], key=lambda s: s.start)
+        counts = chinese_numerals(text, [*taken, *fractions])
+        counts += chinese_durations(text, [*taken, *fractions, *counts])
+        return sorted([*fractions, *counts], key=lambda s: s.start)
     if base_language(src_lang) != "en" or lang not in _INTO:
         return []
     spans = english_fractions(text, taken) if lang == "zh" else []

@@ -17,6 +17,7 @@ from doctrans.number_words import (
     find_words_and_digits,
 )
 from doctrans.report import sentence_warnings
+from doctrans.verbatim import Span
 
 
 def rows() -> list[tuple[str, str]]:
@@ -74,8 +75,8 @@ def test_years_and_ages_in_words() -> None:
     ("第十四届全国人大在二十一世纪", [("第十四", "14th"), ("二十一世纪", "21st century")]),
     ("两万人，十五亿元，三千余人，三万零五百", [("两万", "20,000"), ("十五亿", "1.5 billion"), ("三千余", "over 3,000"),
                                               ("三万零五百", "30,500")]),
-    # Words, not figures: very, the people, in case, by all means, ranges, "third party", hexadecimal.
-    ("十分重要，老百姓，万一，千万不要，三四十个，十几个，第三方，三年前，三万五，十六进制", []),
+    # Words, not figures: very, the people, in case, by all means, ranges, "third party", a grade, hexadecimal.
+    ("十分重要，老百姓，万一，千万不要，三四十个，十几个，第三方，三年级，三万五，十六进制", []),
     # A bare 十 before what it counts is ten; before anything else a word (十字路口, 十足), and
     # 十月/十点 belong to dates and times.
     ("十年前，十多个人等了十分钟，十余家", [("十", "10"), ("十多", "more than 10"), ("十", "10"), ("十余", "over 10")]),
@@ -328,3 +329,27 @@ def test_an_events_edition_in_numerals_into_english() -> None:
     spans = prepare("共同参加第五届数字经济论坛。", 16, tgt_lang="en", src_lang="zh").masked.spans
     assert [(s.text, s.target) for s in spans] == [("第五届", "5th"), ("数字经济", "digital economy")]
     assert prepare("各位来宾、各位朋友：", 16, tgt_lang="en", src_lang="zh").copy == "Distinguished guests, friends:"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # A purifier's 整机保修两年 came back "Warranty on the whole unit years", the two gone.
+    ("整机保修两年。", [("两年", "two years")]),
+    ("项目为期三天，耗时三个多月。", [("三天", "three days"), ("三个多月", "more than three months")]),
+    ("租期为两年，至少五分钟。", [("两年", "two years"), ("五分钟", "five minutes")]),
+    ("延长两年后", [("两年后", "two years later")]),
+    # A grade, an idiom, 一 (一年四季), a figure's part (十三天 is the model's), a period (每两年), a half.
+    ("超过三年级，持续三天两头，为期一年，至少十三天，超过每两年，超过五个小时半。", []),
+    # Dialogue's durations stay the model's.
+    ("已经三天了，过五分钟再说吧。", []),
+])
+def test_a_duration_in_a_small_numeral_into_english(text: str, expected: list[tuple[str, str]]) -> None:
+    from doctrans.number_words import chinese_durations
+
+    assert [(s.text, s.target) for s in chinese_durations(text)] == expected
+
+
+def test_a_small_duration_right_after_another_span_is_one_too() -> None:
+    from doctrans.number_words import chinese_durations
+
+    warranty = Span(0, 4, "整机保修", "phrase", "warranty on the whole unit")
+    assert [(s.text, s.target) for s in chinese_durations("整机保修两年。", [warranty])] == [("两年", "two years")]
