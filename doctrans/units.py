@@ -588,11 +588,14 @@ _NOT_AN_AGE_AFTER = (r"(?:\s+years?(?:\s+(?:old|of\s+age))?(?![\w-]))?(?![0-9%]|
                      r"|km|kg|lb|cm|mm|m)\b))")
 # ... with the adults before them ("Adults and children over 12 years: take 1 tablet" came back without
 # the adults): 成人及12岁以上儿童.
-_EN_AGE_BOUND = re.compile(r"(?<![\w-])(?P<adults>adults\s+and\s+)?(children|kids|people|adults|residents|patients)\s+"
+_EN_AGE_BOUND = re.compile(r"(?<![\w-])(?P<adults>adults\s+and\s+)?(children|kids|people|adults|residents|patients"
+                           # ... a museum's ("free for visitors over 65" came back 访问超过65)
+                           r"|visitors|students|passengers|workers|women|men|drivers)\s+"
                            r"(?:aged\s+)?"
                            r"(under|over|above)\s+([1-9][0-9]?|1[01][0-9])" + _NOT_AN_AGE_AFTER, re.IGNORECASE)
 _EN_PEOPLE = {"children": "儿童", "kids": "儿童", "people": "人", "adults": "成年人", "residents": "居民",
-              "patients": "患者"}
+              "patients": "患者", "visitors": "游客", "students": "学生", "passengers": "乘客", "workers": "工人",
+              "women": "女性", "men": "男性", "drivers": "司机"}
 
 
 # The first minutes or days of something ("scored twice in the first 25 minutes" came back 梅开二度25分钟,

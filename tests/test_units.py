@@ -299,6 +299,8 @@ def test_an_age_as_a_bound_with_the_people_it_counts(text: str, found: list[tupl
 @pytest.mark.parametrize(("text", "found"), [
     # "£20 for children under 12" came back 20英镑用于子节点不到12: child nodes, and no age.
     ("Tickets cost £20 for children under 12.", [("children under 12", "12岁以下儿童")]),
+    # A museum's "free for visitors over 65" came back 访问超过65.
+    ("Admission is free for visitors over 65.", [("visitors over 65", "65岁以上的游客")]),
     ("People over 65 get a discount.", [("People over 65", "65岁以上的人")]),
     ("For children under 5 years old.", [("children under 5 years old", "5岁以下儿童")]),
     ("Adults over 50 kg, people over 100 percent.", [("50 kg", "50公斤")]),  # a weight, a share: no age
