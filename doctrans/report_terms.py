@@ -74,7 +74,9 @@ _CHINESE_CONTEXT = {"我校": ("自", "准"), "我市": ("", "场"),
                     # 来填充值 is to fill in values (a manual's 填充 and 值), not a phone's top-up
                     "充值": ("填补扩", ""),
                     "震中": ("地", ""),  # 地震中 is "in the earthquake"
-                    "家企业": ("国大专作", "家")}  # 国家企业, 大家: not a count's companies
+                    "家企业": ("国大专作", "家"),  # 国家企业, 大家: not a count's companies
+                    "季度": ("一二三四五六七八九十第个上下每这本同前后", ""),  # 上一季度 is the last quarter
+                    "有权": ("", "势限益力威贵利")}  # 有权势 powerful, 有权限 permitted: not "has the right to"
 
 
 def _in_context(term: str) -> str:

@@ -102,12 +102,14 @@ def test_changes_on_the_year_before(text: str, src: str, tgt: str, found: list[t
 def test_a_chinese_sentence_of_terms_only_is_written_the_english_way() -> None:
     """Nothing left for the model: the terms come back spaced, the full stop an English one (they
     were glued: 'first quartergross domestic productup 5.3% year on year。'), a sentence with its
-    capital ('earnings per share 0.52 yuan.'); not a heading without a stop."""
+    capital ('earnings per share 0.52 yuan.'), and so does a heading that starts with a term (a docx's
+    季度经营情况 came back "quarterly business performance")."""
     prepared = prepare("一季度国内生产总值同比增长5.3%。", 16, tgt_lang="en", src_lang="zh")
     assert prepared.model_text is None
     assert prepared.copy == "First quarter gross domestic product up 5.3% year on year."
     assert prepare("每股收益0.52元。", 16, tgt_lang="en", src_lang="zh").copy == "Earnings per share 0.52 yuan."
-    assert prepare("国内生产总值", 16, tgt_lang="en", src_lang="zh").copy == "gross domestic product"
+    assert prepare("国内生产总值", 16, tgt_lang="en", src_lang="zh").copy == "Gross domestic product"
+    assert prepare("季度经营情况", 16, tgt_lang="en", src_lang="zh").copy == "Quarterly business performance"
 
 
 def test_report_terms_give_way_past_the_phrase_budget() -> None:

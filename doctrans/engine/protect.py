@@ -527,8 +527,12 @@ def latin_copy(text: str, spans: Sequence[Span]) -> str:
         joined += w if opened or closing else " " + w
     # A sentence starts with a capital (每股收益0.52元。 came back "earnings per share 0.52 yuan."); not
     # a word in inner capitals or a code word (iPhone, pip).
+    # ... and so does a heading that starts with a term (a docx's 季度经营情况 came back "quarterly business
+    # performance").
     first = re.match(r"[a-z]+(?=[\s,])", joined)
-    if first is not None and re.search(r"[.!?:]$", joined):
+    lead = next((s for s in spans if s.start == len(text) - len(text.lstrip())), None)
+    if first is not None and (re.search(r"[.!?:]$", joined) or (lead is not None and lead.target is not None
+                                                                and joined.startswith(lead.target))):
         joined = joined[0].upper() + joined[1:]
     return one_period(joined)  # "3:30 p.m.." -> "3:30 p.m."
 
