@@ -43,13 +43,14 @@ def find_documents(folder: Path) -> list[Path]:
     return found
 
 
-def plan_outputs(inputs: list[Path], output: Path) -> list[tuple[Path, Path]]:
-    """Pair each input document with its output path (see the module docstring)."""
+def plan_outputs(inputs: list[Path], output: Path, named_folder: bool = False) -> list[tuple[Path, Path]]:
+    """Pair each input document with its output path (see the module docstring); ``named_folder``:
+    the user named ``output`` as a directory (``-o out/``)."""
     from doctrans.documents import adapter_for
     from doctrans.pipeline import check_output_location
 
     folders = [p for p in inputs if p.is_dir()]
-    as_dir = len(inputs) > 1 or bool(folders) or output.is_dir() or str(output).endswith((os.sep, "/"))
+    as_dir = len(inputs) > 1 or bool(folders) or output.is_dir() or named_folder or str(output).endswith((os.sep, "/"))
     pairs: list[tuple[Path, Path]] = []
     for src in inputs:
         if not src.exists():

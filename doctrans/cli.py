@@ -209,19 +209,21 @@ def check_languages(translator: Translator, src: str | None, tgt: str | None) ->
         raise UserError(f"--tgt {tgt} does not match the model, which translates {pair}")
 
 
-def plan_outputs(inputs: list[Path], output: Path) -> list[tuple[Path, Path]]:
+def plan_outputs(inputs: list[Path], output: str) -> list[tuple[Path, Path]]:
     """Pair each input (files; folders are searched recursively) with its output path, and check
-    every output location -- all before a model is loaded (doctrans.batch)."""
+    every output location -- all before a model is loaded (doctrans.batch). ``output`` as typed: a
+    trailing slash makes it a directory for one input too (a Path would have dropped it)."""
     from doctrans.batch import plan_outputs as plan
 
-    return plan(inputs, output)
+    return plan(inputs, Path(output), named_folder=output.endswith(("/", os.sep)))
 
 
 @app.command()
 @handle_errors
 def translate(
     inputs: Annotated[list[Path], typer.Argument(metavar="INPUT...", help="txt, md, docx or pdf files")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="output file, or directory for several inputs")],
+    output: Annotated[str, typer.Option("-o", "--output", help="output file, or directory (several inputs, an "
+                                        "existing directory, or a name ending with /)")],
     model: Annotated[Path | None, typer.Option("--model", "-m", help="model bundle directory")] = None,
     src: Annotated[str | None, typer.Option("--src", help=SRC_HELP)] = None,
     tgt: Annotated[str | None, typer.Option("--tgt", help=TGT_HELP)] = None,

@@ -103,7 +103,9 @@ def _english_pattern(term: str) -> str:
     # A heading's compound keeps its capitals (Record Third-Quarter Results came back 第三修正案, the
     # third amendment).
     title = r"[ \-]".join(w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words))
-    return r"[ \-]".join([first, *words[1:]]) + f"|{title}"
+    # ... and a heading in capitals (a press release's FOR IMMEDIATE RELEASE came back 对于立即发布).
+    upper = f"|{r'[ -]'.join(w.upper() for w in words)}" if len(words) > 1 else ""
+    return r"[ \-]".join([first, *words[1:]]) + f"|{title}{upper}"
 
 
 @cache

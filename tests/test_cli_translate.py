@@ -265,3 +265,15 @@ def test_resume_refuses_a_changed_input(tmp_path: Path, monkeypatch: pytest.Monk
 def test_help_lists_translate() -> None:
     result = runner.invoke(cli.app, ["--help"])
     assert result.exit_code == 0 and "translate" in result.output
+
+
+def test_one_input_into_a_directory_named_with_a_slash(tmp_path: Path, engine: FakeTranslator) -> None:
+    """`doctrans translate a.txt -o out/` wrote nothing ("unsupported file type '(no suffix)'"): the
+    slash was lost on the way to a Path; it names a directory, made if it is not there."""
+    a = tmp_path / "a.txt"
+    a.write_text("One sentence.\n")
+    result = run(str(a), "-o", str(tmp_path / "out") + "/")
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "out" / "a.txt").read_text() == "ONE SENTENCE.\n"
+    # Without the slash a name with no suffix is still a file the formats do not know: one line.
+    assert_one_line_error(run(str(a), "-o", str(tmp_path / "other")), "unsupported file type")
