@@ -40,6 +40,7 @@ same part and number the target's way (masked, restored and checked like a gloss
 | 2号线             | Line 2          | (as written) |
 | Metro Line 4      | (as written)    | 地铁4号线    |
 | Tram 28           | (as written)    | 28路有轨电车 |
+| Model X200        | (as written)    | 型号X200     |
 
 A Chinese part followed by another Han character is left alone (``第一条消息`` is "the first
 message": 条 is also a classifier), except a few that end a reference (``第五条的规定``). Chinese
@@ -170,6 +171,17 @@ def _lines(text: str, lang: str) -> list[Span]:
             for m in _ENGLISH_LINE.finditer(text)]
 
 
+# A product's model before its code of letters and digits ("The Model X200 weighs 4.5 kg" came back
+# 模型X200, a model as in a machine-learning one): 型号X200. Not a code of digits or letters alone: a
+# car's "Model 3", "Model S" are names Chinese writes as they are.
+_ENGLISH_MODEL = re.compile(r"(?<![A-Za-z0-9_-])Model\s+"
+                            r"((?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]*[A-Z0-9])(?![A-Za-z0-9_-])")
+
+
+def _models(text: str) -> list[Span]:
+    return [Span(m.start(), m.end(), m.group(0), "number", f"型号{m.group(1)}") for m in _ENGLISH_MODEL.finditer(text)]
+
+
 def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
     """The numbered parts in ``text`` as ``number`` spans whose target is the part written for
     ``tgt_lang`` (English or Chinese; none for another target)."""
@@ -190,7 +202,7 @@ def find_part_numbers(text: str, tgt_lang: str | None) -> list[Span]:
                 continue
             spans.append(Span(m.start(), m.end(), m.group(0), "number", f"第{number}{_WORDS[word.lower()]}"))
         return _with_figures(spans, [*_figures(text, lang), *_spelled(text), *_steps(text, lang), *_lines(text, lang),
-                                     *map(_status, _ENGLISH_STATUS.finditer(text))])
+                                     *map(_status, _ENGLISH_STATUS.finditer(text)), *_models(text)])
     return []
 
 

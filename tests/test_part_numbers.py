@@ -19,7 +19,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 33
+    assert len(docstring_table()) == 34
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -91,3 +91,11 @@ def test_a_diarys_week_and_day_into_chinese() -> None:
     found = [(s.text, s.target) for s in find_part_numbers("Week 1: Anxiety. On Day 3 we rested.", "zh")]
     assert found == [("Week 1", "第1周"), ("Day 3", "第3天")]
     assert find_part_numbers("Day 3:30", "zh") == []  # no clock
+
+
+def test_a_products_model_but_not_a_cars_name_into_chinese() -> None:
+    """"The Model X200 weighs 4.5 kg" came back 模型X200 (a machine-learning model)."""
+    from doctrans.part_numbers import find_part_numbers
+
+    found = find_part_numbers("The Model X200 and the Model KP-2000 beat the Tesla Model 3 and Model S.", "zh")
+    assert [(s.text, s.target) for s in found] == [("Model X200", "型号X200"), ("Model KP-2000", "型号KP-2000")]
