@@ -120,9 +120,10 @@ _GRAMMAR = _NOT_GIVEN.replace(FOREIGN_NAME_CHARS, "")
 # After a title a given name may hold 德 too, which transliterations use (院士王德明同志 came back without
 # him; 马德里 is Madrid, but no title goes before it).
 _TITLED_NAME_CHAR = f"(?![{_NOT_GIVEN.replace('德', '')}])[\\u4e00-\\u9fff]"
-# ... and a first given character that transliterations use before one they do not (首席统计师董莉娟解读称
-# lost her: 莉 is Lily's too, but 史密斯 and 李斯特 end with a transliteration's character).
-_TITLED_GIVEN = f"[{FOREIGN_NAME_CHARS}]{_TITLED_NAME_CHAR}|{_TITLED_NAME_CHAR}{{1,2}}?"
+# ... and a first given character of women's names that transliterations use too, before one they do
+# not (首席统计师董莉娟解读称 lost her: 莉 is Lily's too); not 克, 斯, 尔… (总统马克龙 is Macron).
+_WOMENS_NAME_CHARS = "莉娜琳莎丝妮蒂露"
+_TITLED_GIVEN = f"[{_WOMENS_NAME_CHARS}]{_TITLED_NAME_CHAR}|{_TITLED_NAME_CHAR}{{1,2}}?"
 _AFTER_TITLE = re.compile(f"(?:{TITLES})(?!方面|方向|方式|方案|方法|成员|成绩)"
                           f"({_SURNAME})({_TITLED_GIVEN})(?={_AFTER})")
 _HAN = re.compile("[\\u4e00-\\u9fff]")

@@ -65,6 +65,7 @@ def test_a_line_of_dialogue_made_of_a_time_is_written_the_english_way() -> None:
     ("交通运输部新闻发言人表示，", [("新闻发言人表示", "spokesperson said")]),
     # A price release's 首席统计师董莉娟解读称 came back without her.
     ("国家统计局首席统计师董莉娟解读称，", [("董莉娟解读称", "Dong Lijuan said")]),
+    ("法国总统马克龙表示，", []),  # Macron: 克 is a transliteration's, not a woman's name's
 ])
 def test_a_persons_speech_is_reported_in_the_past(text: str, spans: list[tuple[str, str]]) -> None:
     from doctrans.direction_terms import automatic_terms
