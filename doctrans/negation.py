@@ -144,9 +144,10 @@ _IMPLIED_ENGLISH_NEGATION = re.compile(
 _IMPLIED_CHINESE_NEGATION = re.compile(r"[少缺失拒停忘难否免除仅只]|怎么样|何不|而已|取消|防止|避免|空")
 # A negation a Chinese translation states: 不 alone too (不称职, "incompetent", for "noted"), not in
 # the words where it negates nothing (不同 and 不一样 different, 不断 on and on, 不过 but, 不仅 not
-# only, 不少 many, 对不起 sorry, 不可思议 incredible).
+# only, 不少 many, 对不起 sorry, 不可思议 incredible, 不便 an inconvenience: a notice's "We apologise for any
+# inconvenience" was reported as a negation added).
 _STATED_CHINESE_NEGATION = re.compile(_CHINESE_NEGATION.pattern
-                                      + r"|(?<![得])不(?![同断过仅少错久管论如然禁由妨但光止得起]|一样|可思议)")
+                                      + r"|(?<![得])不(?![同断过仅少错久管论如然禁由妨但光止得起便]|一样|可思议)")
 # Chinese's questions that ask "whether" with a verb and its negation (有没有, 是不是, 要不要).
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")
 # English's questions that hold a "not" they do not mean.

@@ -76,7 +76,8 @@ _CHINESE_CONTEXT = {"我校": ("自", "准"), "我市": ("", "场"),
                     "震中": ("地", ""),  # 地震中 is "in the earthquake"
                     "家企业": ("国大专作", "家"),  # 国家企业, 大家: not a count's companies
                     "季度": ("一二三四五六七八九十第个上下每这本同前后", ""),  # 上一季度 is the last quarter
-                    "有权": ("", "势限益力威贵利")}  # 有权势 powerful, 有权限 permitted: not "has the right to"
+                    "有权": ("", "势限益力威贵利"),  # 有权势 powerful, 有权限 permitted: not "has the right to"
+                    "全天": ("", "候下")}  # 全天候 all-weather, 全天下 the whole world
 
 
 def _in_context(term: str) -> str:

@@ -102,6 +102,7 @@ def test_a_negation_quoted_in_capitals_is_mentioned_not_stated() -> None:
     ("We missed it.", "我们没赶上。", "en", "zh", None),
     # Words with 不 that negate nothing, and a question asking "whether".
     ("I'm sorry. This is different.", "对不起。这不一样。", "en", "zh", None),
+    ("We apologise for any inconvenience.", "我们对由此带来的不便深表歉意。", "en", "zh", None),
     ("Is there such a thing?", "有没有这样的东西？", "en", "zh", None),
     ("他说了。", "He didn't say it.", "zh", "en", "n't"),
     ("干脆来陪我怎么样", "Why don't you come with me?", "zh", "en", None),  # a suggestion
