@@ -6,7 +6,8 @@ translated together (``--batch-docs N``: as the rows of one batch, :class:`Batch
 - a folder given as input is searched recursively for the supported suffixes (hidden files and
   folders, and doctrans' own temp/progress files, are skipped) and mirrored into the output
   directory (``in/sub/a.docx`` -> ``OUT/sub/a.docx``);
-- several inputs, a folder, an existing directory or a path ending in a separator mean an output
+- several inputs, a folder, an existing directory or a path typed ending in a separator (the CLI's
+  ``named_folder``: a Path has lost it) mean an output
   directory (created if needed);
 - every output location is checked for writability up front (pipeline.check_output_location).
 """
@@ -50,7 +51,7 @@ def plan_outputs(inputs: list[Path], output: Path, named_folder: bool = False) -
     from doctrans.pipeline import check_output_location
 
     folders = [p for p in inputs if p.is_dir()]
-    as_dir = len(inputs) > 1 or bool(folders) or output.is_dir() or named_folder or str(output).endswith((os.sep, "/"))
+    as_dir = len(inputs) > 1 or bool(folders) or output.is_dir() or named_folder
     pairs: list[tuple[Path, Path]] = []
     for src in inputs:
         if not src.exists():

@@ -136,6 +136,7 @@ def find_document_people(texts: Iterable[str], alone: Callable[[str], str] | Non
         # A name written once is the model's too, unless its surname is a word the model may read
         # for its meaning (a UI's "Bill Payment", "Rose Garden"): named once, the news's "Prime
         # Minister Giorgia Meloni said the government ..." came back "Giorgia Meloni said政府".
+        # (kept_names.common_words() reads the same list; importing it here would be circular)
         common = surname.lower() in word_set("common_words.txt")
         if common and not alone_mentions(text, surname) and mentions[surname] < 2:
             continue

@@ -198,8 +198,8 @@ _SMALL_DURATION = re.compile(r"(?<![0-9一二两三四五六七八九十百千�
 # report counts time with.
 _FORMAL_DURATION_BEFORE = re.compile(r"(?:保修|质保|保质期|有效期|为期|长达|历时|耗时|超过|至少|不少于|不超过|持续"
                                      r"|连续|期限为?|租期为?|试用期为?|工期|延长|推迟|提前|满|近|约|共|累计|共计)$")
-_DURATION_WORDS = {"个月": "month", "个多月": "month", "年": "year", "天": "day", "周": "week", "个星期": "week",
-                   "个小时": "hour", "个多小时": "hour", "小时": "hour", "分钟": "minute"}
+_DURATION_WORDS = {"个月": "month", "年": "year", "天": "day", "周": "week", "个星期": "week", "个小时": "hour",
+                   "小时": "hour", "分钟": "minute"}
 
 
 def chinese_durations(text: str, taken: Sequence[Span] = ()) -> list[Span]:
@@ -215,7 +215,7 @@ def chinese_durations(text: str, taken: Sequence[Span] = ()) -> list[Span]:
         n = read_numeral(m.group(1))
         if n is None:
             continue
-        unit = _DURATION_WORDS[m.group(2)]
+        unit = _DURATION_WORDS[m.group(2).replace("多", "")]  # 三个多月: more than three months
         written = f"{ENGLISH_NUMBERS[n]} {unit}s"
         if "多" in m.group(2) or m.group(3):
             written = f"more than {written}"

@@ -423,14 +423,11 @@ def with_speech_verbs(text: str, spans: list[Span]) -> list[Span]:
         if span.kind in ("name", "phrase") and span.target and _HAN.search(span.text) and official:
             span = Span(span.start, official.end(), text[span.start:official.end()], "phrase",  # its capital
                         f"an official of {span.target} {_SPEECH[official.group(1)]}")  # is the sentence's
-        elif span.kind == "phrase" and span.target and m and span.target.split()[-1] in _SPOKESPEOPLE:
-            # 交通运输部新闻发言人表示 came back "The transmitted spokesperson representation".
+        elif m and span.target and ((span.kind == "name" and _HAN.search(span.text))
+                                    # 交通运输部新闻发言人表示 came back "The transmitted spokesperson representation"
+                                    or (span.kind == "phrase" and span.target.split()[-1] in _SPOKESPEOPLE)):
             before, after = _SPEECH_WHEN.get(m.group(1) or "", ("", ""))
-            span = Span(span.start, m.end(), text[span.start:m.end()], "phrase",
-                        f"{span.target}{before} {_SPEECH[m.group(2)]}{after}")
-        elif span.kind == "name" and span.target and _HAN.search(span.text) and m:
-            before, after = _SPEECH_WHEN.get(m.group(1) or "", ("", ""))
-            span = Span(span.start, m.end(), text[span.start:m.end()], "name",
+            span = Span(span.start, m.end(), text[span.start:m.end()], span.kind,
                         f"{span.target}{before} {_SPEECH[m.group(2)]}{after}")
         out.append(span)
     # Where a reporter learned it (记者从交通运输部获悉， came back "The reporter has taken from the

@@ -862,7 +862,7 @@ def _frequencies(text: str) -> list[Span]:
     # "filter recommends more than once per 6 months"): every 6 months.
     for m in _ZH_EVERY.finditer(text):
         span = Span(m.start(), m.end(1), m.group(1), "number",
-                    f"every {m.group(2)} {_ZH_PERIODS[m.group(3)]}{'' if m.group(2) == '1' else 's'}")
+                    f"every {m.group(2)} {_CHINESE_DURATIONS[m.group(3)]}{'' if m.group(2) == '1' else 's'}")
         if not span.overlaps_any(spans):
             spans.append(span)
     return spans
@@ -870,8 +870,6 @@ def _frequencies(text: str) -> list[Span]:
 
 _ZH_EVERY = re.compile(r"(每(?:隔)?\s?([0-9]{1,3})\s?(个月|天|周|个星期|年|个小时|小时|分钟))"
                        r"(?=[\u4e00-\u9fff]{1,4}一次)")
-_ZH_PERIODS = {"个月": "month", "天": "day", "周": "week", "个星期": "week", "年": "year", "个小时": "hour",
-               "小时": "hour", "分钟": "minute"}
 
 
 # An index's close in points (上证指数收涨0.5%，报3050.12点 came back "datagram 3050.12").
