@@ -27,6 +27,8 @@ name before a title (``邓肯教授``, Professor Duncan) or a surname and given 
 |--------------------------------|-----------------|
 | 国家统计局新闻发言人付凌晖表示   | Fu Linghui      |
 | 国务院总理李强在会上说           | Li Qiang        |
+| 当地居民王建国说                 | Wang Jianguo    |
+| 市民张丽告诉记者                 | Zhang Li        |
 | 发言人付凌晖也表示，             | Fu Linghui      |
 | 记者曾国藩报道                   | Zeng Guofan     |
 | （记者王磊）                     | Wang Lei        |
@@ -95,7 +97,10 @@ TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长
           # ... and an English title in a Chinese story (华为终端业务CEO何刚表示 came back "Why just")
           "|CEO|CTO|CFO|COO"
           # ... and a board's (由独立非执行董事张明华担任主席 came back without him)
-          "|独立非执行董事|非执行董事|执行董事|独立董事|董事会秘书|董事|监事会主席|监事")
+          "|独立非执行董事|非执行董事|执行董事|独立董事|董事会秘书|董事|监事会主席|监事"
+          # ... and the people news quotes by what they are (当地居民王建国说 came back "Local residential
+          # kingdom says").
+          "|居民|市民|村民|游客|乘客|旅客|业主|家长|志愿者|店主|摊主|民警|护士|教师")
 _AFTER = ("表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|主持|发表|宣布|透露|回答|告诉|报道|[：:，,。、）)]"
           "|打进|攻入|破门|射门|头球|扳平|连进|传中|接|夺得|获得"
           # When a person spoke or played (主教练蔡斌赛后表示 came back "Head coach representations").

@@ -18,6 +18,10 @@ it gives way to figures at the placeholder limit, as Latin names do: doctrans.en
 | 途经日本福冈和长崎。              | en     | Japan · Fukuoka · Nagasaki   |
 | 在福建省东山县沿海登陆            | en     | Fujian · Dongshan County     |
 | 四川省泸定县磨西镇                | en     | Sichuan · Luding County · Moxi Town |
+| 泉州湾跨海大桥                    | en     | Quanzhou Bay                 |
+| 设福州南、厦门北等8座车站          | en     | Fuzhou South · Xiamen North  |
+| 从上海虹桥站到杭州东站            | en     | Shanghai · Hangzhou East Railway Station |
+| 广州南、深圳北的区别              | en     | Guangzhou · Shenzhen         |
 | 该县和全县，一个县                | en     | (none)                       |
 | 北京市气象台发布预报              | en     | Beijing                      |
 | Kyoto was Japan's capital.        | zh     | 京都 · 日本的首都            |
@@ -184,7 +188,7 @@ def find_place_names(text: str, src_lang: str | None, tgt_lang: str | None) -> l
                  for m in chinese_names.finditer(text)]
         districts = _districts(text, found)  # 海淀区 over the list's 海淀
         found = [f for f in found if not f.overlaps_any(districts)] + districts
-        found = [_with_part(text, s) for s in found]
+        found = [_with_landmark(text, _with_part(text, s)) for s in found]
         return _with_unlisted(sorted(map(lambda s: _made_in(text, s, "en"), found), key=lambda s: s.start),
                               [*_short_weekdays(text), *_regions(text), *_divisions(text), *_teams(text, into_english),
                                *_called_places(text)])
@@ -205,6 +209,28 @@ def _with_part(text: str, place: Span) -> Span:
         return place
     return Span(place.start, m.end(), text[place.start:m.end()], "place",
                 f"{_PARTS_OF_PLACES[m.group()]} {place.target}")
+
+
+# A Chinese city's bay, port and railway stations after its name (泉州湾跨海大桥 came back "Quanzhou Byber",
+# 沿线设福州南、泉州东、厦门北等8座车站 "Fuzhou south, Quanzhou ast, Xiamen northeast"): Quanzhou Bay,
+# Fuzhou South. A compass point alone names a station in a list of stations: before 、 or 等 of a
+# sentence that counts 站 (车站), or before 站 itself. Not 湾区 (a bay area's name is its own), nor
+# 港口 or 站点 (a port, a website).
+_LANDMARK = re.compile(r"湾(?!区)|港(?![口澳台])|([东南西北])站|站(?![点台长内务])|([东南西北])(?=[、，,]|等)")
+_COMPASS = {"东": "East", "南": "South", "西": "West", "北": "North"}
+
+
+def _with_landmark(text: str, place: Span) -> Span:
+    m = _LANDMARK.match(text, place.end)
+    if m is None or not place.target or not _in_pinyin(place.text.rstrip("市省"), place.target):
+        return place
+    if m.group(2) and "站" not in text[m.end():]:
+        return place  # 广州北、深圳南的区别: no stations counted
+    word = m.group()
+    written = ("Bay" if word == "湾" else "Port" if word == "港"
+               else f"{_COMPASS[m.group(1) or m.group(2)]}" + (" Railway Station" if m.group(1) else "")
+               if (m.group(1) or m.group(2)) else "Railway Station")
+    return Span(place.start, m.end(), text[place.start:m.end()], "place", f"{place.target} {written}")
 
 
 # A place the text names as it introduces it (我出生在湖南一个叫石门的小县城 came back "a County County

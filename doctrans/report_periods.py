@@ -22,6 +22,9 @@ output's usual form, masked, restored and checked like a glossary term:
 | 2025年前两个季度    | H1 2025      | (as written)   |
 | Q1-Q3 2025          | (as written) | 2025年前三季度 |
 | first nine months of 2025 | (as written) | 2025年前三季度 |
+| Third Quarter 2026  | (as written) | 2026年第三季度 |
+| for the first half of 2027 | (as written) | 2027年上半年 |
+| for the three months ended September 30, 2026 | (as written) | 截至2026年9月30日的三个月 |
 | first three quarters of 2025 | (as written) | 2025年前三季度 |
 | 2025年前10个月      | the first 10 months of 2025 | (as written) |
 | 前10个月            | the first 10 months | (as written) |
@@ -38,6 +41,7 @@ from __future__ import annotations
 import re
 
 from doctrans.chinese_numerals import read_numeral
+from doctrans.dates import find_dates
 from doctrans.language_id import base_language
 from doctrans.verbatim import Span
 
@@ -68,8 +72,19 @@ _FIRST_QUARTERS_EN = re.compile(rf"(?<![0-9A-Za-z_])(?:Q1\s?[-–]\s?Q3\s?({_YEA
 
 # A quarter or a half of a year in words ("expected to close in the first quarter of 2027" came back
 # 第一季度的2027年, the year after its quarter): 2027年第一季度, 2026年下半年.
-_QUARTER_OF_EN = re.compile(rf"(?<![A-Za-z])((?i:first|second|third|fourth)\s+quarter|(?i:first|second)\s+half)"
-                            rf"\s+of\s+(?:the\s+(?:fiscal\s+)?year\s+)?({_YEAR})(?![0-9A-Za-z_])")
+# ... and with its year straight after it, as a release's title writes it ("Quarterly Results: Third
+# Quarter 2026" came back 第三季度2026, the year after its quarter). "for the" goes with it (the model
+# wrote "Revenue for the first half of 2026" 收入用于, "used for").
+_QUARTER_OF_EN = re.compile(rf"(?<![A-Za-z])(?:(?i:for\s+the)\s+)?"
+                            rf"((?i:first|second|third|fourth)[\s-]+(?i:quarter)|(?i:first|second)[\s-]+(?i:half))"
+                            rf"(?:\s+of(?:\s+the\s+(?:fiscal\s+)?year)?)?\s+({_YEAR})(?![0-9A-Za-z_])")
+# A report's period of months up to a date ("revenue of $412.6 million for the three months ended September
+# 30, 2026" came back 用于去年的三月结束2026年9月30日, "used for last year's March ending"): 截至2026年9月30日的三个月,
+# the date first, as Chinese reports write it. "for" goes with it: 截至 says it.
+_MONTHS_ENDED_EN = re.compile(r"(?<![A-Za-z])(?:(?i:for)\s+)?(?i:the)\s+(three|six|nine|twelve|3|6|9|12)\s+months\s+"
+                              r"(?:ended|ending)\s+")
+_MONTH_COUNTS = {"three": "三", "six": "六", "nine": "九", "twelve": "十二",
+                 "3": "三", "6": "六", "9": "九", "12": "十二"}
 _ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 
@@ -99,10 +114,16 @@ def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
         found += [Span(m.start(), m.end(), m.group(), "number", f"{m.group(1) or m.group(2)}年前三季度")
                   for m in _FIRST_QUARTERS_EN.finditer(text)]
         for m in _QUARTER_OF_EN.finditer(text):
-            part = m.group(1).lower()
+            part = re.sub(r"[\s-]+", " ", m.group(1).lower())
             written = {"first half": "上半年", "second half": "下半年"}.get(part) \
                 or f"第{_NUMERALS[_ORDINAL_WORDS[part.split()[0]] - 1]}季度"
             found.append(Span(m.start(), m.end(), m.group(), "number", f"{m.group(2)}年{written}"))
+        for m in _MONTHS_ENDED_EN.finditer(text):
+            date = next((d for d in find_dates(text[m.end():], tgt) if d.start == 0), None)
+            if date is not None and "年" in date.output:  # a date with its year, not a month alone
+                end = m.end() + date.end
+                found.append(Span(m.start(), end, text[m.start():end], "number",
+                                  f"截至{date.output}的{_MONTH_COUNTS[m.group(1).lower()]}个月"))
     elif tgt == "en" and src != "en":
         for m in _QUARTER_ZH.finditer(text):
             number = m.group(2) if m.group(2).isdigit() else str(read_numeral(m.group(2)))

@@ -219,7 +219,11 @@ _ENGLISH_CHANGE = re.compile(
     r"(?: by)?\s([0-9]+(?:\.[0-9]+)?)(?:\s?%|\s(?:percent|per cent)(?![A-Za-z])|\s(percentage points?|basis points?)"
     r"(?![A-Za-z]))"
     r"(?:(?P<month>\s+in\s+(?:January|February|March|April|May|June|July|August|September|October|November"
-    r"|December))?\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month))?"
+    r"|December))?\s(year[- ]on[- ]year|from a year (?:earlier|ago)|from the previous year|month[- ]on[- ]month"
+    # ... and on the same period of the year before ("up 8.3% from the same period last year" came back
+    # 增长8.3%的去年期限, "last year's time limit"): 同比增长8.3%.
+    r"|(?:from|over|on|compared with)\s(?:the\s)?same\s(?:period|quarter)\s(?:last\s+year|a\s+year\s+(?:earlier|ago)"
+    r"|of\s+(?:last|the\s+previous)\s+year)))?"
     r"(?![A-Za-z])",
     re.IGNORECASE)
 # ... and a close with its direction after the percentage ("The STOXX 600 index closed 1.4% lower" came

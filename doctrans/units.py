@@ -58,6 +58,9 @@ unit the target's way (masked, restored and checked like a glossary term):
 | 120×80×45毫米     | 120×80×45 mm    | (as written)  |
 | 30日内            | within 30 days  | (as written)  |
 | 24小时            | 24 hours        | (as written)  |
+| 4个多小时         | more than 4 hours | (as written) |
+| 20多年            | more than 20 years | (as written) |
+| 1个多月           | more than a month | (as written) |
 | 3个工作日         | 3 working days  | (as written)  |
 | 1个月             | 1 month         | (as written)  |
 | 2年               | 2 years         | (as written)  |
@@ -358,6 +361,11 @@ _CHINESE_DURATIONS = {"个小时": "hour", "小时": "hour", "分钟": "minute",
 _CHINESE_DURATION = re.compile(
     rf"(?<!第){FIGURE_START}({NUMBER})\s?(个小时|小时|分钟|秒钟|天(?![然空气津])|个星期|星期(?![一二三四五六日天])|周(?![年岁一二三四五六日末])"
     r"|个月|个工作日|工作日|日(?=以?内)|(?<![0-9０-９][0-9０-９][0-9０-９])(?<=[0-9０-９])年(?![级代度底初末中间份]))(以内|内)?")
+# ... and more than a figure of them (乘坐高铁从北京到上海只需4个多小时 came back "just a 4-hour", 多 lost;
+# 20多年 "20 years"): more than 4 hours, more than 20 years.
+_MORE_DURATION = re.compile(rf"(?<!第){FIGURE_START}({NUMBER})\s?(?:个多(小时|月|星期)|多个(小时|月|星期)"
+                            r"|多(天|分钟|周(?![年岁一二三四五六日末])|年(?![级代度底初末中间份前后])))")
+_MORE_UNITS = {"小时": "hour", "月": "month", "星期": "week", "天": "day", "分钟": "minute", "周": "week", "年": "year"}
 # ... and in Chinese numerals before 内 (a judgment's 自本判决生效之日起十日内 and 十五日内提起上诉 were dropped
 # or came back "in day 15"): within 10 days; only with 内, where the numeral can be no name or date.
 _NUMERAL_DURATION = re.compile(r"(?<![第一二三四五六七八九十百千万两几])([一二三四五六七八九十两]{1,3})"
@@ -959,6 +967,12 @@ def _out_of_chinese(text: str) -> list[Span]:
         if figure and not any(s.start < m.end() and m.start() < s.end for s in spans):
             spans.append(Span(m.start(), m.end(), m.group(0), "number",
                               f"minus {figure} degree{'' if figure == '1' else 's'}"))
+    for m in _MORE_DURATION.finditer(text):
+        figure = ascii_digits(m.group(1))
+        unit = _MORE_UNITS[m.group(2) or m.group(3) or m.group(4)]
+        spans.append(Span(m.start(), m.end(), m.group(0), "number",
+                          f"more than {'an' if unit == 'hour' else 'a'} {unit}" if figure == "1"
+                          else f"more than {figure} {unit}s"))
     for m in _CHINESE_DURATION.finditer(text):
         figure = ascii_digits(m.group(1))
         unit = _CHINESE_DURATIONS[m.group(2)] + ("" if figure == "1" else "s")

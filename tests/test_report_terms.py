@@ -82,6 +82,11 @@ def test_the_model_sees_a_placeholder_and_the_term_comes_back() -> None:
     ("Revenue rose 5.2% year-on-year; prices were down by 2% month on month.", "en", "zh",
      [("rose 5.2% year-on-year", "同比增长5.2%"), ("down by 2% month on month", "环比下降2%")]),
     ("up 5% from a year earlier", "en", "zh", [("up 5% from a year earlier", "同比增长5%")]),
+    # "up 8.3% from the same period last year" came back 增长8.3%的去年期限, "last year's time limit".
+    ("revenue of $412.6 million, up 8.3% from the same period last year.", "en", "zh",
+     [("up 8.3% from the same period last year", "同比增长8.3%")]),
+    ("Sales fell 2% compared with the same quarter a year earlier.", "en", "zh",
+     [("fell 2% compared with the same quarter a year earlier", "同比下降2%")]),
     ("同比增长显著，预算增加5%的部分", "zh", "en", []),  # no figure right after; 5%的 describes a noun
     # A change without its period keeps its direction (净利润下降2.1% came back "Net profit ... 2.1%").
     ("净利润较上年同期下降2.1%，收入增长5%", "zh", "en", [("较上年同期下降2.1%", "down 2.1% year on year"),

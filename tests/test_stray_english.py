@@ -11,7 +11,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(stray_english)) == 5
+    assert len(two_column_rows(stray_english)) == 10
 
 
 @pytest.mark.parametrize(("decoded", "written"), two_column_rows(stray_english))

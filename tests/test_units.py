@@ -18,7 +18,7 @@ def docstring_table() -> list[tuple[str, str, str]]:
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(docstring_table()) == 72
+    assert len(docstring_table()) == 75
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), docstring_table())
@@ -51,10 +51,11 @@ def test_what_is_not_a_measure(text: str, tgt: str) -> None:
 
 def test_a_measure_and_a_time_reach_the_output_whole() -> None:
     prep = prepare("全长15公里，会议于下午3点30分开始。", 16, tgt_lang="en", src_lang="zh")
-    assert prep.model_text == "全长⦅1⦆，会议于⦅2⦆开始。"
+    # (全长 is a report term: "has a total length of"; the model wrote "all long 277.4 km")
+    assert prep.model_text == "⦅1⦆⦅2⦆，会议于⦅3⦆开始。"
     # The time's own period and the sentence's are one.
-    assert prep.restore("It is ⦅1⦆ long and the meeting starts at ⦅2⦆.").text == \
-        "It is 15 km long and the meeting starts at 3:30 p.m."
+    assert prep.restore("It ⦅1⦆ ⦅2⦆ and the meeting starts at ⦅3⦆.").text == \
+        "It has a total length of 15 km and the meeting starts at 3:30 p.m."
     chinese = prepare("The road is 15 km long.", 16, tgt_lang="zh", src_lang="en")
     assert chinese.restore("这条路长⦅1⦆").text == "这条路长15公里。"
 
@@ -74,7 +75,7 @@ def test_a_unit_the_model_wrote_again_after_a_restored_measure_goes() -> None:
     money = prepare("Sales were 3 million dollars.", 16, tgt_lang="zh", src_lang="en")
     assert money.restore("销售额为⦅1⦆美元。").text == "销售额为300万美元。"
     # Into English the unit's word.
-    english = prepare("全长15公里，收入1.25亿元。", 16, tgt_lang="en", src_lang="zh")
+    english = prepare("这条路长15公里，收入1.25亿元。", 16, tgt_lang="en", src_lang="zh")
     assert english.restore("It is ⦅1⦆ km long, revenue ⦅2⦆ yuan.").text == (
         "It is 15 km long, revenue 125 million yuan.")
     assert english.restore("It is ⦅1⦆ kmh long, revenue ⦅2⦆.").text == "It is 15 km kmh long, revenue 125 million yuan."
