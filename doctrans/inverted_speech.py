@@ -24,6 +24,20 @@ source, its spans and the output's checks are untouched.
 | "No," said Linda Zhao, an analyst.          | "No," said Linda Zhao, an analyst.        |
 | "Are you waiting?" asked a young man.       | "Are you waiting?" asked a young man.     |
 | He said Tom was late.                       | He said Tom was late.                     |
+| said the old man from the ticket office.    | the old man from the ticket office said.  |
+| asked Margaret.                             | Margaret asked.                           |
+| said his mother quietly.                    | his mother said quietly.                  |
+| replied the woman behind the counter.       | the woman behind the counter said.        |
+| said Giovanni Bianchi, the mayor.           | said Giovanni Bianchi, the mayor.         |
+| said no more.                               | said no more.                             |
+
+The narration after a quotation is a piece of its own in a document (doctrans.dialogue cuts
+``"You'll catch your death out here," | said the old man from the ticket office.``), and alone
+such a piece came back verb first as well (``说工单办公室的老人``, ``问玛格丽特``, "replied the
+woman behind the counter" ``改造了这个女人``, re-made). Alone, the speaker may also be a short
+phrase with its article or possessive (``the old man from the ticket office``, ``his mother``),
+which the model wrote well first (``柜台后面的那个女人说``), and an adverb after it goes after the
+verb (``his mother said quietly``: ``他母亲安静地说``).
 """
 
 from __future__ import annotations
@@ -42,6 +56,15 @@ _INVERTED = re.compile(rf"(?P<quote>.*[,?!…]\s*[\"”’'])\s+(?P<verb>{'|'.jo
                        rf"(?P<who>{_TITLE}{_WORD}(?:\s+{_WORD}){{0,2}})\s*\.\s*$", re.DOTALL)
 
 
+# The narration piece alone: the verb, the speaker (a name, or a phrase of up to seven words after an
+# article or a possessive, no comma), perhaps an adverb.
+# Not a second clause ("said the man and smiled": the man and smiled said) nor an adverb's words.
+_GOES_ON = r"(?!(?:and|but|then|as|while|before|after|when|because|so|or|nor|yet|[a-z]+ly)\b)"
+_PHRASE = rf"(?:the|a|an|his|her|their|my|our|your)\s+{_GOES_ON}[a-z][\w'’-]*(?:\s+{_GOES_ON}[\w'’-]+){{0,6}}?"
+_NARRATION = re.compile(rf"(?P<verb>{'|'.join(_VERBS)})\s+(?P<who>{_TITLE}{_WORD}(?:\s+{_WORD}){{0,2}}|{_PHRASE})"
+                        r"(?:\s+(?P<how>[a-z]+ly))?\s*\.\s*")
+
+
 def speaker_first(model_text: str, src_lang: str | None, tgt_lang: str | None) -> str:
     """``model_text`` (English, into Chinese) with a quotation's verb after its speaker (see the
     module's docstring); as it is otherwise."""
@@ -49,5 +72,9 @@ def speaker_first(model_text: str, src_lang: str | None, tgt_lang: str | None) -
         return model_text
     m = _INVERTED.match(model_text)
     if m is None:
-        return model_text
+        alone = _NARRATION.fullmatch(model_text)
+        if alone is None:
+            return model_text
+        how = f" {alone.group('how')}" if alone.group("how") else ""
+        return f"{alone.group('who')} {_VERBS[alone.group('verb')]}{how}."
     return f"{m.group('quote')} {m.group('who')} {_VERBS[m.group('verb')]}."

@@ -25,7 +25,8 @@ _AFTER_COMMA = re.compile(r"(?:(?<=[^\W\d_])|(?<=\u2986))([,;])(?=[^\W\d_])")
 _AFTER_END = re.compile(r"(?:(?<=[a-z]{2})([.?!:])|(?<=\))(:))(?=[A-Z][a-z])")  # (March 12):Shanghai too
 # ... and a label's colon glued to its value, a figure or a span, where the source wrote "：" (a
 # checkup's 体重指数（BMI）：26.4 came back "body mass index (BMI):26.4", 电话：0755-… "call:0755-…").
-_LABEL_COLON = re.compile(r"(?:(?<=[A-Za-z]{2})|(?<=\)))(:)(?=[0-9\u2985])")
+# A label that is a span itself too (客服电话：400-820-1234 came back "customer service hotline:400-…").
+_LABEL_COLON = re.compile(r"(?:(?<=[A-Za-z]{2})|(?<=[)\u2986]))(:)(?=[0-9\u2985])")
 # A word (or span) glued to "(" before a word, and ")" glued to the next word.
 _BEFORE_OPEN = re.compile(r"((?<=[^\W\d_]{2})|\u2986)\((?=[^\W_]|\u2985)")
 _AFTER_CLOSE = re.compile(r"(?<=[^\W_]|\u2986)\)(?=([^\W\d_]{2}|\u2985))")

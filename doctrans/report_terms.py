@@ -280,6 +280,58 @@ _RATE_MOVE = re.compile(r"(?<![A-Za-z])(cut|cuts|lowered|lowers|reduced|reduces|
                         r"([0-9]+(?:\.[0-9]+)?)\s(basis points?|percentage points?)(?![A-Za-z])", re.IGNORECASE)
 
 
+# A share of a whole the report names (公司全年研发投入4.3亿元，占营业收入的比例为5.0% came back "430
+# million yuan of operating revenue is 5.0%"; 占营业收入的5.9%): "accounting for 5.0% of operating
+# revenue", the whole a report term (or a Latin abbreviation: 占GDP的比重) so its English is the term's.
+_CHINESE_SHARE = re.compile(rf"占(?P<whole>[\u4e00-\u9fff]{{2,10}}?|[A-Z]{{2,5}})(?:的)?(?:比例|比重)?"
+                            rf"(?:为|达到?|约为|约|超过)?\s?{_PERCENT}(?!的(?![。！？!?，,]|$))")
+# ... and into Chinese ("accounting for 5.0% of operating revenue": 占营业收入的5.0%).
+_ENGLISH_SHARE = re.compile(r"(?<![A-Za-z])(?:accounting for|representing)\s([0-9]+(?:\.[0-9]+)?)"
+                            r"(?:\s?%|\s(?:percent|per cent))\sof\s(?:the\s|its\s|our\s)?"
+                            r"(?P<whole>[A-Za-z][A-Za-z&\- ]{1,40}?)(?=[.,;:)]|\s(?:in|for|during|and)\s|$)",
+                            re.IGNORECASE)
+# A listed company's cash dividend (向全体股东每10股派发现金红利1.5元（含税） came back "10 stock dispatch to
+# the full share of 1.5 yuan"): "a cash dividend of 1.5 yuan for every 10 shares".
+_CASH_DIVIDEND = re.compile(r"(?:(?P<plan>拟)?以(?:公司)?(?:(?P<year>(?:19|20)[0-9]{2})年(?:末|底|12月31日))?(?:现有)?"
+                            r"总股本\s?(?P<n>[0-9]+(?:\.[0-9]+)?(?:万|亿)?)\s?股为基数，?)?"
+                            r"(?P<all>向全体股东)?每\s?(?P<per>[0-9]+)\s?股派(?:发|送)?现金(?:红利|股利)(?:人民币)?\s?")
+
+
+def _shares_of_wholes(text: str, src: str | None, tgt: str | None) -> list[Span]:
+    """:data:`_CHINESE_SHARE` and :data:`_CASH_DIVIDEND` into English, :data:`_ENGLISH_SHARE` into
+    Chinese, as ``number`` spans; a whole that is no report term is left to the model."""
+    _terms, into_chinese, into_english, _english, _chinese = _tables()
+    spans = []
+    if tgt == "en" and src != "en":
+        for m in _CHINESE_SHARE.finditer(text):
+            whole = m.group("whole")
+            english = whole if whole.isascii() else into_english.get(whole)
+            # A clause after a comma (…4.3亿元，占营业收入的5.0%); as a sentence's verb (出口额占GDP的18%)
+            # its tense is the model's.
+            if english and re.search(r"[，,、；]\s?$", text[:m.start()]):
+                spans.append(Span(m.start(), m.end(), m.group(), "number",
+                                  f"accounting for {ascii_digits(m.group(2))}% of {english}"))
+        for m in _CASH_DIVIDEND.finditer(text):
+            amount = next((a for a in find_amounts(text[m.end():], "en") if a.start == 0), None)
+            if amount is None or amount.target is None:
+                continue
+            end = m.end() + amount.end
+            written = (f"{'plans to pay ' if m.group('plan') else ''}a cash dividend of {amount.target} for every "
+                       f"{m.group('per')} shares{' to all shareholders' if m.group('all') else ''}")
+            if n := m.group("n"):  # ... based on the share capital (以总股本12亿股为基数, "fits in base")
+                scaled = next((x.target for x in find_magnitudes(n, "en") if (x.start, x.end) == (0, len(n))), n)
+                when = f" at the end of {m.group('year')}" if m.group("year") else ""
+                written += f", based on a total share capital of {scaled} shares{when}"
+            spans.append(Span(m.start(), end, text[m.start():end], "number", written))
+    elif tgt == "zh" and src != "zh":
+        lowered = {k.lower(): v for k, v in into_chinese.items()}
+        for m in _ENGLISH_SHARE.finditer(text):
+            chinese = lowered.get(m.group("whole").lower())
+            if chinese:
+                spans.append(Span(m.start(), m.end(), m.group(), "number", f"占{chinese}的{m.group(1)}%"))
+    return spans
+
+
 def _to_amounts(text: str, verbs: re.Pattern[str], tgt: str, rises: tuple[str, ...], written: tuple[str, str],
                 ) -> list[Span]:
     """Each rise or fall ``verbs`` finds right before an amount of money (doctrans.currency), as one
@@ -369,4 +421,5 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
             rate = "基准利率" if m.group(2) else "利率"
             spans.append(Span(m.start(), m.end(), m.group(), "number",
                               f"{'下调' if cut else '上调'}{rate}{ascii_digits(m.group(3))}{unit}"))
+    spans += [x for x in _shares_of_wholes(text, src, tgt) if not x.overlaps_any(spans)]
     return sorted(spans, key=lambda s: s.start)

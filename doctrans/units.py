@@ -231,6 +231,10 @@ _OUT_OF_CHINESE = {
     "毫米汞柱": "mmHg", "毫摩尔/升": "mmol/L",
     # A project's land (占地面积约150亩 came back "about 150 tunnel"), as China Daily writes it.
     "亩": "mu",
+    # An appliance manual's supply (请确认电源电压为220伏 came back "power is 220", the volts lost) and
+    # its frequencies; 安 alone is no unit here (安装, 平安).
+    "伏": "V", "伏特": "V", "千伏": "kV", "毫安": "mA", "安培": "A", "赫兹": "Hz", "千赫": "kHz",
+    "兆赫": "MHz", "千兆赫": "GHz", "吉赫": "GHz", "毫瓦": "mW",
 }
 # An English unit written as a word is singular after 1 (``1 mile``, ``1 square foot``).
 _SINGULAR = {"inches": "inch", "feet": "foot", "miles": "mile", "acres": "acre", "square feet": "square foot",
@@ -258,7 +262,7 @@ _CHINESE_MEASURE = re.compile(rf"(零下|(?<![0-9０-９A-Za-z℃℉%°])[-−])
 # (``一米八``: 1.8 m), half more (``一公里半``) or 一 inside a word (``统一米价``); 升 after a
 # numeral is as often "rise" (一升一降), 斤 an idiom's (四两拨千斤) or a jack's (千斤顶).
 _NUMERAL_UNIT = "|".join(u for u in sorted(_OUT_OF_CHINESE, key=len, reverse=True)
-                         if u not in ("升", "斤", "人次", "瓦"))  # 一片瓦 is a tile
+                         if u not in ("升", "斤", "人次", "瓦", "伏", "千伏"))  # 一片瓦 is a tile, 三伏天 the dog days
 _NUMERAL_MEASURE = re.compile(r"(零下)?(?<![零〇一二两三四五六七八九十百千万亿几第每])(?<![统唯同单均专之])"
                               r"([零〇一二两三四五六七八九十百千]+)(多|余)?"
                               rf"({_NUMERAL_UNIT})(?![饭粒服隆拉格斤里半零〇一二两三四五六七八九十])")

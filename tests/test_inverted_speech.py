@@ -11,7 +11,7 @@ from tests.docstring_tables import two_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(two_column_rows(inverted_speech)) == 7
+    assert len(two_column_rows(inverted_speech)) == 13
 
 
 @pytest.mark.parametrize(("model_text", "read"), two_column_rows(inverted_speech))
@@ -33,3 +33,20 @@ def test_the_model_reads_the_speaker_first_and_the_source_is_untouched() -> None
     # A masked surname is the speaker's placeholder (Zhao: doctrans.person_names).
     zhao = prepare('"It is a beautiful device," said Linda Zhao.', 16, tgt_lang="zh", src_lang="en")
     assert zhao.model_text == '"It is a beautiful device," Linda ⦅1⦆ said.'
+
+
+@pytest.mark.parametrize("piece", [
+    "said the man and smiled.",  # a second clause: its verb is no speaker's
+    "said the man angrily and left.",
+    "said the old man, and went back inside.",
+    "asked why.",
+])
+def test_a_narration_piece_that_goes_on_is_left(piece: str) -> None:
+    assert speaker_first(piece, "en", "zh") == piece
+
+
+def test_a_documents_narration_piece_reaches_the_model_speaker_first() -> None:
+    """A story's '"You'll catch your death out here," said the old man from the ticket office.' is
+    two pieces (doctrans.dialogue); the second came back 说工单办公室的老人, the verb first."""
+    prep = prepare("said the old man from the ticket office.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.model_text == "the old man from the ticket office said."

@@ -780,3 +780,32 @@ def test_a_change_before_a_sentences_final_de() -> None:
     changes = report_terms.find_changes("我们是如何把接口延迟降低80%的", "zh", "en")
     assert [(s.text, s.target) for s in changes] == [("降低80%", "down 80%")]
     assert report_terms.find_changes("实现增长5%的目标。", "zh", "en") == []
+
+
+@pytest.mark.parametrize(("text", "src", "tgt", "found"), [
+    # 公司全年研发投入4.3亿元，占营业收入的比例为5.0% came back "430 million yuan of operating revenue is 5.0%".
+    ("研发投入4.3亿元，占营业收入的比例为5.0%。", "zh", "en",
+     ("占营业收入的比例为5.0%", "accounting for 5.0% of operating revenue")),
+    ("出口增长，占GDP的18%。", "zh", "en", ("占GDP的18%", "accounting for 18% of GDP")),
+    ("R&D spending was $4.3 billion, accounting for 5.0% of revenue.", "en", "zh",
+     ("accounting for 5.0% of revenue", "占收入的5.0%")),
+    # 以总股本12亿股为基数，向全体股东每10股派发现金红利1.5元 came back "fits in base 1.2 billion shares, 10 stock
+    # dispatch to the full share of 1.5 yuan".
+    ("公司拟以总股本12亿股为基数，向全体股东每10股派发现金红利1.5元（含税）。", "zh", "en",
+     ("拟以总股本12亿股为基数，向全体股东每10股派发现金红利1.5元",
+      "plans to pay a cash dividend of 1.5 yuan for every 10 shares to all shareholders, "
+      "based on a total share capital of 1.2 billion shares")),
+    ("每10股派发现金红利2.5元。", "zh", "en",
+     ("每10股派发现金红利2.5元", "a cash dividend of 2.5 yuan for every 10 shares")),
+])
+def test_a_share_of_a_named_whole_and_a_cash_dividend(text: str, src: str, tgt: str, found: tuple[str, str]) -> None:
+    assert found in [(s.text, s.target) for s in automatic_terms(text, [], src, tgt)]
+
+
+@pytest.mark.parametrize("text", [
+    "他占了30%的股份。",  # 占 and a figure, no whole the report names
+    "出口额占GDP的18%。",  # the sentence's verb: its tense is the model's
+    "占营业收入的5%的目标",  # before 的: a target of 5%
+])
+def test_a_share_the_model_writes(text: str) -> None:
+    assert not any(s.target and "accounting for" in s.target for s in automatic_terms(text, [], "zh", "en"))

@@ -108,6 +108,8 @@ def test_the_menopause_is_no_term_in_years() -> None:
     ("body mass index (BMI):⦅1⦆", "体重指数（BMI）：26.4", "body mass index (BMI): ⦅1⦆"),
     ("Contact: Liu, call:0755-83926451.", "联系人：刘工，电话：0755-83926451。", "Contact: Liu, call: 0755-83926451."),
     ("The meeting starts at 10:30.", "会议时间：10:30", "The meeting starts at 10:30."),
+    # A label that is a term itself (客服电话：400-820-1234 came back "customer service hotline:400-…").
+    ("contact us, ⦅1⦆:⦅2⦆.", "请联系我们，客服电话：400-820-1234。", "contact us, ⦅1⦆: ⦅2⦆."),
 ])
 def test_a_labels_colon_gets_its_space_before_the_value(decoded: str, source: str, expected: str) -> None:
     assert spaced_after_marks(decoded, source) == expected

@@ -658,3 +658,11 @@ def test_a_total_of_days_into_english() -> None:
     assert [(s.text, s.target) for s in spans if s.target and "total" in s.target] == [
         ("共3天", "3 days in total"), ("共计两周", "2 weeks in total")]
     assert all("total" not in (s.target or "") for s in find_units("共计两周的培训", "en"))
+
+
+def test_an_appliances_volts_and_frequencies_into_english() -> None:
+    # 请确认电源电压为220伏 came back "power is 220", the volts lost; 三伏天 is the dog days.
+    found = [(s.text, s.target) for s in find_units("电源电压为220伏，输入100-240伏特，50/60赫兹，电流2安培。", "en")]
+    assert ("220伏", "220 V") in found and ("50/60赫兹", "50/60 Hz") in found and ("2安培", "2 A") in found
+    assert find_units("三伏天很热，敌人埋伏在山上。", "en") == []
+
