@@ -76,6 +76,7 @@ from doctrans.verbatim import (
     remask,
     unmask,
 )
+from doctrans.vulgar_words import unwarranted_vulgarity
 from doctrans.zh_punctuation import is_chinese, restore_chinese_punctuation
 
 # A section or list number before a heading or item (``1. Summary``, ``2.1 Results``, ``(3) 总则``):
@@ -302,8 +303,11 @@ class Prepared:
     def _spelled_wrong(self, text: str) -> bool:
         """Whether ``text`` (as the model wrote it) copies an English word wrong into Chinese
         (doctrans.kept_names.miscopied_words) or copies a phrase it left untranslated
-        (doctrans.kept_names.copied_phrase), or makes up an English word (doctrans.english_words)."""
+        (doctrans.kept_names.copied_phrase), or makes up an English word (doctrans.english_words), or
+        swears where the source does not (doctrans.vulgar_words)."""
         src, tgt = base_language(self.src_lang), base_language(self.tgt_lang)
+        if unwarranted_vulgarity(self.source, text, src, tgt):  # "a dicked child" (doctrans.vulgar_words)
+            return True
         if src == "en" and tgt == "zh":
             return bool(miscopied_words(self.source, text)) or copied_phrase(self.source, text) is not None
         return tgt == "en" and src != "en" and bool(made_up_words(self.source, text))
