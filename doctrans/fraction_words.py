@@ -173,7 +173,9 @@ def chinese_tenths(text: str, taken: Sequence[Span] = ()) -> list[Span]:
 _ONE_IN = re.compile(r"(?<![\w'’-])(one|two|three|four|five|six|seven|eight|nine|[1-9])\s+(?:in|out\s+of)\s+"
                      r"(two|three|four|five|six|seven|eight|nine|ten|[2-9]|[1-9][0-9]{1,2})(?![\w'’-])", re.IGNORECASE)
 # (... "of" may go: "Half the town lost power" came back 三天的镇长, the half gone)
-_HALF_OF = re.compile(r"(?<![\w'’-])half(?:\s+of)?(?=\s+(?:the|all|its|their|our|his|her|them|those|these|us|you)\b)",
+# Not a first or second half ("in the first half of the year" came back 第一半年: doctrans.report_periods).
+_HALF_OF = re.compile(r"(?<![\w'’-])(?<!first )(?<!second )half(?:\s+of)?"
+                      r"(?=\s+(?:the|all|its|their|our|his|her|them|those|these|us|you)\b)",
                       re.IGNORECASE)
 _POINT_PART = re.compile(r"(?<![\w'’-])(a quarter of a|half a|half of a|three quarters of a) percentage point"
                          r"(?![\w'’-])", re.IGNORECASE)

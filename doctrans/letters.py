@@ -19,6 +19,8 @@ formula (written without the model, like a section heading):
 | Dear Professor Lee,     | (as written)             | 尊敬的Lee教授：   |
 | Dear Sir or Madam,      | (as written)             | 尊敬的先生/女士： |
 | Dear Colleagues,        | (as written)             | 各位同事：        |
+| Dear Shareholders,      | (as written)             | 尊敬的各位股东：  |
+| Dear fellow shareholders, | (as written)           | 尊敬的各位股东：  |
 | Best regards,           | (as written)             | 此致敬礼！        |
 
 A Chinese name is one of doctrans.person_names (a surname of its list and one or two characters a
@@ -72,10 +74,24 @@ _GROUPS_EN = {"Sir or Madam": "尊敬的先生/女士：", "Sir/Madam": "尊敬�
               "Parents": "尊敬的家长：", "All": "各位：", "all": "各位：", "Team": "各位同事：", "team": "各位同事：",
               # "Dear Sir," is no one named Sir.
               "Sir": "尊敬的先生：", "Madam": "尊敬的女士：", "Sirs": "敬启者：", "Friends": "亲爱的朋友们：",
-              "friends": "亲爱的朋友们："}
+              "friends": "亲爱的朋友们：",
+              # A chief executive's letter ("Dear Shareholders," came back 亲爱的Shareholders：, the
+              # group kept as a name) and the groups a notice addresses (the reverse of _GROUPS_ZH).
+              "Shareholders": "尊敬的各位股东：", "Fellow Shareholders": "尊敬的各位股东：",
+              "Stockholders": "尊敬的各位股东：", "Investors": "尊敬的投资者：", "Passengers": "尊敬的旅客：",
+              "Visitors": "尊敬的游客：", "Readers": "亲爱的读者：", "Residents": "各位居民：",
+              "Citizens": "各位市民：", "Patients": "尊敬的患者：", "Candidates": "各位考生：",
+              "Participants": "各位学员：", "Guests": "各位来宾：", "Members": "尊敬的会员：",
+              "Valued Members": "尊敬的会员：", "Users": "尊敬的用户：", "Students": "亲爱的同学们：",
+              "Ladies and Gentlemen": "女士们、先生们：", "Valued Customers": "尊敬的客户：",
+              "Employees": "各位员工：", "Staff": "各位员工：", "Partners": "尊敬的合作伙伴：",
+              "Editor": "尊敬的编辑：", "Hiring Manager": "尊敬的招聘经理：", "Neighbours": "各位邻居：",
+              "Neighbors": "各位邻居："}
+_GROUPS_EN_FOLDED = {k.lower(): v for k, v in _GROUPS_EN.items()}
 _SALUTATION_EN = re.compile(r"^Dear\s+(?:(Mr\.?|Mrs\.?|Ms\.?|Miss|Dr\.?|Professor|Prof\.)\s+)?"
-                            r"(Sir or Madam|Sir/Madam|[A-Z][A-Za-z'’\-]+(?: [A-Z][A-Za-z'’\-]+)?|[Cc]olleagues|"
-                            r"Valued Customer|[Tt]eam|[Aa]ll|friends|customers?)\s?[,:]?$")
+                            r"(Sir or Madam|Sir/Madam|Ladies and Gentlemen"
+                            r"|[A-Z][A-Za-z'’\-]+(?: [A-Z][A-Za-z'’\-]+)?|[Cc]olleagues|"
+                            r"Valued Customer|[Tt]eam|[Aa]ll|friends|customers?|[a-z]+(?: [a-z]+)?)\s?[,:]?$")
 _CLOSINGS_EN = re.compile(r"^(?:Yours (?:sincerely|faithfully|truly)|Sincerely(?: yours)?|(?:Best|Kind|Warm|With best)"
                           r" regards|Regards|Best wishes|Respectfully(?: yours)?)\s?,?$", re.IGNORECASE)
 
@@ -113,11 +129,14 @@ def find_letter_formula(text: str, src_lang: str | None, tgt_lang: str | None) -
     elif src == "en" and tgt == "zh":
         if m := _SALUTATION_EN.match(body):
             title, name = m.group(1), m.group(2)
-            if name in _GROUPS_EN and not title:
-                written = _GROUPS_EN[name]
+            group = _GROUPS_EN.get(name) or _GROUPS_EN_FOLDED.get(name.lower())
+            if name[:1].islower() and not group:
+                pass  # a salutation in small letters is a group's or no name's: the model's
+            elif group and not title:
+                written = group
             elif title:
                 written = f"尊敬的{name}{_TITLES_EN[title]}："
-            elif name not in _GROUPS_EN:
+            elif not group:
                 written = f"亲爱的{name}："
         elif _CLOSINGS_EN.match(body):
             written = "此致敬礼！"

@@ -225,16 +225,20 @@ def _version_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span]) -
 
 
 def _joined_pairs(terms: Sequence[Span], figures: Sequence[Span], join: Callable[[Span, Span], Span | None],
-                  ) -> list[Span]:
+                  swallow: str = "") -> list[Span]:
     """``terms`` with each two neighbours of ``figures`` (in text order) that ``join`` makes one
-    span (None: not joined) replaced by it, where it overlaps no other span of them: a joined
-    pair's second figure starts no other pair."""
+    span (None: not joined) replaced by it, where it overlaps no other span of them (but those of
+    a kind in ``swallow`` wholly inside it, which go): a joined pair's second figure starts no other pair."""
     out = list(terms)
     for a, b in itertools.pairwise(figures):
         span = join(a, b)
-        if span is None or any(t is not a and t is not b and t.start < span.end and span.start < t.end for t in out):
+        if span is None:
             continue
-        out = [t for t in out if t is not a and t is not b]
+        inside = [t for t in out if t.kind in swallow.split() and span.start <= t.start and t.end <= span.end]
+        if any(t is not a and t is not b and t not in inside and t.start < span.end and span.start < t.end
+               for t in out):
+            continue
+        out = [t for t in out if t is not a and t is not b and t not in inside]
         out.append(span)
     return sorted(out, key=lambda s: s.start)
 
@@ -272,7 +276,10 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
         ranged = _version_ranges(text, ranged, figures)
         held, loose = _figures(ranged, figures)
         ordered = sorted([*held, *loose], key=lambda s: s.start)
-        return _parts_of(text, _changes_from(text, ranged, ordered), ordered)
+        changed = _changes_from(text, ranged, ordered)
+        moves = [t for t in changed if t.kind == "number" and re.match(r"(增至|降至|升至)", t.target or "")]
+        changed = _changes_to_from(text, changed, sorted({*ordered, *moves}, key=lambda s: s.start))
+        return _parts_of(text, changed, ordered)
     if tgt != "en" or src == "en":
         return list(terms)
     def english(a: Span, b: Span) -> str | None:
@@ -365,6 +372,8 @@ _CHINESE_FROM_TO = re.compile(r"(升至|上升至|上升到|提升至|提升到|
                               r"|上涨至|上涨到|降至|下降至|下降到|减至|减少到|减少至|回落至|回落到|下滑至|降低到|降低至)")
 _CHINESE_RISE = re.compile(r"^(?:升|上升|提升|增|增长|增加|提高|上涨)")
 _CHINESE_OBJECT_BEFORE = re.compile(r"[将把使][^，。；！？,;]*$")
+_FROM_PERIOD = re.compile(r"[从由](?:上年|去年|上年同期|去年同期|一年前"
+                          r"|(?P<year>(?:19|20)[0-9]{2})年(?P<end>末|底)?)的$")
 
 
 def _chinese_changes_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
@@ -376,7 +385,11 @@ def _chinese_changes_from(text: str, terms: Sequence[Span], figures: Sequence[Sp
                      key=lambda s: s.start)
 
     def join(a: Span, b: Span) -> Span | None:
-        if text[a.start - 1:a.start] not in ("从", "由") or _CHINESE_OBJECT_BEFORE.search(text, 0, a.start - 1):
+        # ... with the period the level was in between (毛利率由上年的20.7%下降至18.6% came back "Gross
+        # margin Contributed by 20.7% fell to 18.6% in the previous year").
+        since = _FROM_PERIOD.search(text, 0, a.start)
+        start = since.start() if since else a.start - 1
+        if text[start:start + 1] not in ("从", "由") or _CHINESE_OBJECT_BEFORE.search(text, 0, start):
             return None
         verb = _CHINESE_FROM_TO.match(text, a.end)
         if verb is None or a.end != b.start or b.target is None \
@@ -384,9 +397,13 @@ def _chinese_changes_from(text: str, terms: Sequence[Span], figures: Sequence[Sp
                 or _units_differ(a.text, b.text[verb.end() - verb.start():]):
             return None
         rise = _CHINESE_RISE.match(verb.group(1)) is not None
-        written = f"{'rose' if rise else 'fell'} from {a.target or a.text} to {b.target[to.end():]}"
-        return Span(a.start - 1, b.end, text[a.start - 1:b.end], "number", written)
-    return _joined_pairs(terms, numbers, join)
+        when = ""
+        if since:
+            year, end = since.group("year"), since.group("end")
+            when = " a year earlier" if not year else f" at the end of {year}" if end else f" in {year}"
+        written = f"{'rose' if rise else 'fell'} from {a.target or a.text}{when} to {b.target[to.end():]}"
+        return Span(start, b.end, text[start:b.end], "number", written)
+    return _joined_pairs(terms, numbers, join, swallow="date")
 
 
 # A part of a whole: "on 22 of 30 days" came back 2230天 (the two figures glued, the of gone):
@@ -427,6 +444,49 @@ def _changes_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> 
         written = f"从{a.target or a.text}{'增至' if high[0] > low[0] else '降至'}{b.target or b.text}"
         return Span(begin, b.end, text[begin:b.end], "number", written)
     return _joined_pairs(terms, figures, join)
+
+
+# ... and a change to a level with the level it started from after it, as a report writes it
+# ("operating margin narrowed to 11.3% from 12.9% a year earlier" came back 缩小到11.3%的12.9%一年前,
+# the two figures swapped to a reader; "Net debt fell to $2.1 billion from $2.6 billion" 降至21亿美元
+# from 26亿美元): one span, 从一年前的12.9%收窄至11.3%, the period it is compared with in it.
+_TO_BEFORE = re.compile(rf"(?i)(?<![A-Za-z])(?:(?:has|have|had|was|were|is|are|been)\s+)?({_CHANGE_VERB})\s+to\s+$")
+_FROM_BETWEEN = re.compile(r"(?i)\s+from\s+")
+_COMPARED_WITH = re.compile(r"(?i)\s+(?:(a year (?:earlier|ago|before))|(last year|the previous year|the year before"
+                            r"|the prior year)|in ((?:19|20)[0-9]{2}))(?![A-Za-z0-9])")
+_TO_VERBS = {"narrowed": "收窄至", "widened": "扩大至"}
+
+
+def _changes_to_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
+    """``terms`` with each "VERB to B from A" of ``figures`` made one span, 从A…至B (English into
+    Chinese); a "fell to $2.1 billion" span of doctrans.report_terms is its verb and B."""
+    out = list(terms)
+    for a, b in itertools.pairwise(figures):
+        if not _FROM_BETWEEN.fullmatch(text, a.end, b.start):
+            continue
+        # The verb may be in the figure's span already (doctrans.report_terms: "fell to $2.1 billion").
+        if a.target and re.match(r"(增至|降至|升至)", a.target):
+            begin, verb, to = a.start, a.target[:2], a.target[2:]
+            to_text = re.sub(r"(?i)^.*?\sto\s+", "", a.text)
+        elif vm := _TO_BEFORE.search(text, 0, a.start):
+            begin, verb, to, to_text = vm.start(), _TO_VERBS.get(vm.group(1).lower(), ""), a.target or a.text, a.text
+        else:
+            continue
+        level, start = _value_and_unit(to_text), _value_and_unit(b.text)
+        if level is None or start is None or level[1] != start[1] or level[0] == start[0]:
+            continue
+        if verb not in _TO_VERBS.values():
+            verb = "增至" if level[0] > start[0] else "降至"
+        when, end = "", b.end
+        if since := _COMPARED_WITH.match(text, b.end):
+            when = "一年前的" if since.group(1) else "上年的" if since.group(2) else f"{since.group(3)}年的"
+            end = since.end()
+        inside = [t for t in out if begin <= t.start and t.end <= end]
+        if any(t not in inside and t.start < end and begin < t.end for t in out):
+            continue
+        out = [t for t in out if t not in inside]
+        out.append(Span(begin, end, text[begin:end], "number", f"从{when}{b.target or b.text}{verb}{to}"))
+    return sorted(out, key=lambda s: s.start)
 
 
 def _units_differ(a: str, b: str) -> bool:

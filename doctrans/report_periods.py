@@ -24,6 +24,8 @@ output's usual form, masked, restored and checked like a glossary term:
 | first nine months of 2025 | (as written) | 2025年前三季度 |
 | Third Quarter 2026  | (as written) | 2026年第三季度 |
 | for the first half of 2027 | (as written) | 2027年上半年 |
+| the first half of the year | (as written) | 上半年 |
+| the third quarter of last year | (as written) | 去年第三季度 |
 | for the three months ended September 30, 2026 | (as written) | 截至2026年9月30日的三个月 |
 | first three quarters of 2025 | (as written) | 2025年前三季度 |
 | 2025年前10个月      | the first 10 months of 2025 | (as written) |
@@ -78,6 +80,12 @@ _FIRST_QUARTERS_EN = re.compile(rf"(?<![0-9A-Za-z_])(?:Q1\s?[-–]\s?Q3\s?({_YEA
 _QUARTER_OF_EN = re.compile(rf"(?<![A-Za-z])(?:(?i:for\s+the)\s+)?"
                             rf"((?i:first|second|third|fourth)[\s-]+(?i:quarter)|(?i:first|second)[\s-]+(?i:half))"
                             rf"(?:\s+of(?:\s+the\s+(?:fiscal\s+)?year)?)?\s+({_YEAR})(?![0-9A-Za-z_])")
+# ... and of a year named by a word ("We will not raise prices in the first half of the year" came back
+# 今年第一半年, "the first half-year", its half read as 一半): 上半年, 明年第一季度.
+_QUARTER_OF_YEAR_EN = re.compile(r"(?<![A-Za-z])(?i:the)\s+((?i:first|second|third|fourth)[\s-]+(?i:quarter)"
+                                 r"|(?i:first|second)[\s-]+(?i:half))\s+of\s+((?i:the|this|next|last))\s+year"
+                                 r"(?![A-Za-z])")
+_YEAR_WORDS = {"the": "", "this": "今年", "next": "明年", "last": "去年"}
 # A report's period of months up to a date ("revenue of $412.6 million for the three months ended September
 # 30, 2026" came back 用于去年的三月结束2026年9月30日, "used for last year's March ending"): 截至2026年9月30日的三个月,
 # the date first, as Chinese reports write it. "for" goes with it: 截至 says it.
@@ -118,6 +126,11 @@ def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
             written = {"first half": "上半年", "second half": "下半年"}.get(part) \
                 or f"第{_NUMERALS[_ORDINAL_WORDS[part.split()[0]] - 1]}季度"
             found.append(Span(m.start(), m.end(), m.group(), "number", f"{m.group(2)}年{written}"))
+        for m in _QUARTER_OF_YEAR_EN.finditer(text):
+            part = re.sub(r"[\s-]+", " ", m.group(1).lower())
+            written = {"first half": "上半年", "second half": "下半年"}.get(part) \
+                or f"第{_NUMERALS[_ORDINAL_WORDS[part.split()[0]] - 1]}季度"
+            found.append(Span(m.start(), m.end(), m.group(), "number", f"{_YEAR_WORDS[m.group(2).lower()]}{written}"))
         for m in _MONTHS_ENDED_EN.finditer(text):
             date = next((d for d in find_dates(text[m.end():], tgt) if d.start == 0), None)
             if date is not None and "年" in date.output:  # a date with its year, not a month alone

@@ -11,7 +11,7 @@ from tests.docstring_tables import three_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(three_column_rows(letters)) == 12
+    assert len(three_column_rows(letters)) == 14
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), three_column_rows(letters))

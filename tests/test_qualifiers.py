@@ -238,3 +238,32 @@ def test_a_qualifier_before_a_sum_with_its_currencys_code() -> None:
     """"The fee is USD 1,200 (about EUR 1,100)" came back 省略1,100欧元: "about" read as "omit"."""
     prep = prepare("The fee is USD 1,200 (about EUR 1,100).", 16, tgt_lang="zh", src_lang="en")
     assert [(s.text, s.target) for s in prep.masked.spans][-1] == ("about EUR 1,100", "约1,100欧元")
+
+
+@pytest.mark.parametrize(("text", "copy"), [
+    # "operating margin narrowed to 11.3% from 12.9% a year earlier" came back 缩小到11.3%的12.9%一年前:
+    # the two figures swapped to a reader.
+    ("Operating margin narrowed to 11.3% from 12.9% a year earlier.", "营业利润率从一年前的12.9%收窄至11.3%。"),
+    ("Net debt fell to $2.1 billion from $2.6 billion.", "净负债从26亿美元降至21亿美元。"),
+    ("Unemployment fell to 3.9% from 4.1% last year.", "失业从上年的4.1%降至3.9%。"),
+])
+def test_a_level_with_the_level_it_started_from_after_it_into_chinese(text: str, copy: str) -> None:
+    assert prepare(text, 16, tgt_lang="zh", src_lang="en").copy == copy
+
+
+@pytest.mark.parametrize("text", [
+    "The price rose to 50% from 12.9 million.",  # a percentage and a count: no one level
+    "He moved to Paris from London.",
+])
+def test_what_is_no_change_from_a_level(text: str) -> None:
+    assert not any((s.target or "").startswith("从") for s in automatic_terms(text, [], "en", "zh"))
+
+
+@pytest.mark.parametrize(("text", "copy"), [
+    # 毛利率由上年的20.7%下降至18.6% came back "Gross margin Contributed by 20.7% fell to 18.6% in the previous year".
+    ("毛利率由上年的20.7%下降至18.6%。", "Gross margin fell from 20.7% a year earlier to 18.6%."),
+    # (a term in small letters with hyphens starts its sentence with a capital too)
+    ("资产负债率从2024年末的58.1%降至54.2%。", "Debt-to-asset ratio fell from 58.1% at the end of 2024 to 54.2%."),
+])
+def test_a_fall_from_the_level_of_a_period_into_english(text: str, copy: str) -> None:
+    assert prepare(text, 16, tgt_lang="en", src_lang="zh").copy == copy

@@ -666,3 +666,10 @@ def test_an_appliances_volts_and_frequencies_into_english() -> None:
     assert ("220伏", "220 V") in found and ("50/60赫兹", "50/60 Hz") in found and ("2安培", "2 A") in found
     assert find_units("三伏天很热，敌人埋伏在山上。", "en") == []
 
+
+
+def test_a_percentage_takes_no_counter() -> None:
+    # "We did not meet our target of 8% organic growth" came back 我们没有看到8%个器官增长的目标.
+    prep = prepare("We did not meet our target of 8% organic growth.", 16, tgt_lang="zh", src_lang="en")
+    assert prep.restore("我们没有达到⦅1⦆个⦅2⦆的目标").text == "我们没有达到8%有机增长的目标。"  # ⦅2⦆: the term
+    assert prep.restore("⦅1⦆个人⦅2⦆").text == "8%个人有机增长。"  # 个人: a word

@@ -177,9 +177,10 @@ class Prepared:
                 for clock in clocks:
                     restored = replace(restored, text=re.sub(re.escape(clock) + r"上(?=[的，。、；：！？]|$)", clock,
                                                              restored.text))
-                # A percentage takes no 号 (下降3.2%号第三季度: the model's after a change).
+                # A percentage takes no 号 (下降3.2%号第三季度: the model's after a change) nor 个 ("our target
+                # of 8% organic growth" came back 8%个器官增长; 个人, 个体 are words).
                 percentages = [s.output for s in self.masked.spans if s.kind == "number" and s.output.endswith("%")]
-                restored = replace(restored, text=no_counter_after(restored.text, percentages, "号"))
+                restored = replace(restored, text=no_counter_after(restored.text, percentages, "号个", "人体性"))
                 counts = [s.output for s in self.masked.spans if s.kind == "number" and s.output[-1:] not in "年岁"
                           and not _CALENDAR_YEAR.fullmatch(s.output)
                           and not _YEARS_SOON_AFTER.match(self.masked.source, s.end)]
@@ -533,7 +534,7 @@ def latin_copy(text: str, spans: Sequence[Span]) -> str:
     # a word in inner capitals or a code word (iPhone, pip).
     # ... and so does a heading that starts with a term (a docx's 季度经营情况 came back "quarterly business
     # performance").
-    first = re.match(r"[a-z]+(?=[\s,])", joined)
+    first = re.match(r"[a-z]+(?=[\s,]|-[a-z])", joined)  # debt-to-asset ratio too
     lead = next((s for s in spans if s.start == len(text) - len(text.lstrip())), None)
     if first is not None and (re.search(r"[.!?:]$", joined) or (lead is not None and lead.target is not None
                                                                 and joined.startswith(lead.target))):
