@@ -34,7 +34,7 @@ _ENGLISH = re.compile(r"(?<![A-Za-z])(?:[Ff]uck\w*|[Ss]hit\w*|[Bb]itch\w*|[Bb]as
                       r"|[Bb]ollocks)(?![A-Za-z])")
 # Chinese swearing, as the models write it into Chinese and as a source warrants it.
 _CHINESE = re.compile(r"他妈|妈的|他娘|娘的|操你|肏|婊|鸡巴|屌|狗屎|王八|混蛋|杂种|狗娘|贱人|该死|见鬼|滚蛋|去你的"
-                      r"|日你|尼玛|卧槽|妈逼|傻逼|牛逼|放屁|扯淡|他奶奶|混账|荡妇|妓")
+                      r"|日你|尼玛|卧槽|妈逼|傻逼|牛逼|放屁|扯淡|他奶奶|混账|混帐|荡妇|妓")
 # What makes a Chinese source swear besides the words above: a curse's plain characters.
 # (干! alone is a subtitle's "fuck!")
 _CHINESE_SOURCE = re.compile(rf"{_CHINESE.pattern}|操|靠|屎|屁|滚|蠢|傻|笨蛋|可恶|烂|鬼|干\s?[!！]")

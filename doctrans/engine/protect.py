@@ -49,6 +49,7 @@ from doctrans.person_names import find_person_names, surnames_after_latin_given_
 from doctrans.place_names import invented_places, look_alikes, no_inside_after_place
 from doctrans.quoted_terms import DEFINED, DEFINED_INTO_ENGLISH, QuotedTerm, find_quoted_terms, quoted
 from doctrans.quotes import chinese_quotes, double_quoted, drop_stray_quote, keep_quotation, plain_quotes
+from doctrans.relative_years import lost_relative_years
 from doctrans.section_headings import find_section_heading, leading_label, numbered_heading, titled_part
 from doctrans.segment import is_cjk
 from doctrans.sentence_end import common_first_word_in_small_letters, drop_unopened, end_like_source, end_marks
@@ -305,9 +306,12 @@ class Prepared:
         """Whether ``text`` (as the model wrote it) copies an English word wrong into Chinese
         (doctrans.kept_names.miscopied_words) or copies a phrase it left untranslated
         (doctrans.kept_names.copied_phrase), or makes up an English word (doctrans.english_words), or
-        swears where the source does not (doctrans.vulgar_words)."""
+        swears where the source does not (doctrans.vulgar_words), or drops its next or last year
+        (doctrans.relative_years)."""
         src, tgt = base_language(self.src_lang), base_language(self.tgt_lang)
         if unwarranted_vulgarity(self.source, text, src, tgt):  # "a dicked child" (doctrans.vulgar_words)
+            return True
+        if lost_relative_years(self.model_text or "", text, src, tgt):  # 明年 lost (doctrans.relative_years)
             return True
         if src == "en" and tgt == "zh":
             return bool(miscopied_words(self.source, text)) or copied_phrase(self.source, text) is not None
