@@ -206,6 +206,11 @@ _RISES = ("增长", "上升", "提高", "增加", "上涨", "上调", "收涨", 
 # has been added to the last year"): the period is needed, the verb alone is the model's.
 _CHINESE_CHANGE_BY_AMOUNT = re.compile(r"(同比|环比|(?:比|较|与)(?:上年|去年|上一?季度|上个?月)(?:同期)?(?:相比)?，?)"
                                        r"(增长|增加|提高|上升|减少|下降|降低)了?\s?")
+# ... and a level against the period before, an adjective's (猪肉价格……仍比去年同期低15.6% came back "it's
+# still less than last 15.6%"): "15.6% lower than a year earlier".
+_CHINESE_THAN = re.compile(rf"(?:比|较)(去年|上年|上月|上个月|上季度)(?:同期)?(低|高)了?\s?{_PERCENT}")
+_THAN_PERIODS = {"去年": "a year earlier", "上年": "a year earlier", "上月": "a month earlier",
+                 "上个月": "a month earlier", "上季度": "the previous quarter"}
 # A market's close (上证指数收涨0.5% came back "The previous expensed 0.5%").
 _CLOSED = {"收涨": "closed up", "收跌": "closed down"}  # 价格上涨了5% had come back "is fulfilled 5%"
 # Into Chinese, the percentage in words too ("Sales fell 3.2 percent" came back 3.2%第三季度的销售员,
@@ -377,6 +382,9 @@ def find_changes(text: str, src_lang: str | None, tgt_lang: str | None) -> list[
                 points = ascii_digits(m.group(4))
                 size = f"{points} percentage point{'' if points == '1' else 's'}"
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{direction} {size}{period}"))
+        for m in _CHINESE_THAN.finditer(text):
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{ascii_digits(m.group(3))}% "
+                              f"{'lower' if m.group(2) == '低' else 'higher'} than {_THAN_PERIODS[m.group(1)]}"))
         for m in _CHINESE_CHANGE_TO.finditer(text):
             verb = "rose" if m.group(1) in _CHINESE_RISES_TO else "fell"
             spans.append(Span(m.start(), m.end(), m.group(), "number", f"{verb} to {ascii_digits(m.group(2))}%"))

@@ -809,3 +809,12 @@ def test_a_share_of_a_named_whole_and_a_cash_dividend(text: str, src: str, tgt: 
 ])
 def test_a_share_the_model_writes(text: str) -> None:
     assert not any(s.target and "accounting for" in s.target for s in automatic_terms(text, [], "zh", "en"))
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # 猪肉价格……仍比去年同期低15.6% came back "it's still less than last 15.6%".
+    ("猪肉价格环比上涨3.2%，但仍比去年同期低15.6%。", ("比去年同期低15.6%", "15.6% lower than a year earlier")),
+    ("销量较上月高5%。", ("较上月高5%", "5% higher than a month earlier")),
+])
+def test_a_level_above_or_below_the_period_before(text: str, found: tuple[str, str]) -> None:
+    assert found in [(s.text, s.target) for s in automatic_terms(text, [], "zh", "en")]
