@@ -224,6 +224,29 @@ def test_a_table_under_a_paragraph_is_read_cell_by_cell(tmp_path: Path) -> None:
     assert {"Item", "Revenue ($m)", "Headcount", "2024", "3,840", "9,050"} <= set(texts)
 
 
+@pytest.mark.parametrize("align", ["CENTER", "LEFT"])
+def test_a_table_is_read_row_by_row_before_the_heading_under_it(tmp_path: Path, align: str) -> None:
+    """A report's table (reportlab centres one) was read column by column ("Metric, Revenue ($m),
+    Operating margin, 2024, …") and after the heading under it: nothing spans a centred table and
+    the heading at the margin, so the heading read as a column of its own to the table's left."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table
+
+    path = tmp_path / "table.pdf"
+    styles = getSampleStyleSheet()
+    SimpleDocTemplate(str(path), pagesize=A4).build([
+        Paragraph("Revenue grew 6% to $1.42 billion in 2025, driven by demand for our pumps.", styles["BodyText"]),
+        Table([["Metric", "2024", "2025"], ["Revenue ($m)", "1,340", "1,420"], ["Operating margin", "12.9%", "11.3%"]],
+              hAlign=align),
+        Paragraph("Outlook", styles["Heading2"]),
+        Paragraph("We expect revenue growth of 4% to 6% in 2026.", styles["BodyText"]),
+    ])
+    texts = [b.text for b in read_document(path).blocks()]
+    assert texts[1:] == ["Metric", "2024", "2025", "Revenue ($m)", "1,340", "1,420", "Operating margin", "12.9%",
+                         "11.3%", "Outlook", "We expect revenue growth of 4% to 6% in 2026."]
+
+
 def test_a_centred_title_and_a_heading_at_the_margin_in_one_font_are_read_apart(tmp_path: Path) -> None:
     """A report's centred title "Annual Report 2025" over its heading "Message from the Chair" (both
     18-point bold in reportlab's styles) was read as one line, translated as one: 年度报告2025消息."""

@@ -136,7 +136,9 @@ def test_a_point_counted_in_prose(sentence: str, found: tuple[int, str] | None) 
 
 def test_the_counted_point_is_written_before_the_rest_in_small_letters() -> None:
     prep = prepare("一是市场竞争日益激烈。", 16, tgt_lang="en", src_lang="zh")
-    assert prep.model_text == "市场竞争日益激烈。"
-    assert prep.restore("The market competition is fierce.").text == "First, the market competition is fierce."
+    assert prep.model_text == "⦅1⦆日益激烈。"  # 市场竞争: a report term
+    assert prep.restore("⦅1⦆ is increasingly fierce.").text == "First, market competition is increasingly fierce."
+    prep = prepare("一是竞争日益激烈。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.restore("The competition is fierce.").text == "First, the competition is fierce."
     prep = prepare("二是美国市场很大。", 16, tgt_lang="en", src_lang="zh")
     assert prep.restore("⦅1⦆ market is large.").text == "Second, United States market is large."  # a name: its capital

@@ -626,8 +626,58 @@ def _alone_above(b: RawBlock, a: RawBlock, blocks: list[RawBlock], tol: float) -
     return not any(c is not b and c.x1 <= b.x0 + tol and _overlap(c.y0, c.y1, b.y0, b.y1) > tol for c in blocks)
 
 
+def _tables(blocks: list[RawBlock]) -> list[list[list[int]]]:
+    """The tables among ``blocks``: two or more rows (top to bottom) of three or more narrow
+    blocks on one baseline (:func:`_table_cells`' rule), one under the other with no more than
+    three lines' room between, each row's blocks by index, left to right."""
+    if len(blocks) < 6:
+        return []
+    width = max(b.x1 for b in blocks) - min(b.x0 for b in blocks)
+    rows: list[list[int]] = []
+    row: list[int] = []
+    for i in [*sorted(range(len(blocks)), key=lambda k: -blocks[k].lines[0].base), None]:
+        b = blocks[i] if i is not None else None
+        if b is not None and row and abs(blocks[row[0]].lines[0].base - b.lines[0].base) \
+                <= 0.3 * min(blocks[row[0]].size, b.size):
+            row.append(i)  # type: ignore[arg-type]
+            continue
+        if len(row) > 2 and all(blocks[k].x1 - blocks[k].x0 <= 0.25 * width for k in row):
+            rows.append(sorted(row, key=lambda k: blocks[k].x0))
+        row = [i] if i is not None else []
+    tables: list[list[list[int]]] = []
+    for r in rows:
+        top = min(blocks[k].y0 for k in tables[-1][-1]) if tables else None
+        size = max(blocks[k].size for k in r)
+        if top is not None and top - max(blocks[k].y1 for k in r) <= 3 * size:
+            tables[-1].append(r)
+        else:
+            tables.append([r])
+    return [t for t in tables if len(t) > 1]
+
+
 def reading_order(blocks: list[RawBlock]) -> list[RawBlock]:
-    """Breuel's two rules as a topological sort; ties go top to bottom, then left to right."""
+    """Breuel's two rules as a topological sort; ties go top to bottom, then left to right. A
+    table is one block to them, read row by row: a report's table, its cells blocks of their own,
+    was read column by column, and a centred one after the heading under it (nothing spanned the
+    two to say the heading was no column of its own)."""
+    tables = _tables(blocks)
+    if not tables:
+        return _ordered(blocks)
+    members = {k for t in tables for r in t for k in r}
+    proxies = [RawBlock(lines=[ln for r in t for k in r for ln in blocks[k].lines]) for t in tables]
+    rest = [b for k, b in enumerate(blocks) if k not in members]
+    expanded: list[RawBlock] = []
+    for b in _ordered([*rest, *proxies]):
+        if any(b is p for p in proxies):
+            t = tables[next(i for i, p in enumerate(proxies) if p is b)]
+            expanded += [blocks[k] for r in t for k in r]
+        else:
+            expanded.append(b)
+    return expanded
+
+
+def _ordered(blocks: list[RawBlock]) -> list[RawBlock]:
+    """:func:`reading_order` of blocks that are each one unit."""
     n = len(blocks)
     if n < 2:
         return list(blocks)
