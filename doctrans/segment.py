@@ -375,6 +375,11 @@ TOC_LINE = re.compile(r".*\S" + _LEADER_PATTERN)
 # together and came back re-wrapped across both lines).
 FIELD_LINE = re.compile(r"\s*(?:[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}:[ \t]+\S|[\u4e00-\u9fff]{1,8}[：:]\s*\S"
                         r"|[A-Za-z_][A-Za-z0-9_.\-]{0,30}：\s*\S)")
+# A parameter or a setting described after its lower-case name (``definitions: …`` / ``source_name:
+# …``, a config page's ``level: the lowest level…`` / ``rotate: …``): a paragraph whose first line
+# starts so has one item a line where the next starts so too (a manual's three settings were joined
+# as wrapped prose and came back re-wrapped across the lines, the second setting's words on the first).
+KEY_LINE = re.compile(r"[a-z_][A-Za-z0-9_]*: \S")
 
 # Full-width marks after which CJK text sets no space, whatever follows.
 _CJK_STOPS = "。！？；：，、」』）”"

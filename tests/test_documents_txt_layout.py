@@ -303,6 +303,19 @@ def test_an_api_references_parameters_are_lines_of_their_own() -> None:
     assert wrapped_runs(lines) == [(0, 1), (1, 2)]
 
 
+def test_a_config_pages_settings_after_their_names_are_lines_of_their_own() -> None:
+    """A manual's settings, each a line after its lower-case name (``level: the lowest level…``),
+    were joined as wrapped prose: the second setting's words came back on the first line. Prose
+    wrapped before a word and a colon (``as`` / ``follows: first``) still joins."""
+    lines = ["level: the lowest level that is written, for example INFO or DEBUG.",
+             "rotate: the size at which a log file is rotated, for example 10 MB.",
+             "keep: how many old files are kept. The default is 5."]
+    assert wrapped_runs(lines) == [(0, 1), (1, 2), (2, 3)]
+    prose = ["The steps that the installer takes on a new machine are as",
+             "follows: first it checks the disk, then it copies the files."]
+    assert wrapped_runs(prose) == [(0, 2)]
+
+
 def test_a_list_without_markers_keeps_one_item_per_line(tmp_path: Path) -> None:
     """A recipe's ingredients: ``225g unsalted butter, softened`` is the widest line and looked
     wrapped, so the next item ran into it and its 225g came back on the wrong line."""

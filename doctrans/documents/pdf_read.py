@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from doctrans.segment import FIELD_LINE, TOC_LINE, is_cjk
+from doctrans.segment import FIELD_LINE, KEY_LINE, TOC_LINE, is_cjk
 
 EDGE = 0.09  # fraction of the page height where headers/footers live
 _MONO = re.compile(r"courier|mono|consol|typewriter|code|menlo|fixed|cmtt|lmtt|inconsolata|sfmt|nimbusmon",
@@ -405,10 +405,6 @@ def _ruled_between(rules: list[tuple[float, float, float]], above: Line, below: 
     return any(lo < y < hi and _overlap(rx0, rx1, x0, x1) > 0 for rx0, rx1, y in rules)
 
 
-
-
-# A parameter's description in a reference manual: a lowercase identifier and a colon.
-_PARAMETER = re.compile(r"[a-z_][A-Za-z0-9_]*: \S")
 # A statement of code set in the text's own font: a call, or an assignment of one.
 _CODE_LINE = re.compile(r"\s*(?:[A-Za-z_][\w.]*\s*=\s*)?[A-Za-z_][\w.]*\(.*\)\s*;?\s*$"
                         r"|\s*[A-Za-z_][\w.]*\s*=\s*[\w.]+\(")
@@ -466,7 +462,7 @@ def _continues(block: RawBlock, ln: Line, below: float | None, rules: list[tuple
         return False
     if (FIELD_LINE.match(prev.text) and FIELD_LINE.match(ln.text)) or TOC_LINE.match(prev.text):
         return False  # a specification sheet's or a form's fields, a table of contents: one per line
-    if _PARAMETER.match(block.lines[0].text) and _PARAMETER.match(ln.text):
+    if KEY_LINE.match(block.lines[0].text) and KEY_LINE.match(ln.text):
         return False  # a function's parameters, one item each (``definitions: …`` / ``source_name: …``)
     if prev.text.endswith(":") and _CODE_LINE.match(ln.text):
         return False  # ``Using "pkix.asn":`` then the call it introduces

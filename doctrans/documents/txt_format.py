@@ -40,7 +40,7 @@ from doctrans.documents import markdown_inline
 from doctrans.documents.base import Block, Document, TranslatedBlock
 from doctrans.errors import DocumentError
 from doctrans.list_markers import marker_into
-from doctrans.segment import FIELD_LINE, NO_LINE_END, NO_LINE_START, TOC_LINE, is_cjk
+from doctrans.segment import FIELD_LINE, KEY_LINE, NO_LINE_END, NO_LINE_START, TOC_LINE, is_cjk
 
 _SAMPLE = 1 << 20  # bytes used to detect the encoding
 # Letters and small roman numerals only in brackets (``(a)``, ``b)``, ``(iv)``: a contract's clauses):
@@ -197,6 +197,10 @@ def wrapped_runs(lines: list[str]) -> list[tuple[int, int]]:
     for i in range(len(lines) - 1):
         if (FIELD_LINE.match(lines[i]) and FIELD_LINE.match(lines[i + 1])) or TOC_LINE.match(lines[i]):
             runs.append((start, i + 1))  # a list of fields, a table of contents: one per line
+            start = i + 1
+            continue
+        if KEY_LINE.match(lines[start].lstrip()) and KEY_LINE.match(lines[i + 1].lstrip()):
+            runs.append((start, i + 1))  # settings or parameters after their names: one per item
             start = i + 1
             continue
         word = _first_word(lines[i + 1])
