@@ -142,3 +142,10 @@ def test_the_counted_point_is_written_before_the_rest_in_small_letters() -> None
     assert prep.restore("The competition is fierce.").text == "First, the competition is fierce."
     prep = prepare("二是美国市场很大。", 16, tgt_lang="en", src_lang="zh")
     assert prep.restore("⦅1⦆ market is large.").text == "Second, United States market is large."  # a name: its capital
+
+
+def test_a_counted_point_that_is_one_term_is_copied_in_small_letters_after_its_marker() -> None:
+    """三是持续改善民生: the rest is all one report term, copied without the model, and it came back
+    "Third, Continue to improve…" (the term capitalised as a sentence of its own)."""
+    prep = prepare("三是持续改善民生。", 16, tgt_lang="en", src_lang="zh")
+    assert prep.copy == "Third, continue to improve people's wellbeing."

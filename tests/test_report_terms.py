@@ -134,6 +134,17 @@ def test_report_terms_give_way_past_the_phrase_budget() -> None:
     assert [s.output for s in more.masked.spans][:5] == figures and len(more.masked.spans) == 9
 
 
+def test_past_the_budget_a_one_word_place_is_left_to_the_model_before_an_institutions_name() -> None:
+    """Nine spans for eight placeholders: the Office for National Statistics, the last, had been left
+    to the model (即星期三的军数) while Britain, a word it knows, was masked. Now the term in small
+    letters and the one-word place give way and the institution keeps its name."""
+    p = prepare("Consumer prices in Britain rose 2.8% in the 12 months to February, down from 3.0% in January, "
+                "the Office for National Statistics said on Wednesday.", 8, tgt_lang="zh", src_lang="en")
+    outputs = [s.output for s in p.masked.spans]
+    assert "英国国家统计局" in outputs and "增长2.8%" in outputs and "3.0%" in outputs and len(outputs) == 8
+    assert p.model_text is not None and "onsumer prices" in p.model_text
+
+
 def test_a_contracts_parties_and_defined_terms() -> None:
     """Defined terms are in Title Case in an agreement; 甲方 came back as "Packy"."""
     found = find_report_terms("on the Effective Date, subject to Force Majeure", "en", "zh")

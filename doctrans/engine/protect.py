@@ -732,7 +732,11 @@ def _leading(sentence: str, src_lang: str | None, tgt_lang: str | None) -> tuple
 
 def _after(prefix: str, body: Prepared) -> Prepared:
     """``body`` (the rest of a sentence) with ``prefix`` written before its translation."""
-    return replace(body, prefix=prefix + body.prefix, copy=None if body.copy is None else prefix + body.copy)
+    copy = body.copy
+    if copy is not None and prefix.endswith(", "):
+        # Third, continue to improve… (三是持续改善民生, the rest all one term: it came back "Continue")
+        copy = common_first_word_in_small_letters(copy, common_words())
+    return replace(body, prefix=prefix + body.prefix, copy=None if copy is None else prefix + copy)
 
 
 # Report terms (doctrans.report_terms) only while a sentence has at most this many placeholders:
@@ -746,24 +750,44 @@ PHRASE_BUDGET = 8
 
 
 def _within_budget(sentence: str, terms: list[Span], placeholders: int) -> list[Span]:
-    """``terms`` without the last kept names, place names and report terms (doctrans.kept_names,
-    doctrans.place_names, doctrans.report_terms) that would push a verbatim span or a glossary
-    term past the placeholder limit: a figure must never change, while a name left to the model is
-    only at risk of being garbled; and without the last report terms past :data:`PHRASE_BUDGET`."""
+    """``terms`` without the kept names, place names and report terms (doctrans.kept_names,
+    doctrans.place_names, doctrans.report_terms; in :func:`_first_to_drop`'s order) that would push
+    a verbatim span or a glossary term past the placeholder limit: a figure must never change, while
+    a name left to the model is only at risk of being garbled; and without the report terms past
+    :data:`PHRASE_BUDGET`."""
     # A quoted English string kept as written in Chinese output (doctrans.quoted_terms) is copied
     # like a verbatim span, not a word the grammar hangs on: RFC 2119's ten quoted key words lost
     # eight of theirs to the budget, and the model read those in small letters and wrote "shad".
     phrases = [t for t in terms if t.kind == "phrase" and not _kept_quote(t)]
     over = len(protected_spans(sentence, terms)) - PHRASE_BUDGET
     if over > 0 and phrases:
-        dropped = {id(t) for t in phrases[len(phrases) - min(over, len(phrases)):]}
+        dropped = {id(t) for t in _first_to_drop(phrases)[:over]}
         terms = [t for t in terms if id(t) not in dropped]
     excess = len(protected_spans(sentence, terms)) - placeholders
     if excess <= 0:
         return terms
     names = [t for t in terms if t.kind in ("name", "place", "phrase")]
-    dropped = {id(t) for t in names[len(names) - min(excess, len(names)):]}
+    dropped = {id(t) for t in _first_to_drop(names)[:excess]}
     return [t for t in terms if id(t) not in dropped]
+
+
+def _first_to_drop(terms: list[Span]) -> list[Span]:
+    """``terms`` in the order the budget leaves them to the model, each group from the last one
+    back: a place or a report term of one word (Britain, inflation: the model knows many of those),
+    then the report terms in small letters (consumer prices), then names of several words (it
+    garbled "the Office for National Statistics said on Wednesday" as 即星期三的军数 when the budget
+    left that name, the last, and masked "Consumer prices" and Britain). Code's names stay in their
+    order: one word of code (``fmtparams``) is no word the model knows."""
+    def rank(t: Span) -> int:
+        if t.kind not in ("place", "phrase"):
+            return 2
+        words = t.text.split()
+        if len(words) == 1:
+            return 0
+        return 2 if sum(w[:1].isupper() for w in words) >= 2 else 1
+
+    order = sorted(range(len(terms)), key=lambda i: (rank(terms[i]), -i))
+    return [terms[i] for i in order]
 
 
 _ONE_PLACEHOLDER = f"{re.escape(PLACEHOLDER_OPEN)}(\\d+){re.escape(PLACEHOLDER_CLOSE)}"
