@@ -301,9 +301,17 @@ _CASH_DIVIDEND = re.compile(r"(?:(?P<plan>拟)?以(?:公司)?(?:(?P<year>(?:19|2
                             r"总股本\s?(?P<n>[0-9]+(?:\.[0-9]+)?(?:万|亿)?)\s?股为基数，?)?"
                             r"(?P<all>向全体股东)?每\s?(?P<per>[0-9]+)\s?股派(?:发|送)?现金(?:红利|股利)(?:人民币)?\s?")
 
+# A work report's new jobs (全年新增城镇就业3.2万人 came back "New urban jobs 32,000 people"), a line of every
+# Chinese government report: "32,000 new urban jobs".
+_NEW_JOBS = re.compile(r"(?P<year>全年)?(?:城镇新增就业|新增城镇就业)\s?(?P<n>[0-9]+(?:\.[0-9]+)?\s?(?:万|亿)?)人"
+                       r"(?P<more>以上)?")
+# ... and a rate held under a ceiling (城镇调查失业率控制在5.5%以内 came back "controls in 5.5%").
+_KEPT_WITHIN = re.compile(rf"控制在\s?{_PERCENT}\s?(以内|左右)")
+
 
 def _shares_of_wholes(text: str, src: str | None, tgt: str | None) -> list[Span]:
-    """:data:`_CHINESE_SHARE` and :data:`_CASH_DIVIDEND` into English, :data:`_ENGLISH_SHARE` into
+    """:data:`_CHINESE_SHARE`, :data:`_NEW_JOBS`, :data:`_KEPT_WITHIN` and :data:`_CASH_DIVIDEND` into
+    English, :data:`_ENGLISH_SHARE` into
     Chinese, as ``number`` spans; a whole that is no report term is left to the model."""
     _terms, into_chinese, into_english, _english, _chinese = _tables()
     spans = []
@@ -316,6 +324,15 @@ def _shares_of_wholes(text: str, src: str | None, tgt: str | None) -> list[Span]
             if english and re.search(r"[，,、；]\s?$", text[:m.start()]):
                 spans.append(Span(m.start(), m.end(), m.group(), "number",
                                   f"accounting for {ascii_digits(m.group(2))}% of {english}"))
+        for m in _NEW_JOBS.finditer(text):
+            n = m.group("n").replace(" ", "")
+            jobs = next((x.target for x in find_magnitudes(n, "en") if (x.start, x.end) == (0, len(n))), n)
+            written = f"{'over ' if m.group('more') else ''}{jobs} new urban jobs"
+            spans.append(Span(m.start(), m.end(), m.group(), "number",
+                              written + (" were created over the year" if m.group("year") else "")))
+        for m in _KEPT_WITHIN.finditer(text):
+            how = "kept within" if m.group(2) == "以内" else "kept at around"
+            spans.append(Span(m.start(), m.end(), m.group(), "number", f"{how} {ascii_digits(m.group(1))}%"))
         for m in _CASH_DIVIDEND.finditer(text):
             amount = next((a for a in find_amounts(text[m.end():], "en") if a.start == 0), None)
             if amount is None or amount.target is None:

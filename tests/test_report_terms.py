@@ -8,7 +8,7 @@ from doctrans import report_terms
 from doctrans.data_lists import data_lines
 from doctrans.direction_terms import automatic_terms
 from doctrans.engine.protect import prepare
-from doctrans.report_terms import find_report_terms
+from doctrans.report_terms import find_changes, find_report_terms
 from tests.docstring_tables import three_column_rows
 
 
@@ -143,6 +143,16 @@ def test_past_the_budget_a_one_word_place_is_left_to_the_model_before_an_institu
     outputs = [s.output for s in p.masked.spans]
     assert "英国国家统计局" in outputs and "增长2.8%" in outputs and "3.0%" in outputs and len(outputs) == 8
     assert p.model_text is not None and "onsumer prices" in p.model_text
+
+
+def test_a_work_reports_new_jobs_and_a_rate_kept_under_a_ceiling() -> None:
+    """全年新增城镇就业3.2万人，城镇调查失业率控制在5.5%以内 came back "New urban jobs 32,000 people, …
+    controls in 5.5%": the jobs counted, the ceiling kept."""
+    found = find_changes("全年新增城镇就业3.2万人，城镇调查失业率控制在5.5%以内。", "zh", "en")
+    assert [s.target for s in found] == ["32,000 new urban jobs were created over the year", "kept within 5.5%"]
+    found = find_changes("城镇新增就业1200万人以上，居民消费价格涨幅控制在3%左右。", "zh", "en")
+    assert [s.target for s in found] == ["over 12 million new urban jobs", "kept at around 3%"]
+    assert find_changes("新增就业岗位3.2万个。", "zh", "en") == []
 
 
 def test_a_contracts_parties_and_defined_terms() -> None:
