@@ -40,6 +40,9 @@ figure likewise:
 | 全长10至20公里            | en     | 10 to 20 km            |
 | growth of 8% to 10%      | zh     | 8%至10%                |
 | aged 18–25               | zh     | 18至25岁               |
+| 34% of them, up from 29% in 2022 | zh | 高于2022年的29%  |
+| 2.8%, down from 3.0% in January | zh | 低于1月的3.0%     |
+| fell to 3.1 cubic metres, from 3.6 a year earlier | zh | 从一年前的3.6立方米降至3.1立方米 |
 
 A qualifier before a count below ten in Chinese numerals goes with it and what it counts
 (:func:`find_qualified_counts`: ``睡了不到六个小时`` came back "sleeping last six hours" -> ``less
@@ -279,6 +282,7 @@ def with_ranges(text: str, terms: Sequence[Span], figures: Sequence[Span], src_l
         changed = _changes_from(text, ranged, ordered)
         moves = [t for t in changed if t.kind == "number" and re.match(r"(增至|降至|升至)", t.target or "")]
         changed = _changes_to_from(text, changed, sorted({*ordered, *moves}, key=lambda s: s.start))
+        changed = _up_from(text, changed, ordered)
         return _parts_of(text, changed, ordered)
     if tgt != "en" or src == "en":
         return list(terms)
@@ -451,9 +455,14 @@ def _changes_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> 
 # the two figures swapped to a reader; "Net debt fell to $2.1 billion from $2.6 billion" 降至21亿美元
 # from 26亿美元): one span, 从一年前的12.9%收窄至11.3%, the period it is compared with in it.
 _TO_BEFORE = re.compile(rf"(?i)(?<![A-Za-z])(?:(?:has|have|had|was|were|is|are|been)\s+)?({_CHANGE_VERB})\s+to\s+$")
-_FROM_BETWEEN = re.compile(r"(?i)\s+from\s+")
+# (a comma before the from too: "Water use per tonne fell to 3.1 cubic metres, from 3.6 a year earlier" came
+# back 从3.1立方米移到3.6, the two figures swapped; the unit of the level is the start's too).
+_FROM_BETWEEN = re.compile(r"(?i),?\s+from\s+")
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                "October", "November", "December")
 _COMPARED_WITH = re.compile(r"(?i)\s+(?:(a year (?:earlier|ago|before))|(last year|the previous year|the year before"
-                            r"|the prior year)|in ((?:19|20)[0-9]{2}))(?![A-Za-z0-9])")
+                            r"|the prior year)|in ((?:19|20)[0-9]{2})"
+                            rf"|in (?-i:({'|'.join(_MONTH_NAMES)})))(?![A-Za-z0-9])")
 _TO_VERBS = {"narrowed": "收窄至", "widened": "扩大至"}
 
 
@@ -473,19 +482,61 @@ def _changes_to_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) 
         else:
             continue
         level, start = _value_and_unit(to_text), _value_and_unit(b.text)
-        if level is None or start is None or level[1] != start[1] or level[0] == start[0]:
+        if level is None or start is None or level[0] == start[0]:
             continue
+        started = b.target or b.text
+        if level[1] != start[1]:
+            unit = re.sub(r"^[0-9.,]+\s?", "", to)
+            if start[1] or not level[1] or not unit or not re.fullmatch(r"[0-9.,]+", started):
+                continue
+            started += unit  # "fell to 3.1 cubic metres, from 3.6": 从3.6立方米降至3.1立方米
         if verb not in _TO_VERBS.values():
             verb = "增至" if level[0] > start[0] else "降至"
         when, end = "", b.end
         if since := _COMPARED_WITH.match(text, b.end):
-            when = "一年前的" if since.group(1) else "上年的" if since.group(2) else f"{since.group(3)}年的"
-            end = since.end()
+            when, end = _period_of(since), since.end()
         inside = [t for t in out if begin <= t.start and t.end <= end]
         if any(t not in inside and t.start < end and begin < t.end for t in out):
             continue
         out = [t for t in out if t not in inside]
-        out.append(Span(begin, end, text[begin:end], "number", f"从{when}{b.target or b.text}{verb}{to}"))
+        out.append(Span(begin, end, text[begin:end], "number", f"从{when}{started}{verb}{to}"))
+    return sorted(out, key=lambda s: s.start)
+
+
+def _period_of(since: re.Match[str]) -> str:
+    """The period a :data:`_COMPARED_WITH` match names, in Chinese before the figure of it."""
+    if since.group(1):
+        return "一年前的"
+    if since.group(2):
+        return "上年的"
+    if since.group(3):
+        return f"{since.group(3)}年的"
+    return f"{_MONTH_NAMES.index(since.group(4)) + 1}月的"
+
+
+# A level above or below an earlier one after a comma ("Women hold 34% of management roles, up from 29% in
+# 2022" came back 女人在2022年29%月34%日, the model's month and day after the figures; "Consumer prices rose
+# 2.8%, down from 3.0% in January" 从3.0%中从1月中，下降): 高于2022年的29%, 低于1月的3.0%.
+_UP_FROM = re.compile(r"(?i)(?<![A-Za-z])(up|down)\s+from\s+$")
+
+
+def _up_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[Span]:
+    """``terms`` with each ", up from A [in PERIOD]" and ", down from A …" of ``figures`` one span
+    (English into Chinese)."""
+    out = list(terms)
+    for a in figures:
+        m = _UP_FROM.search(text, 0, a.start)
+        if m is None or not re.search(r"[,;(—–-]\s*$", text[:m.start()]) or _value_and_unit(a.text) is None:
+            continue
+        when, end = "", a.end
+        if since := _COMPARED_WITH.match(text, a.end):
+            when, end = _period_of(since), since.end()
+        inside = [t for t in out if m.start() <= t.start and t.end <= end]
+        if any(t not in inside and t.start < end and m.start() < t.end for t in out):
+            continue
+        out = [t for t in out if t not in inside]
+        compared = "高于" if m.group(1).lower() == "up" else "低于"
+        out.append(Span(m.start(), end, text[m.start():end], "number", f"{compared}{when}{a.target or a.text}"))
     return sorted(out, key=lambda s: s.start)
 
 

@@ -27,6 +27,7 @@ output's usual form, masked, restored and checked like a glossary term:
 | the first half of the year | (as written) | 上半年 |
 | the third quarter of last year | (as written) | 去年第三季度 |
 | for the three months ended September 30, 2026 | (as written) | 截至2026年9月30日的三个月 |
+| in the 12 months to February | (as written) | 截至2月的十二个月 |
 | first three quarters of 2025 | (as written) | 2025年前三季度 |
 | 2025年前10个月      | the first 10 months of 2025 | (as written) |
 | 前10个月            | the first 10 months | (as written) |
@@ -91,6 +92,10 @@ _YEAR_WORDS = {"the": "", "this": "今年", "next": "明年", "last": "去年"}
 # the date first, as Chinese reports write it. "for" goes with it: 截至 says it.
 _MONTHS_ENDED_EN = re.compile(r"(?<![A-Za-z])(?:(?i:for)\s+)?(?i:the)\s+(three|six|nine|twelve|3|6|9|12)\s+months\s+"
                               r"(?:ended|ending)\s+")
+# ... and British news's "in the 12 months to February" (came back 在12个月至2月中): 截至2月的12个月, a month
+# alone enough.
+_MONTHS_TO_EN = re.compile(r"(?<![A-Za-z])(?:(?i:in|for|over)\s+)?(?i:the)\s+(three|six|nine|twelve|3|6|9|12)\s+"
+                           r"months\s+to\s+")
 _MONTH_COUNTS = {"three": "三", "six": "六", "nine": "九", "twelve": "十二",
                  "3": "三", "6": "六", "9": "九", "12": "十二"}
 _ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
@@ -134,6 +139,12 @@ def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
         for m in _MONTHS_ENDED_EN.finditer(text):
             date = next((d for d in find_dates(text[m.end():], tgt) if d.start == 0), None)
             if date is not None and "年" in date.output:  # a date with its year, not a month alone
+                end = m.end() + date.end
+                found.append(Span(m.start(), end, text[m.start():end], "number",
+                                  f"截至{date.output}的{_MONTH_COUNTS[m.group(1).lower()]}个月"))
+        for m in _MONTHS_TO_EN.finditer(text):
+            date = next((d for d in find_dates(text[m.end():], tgt) if d.start == 0), None)
+            if date is not None and date.output.endswith(("月", "日")):
                 end = m.end() + date.end
                 found.append(Span(m.start(), end, text[m.start():end], "number",
                                   f"截至{date.output}的{_MONTH_COUNTS[m.group(1).lower()]}个月"))

@@ -956,6 +956,19 @@ def _stray_stops(translation: str, masked: Masked) -> str:
     return _STOP_BEFORE_PLACEHOLDER.sub(space, translation)
 
 
+_PLURAL_AFTER_PLACEHOLDER = re.compile("\u2985([0-9]{1,3})\u2986s(?![A-Za-z])")
+
+
+def _plural_of_a_plural(translation: str, masked: Masked) -> str:
+    """``translation`` without the plural ``s`` the model glued to a placeholder whose text is a
+    plural already (新能源汽车出口128.4万辆 came back "new energy vehicles s out of 1.284 million")."""
+    def drop(m: re.Match[str]) -> str:
+        k = int(m.group(1))
+        plural = 1 <= k <= len(masked.spans) and (masked.spans[k - 1].output or "").endswith("s")
+        return m.group(0)[:-1] if plural else m.group(0)
+    return _PLURAL_AFTER_PLACEHOLDER.sub(drop, translation)
+
+
 def unmask(translation: str, masked: Masked) -> Restored:
     """Put every span of ``masked`` back into ``translation`` (the model output for ``masked.text``).
 
@@ -965,7 +978,7 @@ def unmask(translation: str, masked: Masked) -> Restored:
     each span is made natural for the language around it (see :func:`_space_wanted`). A repeated
     placeholder standing for the same text as a missing one is that one (:func:`_equal_spans_swapped`).
     """
-    translation = _stray_stops(_equal_spans_swapped(translation, masked), masked)
+    translation = _plural_of_a_plural(_stray_stops(_equal_spans_swapped(translation, masked), masked), masked)
     n = len(masked.spans)
     problems: list[str] = []
     seen: set[int] = set()

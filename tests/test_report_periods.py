@@ -13,7 +13,7 @@ from tests.docstring_tables import three_column_rows
 
 
 def test_the_docstring_table_is_parsed() -> None:
-    assert len(three_column_rows(report_periods)) == 24
+    assert len(three_column_rows(report_periods)) == 25
 
 
 @pytest.mark.parametrize(("source", "en", "zh"), three_column_rows(report_periods))

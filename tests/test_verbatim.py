@@ -445,3 +445,13 @@ def test_a_programs_name_takes_no_year_into_chinese() -> None:
     assert prep.model_text == "Why we moved from ⦅1⦆ to ⦅2⦆"
     assert prep.restore("为什么我们从⦅1⦆年搬到⦅2⦆").text == "为什么我们从PostgreSQL搬到ClickHouse"
     assert prep.restore("⦅1⦆年度报告和⦅2⦆").text == "PostgreSQL年度报告和ClickHouse"
+
+
+def test_a_plural_s_the_model_glued_to_a_plural_term_is_dropped() -> None:
+    """新能源汽车出口128.4万辆 came back "new energy vehicles s out of 1.284 million": the model wrote
+    ``⦅1⦆s`` after a term that is a plural already. After a singular the s stays the model's."""
+    text = "新能源汽车出口"
+    masked = mask(text, terms=[Span(0, 5, "新能源汽车", "phrase", "new energy vehicles")])
+    assert unmask("⦅1⦆s out", masked).text == "new energy vehicles out"
+    single = mask("电动车出口", terms=[Span(0, 3, "电动车", "phrase", "electric car")])
+    assert unmask("⦅1⦆s out", single).text.startswith("electric car")
