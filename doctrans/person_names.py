@@ -100,7 +100,9 @@ TITLES = ("新闻发言人|发言人|副总理|总理|副主席|主席|副部长
           "|独立非执行董事|非执行董事|执行董事|独立董事|董事会秘书|董事|监事会主席|监事"
           # ... and the people news quotes by what they are (当地居民王建国说 came back "Local residential
           # kingdom says").
-          "|居民|市民|村民|游客|乘客|旅客|业主|家长|志愿者|店主|摊主|民警|护士|教师")
+          "|居民|市民|村民|游客|乘客|旅客|业主|家长|志愿者|店主|摊主|民警|护士|教师"
+          # ... and an association's officers (中国汽车工业协会副秘书长陈士华表示 came back "Cheswall representation").
+          "|副秘书长|秘书长|副理事长|理事长|副会长|会长")
 _AFTER = ("表示|说|指出|强调|介绍|提醒|认为|称|在|会见|出席|主持|发表|宣布|透露|回答|告诉|报道|[：:，,。、）)]"
           "|打进|攻入|破门|射门|头球|扳平|连进|传中|接|夺得|获得"
           # When a person spoke or played (主教练蔡斌赛后表示 came back "Head coach representations").

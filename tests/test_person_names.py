@@ -103,6 +103,8 @@ def test_a_chinese_surname_in_an_english_name_into_chinese(text: str, found: lis
     # representations".
     ("主攻手李盈莹全场拿下28分。", "Li Yingying"),
     ("主教练蔡斌赛后表示：“队员们没有放弃。”", "Cai Bin"),
+    # An association's officer in car-industry news (came back "Cheswall representation").
+    ("中国汽车工业协会副秘书长陈士华表示，", "Chen Shihua"),
 ])
 def test_a_players_and_a_coachs_names_in_a_match_report(text: str, name: str) -> None:
     assert [s.target for s in find_person_names(text, "zh", "en")] == [name]

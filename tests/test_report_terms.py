@@ -135,14 +135,19 @@ def test_report_terms_give_way_past_the_phrase_budget() -> None:
 
 
 def test_past_the_budget_a_one_word_place_is_left_to_the_model_before_an_institutions_name() -> None:
-    """Nine spans for eight placeholders: the Office for National Statistics, the last, had been left
-    to the model (即星期三的军数) while Britain, a word it knows, was masked. Now the term in small
-    letters and the one-word place give way and the institution keeps its name."""
-    p = prepare("Consumer prices in Britain rose 2.8% in the 12 months to February, down from 3.0% in January, "
-                "the Office for National Statistics said on Wednesday.", 8, tgt_lang="zh", src_lang="en")
+    """Eleven spans for eight placeholders: the Office for National Statistics, the last, had been
+    left to the model (即星期三的军数) while Britain and London, words it knows, were masked. Now the
+    term in small letters and the one-word places give way and the institution keeps its name."""
+    p = prepare("Consumer prices in Britain rose 2.8% in February and 3.0% in January, while wages in London "
+                "rose 5.6% in March, the Office for National Statistics said on Wednesday.", 8,
+                tgt_lang="zh", src_lang="en")
     outputs = [s.output for s in p.masked.spans]
-    assert "英国国家统计局" in outputs and "增长2.8%" in outputs and "3.0%" in outputs and len(outputs) == 8
-    assert p.model_text is not None and "onsumer prices" in p.model_text
+    assert "英国国家统计局" in outputs and "增长2.8%" in outputs and "增长5.6%" in outputs and len(outputs) == 8
+    assert p.model_text is not None and "consumer prices" in p.model_text and "London" in p.model_text
+    # A Chinese name is ranked by its English: 中国汽车工业协会 keeps its placeholder before 我国 does.
+    p = prepare("中国汽车工业协会12日发布数据显示，2024年我国新能源汽车产销量分别完成1288.8万辆和1286.6万辆，"
+                "同比分别增长34.4%和35.5%，连续10年位居全球第一。", 8, tgt_lang="en", src_lang="zh")
+    assert "China Association of Automobile Manufacturers" in [s.output for s in p.masked.spans]
 
 
 def test_a_work_reports_new_jobs_and_a_rate_kept_under_a_ceiling() -> None:

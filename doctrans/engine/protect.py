@@ -758,7 +758,9 @@ def _within_budget(sentence: str, terms: list[Span], placeholders: int) -> list[
     # A quoted English string kept as written in Chinese output (doctrans.quoted_terms) is copied
     # like a verbatim span, not a word the grammar hangs on: RFC 2119's ten quoted key words lost
     # eight of theirs to the budget, and the model read those in small letters and wrote "shad".
-    phrases = [t for t in terms if t.kind == "phrase" and not _kept_quote(t)]
+    # An institution's name of several words (the Office for National Statistics) is the budget's
+    # to drop, not the phrase budget's: a name the model does not know, no word of the grammar.
+    phrases = [t for t in terms if t.kind == "phrase" and not _kept_quote(t) and _drop_rank(t) < 2]
     over = len(protected_spans(sentence, terms)) - PHRASE_BUDGET
     if over > 0 and phrases:
         dropped = {id(t) for t in _first_to_drop(phrases)[:over]}
@@ -772,22 +774,24 @@ def _within_budget(sentence: str, terms: list[Span], placeholders: int) -> list[
 
 
 def _first_to_drop(terms: list[Span]) -> list[Span]:
-    """``terms`` in the order the budget leaves them to the model, each group from the last one
-    back: a place or a report term of one word (Britain, inflation: the model knows many of those),
-    then the report terms in small letters (consumer prices), then names of several words (it
-    garbled "the Office for National Statistics said on Wednesday" as 即星期三的军数 when the budget
-    left that name, the last, and masked "Consumer prices" and Britain). Code's names stay in their
-    order: one word of code (``fmtparams``) is no word the model knows."""
-    def rank(t: Span) -> int:
-        if t.kind not in ("place", "phrase"):
-            return 2
-        words = t.text.split()
-        if len(words) == 1:
-            return 0
-        return 2 if sum(w[:1].isupper() for w in words) >= 2 else 1
-
-    order = sorted(range(len(terms)), key=lambda i: (rank(terms[i]), -i))
+    """``terms`` in the order the budget leaves them to the model, each :func:`_drop_rank` from the
+    last one back (it garbled "the Office for National Statistics said on Wednesday" as 即星期三的军数
+    when the budget left that name, the last, and masked "Consumer prices" and Britain)."""
+    order = sorted(range(len(terms)), key=lambda i: (_drop_rank(terms[i]), -i))
     return [terms[i] for i in order]
+
+
+def _drop_rank(t: Span) -> int:
+    """0: a place or a report term of one word (Britain, inflation: the model knows many of those);
+    1: a report term in small letters (consumer prices); 2: a name of several words, and code's
+    names (one word of code, ``fmtparams``, is no word the model knows), which keep their order."""
+    if t.kind not in ("place", "phrase"):
+        return 2
+    english = t.output if any(is_cjk(c) for c in t.text) else t.text  # 中国汽车工业协会: its English
+    words = english.split()
+    if len(words) == 1:
+        return 0
+    return 2 if sum(w[:1].isupper() for w in words) >= 2 else 1
 
 
 _ONE_PLACEHOLDER = f"{re.escape(PLACEHOLDER_OPEN)}(\\d+){re.escape(PLACEHOLDER_CLOSE)}"
