@@ -67,7 +67,8 @@ def test_a_bracket_the_translation_never_opened_is_dropped() -> None:
     from doctrans.sentence_end import drop_unopened
 
     prep = prepare("New customers: 1,250 (up from 980 in Q2).", 16, tgt_lang="zh", src_lang="en")
-    assert prep.restore("新⦅1⦆：⦅2⦆来自⦅4⦆中的⦅3⦆)").text == "新客户：1,250来自Q2中的980。"  # ⦅1⦆ customers
+    # ⦅1⦆ customers, ⦅3⦆ "up from 980" (高于980, doctrans.qualifiers)
+    assert prep.restore("新⦅1⦆：⦅2⦆，⦅4⦆中⦅3⦆)").text == "新客户：1,250，Q2中高于980。"
     assert drop_unopened("a (b) c", "x (y) z") == "x (y) z"
     assert drop_unopened("Step a) then b)", "步骤 a) 然后 b)") == "步骤 a) 然后 b)"  # the source does it too
     assert drop_unopened("call f(x) now", "现在调用 ⦅1⦆ )") == "现在调用 ⦅1⦆"
