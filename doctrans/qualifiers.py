@@ -71,6 +71,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 
 from doctrans.chinese_numerals import ENGLISH_NUMBERS, read_numeral
+from doctrans.dates import MONTHS
 from doctrans.language_id import base_language
 from doctrans.magnitudes import decimal_value, english, grouped_digits
 from doctrans.verbatim import Span
@@ -458,11 +459,9 @@ _TO_BEFORE = re.compile(rf"(?i)(?<![A-Za-z])(?:(?:has|have|had|was|were|is|are|b
 # (a comma before the from too: "Water use per tonne fell to 3.1 cubic metres, from 3.6 a year earlier" came
 # back 从3.1立方米移到3.6, the two figures swapped; the unit of the level is the start's too).
 _FROM_BETWEEN = re.compile(r"(?i),?\s+from\s+")
-_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-                "October", "November", "December")
 _COMPARED_WITH = re.compile(r"(?i)\s+(?:(a year (?:earlier|ago|before))|(last year|the previous year|the year before"
                             r"|the prior year)|in ((?:19|20)[0-9]{2})"
-                            rf"|in (?-i:({'|'.join(_MONTH_NAMES)})))(?![A-Za-z0-9])")
+                            rf"|in (?-i:({'|'.join(MONTHS)})))(?![A-Za-z0-9])")
 _TO_VERBS = {"narrowed": "收窄至", "widened": "扩大至"}
 
 
@@ -495,12 +494,16 @@ def _changes_to_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) 
         when, end = "", b.end
         if since := _COMPARED_WITH.match(text, b.end):
             when, end = _period_of(since), since.end()
-        inside = [t for t in out if begin <= t.start and t.end <= end]
-        if any(t not in inside and t.start < end and begin < t.end for t in out):
-            continue
-        out = [t for t in out if t not in inside]
-        out.append(Span(begin, end, text[begin:end], "number", f"从{when}{started}{verb}{to}"))
+        out = _swallowing(out, Span(begin, end, text[begin:end], "number", f"从{when}{started}{verb}{to}"))
     return sorted(out, key=lambda s: s.start)
+
+
+def _swallowing(spans: list[Span], joined: Span) -> list[Span]:
+    """``spans`` with ``joined`` in place of those it holds; as they are where it would cut one."""
+    inside = [t for t in spans if joined.start <= t.start and t.end <= joined.end]
+    if any(t not in inside and t.start < joined.end and joined.start < t.end for t in spans):
+        return spans
+    return [*(t for t in spans if t not in inside), joined]
 
 
 def _period_of(since: re.Match[str]) -> str:
@@ -511,7 +514,7 @@ def _period_of(since: re.Match[str]) -> str:
         return "上年的"
     if since.group(3):
         return f"{since.group(3)}年的"
-    return f"{_MONTH_NAMES.index(since.group(4)) + 1}月的"
+    return f"{MONTHS.index(since.group(4)) + 1}月的"
 
 
 # A level above or below an earlier one after a comma ("Women hold 34% of management roles, up from 29% in
@@ -531,12 +534,9 @@ def _up_from(text: str, terms: Sequence[Span], figures: Sequence[Span]) -> list[
         when, end = "", a.end
         if since := _COMPARED_WITH.match(text, a.end):
             when, end = _period_of(since), since.end()
-        inside = [t for t in out if m.start() <= t.start and t.end <= end]
-        if any(t not in inside and t.start < end and m.start() < t.end for t in out):
-            continue
-        out = [t for t in out if t not in inside]
         compared = "高于" if m.group(1).lower() == "up" else "低于"
-        out.append(Span(m.start(), end, text[m.start():end], "number", f"{compared}{when}{a.target or a.text}"))
+        out = _swallowing(out, Span(m.start(), end, text[m.start():end], "number",
+                                    f"{compared}{when}{a.target or a.text}"))
     return sorted(out, key=lambda s: s.start)
 
 

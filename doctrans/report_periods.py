@@ -96,6 +96,9 @@ _MONTHS_ENDED_EN = re.compile(r"(?<![A-Za-z])(?:(?i:for)\s+)?(?i:the)\s+(three|s
 # alone enough.
 _MONTHS_TO_EN = re.compile(r"(?<![A-Za-z])(?:(?i:in|for|over)\s+)?(?i:the)\s+(three|six|nine|twelve|3|6|9|12)\s+"
                            r"months\s+to\s+")
+# Each with the date it must end at, in Chinese: "ended" a date with its year, not a month alone; "to"
+# a month alone too.
+_MONTHS_UP_TO = ((_MONTHS_ENDED_EN, re.compile("年")), (_MONTHS_TO_EN, re.compile("[月日]$")))
 _MONTH_COUNTS = {"three": "三", "six": "六", "nine": "九", "twelve": "十二",
                  "3": "三", "6": "六", "9": "九", "12": "十二"}
 _ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
@@ -136,18 +139,13 @@ def find_report_periods(text: str, src_lang: str | None, tgt_lang: str | None) -
             written = {"first half": "上半年", "second half": "下半年"}.get(part) \
                 or f"第{_NUMERALS[_ORDINAL_WORDS[part.split()[0]] - 1]}季度"
             found.append(Span(m.start(), m.end(), m.group(), "number", f"{_YEAR_WORDS[m.group(2).lower()]}{written}"))
-        for m in _MONTHS_ENDED_EN.finditer(text):
-            date = next((d for d in find_dates(text[m.end():], tgt) if d.start == 0), None)
-            if date is not None and "年" in date.output:  # a date with its year, not a month alone
-                end = m.end() + date.end
-                found.append(Span(m.start(), end, text[m.start():end], "number",
-                                  f"截至{date.output}的{_MONTH_COUNTS[m.group(1).lower()]}个月"))
-        for m in _MONTHS_TO_EN.finditer(text):
-            date = next((d for d in find_dates(text[m.end():], tgt) if d.start == 0), None)
-            if date is not None and date.output.endswith(("月", "日")):
-                end = m.end() + date.end
-                found.append(Span(m.start(), end, text[m.start():end], "number",
-                                  f"截至{date.output}的{_MONTH_COUNTS[m.group(1).lower()]}个月"))
+        for period, up_to in _MONTHS_UP_TO:
+            for m in period.finditer(text):
+                date = next((d for d in find_dates(text[m.end():], tgt) if d.start == 0), None)
+                if date is not None and up_to.search(date.output):
+                    end = m.end() + date.end
+                    found.append(Span(m.start(), end, text[m.start():end], "number",
+                                      f"截至{date.output}的{_MONTH_COUNTS[m.group(1).lower()]}个月"))
     elif tgt == "en" and src != "en":
         for m in _QUARTER_ZH.finditer(text):
             number = m.group(2) if m.group(2).isdigit() else str(read_numeral(m.group(2)))

@@ -311,8 +311,8 @@ _KEPT_WITHIN = re.compile(rf"控制在\s?{_PERCENT}\s?(以内|左右)")
 
 def _shares_of_wholes(text: str, src: str | None, tgt: str | None) -> list[Span]:
     """:data:`_CHINESE_SHARE`, :data:`_NEW_JOBS`, :data:`_KEPT_WITHIN` and :data:`_CASH_DIVIDEND` into
-    English, :data:`_ENGLISH_SHARE` into
-    Chinese, as ``number`` spans; a whole that is no report term is left to the model."""
+    English, :data:`_ENGLISH_SHARE` into Chinese, as ``number`` spans; a whole that is no report term is
+    left to the model."""
     _terms, into_chinese, into_english, _english, _chinese = _tables()
     spans = []
     if tgt == "en" and src != "en":

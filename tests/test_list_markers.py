@@ -149,3 +149,6 @@ def test_a_counted_point_that_is_one_term_is_copied_in_small_letters_after_its_m
     "Third, Continue to improve…" (the term capitalised as a sentence of its own)."""
     prep = prepare("三是持续改善民生。", 16, tgt_lang="en", src_lang="zh")
     assert prep.copy == "Third, continue to improve people's wellbeing."
+    # A name keeps its capital (China is a common word too: china, porcelain).
+    assert prepare("二是中国汽车工业协会。", 16, tgt_lang="en", src_lang="zh").copy == \
+        "Second, China Association of Automobile Manufacturers."

@@ -512,11 +512,12 @@ def no_doubled_lead_word(text: str, outputs: Sequence[str]) -> str:
     return text
 
 
-def latin_copy(text: str, spans: Sequence[Span]) -> str:
+def latin_copy(text: str, spans: Sequence[Span], capital: bool = True) -> str:
     """A Chinese sentence made only of terms with English targets (``一季度国内生产总值同比增长5.3%。``),
     written without the model: the terms apart by a space where the source glued them, and the
     full-width marks between them as English writes them, a sentence with its capital (``First quarter
-    gross domestic product up 5.3% year on year.``)."""
+    gross domestic product up 5.3% year on year.``); without ``capital`` as the terms write it (the rest
+    of a sentence after ``First, ``)."""
     out: list[str] = []
     pos = 0
     for s in spans:
@@ -540,7 +541,7 @@ def latin_copy(text: str, spans: Sequence[Span]) -> str:
     # performance").
     first = re.match(r"[a-z]+(?=[\s,]|-[a-z])", joined)  # debt-to-asset ratio too
     lead = next((s for s in spans if s.start == len(text) - len(text.lstrip())), None)
-    if first is not None and (re.search(r"[.!?:]$", joined) or (lead is not None and lead.target is not None
+    if capital and first is not None and (re.search(r"[.!?:]$", joined) or (lead is not None and lead.target is not None
                                                                 and joined.startswith(lead.target))):
         joined = joined[0].upper() + joined[1:]
     return one_period(joined)  # "3:30 p.m.." -> "3:30 p.m."
@@ -610,12 +611,15 @@ def _enumerator(sentence: str, src_lang: str | None, tgt_lang: str | None) -> re
 
 
 def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_lang: str | None,
-             src_lang: str | None, alone: Callable[[str], str] | None = None) -> Prepared:
+             src_lang: str | None, alone: Callable[[str], str] | None = None, *,
+             after_comma: bool = False) -> Prepared:
+    """``after_comma``: the sentence goes on after a prefix like ``First, ``, so a copy of it starts in
+    small letters (三是持续改善民生, all one term, came back "Third, Continue to improve…")."""
     enumerator = _enumerator(sentence, src_lang, tgt_lang)
     if enumerator and not is_untranslatable(sentence, glossary.find(sentence) if glossary is not None else []):
-        body = replace(_prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang, src_lang, alone),
-                       source=sentence)
         prefix = marker_into(enumerator.group(0).lstrip(), tgt_lang)
+        body = replace(_prepare(sentence[enumerator.end():], placeholders, glossary, tgt_lang, src_lang, alone,
+                                after_comma=prefix.endswith(", ")), source=sentence)
         return _after(prefix, body)
     lead = _leading(sentence, src_lang, tgt_lang)
     if lead is not None:  # written before the translation of the rest, which the model reads alone
@@ -627,8 +631,8 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
                  if n.start == end and n.target}
         if named:
             glossary = (glossary or Glossary([], None)).with_names(named)
-        return _after(written, replace(_prepare(sentence[end:], placeholders, glossary, tgt_lang, src_lang, alone),
-                                       source=sentence))
+        return _after(written, replace(_prepare(sentence[end:], placeholders, glossary, tgt_lang, src_lang, alone,
+                                                after_comma=written.endswith(", ")), source=sentence))
     terms = automatic_terms(sentence, glossary.find(sentence) if glossary is not None else [], src_lang, tgt_lang)
     terms, asked = _with_quoted_terms(sentence, terms, alone, src_lang, tgt_lang)
     if placeholders:
@@ -639,7 +643,7 @@ def _prepare(sentence: str, placeholders: int, glossary: Glossary | None, tgt_la
         copy = substitute(sentence, terms)
         if base_language(tgt_lang) not in CJK_LANGUAGES and any(is_cjk(c) for c in sentence) \
                 and any(t.target is not None for t in terms):
-            copy = latin_copy(sentence, terms)  # terms out of Chinese: spaced, English marks
+            copy = latin_copy(sentence, terms, capital=not after_comma)  # terms out of Chinese: spaced, English marks
         elif is_chinese(tgt_lang) and any(t.target is not None for t in terms):
             copy = chinese_copy(sentence, terms)
         if is_chinese(tgt_lang) and _SPEAKER.fullmatch(sentence) and copy.rstrip().endswith(":"):
@@ -732,11 +736,7 @@ def _leading(sentence: str, src_lang: str | None, tgt_lang: str | None) -> tuple
 
 def _after(prefix: str, body: Prepared) -> Prepared:
     """``body`` (the rest of a sentence) with ``prefix`` written before its translation."""
-    copy = body.copy
-    if copy is not None and prefix.endswith(", "):
-        # Third, continue to improve… (三是持续改善民生, the rest all one term: it came back "Continue")
-        copy = common_first_word_in_small_letters(copy, common_words())
-    return replace(body, prefix=prefix + body.prefix, copy=None if copy is None else prefix + copy)
+    return replace(body, prefix=prefix + body.prefix, copy=None if body.copy is None else prefix + body.copy)
 
 
 # Report terms (doctrans.report_terms) only while a sentence has at most this many placeholders:
